@@ -1,0 +1,64 @@
+import type { JsonObject, JsonValue } from './types.js';
+
+/**
+ * The one error type. Handlers, permission checks and the core throw (or return) it; the dispatcher turns it
+ * into `{code, message, data: {status, ...}}`.
+ */
+export class CmsError extends Error {
+  readonly code: string;
+  readonly status: number;
+  /** Extra members of `data`, next to `status`. */
+  readonly extra: JsonObject;
+  /** Further errors, reported as `additional_errors`. */
+  readonly additional: CmsError[];
+
+  constructor(code: string, message: string, status: number, extra: JsonObject = {}, additional: CmsError[] = []) {
+    super(message);
+    this.name = 'CmsError';
+    this.code = code;
+    this.status = status;
+    this.extra = extra;
+    this.additional = additional;
+  }
+
+  toBody(): JsonObject {
+    const body: JsonObject = { code: this.code, message: this.message, data: { status: this.status, ...this.extra } };
+    if (this.additional.length > 0) {
+      body.additional_errors = this.additional.map((error) => error.toBody());
+    }
+    return body;
+  }
+}
+
+export function isCmsError(value: unknown): value is CmsError {
+  return value instanceof CmsError;
+}
+
+/** 401 for anonymous requests, 403 for authenticated ones: the reference's `rest_authorization_required_code`. */
+export function authorizationStatus(user: { id: number } | null | undefined): 401 | 403 {
+  return user && user.id > 0 ? 403 : 401;
+}
+
+/** A "not allowed" error whose status depends on whether anyone is logged in. */
+export function forbidden(
+  user: { id: number } | null | undefined,
+  code = 'rest_forbidden',
+  message = 'Sorry, you are not allowed to do that.',
+): CmsError {
+  return new CmsError(code, message, authorizationStatus(user));
+}
+
+export function noRoute(): CmsError {
+  return new CmsError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+}
+
+export function internalError(): CmsError {
+  return new CmsError('internal_error', 'The server met an unexpected condition and could not answer the request.', 500);
+}
+
+/** The detail entry of one failed argument, as it appears in `data.details`. */
+export interface ArgIssue {
+  code: string;
+  message: string;
+  data: JsonValue;
+}
