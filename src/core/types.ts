@@ -38,6 +38,11 @@ export interface CmsRequest {
   parsedBody?: unknown;
   /** A principal the host authenticated itself (see the auth guide); wins over credentials in headers. */
   user?: { id: number } | null;
+  /**
+   * The absolute URL of the API root as this request reached it (`http://host:3000/cms-json`). Adapters fill it;
+   * links use it when the `url` option is not set.
+   */
+  baseUrl?: string;
   /** The client address, recorded with application-password use. */
   remoteAddress?: string;
 }

@@ -1,0 +1,57 @@
+export type {
+  CapabilitySubject,
+  CommentSubject,
+  MetaSubject,
+  PostSubject,
+  Principal,
+  TermSubject,
+  UserSubject,
+} from './types.js';
+export {
+  DEFAULT_ROLES,
+  capabilitiesOf,
+  createPrincipal,
+  createRoleTable,
+  type PrincipalSource,
+  type RoleChange,
+  type RoleChanges,
+  type RoleDefinition,
+  type RoleTable,
+} from './roles.js';
+export {
+  CORE_POST_TYPE_CAPABILITIES,
+  CORE_TAXONOMY_CAPABILITIES,
+  postTypeCapabilities,
+  taxonomyCapabilities,
+  type PostTypeCapabilities,
+  type TaxonomyCapabilities,
+} from './object-capabilities.js';
+export {
+  CORE_POST_STATUSES,
+  DEFAULT_CAPABILITY_RULES,
+  createCapabilityRules,
+  type CapabilityRuleOptions,
+  type CapabilityRules,
+  type PostStatusVisibility,
+} from './capability-rules.js';
+export { DO_NOT_ALLOW, mapMetaCapability, userCan } from './capabilities.js';
+export {
+  APPLICATION_PASSWORD_LENGTH,
+  DEFAULT_SCRYPT_PARAMETERS,
+  dummyVerify,
+  formatApplicationPassword,
+  generateApplicationPassword,
+  hashApplicationPassword,
+  matchApplicationPassword,
+  normalizeApplicationPassword,
+  verifyApplicationPassword,
+  type ScryptParameters,
+} from './app-passwords.js';
+export { parseBasicAuthorization, type BasicCredentials } from './basic.js';
+export {
+  invalidApplicationPasswordError,
+  loginWithApplicationPassword,
+  type ApplicationPasswordDirectory,
+  type ApplicationPasswordHolder,
+  type ApplicationPasswordLogin,
+} from './app-password-login.js';

@@ -1,0 +1,74 @@
+/**
+ * `excerpt.rendered`: a stored excerpt through the excerpt display filters, or, when none is stored, one
+ * generated from the content's teaser (the first page, up to `<!--more-->`), trimmed to a number of words.
+ */
+import { autop } from './autop.js';
+import { removeBlocksForExcerpt } from './blocks/excerpt-blocks.js';
+import { hasBlocks } from './blocks/render.js';
+import { convertChars } from './characters.js';
+import { renderContent, type ContentRenderOptions } from './content.js';
+import { filterContentTags } from './content-tags.js';
+import { replaceEach, trimCharacters } from './patterns.js';
+import { DEFAULT_SHORTCODE_TAGS, stripShortcodes, unautopShortcodes } from './shortcodes.js';
+import { convertSmilies } from './smilies.js';
+import { trimWords } from './strip-tags.js';
+import { texturize } from './texturize.js';
+
+export const DEFAULT_EXCERPT_LENGTH = 55;
+/** Appended to a generated excerpt that was cut short. */
+export const EXCERPT_MORE = ' [&hellip;]';
+
+export interface ExcerptRenderOptions extends ContentRenderOptions {
+  /** Words kept in a generated excerpt (default 55). */
+  excerptLength?: number | undefined;
+  /** Whether an empty stored excerpt is generated from the content (default true; revisions do not). */
+  generateFromContent?: boolean | undefined;
+}
+
+export function renderExcerpt(rawExcerpt: string, rawContent: string, options: ExcerptRenderOptions = {}): string {
+  let excerpt = rawExcerpt;
+  if (trimCharacters(excerpt) === '' && options.generateFromContent !== false) {
+    excerpt = generateExcerpt(rawContent, options);
+  }
+  const shortcodeTags = options.shortcodeTags ?? DEFAULT_SHORTCODE_TAGS;
+  let html = texturize(excerpt, shortcodeTags);
+  html = convertSmilies(html, { smileyImageBaseUrl: options.smileyImageBaseUrl });
+  html = convertChars(html);
+  html = autop(html);
+  html = unautopShortcodes(html, shortcodeTags);
+  return filterContentTags(html, { attachmentImage: options.attachmentImage });
+}
+
+function generateExcerpt(rawContent: string, options: ExcerptRenderOptions): string {
+  let text = stripShortcodes(teaserOf(rawContent), options.shortcodeTags ?? DEFAULT_SHORTCODE_TAGS);
+  text = removeBlocksForExcerpt(text, { renderDynamicBlock: options.renderDynamicBlock });
+  text = renderContent(text, options).replaceAll(']]>', ']]&gt;');
+  return trimWords(text, options.excerptLength ?? DEFAULT_EXCERPT_LENGTH, EXCERPT_MORE);
+}
+
+const NEXT_PAGE = '<!--nextpage-->';
+const MORE_TAG = /<!--more([^\n]*?)?-->/;
+const MORE_BLOCK_DELIMITER = /<!-- \/?wp:more[^\n]*? -->/g;
+
+/** The part of the content shown before "read more": the first page, cut at the first `<!--more-->`. */
+export function teaserOf(content: string): string {
+  let text = content;
+  if (text.includes(NEXT_PAGE)) {
+    text = replaceEach(text, [
+      [`\n${NEXT_PAGE}\n`, NEXT_PAGE],
+      [`\n${NEXT_PAGE}`, NEXT_PAGE],
+      [`${NEXT_PAGE}\n`, NEXT_PAGE],
+      ['<!-- wp:nextpage -->', ''],
+      ['<!-- /wp:nextpage -->', ''],
+    ]);
+    if (text.startsWith(NEXT_PAGE)) text = text.slice(NEXT_PAGE.length);
+    text = text.split(NEXT_PAGE)[0] ?? '';
+  }
+  const more = MORE_TAG.exec(text);
+  if (!more) return text;
+  if (hasBlocks(text) && (text.includes('<!-- wp:core/more ') || text.includes('<!-- wp:more '))) {
+    text = text.replace(MORE_BLOCK_DELIMITER, '');
+  }
+  const cut = text.indexOf(more[0]);
+  return cut === -1 ? text : text.slice(0, cut);
+}

@@ -1,0 +1,83 @@
+/**
+ * What the reference's registered shortcodes change in plain rendering. Shortcodes are not expanded here; the
+ * registered names still matter: texturizing skips them, paragraphs are not wrapped around them, and generated
+ * excerpts drop them.
+ */
+import { splitHtml } from './html-split.js';
+import { TEXT_SPACES, escapeRegExp } from './patterns.js';
+
+/** Shortcodes registered by a default installation (captions, galleries, playlists, media players, embeds). */
+export const DEFAULT_SHORTCODE_TAGS: readonly string[] = ['wp_caption', 'caption', 'gallery', 'playlist', 'audio', 'video', 'embed'];
+
+/**
+ * A full shortcode: `[name attrs]`, `[name /]`, or `[name]content[/name]`, optionally escaped as `[[...]]`.
+ * Groups: 1 extra opening bracket, 2 name, 3 attributes, 4 self-closing slash, 5 content, 6 extra closing bracket.
+ */
+export function shortcodePattern(tagNames: readonly string[]): string {
+  const names = tagNames.map(escapeRegExp).join('|');
+  return (
+    '\\[(\\[?)(' + names + ')(?![\\w-])' +
+    '([^\\]\\/]*(?:\\/(?!\\])[^\\]\\/]*)*?)' +
+    '(?:(\\/)\\]|\\](?:([^\\[]*(?:\\[(?!\\/\\2\\])[^\\[]*)*)\\[\\/\\2\\])?)' +
+    '(\\]?)'
+  );
+}
+
+const SHORTCODE_NAME = /\[([^<>&/[\]\x00-\x20=]+)/g;
+
+/** The registered names that occur in the text as `[name`. */
+export function registeredNamesIn(text: string, registered: readonly string[]): string[] {
+  const present = new Set<string>();
+  for (const match of text.matchAll(SHORTCODE_NAME)) present.add(match[1] ?? '');
+  return registered.filter((name) => present.has(name));
+}
+
+/** Removes registered shortcodes (with their enclosed content); `[[name]]` keeps as the literal `[name]`. */
+export function stripShortcodes(content: string, registered: readonly string[] = DEFAULT_SHORTCODE_TAGS): string {
+  if (!content.includes('[') || registered.length === 0) return content;
+  const names = registeredNamesIn(content, registered);
+  if (names.length === 0) return content;
+
+  // Brackets inside HTML elements are hidden so only shortcodes in text are removed, then restored.
+  const protectedContent = hideBracketsInElements(content.replaceAll('&#91;', '&#091;').replaceAll('&#93;', '&#093;'));
+  const stripped = protectedContent.replace(
+    new RegExp(shortcodePattern(names), 'g'),
+    (whole: string, open: string | undefined, _name, _attributes, _slash, _inner, close: string | undefined) => {
+      if (open === '[' && close === ']') return whole.slice(1, -1);
+      return `${open ?? ''}${close ?? ''}`;
+    },
+  );
+  return stripped.replaceAll('&#91;', '[').replaceAll('&#93;', ']');
+}
+
+function hideBracketsInElements(content: string): string {
+  const parts = splitHtml(content);
+  for (let index = 1; index < parts.length; index += 2) {
+    const element = parts[index] ?? '';
+    if (element.includes('[') || element.includes(']')) {
+      parts[index] = element.replaceAll('[', '&#91;').replaceAll(']', '&#93;');
+    }
+  }
+  return parts.join('');
+}
+
+const unautopCache = new Map<string, RegExp>();
+
+/** Unwraps paragraphs that contain nothing but a registered shortcode. */
+export function unautopShortcodes(text: string, registered: readonly string[] = DEFAULT_SHORTCODE_TAGS): string {
+  if (registered.length === 0 || !text.includes('[')) return text;
+  const key = registered.join('|');
+  let pattern = unautopCache.get(key);
+  if (!pattern) {
+    const names = registered.map(escapeRegExp).join('|');
+    pattern = new RegExp(
+      '<p>(?:' + TEXT_SPACES + ')*' +
+        '(\\[(' + names + ')(?![\\w-])[^\\]\\/]*(?:\\/(?!\\])[^\\]\\/]*)*?' +
+        '(?:\\/\\]|\\](?:[^\\[]*(?:\\[(?!\\/\\2\\])[^\\[]*)*\\[\\/\\2\\])?))' +
+        '(?:' + TEXT_SPACES + ')*<\\/p>',
+      'g',
+    );
+    unautopCache.set(key, pattern);
+  }
+  return text.replace(pattern, '$1');
+}

@@ -1,0 +1,117 @@
+import type { ParsedBody } from './body.js';
+import type { CmsError } from './errors.js';
+import type { Site } from './site.js';
+import type { JsonValue, ParamMap } from './types.js';
+
+/**
+ * The authenticated user as the core sees it. Resources and the auth module work with the same object; the core
+ * itself only needs `id` (to choose 401 or 403).
+ */
+export interface Principal {
+  readonly id: number;
+  readonly login: string;
+  readonly roles: readonly string[];
+  readonly capabilities: ReadonlySet<string>;
+}
+
+/**
+ * What resources need from the host (storage, clock, blobs, mail, ...). The core treats it as opaque; `createCms`
+ * fills it, and each resource module declares the members it uses by augmenting this interface.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface Services {}
+
+/** One link target, as the reference prints it: attributes first, `href` last. */
+export interface LinkTarget {
+  href: string;
+  embeddable?: boolean;
+  [attribute: string]: JsonValue | undefined;
+}
+
+/** Relation name (full URI or short name) → targets. */
+export type Links = Record<string, LinkTarget[]>;
+
+/** A record a handler prepared: its fields (all contexts) and its links. */
+export interface Item {
+  data: Record<string, unknown>;
+  links?: Links;
+}
+
+export interface Paging {
+  total: number;
+  totalPages: number;
+  page: number;
+}
+
+/** What a handler may return; plain values are sent as a 200 body. */
+export interface HandlerResult {
+  readonly kind: 'result';
+  status: number;
+  headers: Record<string, string | number>;
+  /** A single record: context filtering, `_fields`, `_links` and `_embed` apply. */
+  item?: Item;
+  /** A collection of records, with paging headers when `paging` is set. */
+  items?: Item[];
+  paging?: Paging;
+  /** Any other body, sent as given. */
+  body?: unknown;
+}
+
+/** Where a request came from: the outer HTTP request, a batch item, or an `_embed` lookup. */
+export type RequestOrigin = 'http' | 'batch' | 'embed';
+
+/** What permission checks and handlers receive. */
+export interface RequestContext {
+  /** The effective method (after `_method` / `X-HTTP-Method-Override`). */
+  readonly method: string;
+  /** The matched route pattern, e.g. `/cms/v2/posts/(?P<id>[\d]+)`. */
+  readonly route: string;
+  /** The request path, relative to the API root. */
+  readonly path: string;
+  /** Validated, sanitised parameters merged with the reference's precedence; unknown parameters pass raw. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Whether a parameter was sent at all (a JSON `null` counts as sent). */
+  has(name: string): boolean;
+  /** The query string parameters as sent (used to carry them into pagination links). */
+  readonly query: Readonly<ParamMap>;
+  readonly body: ParsedBody;
+  /** Request headers, names lower-cased, repeated values joined with `,`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly user: Principal | null;
+  readonly site: Site;
+  readonly services: Services;
+  readonly origin: RequestOrigin;
+  /** The response context (`view`, `embed`, `edit`, ...), from the `context` parameter. */
+  readonly context: string;
+  /** Whether a top-level response field was asked for by `_fields` (always true without `_fields`). */
+  wantsField(field: string): boolean;
+  /** Absolute URL of an API path (`/cms/v2/posts/4`), with an optional query. */
+  url(path: string, query?: Record<string, unknown>): string;
+  /** Caches a value for the rest of this request (records loaded by both permission check and handler). */
+  memo<T>(key: string, compute: () => T): T;
+  /** Runs another request through the full pipeline as the same user (embeds and batches use this). */
+  dispatch(request: InternalRequest): Promise<InternalResponse>;
+}
+
+/** The answer to an internal request: header values keep their types (`X-WP-Total` stays a number). */
+export interface InternalResponse {
+  status: number;
+  headers: Record<string, string | number>;
+  body: unknown;
+}
+
+/** A request made from inside the pipeline. */
+export interface InternalRequest {
+  method: string;
+  path: string;
+  query?: ParamMap;
+  /** Body parameters (already decoded). */
+  body?: Record<string, unknown>;
+  headers?: Record<string, string | string[]>;
+}
+
+export type PermissionResult = boolean | CmsError;
+
+export type PermissionCheck = (context: RequestContext) => PermissionResult | Promise<PermissionResult>;
+
+export type Handler = (context: RequestContext) => unknown | Promise<unknown>;

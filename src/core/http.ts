@@ -1,0 +1,225 @@
+import { parseBody, type ParsedBody } from './body.js';
+import type { Principal, Services } from './context.js';
+import { CmsError, internalError, isCmsError } from './errors.js';
+import { describeRoute } from './index-document.js';
+import { Pipeline, stringHeaders, type Outcome, type PipelineRequest } from './pipeline.js';
+import { parseQueryString } from './query.js';
+import type { Registry } from './registry.js';
+import { parseList } from './shape.js';
+import { resolveSite, type Site, type SiteSettings } from './site.js';
+import type { CmsRequest, CmsResponse, HeaderMap, ParamMap } from './types.js';
+
+/** Resolves who is calling: a principal, null for anonymous, or a thrown `CmsError` for bad credentials. */
+export type Authenticator = (request: { headers: Readonly<Record<string, string>>; user: CmsRequest['user']; remoteAddress?: string }) =>
+  Promise<Principal | null> | Principal | null;
+
+export interface CoreOptions {
+  registry: Registry;
+  services: Services;
+  site: SiteSettings;
+  authenticate?: Authenticator;
+  /** Called with every unexpected error (the response is a bare 500 `internal_error`). */
+  onError?: (error: unknown) => void;
+  /** Largest accepted request body in bytes. */
+  maxBodyBytes: number;
+  /** Prefix of the paging headers; `X-WP` gives `X-WP-Total`. */
+  headerPrefix: string;
+  /** Whether `_jsonp` callbacks are served. */
+  jsonp: boolean;
+}
+
+const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
+
+/** The HTTP-facing part of the core: one `CmsRequest` in, one `CmsResponse` out. */
+export class HttpCore {
+  readonly pipeline: Pipeline;
+
+  constructor(readonly options: CoreOptions) {
+    this.pipeline = new Pipeline({
+      registry: options.registry,
+      services: options.services,
+      headerPrefix: options.headerPrefix,
+      onError: (error) => this.#report(error),
+    });
+  }
+
+  async handle(request: CmsRequest): Promise<CmsResponse> {
+    try {
+      return await this.#handle(request);
+    } catch (error) {
+      this.#report(error);
+      const body = internalError().toBody();
+      return { status: 500, headers: { 'Content-Type': 'application/json; charset=UTF-8' }, body };
+    }
+  }
+
+  /** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */
+  discoveryLink(requestApiUrl?: string): string {
+    return `<${resolveSite(this.options.site, requestApiUrl).apiUrl}/>; rel="https://api.w.org/"`;
+  }
+
+  async #handle(request: CmsRequest): Promise<CmsResponse> {
+    const headers = normalizeHeaders(request.headers);
+    const query: ParamMap = typeof request.query === 'string' ? parseQueryString(request.query) : { ...(request.query ?? {}) };
+    const site = resolveSite(this.options.site, request.baseUrl);
+    const realMethod = request.method.toUpperCase();
+    const overrideHeader = headers['x-http-method-override'];
+    const method = typeof query._method === 'string' && query._method !== ''
+      ? query._method.toUpperCase()
+      : overrideHeader ? overrideHeader.toUpperCase() : realMethod;
+    const path = routePath(request.path, query);
+
+    const responseHeaders: Record<string, string | number> = this.#fixedHeaders(site);
+    const finish = (status: number, own: Record<string, string | number>, body: unknown, user: Principal | null): CmsResponse => {
+      const merged: Record<string, string | number> = { ...responseHeaders, ...own };
+      Object.assign(merged, corsHeaders(headers.origin, realMethod, user));
+      if (user || (overrideHeader && status >= 400 && status < 500)) Object.assign(merged, NO_CACHE);
+      return { status, headers: stringHeaders(merged), body: realMethod === 'HEAD' ? null : body };
+    };
+
+    if ('_jsonp' in query) {
+      const callback = query._jsonp;
+      responseHeaders['Content-Type'] = 'application/javascript; charset=UTF-8';
+      if (!this.options.jsonp) {
+        return finish(400, {}, { code: 'rest_callback_disabled', message: 'JSONP support is disabled on this site.' }, null);
+      }
+      if (typeof callback !== 'string' || !/^[\w.]+$/.test(callback)) {
+        return finish(400, {}, { code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' }, null);
+      }
+    }
+
+    let user: Principal | null = null;
+    let body: ParsedBody;
+    try {
+      this.#checkBodySize(request, headers);
+      body = parseBody(request, headers['content-type']);
+      user = await this.#authenticate(request, headers);
+    } catch (thrown) {
+      const error = this.#asError(thrown);
+      return finish(error.status, {}, this.#output(error.toBody(), query), user);
+    }
+
+    const pipelineRequest: PipelineRequest = {
+      method, path, query, body, post: body.form, headers, user, origin: 'http', site,
+    };
+    if (method === 'OPTIONS') {
+      const outcome = await this.#options(pipelineRequest);
+      return finish(outcome.status, outcome.headers, outcome.body, user);
+    }
+
+    const outcome = await this.pipeline.run(pipelineRequest);
+    const embed = realMethod === 'HEAD' || !('_embed' in query) ? null : embedParam(query._embed);
+    const rendered = realMethod === 'HEAD' ? null : await this.pipeline.render(outcome, embed);
+    if ('_envelope' in query) {
+      const envelope = { body: rendered, status: outcome.status, headers: envelopeHeaders(outcome) };
+      return finish(200, {}, this.#output(envelope, query), user);
+    }
+    return finish(outcome.status, outcome.headers, this.#output(rendered, query), user);
+  }
+
+  async #options(request: PipelineRequest): Promise<{ status: number; headers: Record<string, string | number>; body: unknown }> {
+    const found = this.options.registry.matchAnyMethod(request.path);
+    if (!found) return { status: 200, headers: {}, body: [] };
+    const endpoint = found.route.endpoints[found.route.endpoints.length - 1]!;
+    const { context } = this.pipeline.prepare(request, { route: found.route, endpoint, urlParams: found.urlParams });
+    const headers: Record<string, string | number> = {};
+    const allow = context ? await this.pipeline.allowedMethods(found.route, context) : [];
+    if (allow.length > 0) headers.Allow = allow.join(', ');
+    return { status: 200, headers, body: describeRoute(found.route, 'help', request.site) ?? [] };
+  }
+
+  #fixedHeaders(site: Site): Record<string, string | number> {
+    const prefix = this.options.headerPrefix;
+    return {
+      'Content-Type': 'application/json; charset=UTF-8',
+      'X-Robots-Tag': 'noindex',
+      Link: `<${site.apiUrl}/>; rel="https://api.w.org/"`,
+      'X-Content-Type-Options': 'nosniff',
+      'Access-Control-Expose-Headers': `${prefix}-Total, ${prefix}-TotalPages, Link`,
+      'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+    };
+  }
+
+  #checkBodySize(request: CmsRequest, headers: Record<string, string>): void {
+    const limit = this.options.maxBodyBytes;
+    const declared = Number(headers['content-length'] ?? 0);
+    const actual = typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body?.length ?? 0;
+    if (declared > limit || actual > limit) {
+      throw new CmsError('rest_request_too_large', `The request body is larger than the ${limit} bytes allowed.`, 413, { max_bytes: limit });
+    }
+  }
+
+  async #authenticate(request: CmsRequest, headers: Record<string, string>): Promise<Principal | null> {
+    if (!this.options.authenticate) return null;
+    const input = { headers, user: request.user, ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}) };
+    return (await this.options.authenticate(input)) ?? null;
+  }
+
+  /** Pretty printing and JSONP wrapping: the body becomes text. */
+  #output(body: unknown, query: ParamMap): unknown {
+    if (typeof query._jsonp === 'string') {
+      return `/**/${query._jsonp}(${JSON.stringify(body ?? null)})`;
+    }
+    if ('_pretty' in query && body !== null && body !== undefined) {
+      return new TextEncoder().encode(JSON.stringify(body, null, 4));
+    }
+    return body;
+  }
+
+  #asError(thrown: unknown): CmsError {
+    if (isCmsError(thrown)) return thrown;
+    this.#report(thrown);
+    return internalError();
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.options.onError?.(error);
+    } catch {
+      // A failing reporter must not turn into a second failure.
+    }
+  }
+}
+
+/** The route from the path, or from `?rest_route=` which overrides it; trailing slashes removed. */
+function routePath(path: string, query: ParamMap): string {
+  const fromQuery = typeof query.rest_route === 'string' && query.rest_route !== '' ? query.rest_route : null;
+  const raw = fromQuery ?? path;
+  const trimmed = raw.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+function normalizeHeaders(headers: HeaderMap | undefined): Record<string, string> {
+  const normalized: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    normalized[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return normalized;
+}
+
+function embedParam(value: unknown): true | string[] {
+  if (value === undefined || value === '' || value === '0' || value === 'true' || value === '1') return true;
+  const rels = parseList(value);
+  return rels.length === 0 ? true : rels;
+}
+
+function envelopeHeaders(outcome: Outcome): Record<string, string | number> | [] {
+  return Object.keys(outcome.headers).length === 0 ? [] : outcome.headers;
+}
+
+function corsHeaders(origin: string | undefined, realMethod: string, user: Principal | null): Record<string, string> {
+  if (origin !== undefined) {
+    return {
+      'Access-Control-Allow-Origin': origin === 'null' ? 'null' : sanitizeOrigin(origin),
+      'Access-Control-Allow-Methods': 'OPTIONS, GET, POST, PUT, PATCH, DELETE',
+      'Access-Control-Allow-Credentials': 'true',
+      Vary: 'Origin',
+    };
+  }
+  return realMethod === 'GET' && !user ? { Vary: 'Origin' } : {};
+}
+
+function sanitizeOrigin(origin: string): string {
+  return origin.replace(/[^\w\-~+/?%@.:;&=#[\]!$'()*,]/g, '');
+}

@@ -1,0 +1,104 @@
+import { argForIndex } from './args/define.js';
+import { args } from './args/define.js';
+import type { HandlerResult, Links, RequestContext } from './context.js';
+import { CmsError } from './errors.js';
+import { allowAnyone, type EndpointDefinition, type Registry, type Route, type RouteOptions } from './registry.js';
+import { item } from './response.js';
+
+const HELP_URL = 'https://developer.wordpress.org/rest-api/';
+
+/** A route as the index describes it; `schema` only in help context. */
+export function describeRoute(route: Route, context: string, site: RequestContext['site']): Record<string, unknown> | null {
+  const shown = route.endpoints.filter((endpoint) => endpoint.showInIndex);
+  if (shown.length === 0) return null;
+  const description: Record<string, unknown> = {
+    namespace: route.namespace,
+    methods: shown.flatMap((endpoint) => endpoint.methods),
+    endpoints: shown.map((endpoint) => {
+      const entry: Record<string, unknown> = { methods: endpoint.methods };
+      if (endpoint.allowBatch) entry.allow_batch = { v1: true };
+      entry.args = endpoint.args.size === 0
+        ? []
+        : Object.fromEntries([...endpoint.args].map(([name, compiled]) => [name, argForIndex(compiled)]));
+      return entry;
+    }),
+  };
+  if (context === 'help' && route.schema) description.schema = route.schema();
+  if (route.template !== null) description._links = { self: [{ href: site.apiLink(route.template === '/' ? '/' : route.template) }] };
+  return description;
+}
+
+function describeRoutes(routes: readonly Route[], context: string, site: RequestContext['site']): Record<string, unknown> {
+  const described: Record<string, unknown> = {};
+  for (const route of routes) {
+    const description = describeRoute(route, context, site);
+    if (description) described[route.pattern] = description;
+  }
+  return described;
+}
+
+/** Registers `GET /` (the index); namespace roots are added by `namespaceRoot` when a namespace is declared. */
+export function registerIndex(registry: Registry): void {
+  registry.add('', '/', [{
+    methods: ['GET'],
+    args: { context: args.untyped({ default: 'view' }) },
+    permission: allowAnyone,
+    handler: (context) => indexDocument(context, registry),
+  }]);
+}
+
+function indexDocument(context: RequestContext, registry: Registry): HandlerResult {
+  const { site } = context;
+  const data: Record<string, unknown> = {
+    name: site.name,
+    description: site.description,
+    url: site.url,
+    home: site.home,
+    gmt_offset: String(site.gmtOffset),
+    timezone_string: site.timezone,
+    page_for_posts: site.pageForPosts,
+    page_on_front: site.pageOnFront,
+    show_on_front: site.showOnFront,
+    namespaces: [...registry.namespaces],
+    authentication: { 'application-passwords': { endpoints: { authorization: site.authorizationUrl } } },
+    routes: describeRoutes(registry.routes, String(context.params.context ?? 'view'), site),
+    site_logo: site.siteLogo,
+    site_icon: site.siteIcon,
+    site_icon_url: site.siteIconUrl,
+  };
+  const links: Links = { help: [{ href: HELP_URL }] };
+  const media = [
+    ['site_logo', site.siteLogo],
+    ['site_icon', site.siteIcon],
+  ] as const;
+  for (const [type, id] of media) {
+    if (id > 0) {
+      (links['https://api.w.org/featuredmedia'] ??= []).push({ embeddable: true, type, href: site.apiLink(`/cms/v2/media/${id}`) });
+    }
+  }
+  return item({ data, links });
+}
+
+/** The root route of a namespace: `GET /{namespace}` listing its routes. */
+export function namespaceRoot(registry: Registry): (namespace: string) => [EndpointDefinition[], RouteOptions?] {
+  return (namespace) => [[{
+    methods: ['GET'],
+    args: {
+      namespace: args.untyped({ default: namespace }),
+      context: args.untyped({ default: 'view' }),
+    },
+    permission: allowAnyone,
+    handler: (context) => {
+      const requested = String(context.params.namespace ?? namespace);
+      const routes = registry.routesOf(requested);
+      if (!routes) {
+        throw new CmsError('rest_invalid_namespace', 'The specified namespace could not be found.', 404);
+      }
+      const data = {
+        namespace: requested,
+        routes: describeRoutes(routes, String(context.params.context ?? 'view'), context.site),
+      };
+      return item({ data, links: { up: [{ href: context.site.apiLink('/') }] } });
+    },
+  }]];
+}

@@ -1,0 +1,122 @@
+import * as v from 'valibot';
+import { issueFromValibot, type Arg, type ArgCheckContext } from './args/define.js';
+import { CmsError, type ArgIssue } from './errors.js';
+import type { Endpoint } from './registry.js';
+import type { JsonObject, ParamMap } from './types.js';
+
+export type GroupName = 'JSON' | 'POST' | 'GET' | 'URL' | 'defaults';
+
+/** The parameter groups of one request, highest precedence first (the reference's `get_parameter_order`). */
+export class ParamGroups {
+  readonly #groups: [GroupName, Map<string, unknown>][];
+
+  constructor(sources: { json?: unknown; post?: Record<string, unknown> | null; query: ParamMap; url: Record<string, string>; endpoint: Endpoint }) {
+    const { json, post, query, url, endpoint } = sources;
+    this.#groups = [];
+    if (json !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json)) {
+      this.#groups.push(['JSON', new Map(Object.entries(json))]);
+    }
+    if (post) this.#groups.push(['POST', new Map(Object.entries(post))]);
+    this.#groups.push(['GET', new Map(Object.entries(query))]);
+    this.#groups.push(['URL', new Map(Object.entries(url))]);
+    const defaults = new Map<string, unknown>();
+    for (const [name, compiled] of endpoint.args) {
+      const fallback = compiled.schema.default;
+      if (fallback !== undefined && fallback !== null) defaults.set(name, structuredClone(fallback));
+    }
+    this.#groups.push(['defaults', defaults]);
+  }
+
+  /** The highest-precedence value that is set (a null falls through, as PHP's `isset` does). */
+  get(name: string): unknown {
+    for (const [, group] of this.#groups) {
+      const value = group.get(name);
+      if (value !== undefined && value !== null) return value;
+    }
+    return undefined;
+  }
+
+  has(name: string): boolean {
+    return this.#groups.some(([, group]) => group.has(name));
+  }
+
+  /** Every parameter by the same precedence; keys sent only as null map to null. */
+  merged(): Record<string, unknown> {
+    const merged: Record<string, unknown> = {};
+    for (const [, group] of [...this.#groups].reverse()) {
+      for (const [key, value] of group) {
+        if (value !== undefined && value !== null) merged[key] = value;
+        else if (!(key in merged)) merged[key] = null;
+      }
+    }
+    return merged;
+  }
+
+  entries(): [GroupName, Map<string, unknown>][] {
+    return this.#groups;
+  }
+}
+
+function invalidParams(failures: Map<string, ArgIssue>): CmsError {
+  const params: JsonObject = {};
+  const details: JsonObject = {};
+  for (const [name, issue] of failures) {
+    params[name] = issue.message;
+    details[name] = { code: issue.code, message: issue.message, data: issue.data };
+  }
+  return new CmsError('rest_invalid_param', `Invalid parameter(s): ${[...failures.keys()].join(', ')}`, 400, { params, details });
+}
+
+function runPipeline(schema: v.GenericSchema<unknown, unknown>, value: unknown): { ok: true; value: unknown } | { ok: false; issue: ArgIssue } {
+  const result = v.safeParse(schema, value);
+  return result.success ? { ok: true, value: result.output } : { ok: false, issue: issueFromValibot(result.issues) };
+}
+
+/**
+ * Checks and sanitises the arguments of the matched endpoint in the reference's order: required, then the
+ * validate pass (errors aggregated), then the sanitise pass over every group that holds each argument.
+ */
+export function validateParams(groups: ParamGroups, endpoint: Endpoint, checkContext: ArgCheckContext): void {
+  const missing = [...endpoint.args].filter(([name, compiled]) => compiled.required && groups.get(name) === undefined);
+  if (missing.length > 0) {
+    const names = missing.map(([name]) => name);
+    throw new CmsError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params: names });
+  }
+
+  const failures = new Map<string, ArgIssue>();
+  for (const [name, compiled] of endpoint.args) {
+    if (compiled.phase !== 'validate') continue;
+    const value = groups.get(name);
+    if (value === undefined) continue;
+    const issue = validateOne(compiled, value, name, checkContext);
+    if (issue) failures.set(name, issue);
+  }
+  if (failures.size > 0) throw invalidParams(failures);
+
+  for (const [, group] of groups.entries()) {
+    for (const [name, value] of group) {
+      const compiled = endpoint.args.get(name);
+      if (!compiled || compiled.phase === 'none') continue;
+      const result = sanitizeOne(compiled, value, name, checkContext);
+      if (result.ok) group.set(name, result.value);
+      else failures.set(name, result.issue);
+    }
+  }
+  if (failures.size > 0) throw invalidParams(failures);
+}
+
+function validateOne(compiled: Arg, value: unknown, name: string, context: ArgCheckContext): ArgIssue | null {
+  const result = runPipeline(compiled.validator, value);
+  if (!result.ok) return result.issue;
+  return compiled.check ? compiled.check(value, context, name) : null;
+}
+
+function sanitizeOne(compiled: Arg, value: unknown, name: string, context: ArgCheckContext): { ok: true; value: unknown } | { ok: false; issue: ArgIssue } {
+  const result = runPipeline(compiled.sanitizer, value);
+  if (!result.ok) return result;
+  if (compiled.phase === 'sanitize' && compiled.check) {
+    const issue = compiled.check(result.value, context, name);
+    if (issue) return { ok: false, issue };
+  }
+  return { ok: true, value: compiled.transform ? compiled.transform(result.value) : result.value };
+}

@@ -1,0 +1,176 @@
+import { compileArg, type Arg, type ArgSpec } from './args/define.js';
+import type { JsonSchema } from './args/schema.js';
+import type { Handler, PermissionCheck } from './context.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The reference's method groups. */
+export const READABLE: readonly Method[] = ['GET'];
+export const CREATABLE: readonly Method[] = ['POST'];
+export const EDITABLE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
+export const DELETABLE: readonly Method[] = ['DELETE'];
+
+export interface EndpointDefinition {
+  methods: readonly Method[];
+  args?: Record<string, ArgSpec>;
+  /** Required: a public endpoint says so with `allowAnyone`. */
+  permission: PermissionCheck;
+  handler: Handler;
+  allowBatch?: boolean;
+  showInIndex?: boolean;
+}
+
+export interface RouteOptions {
+  /** The item schema: per-field contexts for response filtering, published in help context. */
+  schema?: () => JsonSchema;
+  allowBatch?: boolean;
+}
+
+export interface Endpoint {
+  readonly methods: readonly Method[];
+  readonly args: ReadonlyMap<string, Arg>;
+  readonly permission: PermissionCheck;
+  readonly handler: Handler;
+  readonly allowBatch: boolean;
+  readonly showInIndex: boolean;
+}
+
+export interface Route {
+  /** The full pattern, e.g. `/cms/v2/posts/(?P<id>[\d]+)`: the index key. */
+  readonly pattern: string;
+  readonly namespace: string;
+  readonly endpoints: readonly Endpoint[];
+  readonly schema: (() => JsonSchema) | undefined;
+  readonly regex: RegExp;
+  /** The pattern with groups replaced by `{name}`, or null when something else is variable. */
+  readonly template: string | null;
+}
+
+export interface RouteMatch {
+  route: Route;
+  endpoint: Endpoint;
+  urlParams: Record<string, string>;
+}
+
+/** Permission for endpoints anyone may call. */
+export const allowAnyone: PermissionCheck = () => true;
+
+/** Turns the reference's PCRE route fragment into an anchored, case-insensitive JS regex. */
+export function compilePattern(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/\(\?P<(\w+)>/g, '(?<$1>')}$`, 'i');
+}
+
+function templateOf(pattern: string): string | null {
+  const template = pattern.replace(/\(\?P<(\w+)>(?:[^()]|\((?:[^()])*\))*\)/g, '{$1}');
+  return /[()[\]\\?*+|]/.test(template) ? null : template;
+}
+
+/** The routes of every namespace, in registration order, compiled once. */
+export class Registry {
+  readonly #routes: Route[] = [];
+  readonly #byNamespace = new Map<string, Route[]>();
+  readonly #namespaces: string[] = [];
+
+  /** Namespaces in registration order. */
+  get namespaces(): readonly string[] {
+    return this.#namespaces;
+  }
+
+  get routes(): readonly Route[] {
+    return this.#routes;
+  }
+
+  /**
+   * Declares a namespace. Its index route (`GET /namespace`) is added by the core's index module through
+   * `onNamespace`, so that it sits before the namespace's first route.
+   */
+  namespace(name: string, rootRoute: (namespace: string) => [EndpointDefinition[], RouteOptions?]): void {
+    if (this.#byNamespace.has(name)) return;
+    this.#namespaces.push(name);
+    this.#byNamespace.set(name, []);
+    const [endpoints, options] = rootRoute(name);
+    this.#add(name, `/${name}`, endpoints, options ?? {});
+  }
+
+  /** Registers a route: `add('cms/v2', '/posts/(?P<id>[\\d]+)', [...])`. The namespace must be declared. */
+  add(namespace: string, path: string, endpoints: EndpointDefinition[], options: RouteOptions = {}): Route {
+    if (namespace !== '' && !this.#byNamespace.has(namespace)) {
+      throw new Error(`Namespace ${namespace} is not declared.`);
+    }
+    const trimmed = path.replace(/^\/+|\/+$/g, '');
+    const pattern = namespace === '' ? `/${trimmed}` : `/${namespace}/${trimmed}`.replace(/\/$/, '');
+    return this.#add(namespace, pattern, endpoints, options);
+  }
+
+  #add(namespace: string, pattern: string, definitions: EndpointDefinition[], options: RouteOptions): Route {
+    if (this.#routes.some((route) => route.pattern === pattern)) {
+      throw new Error(`Route ${pattern} is registered twice.`);
+    }
+    const endpoints = definitions.map((definition): Endpoint => ({
+      methods: definition.methods,
+      args: new Map(Object.entries(definition.args ?? {}).map(([name, spec]) => [name, compileArg(name, spec)])),
+      permission: definition.permission,
+      handler: definition.handler,
+      allowBatch: definition.allowBatch ?? options.allowBatch ?? false,
+      showInIndex: definition.showInIndex ?? true,
+    }));
+    const route: Route = {
+      pattern,
+      namespace,
+      endpoints,
+      schema: options.schema,
+      regex: compilePattern(pattern),
+      template: templateOf(pattern),
+    };
+    this.#routes.push(route);
+    if (namespace !== '') this.#byNamespace.get(namespace)!.push(route);
+    return route;
+  }
+
+  /** Routes to try for a path: those of namespaces the path starts with, or all when none does. */
+  #candidates(path: string): readonly Route[] {
+    const probe = `${path.replace(/^\//, '')}/`;
+    const matching: Route[] = [];
+    for (const name of this.#namespaces) {
+      if (probe.startsWith(`${name}/`)) matching.push(...this.#byNamespace.get(name)!);
+    }
+    return matching.length > 0 ? matching : this.#routes;
+  }
+
+  /** The first route whose pattern matches and that has an endpoint for the method (HEAD falls back to GET). */
+  match(method: string, path: string): RouteMatch | null {
+    for (const route of this.#candidates(path)) {
+      const found = route.regex.exec(path);
+      if (!found) continue;
+      const endpoint = findEndpoint(route, method);
+      if (endpoint) return { route, endpoint, urlParams: urlParamsOf(found) };
+    }
+    return null;
+  }
+
+  /** The first route whose pattern matches, whatever its methods (OPTIONS). */
+  matchAnyMethod(path: string): { route: Route; urlParams: Record<string, string> } | null {
+    for (const route of this.#routes) {
+      const found = route.regex.exec(path);
+      if (found) return { route, urlParams: urlParamsOf(found) };
+    }
+    return null;
+  }
+
+  routesOf(namespace: string): readonly Route[] | undefined {
+    return this.#byNamespace.get(namespace);
+  }
+}
+
+function findEndpoint(route: Route, method: string): Endpoint | undefined {
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  return route.endpoints.find((endpoint) => (endpoint.methods as readonly string[]).includes(wanted));
+}
+
+function urlParamsOf(found: RegExpExecArray): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(found.groups ?? {})) {
+    if (value !== undefined) params[name] = value;
+  }
+  return params;
+}

@@ -1,0 +1,37 @@
+import type { HandlerResult, Item, Paging } from './context.js';
+
+interface ResultInit {
+  status?: number;
+  headers?: Record<string, string | number>;
+}
+
+/** A single record answer. */
+export function item(record: Item, init: ResultInit = {}): HandlerResult {
+  return { kind: 'result', status: init.status ?? 200, headers: init.headers ?? {}, item: record };
+}
+
+/** A created record: 201 with `Location`. */
+export function created(record: Item, location: string, init: ResultInit = {}): HandlerResult {
+  return item(record, { status: 201, headers: { Location: location, ...init.headers } });
+}
+
+/** A collection answer; with `paging`, the total headers and `Link` rel prev/next are added by the core. */
+export function collection(records: Item[], paging?: Paging, init: ResultInit = {}): HandlerResult {
+  const result: HandlerResult = { kind: 'result', status: init.status ?? 200, headers: init.headers ?? {}, items: records };
+  if (paging) result.paging = paging;
+  return result;
+}
+
+/** Any other body, sent as it is. */
+export function reply(body: unknown, init: ResultInit = {}): HandlerResult {
+  return { kind: 'result', status: init.status ?? 200, headers: init.headers ?? {}, body };
+}
+
+export function isHandlerResult(value: unknown): value is HandlerResult {
+  return typeof value === 'object' && value !== null && (value as HandlerResult).kind === 'result';
+}
+
+/** Paging figures for a list: total pages is 0 when there are no items. */
+export function paging(total: number, page: number, perPage: number): Paging {
+  return { total, totalPages: total === 0 ? 0 : Math.ceil(total / perPage), page };
+}

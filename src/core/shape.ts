@@ -1,0 +1,121 @@
+import type { JsonSchema } from './args/schema.js';
+import type { Links, LinkTarget } from './context.js';
+
+const API_REL_PREFIX = 'https://api.w.org/';
+
+/** Removes fields whose schema `context` list does not include the requested context, recursively. */
+export function filterByContext(data: unknown, schema: JsonSchema, context: string): unknown {
+  if (data === null || typeof data !== 'object') return data;
+  const type = schema.type ?? (schema.properties ? 'object' : undefined);
+  if (type === undefined) return data;
+  const types = Array.isArray(type) ? type : [type];
+  const isList = Array.isArray(data);
+  const asArray = types.includes('array') && (isList || !types.includes('object'));
+  const asObject = !asArray && types.includes('object');
+  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+
+  const entries = isList ? data.map((value, index) => [index, value] as const) : Object.entries(data);
+  const output: Record<string, unknown> | unknown[] = isList ? [] : {};
+  for (const [key, value] of entries) {
+    let fieldSchema: JsonSchema | undefined;
+    if (asArray) fieldSchema = schema.items;
+    else if (asObject) {
+      fieldSchema = schema.properties?.[key] ?? patternSchema(String(key), schema) ?? additional;
+    }
+    if (fieldSchema?.context && !fieldSchema.context.includes(context)) continue;
+    const filtered = fieldSchema ? filterByContext(value, fieldSchema, context) : value;
+    if (Array.isArray(output)) output.push(filtered);
+    else output[key] = filtered;
+  }
+  return output;
+}
+
+function patternSchema(key: string, schema: JsonSchema): JsonSchema | undefined {
+  for (const [pattern, child] of Object.entries(schema.patternProperties ?? {})) {
+    if (new RegExp(pattern, 'u').test(key)) return child;
+  }
+  return undefined;
+}
+
+/** Splits `_fields` (a comma/space list or a list) into trimmed, non-empty names. */
+export function parseList(value: unknown): string[] {
+  if (value === undefined || value === null || value === false) return [];
+  const parts = Array.isArray(value) ? value.map(String) : String(value).split(/[\s,]+/);
+  return parts.map((part) => part.trim()).filter((part) => part !== '');
+}
+
+type FieldTree = { [key: string]: FieldTree | true };
+
+function fieldTree(fields: readonly string[]): FieldTree {
+  const tree: FieldTree = {};
+  for (const field of fields) {
+    const parts = field.split('.');
+    let node = tree;
+    let covered = false;
+    while (parts.length > 1) {
+      const next = parts.shift()!;
+      const existing = node[next];
+      if (existing === true) {
+        covered = true;
+        break;
+      }
+      node = (node[next] = existing ?? {});
+    }
+    if (!covered) node[parts[0]!] = true;
+  }
+  return tree;
+}
+
+function intersect(data: unknown, tree: FieldTree): unknown {
+  if (data === null || typeof data !== 'object') return data;
+  const output: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const spec = tree[key];
+    if (spec === undefined) continue;
+    output[key] = spec !== true && value !== null && typeof value === 'object' ? intersect(value, spec) : value;
+  }
+  return Array.isArray(data) ? Object.values(output) : output;
+}
+
+/** Applies `_fields` to a body: each element of a list, or the object itself. Nothing left gives `[]`. */
+export function filterFields(data: unknown, fields: readonly string[]): unknown {
+  if (fields.length === 0 || data === null || typeof data !== 'object') return data;
+  const tree = fieldTree(fields);
+  if (Array.isArray(data)) return data.map((item) => emptyAsList(intersect(item, tree)));
+  return emptyAsList(intersect(data, tree));
+}
+
+function emptyAsList(value: unknown): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0 ? [] : value;
+}
+
+/** Whether a top-level field is wanted by `_fields` (the reference's `rest_is_field_included`). */
+export function isFieldIncluded(field: string, fields: readonly string[]): boolean {
+  if (fields.length === 0) return true;
+  return fields.some((accepted) => accepted === field || accepted.startsWith(`${field}.`) || field.startsWith(`${accepted}.`));
+}
+
+/** Links for output: `https://api.w.org/x` rels shortened to `wp:x`, `curies` appended, attributes before `href`. */
+export function compactLinks(links: Links | undefined): Record<string, Record<string, unknown>[]> | null {
+  if (!links) return null;
+  const output: Record<string, Record<string, unknown>[]> = {};
+  let shortened = false;
+  for (const [rel, targets] of Object.entries(links)) {
+    if (targets.length === 0) continue;
+    const name = rel.startsWith(API_REL_PREFIX) ? `wp:${rel.slice(API_REL_PREFIX.length)}` : rel;
+    if (name !== rel) shortened = true;
+    output[name] = [...(output[name] ?? []), ...targets.map(orderLink)];
+  }
+  if (shortened) output.curies = [{ name: 'wp', href: `${API_REL_PREFIX}{rel}`, templated: true }];
+  return Object.keys(output).length > 0 ? output : null;
+}
+
+function orderLink(target: LinkTarget): Record<string, unknown> {
+  const { href, ...attributes } = target;
+  const ordered: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== undefined) ordered[key] = value;
+  }
+  ordered.href = href;
+  return ordered;
+}

@@ -1,0 +1,100 @@
+import { buildQueryString } from './query.js';
+
+/** Site settings a host passes to `createCms`; all optional. */
+export interface SiteSettings {
+  /** Site title (`name` in the index). */
+  name?: string;
+  description?: string;
+  /** Public address of the site, e.g. `https://example.com`. Without it, each request's own origin is used. */
+  url?: string;
+  /** Home address; defaults to `url`. */
+  home?: string;
+  /** Path of the API root below the site address; default `/cms-json`. */
+  apiRoot?: string;
+  /** IANA time zone name, e.g. `Europe/Paris`; empty for a fixed offset. */
+  timezone?: string;
+  /** Offset from GMT in hours (e.g. 5.5), used when `timezone` is empty. */
+  gmtOffset?: number;
+  showOnFront?: 'posts' | 'page';
+  pageOnFront?: number;
+  pageForPosts?: number;
+  siteLogo?: number;
+  siteIcon?: number;
+  siteIconUrl?: string;
+  /** Where a user grants an application a credential; default `{url}/admin/authorize-application`. */
+  authorizationUrl?: string;
+}
+
+/** The settings resolved for one request. */
+export interface Site {
+  readonly name: string;
+  readonly description: string;
+  readonly url: string;
+  readonly home: string;
+  readonly apiRoot: string;
+  /** Absolute URL of the API root, without a trailing slash. */
+  readonly apiUrl: string;
+  readonly timezone: string;
+  readonly gmtOffset: number;
+  readonly showOnFront: 'posts' | 'page';
+  readonly pageOnFront: number;
+  readonly pageForPosts: number;
+  readonly siteLogo: number;
+  readonly siteIcon: number;
+  readonly siteIconUrl: string;
+  readonly authorizationUrl: string;
+  /** Absolute URL for an API path, e.g. `/cms/v2/posts/4`. */
+  apiLink(path: string, query?: Record<string, unknown>): string;
+}
+
+export function normalizeApiRoot(apiRoot: string | undefined): string {
+  const trimmed = (apiRoot ?? '/cms-json').replace(/\/+$/, '');
+  return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/**
+ * Resolves the settings for a request. `requestApiUrl` is the API root as the request reached it (adapters fill
+ * it); it decides the links only when no `url` is configured.
+ */
+export function resolveSite(settings: SiteSettings, requestApiUrl: string | undefined): Site {
+  const apiRoot = normalizeApiRoot(settings.apiRoot);
+  const configuredUrl = settings.url?.replace(/\/+$/, '');
+  const apiUrl = configuredUrl !== undefined
+    ? `${configuredUrl}${apiRoot}`
+    : (requestApiUrl?.replace(/\/+$/, '') ?? `http://localhost${apiRoot}`);
+  const url = configuredUrl ?? apiUrl.slice(0, apiUrl.length - apiRoot.length);
+  const home = settings.home?.replace(/\/+$/, '') ?? url;
+  const timezone = settings.timezone ?? '';
+  return {
+    name: settings.name ?? 'quire',
+    description: settings.description ?? '',
+    url,
+    home,
+    apiRoot,
+    apiUrl,
+    timezone,
+    gmtOffset: settings.gmtOffset ?? (timezone ? offsetHoursOf(timezone, new Date()) : 0),
+    showOnFront: settings.showOnFront ?? 'posts',
+    pageOnFront: settings.pageOnFront ?? 0,
+    pageForPosts: settings.pageForPosts ?? 0,
+    siteLogo: settings.siteLogo ?? 0,
+    siteIcon: settings.siteIcon ?? 0,
+    siteIconUrl: settings.siteIconUrl ?? '',
+    authorizationUrl: settings.authorizationUrl ?? `${url}/admin/authorize-application`,
+    apiLink(path: string, query?: Record<string, unknown>): string {
+      const search = query ? buildQueryString(query) : '';
+      return `${apiUrl}${path}${search ? `?${search}` : ''}`;
+    },
+  };
+}
+
+/** The offset of an IANA zone from GMT at an instant, in hours. */
+export function offsetHoursOf(timezone: string, at: Date): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+    hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(at);
+  const value = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
+  const asUtc = Date.UTC(value('year'), value('month') - 1, value('day'), value('hour'), value('minute'), value('second'));
+  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000) / 60;
+}

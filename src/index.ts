@@ -1,0 +1,8 @@
+export { createCms, NAMESPACES, DEFAULT_MAX_BODY_BYTES, type Cms, type CmsOptions } from './cms.js';
+export type { CmsRequest, CmsResponse, JsonValue, ParamMap, ParamValue, UploadedFile, HeaderMap } from './core/types.js';
+export { CmsError } from './core/errors.js';
+export { encodeResponse, type EncodedResponse } from './core/encode.js';
+export type { SiteSettings } from './core/site.js';
+export type { Principal, RequestContext, Item, Links, LinkTarget, HandlerResult } from './core/context.js';
+export type { Authenticator } from './core/http.js';
+export { systemClock, fixedClock, type Clock } from './ports/clock.js';

@@ -1,0 +1,66 @@
+import type { StoredRecord } from '../../ports/storage.js';
+import { SortedIndex } from './sorted-index.js';
+
+/**
+ * One collection's records, its id counter and its lazily built indexes. Rows are never mutated in place: a
+ * write replaces the row object, so an old row can serve as an undo image without copying.
+ */
+export class Collection {
+  private readonly rows = new Map<number, StoredRecord>();
+  private readonly indexes = new Map<string, SortedIndex>();
+  /** Every id up to this one has been handed out or taken explicitly. */
+  highestId = 0;
+
+  constructor(private readonly maxIndexes: number) {}
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  get(id: number): StoredRecord | undefined {
+    return this.rows.get(id);
+  }
+
+  all(): IterableIterator<StoredRecord> {
+    return this.rows.values();
+  }
+
+  put(row: StoredRecord): void {
+    const before = this.rows.get(row.id);
+    this.rows.set(row.id, row);
+    for (const index of this.indexes.values()) {
+      if (before) index.replace(before, row);
+      else index.add(row);
+    }
+  }
+
+  delete(id: number): void {
+    const before = this.rows.get(id);
+    if (!before) return;
+    this.rows.delete(id);
+    for (const index of this.indexes.values()) index.delete(before);
+  }
+
+  /** The index on (`equalityFields`, `orderField`), built on first use; the least recently used one goes when
+   *  the collection already holds `maxIndexes`. */
+  index(equalityFields: readonly string[], orderField: string): SortedIndex {
+    const signature = SortedIndex.signature(equalityFields, orderField);
+    const existing = this.indexes.get(signature);
+    if (existing) {
+      this.indexes.delete(signature);
+      this.indexes.set(signature, existing);
+      return existing;
+    }
+    if (this.indexes.size >= this.maxIndexes) {
+      const leastRecent = this.indexes.keys().next().value;
+      if (leastRecent !== undefined) this.indexes.delete(leastRecent);
+    }
+    const created = new SortedIndex(equalityFields, orderField, this.rows.values());
+    this.indexes.set(signature, created);
+    return created;
+  }
+
+  get indexCount(): number {
+    return this.indexes.size;
+  }
+}

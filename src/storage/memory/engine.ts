@@ -1,0 +1,133 @@
+import type { ListQuery, NewRecord, RecordId, StoredRecord } from '../../ports/storage.js';
+import { Collection } from './collection.js';
+import { storageError } from './errors.js';
+import type { ListOutcome } from './list.js';
+import { listRows } from './list.js';
+import { normalizeQuery } from './query.js';
+import { copyJsonIn, isPlainObject, setMember } from './values.js';
+
+type UndoStep =
+  | { kind: 'row'; collection: Collection; id: number; before: StoredRecord | undefined }
+  | { kind: 'highestId'; collection: Collection; before: number };
+
+/**
+ * The data and the synchronous operations on it. Every write notes how to undo itself while an undo log is
+ * open; `rollBackTo` replays those notes backwards, which restores rows, indexes and id counters alike.
+ */
+export class MemoryEngine {
+  private readonly collections = new Map<string, Collection>();
+  private undoLog: UndoStep[] | null = null;
+
+  constructor(private readonly options: { maxIndexesPerCollection: number; useIndexes: boolean }) {}
+
+  get(name: string, id: RecordId): StoredRecord | undefined {
+    return this.collections.get(name)?.get(id);
+  }
+
+  list(name: string, query: ListQuery | undefined): ListOutcome {
+    const normalized = normalizeQuery(query);
+    const collection = this.collections.get(name);
+    if (!collection) {
+      return {
+        rows: [],
+        ...(normalized.withTotal ? { total: 0 } : {}),
+        plan: { strategy: 'scan', ordered: false, examined: 0 },
+      };
+    }
+    return listRows(collection, normalized, this.options.useIndexes);
+  }
+
+  insert(name: string, record: NewRecord): StoredRecord {
+    if (!isPlainObject(record)) throw storageError('invalid_record', 'A record must be a plain object.');
+    const fields = copyJsonIn(record, 'record') as Record<string, unknown>;
+    const collection = this.collection(name);
+    const explicitId = fields.id;
+    let id: number;
+    if (explicitId === undefined) {
+      id = collection.highestId + 1;
+    } else {
+      if (typeof explicitId !== 'number' || !Number.isSafeInteger(explicitId) || explicitId < 1) {
+        throw storageError('invalid_record', `The id of a record must be a positive integer, not ${JSON.stringify(explicitId)}.`);
+      }
+      if (collection.get(explicitId)) {
+        throw storageError('duplicate_id', `A record with id ${explicitId} already exists in "${name}".`);
+      }
+      id = explicitId;
+    }
+    if (id > collection.highestId) {
+      this.note({ kind: 'highestId', collection, before: collection.highestId });
+      collection.highestId = id;
+    }
+    const row = { ...fields, id } as StoredRecord;
+    this.note({ kind: 'row', collection, id, before: undefined });
+    collection.put(row);
+    return row;
+  }
+
+  update(name: string, id: RecordId, patch: Record<string, unknown>): StoredRecord | null {
+    if (!isPlainObject(patch)) throw storageError('invalid_record', 'A patch must be a plain object.');
+    if (patch.id !== undefined && patch.id !== id) {
+      throw storageError('invalid_record', `A patch cannot change a record's id (${id} to ${JSON.stringify(patch.id)}).`);
+    }
+    const collection = this.collections.get(name);
+    const before = collection?.get(id);
+    if (!collection || !before) return null;
+    const after: Record<string, unknown> = { ...before };
+    for (const [field, value] of Object.entries(patch)) {
+      if (field === 'id') continue;
+      if (value === undefined) delete after[field];
+      else setMember(after, field, copyJsonIn(value, `patch.${field}`));
+    }
+    this.note({ kind: 'row', collection, id, before });
+    collection.put(after as StoredRecord);
+    return after as StoredRecord;
+  }
+
+  remove(name: string, id: RecordId): boolean {
+    const collection = this.collections.get(name);
+    const before = collection?.get(id);
+    if (!collection || !before) return false;
+    this.note({ kind: 'row', collection, id, before });
+    collection.delete(id);
+    return true;
+  }
+
+  /** Starts recording undo steps; returns the mark to roll back to. */
+  beginUndo(): number {
+    this.undoLog ??= [];
+    return this.undoLog.length;
+  }
+
+  /** Stops recording (the outermost transaction committed). */
+  endUndo(): void {
+    this.undoLog = null;
+  }
+
+  rollBackTo(mark: number): void {
+    const log = this.undoLog;
+    if (!log) return;
+    while (log.length > mark) {
+      const step = log.pop()!;
+      if (step.kind === 'highestId') {
+        step.collection.highestId = step.before;
+      } else if (step.before) {
+        step.collection.put(step.before);
+      } else {
+        step.collection.delete(step.id);
+      }
+    }
+  }
+
+  private note(step: UndoStep): void {
+    this.undoLog?.push(step);
+  }
+
+  private collection(name: string): Collection {
+    let collection = this.collections.get(name);
+    if (!collection) {
+      collection = new Collection(this.options.maxIndexesPerCollection);
+      this.collections.set(name, collection);
+    }
+    return collection;
+  }
+}

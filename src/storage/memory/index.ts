@@ -1,0 +1,116 @@
+import type { ListQuery, ListResult, NewRecord, RecordId, StoragePort, StoredRecord } from '../../ports/storage.js';
+import { MemoryEngine } from './engine.js';
+import { storageError } from './errors.js';
+import type { QueryPlan } from './list.js';
+import { Mutex } from './mutex.js';
+import { copyJsonOut } from './values.js';
+
+export type { QueryPlan } from './list.js';
+
+export interface MemoryStorageOptions {
+  /** Indexes kept per collection; the least recently used goes first. Default 16. */
+  maxIndexesPerCollection?: number;
+  /** Answer every list by filtering and sorting the whole collection. For comparisons; default true. */
+  useIndexes?: boolean;
+}
+
+export interface MemoryStorage extends StoragePort {
+  /** Runs the list and reports how it was answered (strategy, index, records examined). Results are not returned. */
+  explain(collection: string, query?: ListQuery): QueryPlan;
+}
+
+/**
+ * The default store: everything in memory, gone with the process.
+ *
+ * Isolation: writes are serialised — a write outside a transaction waits for any running transaction to finish,
+ * so calling the outer store's write methods from inside `work` (instead of `tx`'s) never completes. Reads are
+ * not queued: a read outside a transaction sees a running transaction's uncommitted writes ("read uncommitted").
+ */
+export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryStorage {
+  const engine = new MemoryEngine({
+    maxIndexesPerCollection: options.maxIndexesPerCollection ?? 16,
+    useIndexes: options.useIndexes ?? true,
+  });
+  const writeLock = new Mutex();
+
+  const reads = {
+    async get(collection: string, id: RecordId): Promise<StoredRecord | null> {
+      const row = engine.get(collection, id);
+      return row ? copyJsonOut(row) : null;
+    },
+    async list(collection: string, query?: ListQuery): Promise<ListResult> {
+      const { rows, total } = engine.list(collection, query);
+      return { items: rows.map(copyJsonOut), ...(total === undefined ? {} : { total }) };
+    },
+  };
+
+  /** A handle whose writes run directly, for use while the write lock is already held. */
+  function transactionHandle(isOpen: () => boolean): StoragePort {
+    const ensureOpen = () => {
+      if (!isOpen()) throw storageError('transaction_closed', 'This transaction has already ended.');
+    };
+    return {
+      async get(collection, id) {
+        ensureOpen();
+        return reads.get(collection, id);
+      },
+      async list(collection, query) {
+        ensureOpen();
+        return reads.list(collection, query);
+      },
+      async insert(collection, record) {
+        ensureOpen();
+        return copyJsonOut(engine.insert(collection, record));
+      },
+      async update(collection, id, patch) {
+        ensureOpen();
+        const row = engine.update(collection, id, patch);
+        return row ? copyJsonOut(row) : null;
+      },
+      async remove(collection, id) {
+        ensureOpen();
+        return engine.remove(collection, id);
+      },
+      transaction(work) {
+        ensureOpen();
+        return runScope(work, isOpen);
+      },
+    };
+  }
+
+  /** Runs `work` as a savepoint inside whatever is open; undoes its writes if it throws. */
+  async function runScope<T>(work: (tx: StoragePort) => Promise<T>, parentOpen: () => boolean): Promise<T> {
+    const mark = engine.beginUndo();
+    let open = true;
+    try {
+      return await work(transactionHandle(() => open && parentOpen()));
+    } catch (error) {
+      engine.rollBackTo(mark);
+      throw error;
+    } finally {
+      open = false;
+    }
+  }
+
+  return {
+    ...reads,
+    insert: (collection: string, record: NewRecord) =>
+      writeLock.run(() => copyJsonOut(engine.insert(collection, record))),
+    update: (collection: string, id: RecordId, patch: Record<string, unknown>) =>
+      writeLock.run(() => {
+        const row = engine.update(collection, id, patch);
+        return row ? copyJsonOut(row) : null;
+      }),
+    remove: (collection: string, id: RecordId) => writeLock.run(() => engine.remove(collection, id)),
+    transaction: <T>(work: (tx: StoragePort) => Promise<T>) =>
+      writeLock.run(async () => {
+        try {
+          return await runScope(work, () => true);
+        } finally {
+          engine.endUndo();
+        }
+      }),
+    explain: (collection: string, query?: ListQuery) => engine.list(collection, query).plan,
+    close: async () => {},
+  };
+}

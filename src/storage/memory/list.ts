@@ -1,0 +1,253 @@
+import type { Condition, Scalar, StoredRecord } from '../../ports/storage.js';
+import type { Collection } from './collection.js';
+import { compileConditions } from './conditions.js';
+import type { NormalizedQuery } from './query.js';
+import { singleFieldOrder, sortRecords } from './query.js';
+import type { IndexEntry, IndexSlice } from './sorted-index.js';
+import { compareEntries, lowerBound } from './sorted-index.js';
+import { compareScalars, typeRank } from './values.js';
+
+/**
+ * How a list was answered.
+ * - `ids`: the query pins `id` (`eq`/`in` at the top level); only those records are read.
+ * - `index`: top-level `eq`/`in` conditions select partitions of an index. With `ordered`, the index is also in
+ *   the requested order (a single order field, see `singleFieldOrder`), so reading stops after offset + limit
+ *   matches; top-level ranges on the order field become bounds found by binary search. Without `ordered`, the
+ *   selected partitions are filtered and sorted.
+ * - `scan`: everything else — no usable equality condition and an order of several keys or a `rank` key, or
+ *   indexes switched off. Every record is filtered, then sorted.
+ * Conditions an index does not answer (ranges on other fields, `ne`, `notIn`, array and text conditions, `or`,
+ * `not`, search) are checked record by record on whatever the strategy reads; with `withTotal` that means
+ * reading every candidate.
+ */
+export interface QueryPlan {
+  strategy: 'ids' | 'index' | 'scan';
+  index?: { equalityFields: string[]; orderField: string };
+  ordered: boolean;
+  /** Records whose data the list looked at. */
+  examined: number;
+}
+
+export interface ListOutcome {
+  rows: StoredRecord[];
+  total?: number;
+  plan: QueryPlan;
+}
+
+/** Beyond this many partitions (the product of the `in` list sizes), the widest `in` is checked per record. */
+const MAX_PARTITIONS = 64;
+
+const STATS: Record<string, number> = ((globalThis as any).__stats ??= {});
+process.on('exit', () => console.error(JSON.stringify(STATS)));
+export function listRows(collection: Collection, query: NormalizedQuery, useIndexes: boolean): ListOutcome {
+  const out = listRows2(collection, query, useIndexes);
+  const key = out.plan.strategy + (out.plan.ordered ? '-ordered' : '') + (collection.size > 1000 ? '-big' : '');
+  STATS[key] = (STATS[key] ?? 0) + 1;
+  return out;
+}
+function listRows2(collection: Collection, query: NormalizedQuery, useIndexes: boolean): ListOutcome {
+  const pinnedIds = pinnedIdList(query.conditions);
+  if (pinnedIds) {
+    const rows = pinnedIds.map((id) => collection.get(id)).filter((row) => row !== undefined);
+    return finishUnordered(rows, query, compileConditions(query.conditions), { strategy: 'ids', ordered: false, examined: rows.length });
+  }
+  if (!useIndexes) return scan(collection, query);
+
+  const order = singleFieldOrder(query.orderBy);
+  const equality = chooseEqualityConditions(query.conditions);
+  if (!order && equality.fields.length === 0) return scan(collection, query);
+
+  const orderField = order?.field ?? 'id';
+  const index = collection.index(equality.fields, orderField);
+  const ranges = query.conditions.filter((condition) => isRangeOn(condition, orderField));
+  const bounded = new Set<Condition>(ranges);
+  const residual = query.conditions.filter((condition) => !equality.consumed.has(condition) && !bounded.has(condition));
+  const slices: IndexSlice[] = [];
+  for (const values of combinations(equality.valueLists)) {
+    const entries = index.partition(values);
+    if (entries) slices.push(boundedSlice(entries, ranges));
+  }
+  const plan: QueryPlan = {
+    strategy: 'index',
+    index: { equalityFields: [...equality.fields], orderField },
+    ordered: order !== null,
+    examined: 0,
+  };
+
+  if (!order) {
+    const rows: StoredRecord[] = [];
+    for (const slice of slices) {
+      for (let position = slice.start; position < slice.end; position++) rows.push(collection.get(slice.entries[position]!.id)!);
+    }
+    plan.examined = rows.length;
+    return finishUnordered(rows, query, compileConditions(residual), plan);
+  }
+  return walkInOrder(collection, slices, order.direction, residual, query, plan);
+}
+
+function walkInOrder(
+  collection: Collection, slices: IndexSlice[], direction: 'asc' | 'desc', residual: Condition[],
+  query: NormalizedQuery, plan: QueryPlan,
+): ListOutcome {
+  const { offset, limit, withTotal } = query;
+  const rows: StoredRecord[] = [];
+  const fetch = (entry: IndexEntry): StoredRecord => {
+    plan.examined++;
+    return collection.get(entry.id)!;
+  };
+
+  if (residual.length === 0) {
+    const total = slices.reduce((sum, slice) => sum + slice.end - slice.start, 0);
+    const [only] = slices;
+    if (slices.length === 1 && only) {
+      const count = Math.max(0, Math.min(limit, total - offset));
+      for (let step = 0; step < count; step++) {
+        const position = direction === 'asc' ? only.start + offset + step : only.end - 1 - offset - step;
+        rows.push(fetch(only.entries[position]!));
+      }
+    } else if (limit > 0) {
+      let skipped = 0;
+      for (const entry of mergeSlices(slices, direction)) {
+        if (skipped < offset) { skipped++; continue; }
+        rows.push(fetch(entry));
+        if (rows.length >= limit) break;
+      }
+    }
+    return { rows, ...(withTotal ? { total } : {}), plan };
+  }
+
+  const matches = compileConditions(residual);
+  let matched = 0;
+  if (limit > 0 || withTotal) {
+    for (const entry of mergeSlices(slices, direction)) {
+      const row = fetch(entry);
+      if (!matches(row)) continue;
+      matched++;
+      if (matched > offset && rows.length < limit) rows.push(row);
+      if (rows.length >= limit && !withTotal) break;
+    }
+  }
+  return { rows, ...(withTotal ? { total: matched } : {}), plan };
+}
+
+function scan(collection: Collection, query: NormalizedQuery): ListOutcome {
+  const rows = [...collection.all()];
+  return finishUnordered(rows, query, compileConditions(query.conditions), { strategy: 'scan', ordered: false, examined: rows.length });
+}
+
+function finishUnordered(
+  candidates: StoredRecord[], query: NormalizedQuery, matches: (row: StoredRecord) => boolean, plan: QueryPlan,
+): ListOutcome {
+  const sorted = sortRecords(candidates.filter(matches), query.orderBy);
+  const rows = sorted.slice(query.offset, query.offset + query.limit);
+  return { rows, ...(query.withTotal ? { total: sorted.length } : {}), plan };
+}
+
+/** Ids fixed by top-level `id eq` / `id in` conditions (intersected), or null when there are none. */
+function pinnedIdList(conditions: readonly Condition[]): number[] | null {
+  let ids: Set<number> | null = null;
+  for (const condition of conditions) {
+    if (!('field' in condition) || condition.field !== 'id') continue;
+    const values = condition.op === 'eq' ? [condition.value] : condition.op === 'in' ? condition.values : null;
+    if (!values) continue;
+    const current = new Set(values.filter((value): value is number => typeof value === 'number'));
+    if (ids) {
+      for (const id of ids) if (!current.has(id)) ids.delete(id);
+    } else {
+      ids = current;
+    }
+  }
+  return ids ? [...ids] : null;
+}
+
+interface EqualityChoice {
+  /** Sorted field names. */
+  fields: string[];
+  /** Wanted values per field, aligned with `fields`. */
+  valueLists: Scalar[][];
+  /** The conditions the partitions answer. */
+  consumed: Set<Condition>;
+}
+
+function chooseEqualityConditions(conditions: readonly Condition[]): EqualityChoice {
+  const byField = new Map<string, { condition: Condition; values: Scalar[] }>();
+  for (const condition of conditions) {
+    const values = condition.op === 'eq' ? [condition.value] : condition.op === 'in' ? [...new Set(condition.values)] : null;
+    if (!values || !('field' in condition) || condition.field === 'id' || byField.has(condition.field)) continue;
+    byField.set(condition.field, { condition, values });
+  }
+  const partitionCount = () => [...byField.values()].reduce((product, choice) => product * choice.values.length, 1);
+  while (byField.size > 0 && partitionCount() > MAX_PARTITIONS) {
+    const widest = [...byField.entries()].reduce((a, b) => (b[1].values.length > a[1].values.length ? b : a));
+    byField.delete(widest[0]);
+  }
+  const fields = [...byField.keys()].sort();
+  return {
+    fields,
+    valueLists: fields.map((field) => byField.get(field)!.values),
+    consumed: new Set([...byField.values()].map((choice) => choice.condition)),
+  };
+}
+
+function* combinations(valueLists: readonly Scalar[][]): Generator<Scalar[]> {
+  const [first, ...rest] = valueLists;
+  if (first === undefined) {
+    yield [];
+    return;
+  }
+  for (const value of first) {
+    for (const tail of combinations(rest)) yield [value, ...tail];
+  }
+}
+
+type RangeCondition = { field: string; op: 'lt' | 'lte' | 'gt' | 'gte'; value: Scalar };
+
+function isRangeOn(condition: Condition, field: string): condition is RangeCondition {
+  return (condition.op === 'lt' || condition.op === 'lte' || condition.op === 'gt' || condition.op === 'gte')
+    && 'field' in condition && condition.field === field;
+}
+
+/**
+ * The run of a partition that satisfies the range conditions. A range only matches values of its operand's type,
+ * and the index orders by type first, so each range also confines the run to that type's block.
+ */
+function boundedSlice(entries: readonly IndexEntry[], ranges: readonly RangeCondition[]): IndexSlice {
+  let start = 0;
+  let end = entries.length;
+  for (const range of ranges) {
+    const bound = range.value;
+    if (bound === null) return { entries, start: 0, end: 0 };
+    const rank = typeRank(bound);
+    start = Math.max(start, lowerBound(entries, (entry) => typeRank(entry.value) >= rank));
+    end = Math.min(end, lowerBound(entries, (entry) => typeRank(entry.value) > rank));
+    const order = (entry: IndexEntry) => compareScalars(entry.value, bound);
+    if (range.op === 'gt') start = Math.max(start, lowerBound(entries, (entry) => order(entry) > 0));
+    if (range.op === 'gte') start = Math.max(start, lowerBound(entries, (entry) => order(entry) >= 0));
+    if (range.op === 'lt') end = Math.min(end, lowerBound(entries, (entry) => order(entry) >= 0));
+    if (range.op === 'lte') end = Math.min(end, lowerBound(entries, (entry) => order(entry) > 0));
+  }
+  return { entries, start, end: Math.max(start, end) };
+}
+
+/** Entries of several slices in index order (or reverse), by repeatedly taking the best head. */
+function* mergeSlices(slices: readonly IndexSlice[], direction: 'asc' | 'desc'): Generator<IndexEntry> {
+  const step = direction === 'asc' ? 1 : -1;
+  const cursors = slices.map((slice) => (direction === 'asc' ? slice.start : slice.end - 1));
+  for (;;) {
+    let best = -1;
+    let bestEntry: IndexEntry | undefined;
+    for (let which = 0; which < slices.length; which++) {
+      const slice = slices[which]!;
+      const cursor = cursors[which]!;
+      if (cursor < slice.start || cursor >= slice.end) continue;
+      const entry = slice.entries[cursor]!;
+      if (!bestEntry || compareEntries(entry, bestEntry) * step < 0) {
+        best = which;
+        bestEntry = entry;
+      }
+    }
+    if (!bestEntry) return;
+    yield bestEntry;
+    cursors[best] = cursors[best]! + step;
+  }
+}

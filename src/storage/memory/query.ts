@@ -1,0 +1,127 @@
+import type { Condition, ListQuery, Scalar, SortKey } from '../../ports/storage.js';
+import { compileCondition, searchConditions, validateCondition } from './conditions.js';
+import { storageError } from './errors.js';
+import { compareScalars, readField, sortValue } from './values.js';
+
+/** A list query checked and reduced to what the planner and executor need. */
+export interface NormalizedQuery {
+  conditions: Condition[];
+  orderBy: SortKey[];
+  offset: number;
+  limit: number;
+  withTotal: boolean;
+}
+
+export function normalizeQuery(query: ListQuery = {}): NormalizedQuery {
+  if (typeof query !== 'object' || query === null) invalid('The query must be an object.');
+  const where = query.where ?? [];
+  if (!Array.isArray(where)) invalid('where must be an array.');
+  where.forEach((condition, index) => validateCondition(condition, `where[${index}]`));
+
+  const conditions = [...where];
+  if (query.search !== undefined) {
+    const { fields, terms, excludedTerms = [], match = 'contains' } = query.search;
+    if (!isStringList(fields) || fields.length === 0) invalid('search.fields must be a non-empty array of strings.');
+    if (!isStringList(terms) || !isStringList(excludedTerms)) invalid('search terms must be arrays of strings.');
+    if (match !== 'contains' && match !== 'equals') invalid('search.match must be "contains" or "equals".');
+    conditions.push(...searchConditions({ fields, terms, excludedTerms, match }));
+  }
+
+  const orderBy = query.orderBy ?? [];
+  if (!Array.isArray(orderBy)) invalid('orderBy must be an array.');
+  orderBy.forEach((key, index) => validateSortKey(key, `orderBy[${index}]`));
+
+  return {
+    conditions,
+    orderBy,
+    offset: count(query.offset, 'offset') ?? 0,
+    limit: count(query.limit, 'limit') ?? Number.POSITIVE_INFINITY,
+    withTotal: query.withTotal === true,
+  };
+}
+
+/**
+ * The single field an ordering reduces to, when it does: no keys means ascending id, a leading `id` key makes
+ * the rest irrelevant, and a trailing `id` key in the same direction restates the built-in tie-break.
+ */
+export function singleFieldOrder(orderBy: readonly SortKey[]): { field: string; direction: 'asc' | 'desc' } | null {
+  const [first, second] = orderBy;
+  if (first === undefined) return { field: 'id', direction: 'asc' };
+  if (!('field' in first)) return null;
+  if (first.field === 'id' || orderBy.length === 1) return first;
+  if (orderBy.length === 2 && second !== undefined && 'field' in second
+    && second.field === 'id' && second.direction === first.direction) return first;
+  return null;
+}
+
+type Decorated = { record: Record<string, unknown> & { id: number }; keys: (Scalar | number)[] };
+
+/** Sorts records by the query's keys, then by id in the direction of the last field key. */
+export function sortRecords<T extends Record<string, unknown> & { id: number }>(records: T[], orderBy: readonly SortKey[]): T[] {
+  const extractors = orderBy.map(keyExtractor);
+  const directions = orderBy.map((key) => ('field' in key && key.direction === 'desc' ? -1 : 1));
+  const lastField = [...orderBy].reverse().find((key): key is Extract<SortKey, { field: string }> => 'field' in key);
+  const idDirection = lastField?.direction === 'desc' ? -1 : 1;
+  const decorated: Decorated[] = records.map((record) => ({ record, keys: extractors.map((extract) => extract(record)) }));
+  decorated.sort((a, b) => {
+    for (let index = 0; index < extractors.length; index++) {
+      const order = compareScalars(a.keys[index]!, b.keys[index]!);
+      if (order !== 0) return order * directions[index]!;
+    }
+    return (a.record.id - b.record.id) * idDirection;
+  });
+  return decorated.map((entry) => entry.record as T);
+}
+
+function keyExtractor(key: SortKey): (record: Record<string, unknown>) => Scalar | number {
+  if ('field' in key) return (record) => sortValue(record, key.field);
+  const positions = eqPositions(key.rank);
+  if (positions) {
+    const { field, byValue } = positions;
+    return (record) => byValue.get(readField(record, field)) ?? key.rank.length;
+  }
+  const predicates = key.rank.map(compileCondition);
+  return (record) => {
+    const position = predicates.findIndex((predicate) => predicate(record));
+    return position === -1 ? predicates.length : position;
+  };
+}
+
+/** `rank` made only of `eq` conditions on one field (position in a list) becomes a map lookup. */
+function eqPositions(rank: readonly Condition[]): { field: string; byValue: Map<unknown, number> } | null {
+  const first = rank[0];
+  if (first === undefined || first.op !== 'eq') return null;
+  const byValue = new Map<unknown, number>();
+  for (const [position, condition] of rank.entries()) {
+    if (condition.op !== 'eq' || condition.field !== first.field) return null;
+    if (!byValue.has(condition.value)) byValue.set(condition.value, position);
+  }
+  return { field: first.field, byValue };
+}
+
+function validateSortKey(key: unknown, where: string): asserts key is SortKey {
+  if (typeof key !== 'object' || key === null) invalid(`${where} is not a sort key.`);
+  const shape = key as Record<string, unknown>;
+  if ('rank' in shape) {
+    if (!Array.isArray(shape.rank)) invalid(`${where}.rank must be an array of conditions.`);
+    shape.rank.forEach((condition: unknown, index: number) => validateCondition(condition, `${where}.rank[${index}]`));
+    return;
+  }
+  if (typeof shape.field !== 'string' || shape.field === '') invalid(`${where}.field must be a non-empty string.`);
+  if (shape.direction !== 'asc' && shape.direction !== 'desc') invalid(`${where}.direction must be "asc" or "desc".`);
+}
+
+function count(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) invalid(`${name} must be a non-negative integer.`);
+  return value;
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+function invalid(message: string): never {
+  throw storageError('invalid_query', message);
+}
+

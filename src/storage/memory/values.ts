@@ -1,0 +1,91 @@
+import type { Scalar } from '../../ports/storage.js';
+import { storageError } from './errors.js';
+
+const MAX_DEPTH = 200;
+
+/** Deep-copies a JSON value, rejecting anything JSON cannot hold. `undefined` object members are dropped. */
+export function copyJsonIn(value: unknown, where: string, depth = 0): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw storageError('invalid_record', `${where} is not a finite number.`);
+    return value;
+  }
+  if (depth > MAX_DEPTH) throw storageError('invalid_record', `${where} is nested too deeply (or cyclic).`);
+  if (Array.isArray(value)) {
+    return value.map((item, index) => {
+      if (item === undefined) throw storageError('invalid_record', `${where}[${index}] is undefined.`);
+      return copyJsonIn(item, `${where}[${index}]`, depth + 1);
+    });
+  }
+  if (isPlainObject(value)) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      if (member !== undefined) setMember(copy, key, copyJsonIn(member, `${where}.${key}`, depth + 1));
+    }
+    return copy;
+  }
+  throw storageError('invalid_record', `${where} is not a JSON value (${describe(value)}).`);
+}
+
+/** Deep-copies a value already known to be JSON. */
+export function copyJsonOut<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyJsonOut) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) setMember(copy, key, copyJsonOut(member));
+  return copy as T;
+}
+
+/** Assigns without triggering the `__proto__` setter, so a JSON key of that name stays an ordinary member. */
+export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+export function isScalar(value: unknown): value is Scalar {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** A field as seen by comparisons: missing is null. */
+export function readField(record: Record<string, unknown>, field: string): unknown {
+  const value = Object.hasOwn(record, field) ? record[field] : undefined;
+  return value === undefined ? null : value;
+}
+
+/** A field as seen by ordering: arrays and objects order like null. */
+export function sortValue(record: Record<string, unknown>, field: string): Scalar {
+  const value = readField(record, field);
+  return isScalar(value) ? value : null;
+}
+
+export function typeRank(value: Scalar): number {
+  if (value === null) return 0;
+  switch (typeof value) {
+    case 'boolean': return 1;
+    case 'number': return 2;
+    default: return 3;
+  }
+}
+
+/** The port's total order: null, booleans, numbers, strings (by UTF-16 code unit). */
+export function compareScalars(a: Scalar, b: Scalar): number {
+  const rankA = typeRank(a);
+  const rankB = typeRank(b);
+  if (rankA !== rankB) return rankA - rankB;
+  if (a === b || a === null || b === null) return 0;
+  return a < b ? -1 : 1;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return value.constructor?.name ?? 'object';
+  return typeof value;
+}

@@ -1,0 +1,24 @@
+/**
+ * The storage conformance suite. A store passes when `runStorageConformance` registers no failing test:
+ *
+ *   runStorageConformance('my store', async () => createMyStore(...));
+ *
+ * `makeStore` is called once per test and must return an empty store; the suite closes it afterwards.
+ */
+import { describe } from 'node:test';
+import { conditionTests } from './conformance/conditions.js';
+import { orderingTests } from './conformance/ordering.js';
+import { randomisedTests } from './conformance/randomised.js';
+import { recordTests } from './conformance/records.js';
+import type { MakeStore } from './conformance/support.js';
+import { transactionTests } from './conformance/transactions.js';
+
+export function runStorageConformance(name: string, makeStore: MakeStore): void {
+  describe(`storage conformance: ${name}`, () => {
+    recordTests(makeStore);
+    conditionTests(makeStore);
+    orderingTests(makeStore);
+    transactionTests(makeStore);
+    randomisedTests(makeStore);
+  });
+}
