@@ -1,22 +1,38 @@
-import type { Principal, Services } from './core/context.js';
+import { createPrincipal, createRoleTable, createCapabilityRules, type CapabilityRuleOptions, type CapabilityRules, type RoleChanges, type RoleTable } from './auth/index.js';
+import type { Services } from './core/context.js';
 import { HttpCore, type Authenticator } from './core/http.js';
 import { namespaceRoot, registerIndex } from './core/index-document.js';
 import { Registry } from './core/registry.js';
-import { normalizeApiRoot, type SiteSettings } from './core/site.js';
+import { openApiDocument } from './core/openapi.js';
+import { normalizeApiRoot, resolveSite, type SiteSettings } from './core/site.js';
 import type { CmsRequest, CmsResponse } from './core/types.js';
 import { systemClock, type Clock } from './ports/clock.js';
+import type { StoragePort } from './ports/storage.js';
+import { createMemoryStorage } from './storage/memory/index.js';
 
 declare module './core/context.js' {
   interface Services {
     clock: Clock;
+    storage: StoragePort;
+    roles: RoleTable;
+    capabilityRules: CapabilityRules;
   }
 }
 
 export interface CmsOptions {
   /** Site settings: name, description, url, home, apiRoot, timezone, gmtOffset, front page, authorization URL. */
   site?: SiteSettings;
+  /** Where records live; default: in memory. */
+  storage?: StoragePort;
   clock?: Clock;
-  /** Resolves the caller from the request (in addition to a principal passed as `request.user`). */
+  /** Roles to add, change or remove (by slug) on top of the five default roles. */
+  roles?: RoleChanges;
+  /** Extra post types, taxonomies and statuses for capability checks, and the site-wide capability switches. */
+  capabilities?: CapabilityRuleOptions;
+  /**
+   * Resolves the caller from the request, for hosts with their own login. Tried after a principal passed as
+   * `request.user` and before HTTP Basic application passwords.
+   */
   authenticate?: Authenticator;
   /** Receives every unexpected error; the client sees only a 500 `internal_error`. */
   onError?: (error: unknown) => void;
@@ -37,6 +53,9 @@ export interface Cms {
   /** The value of the site-root discovery header: `<…/cms-json/>; rel="https://api.w.org/"`. */
   discoveryLink(requestApiUrl?: string): string;
   readonly registry: Registry;
+  readonly services: Services;
+  /** An OpenAPI 3.1 document of every route, from the same definitions as the index and the validators. */
+  openapi(requestApiUrl?: string): Record<string, unknown>;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -46,11 +65,28 @@ export const NAMESPACES = [
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/** Authentication steps, tried in order; the first that answers (a principal, or a thrown error) wins. */
+export type AuthenticationStep = (input: Parameters<Authenticator>[0], services: Services) => ReturnType<Authenticator> | undefined;
+
 export function createCms(options: CmsOptions = {}): Cms {
   const registry = new Registry();
-  const services: Services = { clock: options.clock ?? systemClock };
+  const roles = createRoleTable(options.roles);
+  const services: Services = {
+    clock: options.clock ?? systemClock,
+    storage: options.storage ?? createMemoryStorage(),
+    roles,
+    capabilityRules: createCapabilityRules(options.capabilities),
+  };
+  const authenticationSteps: AuthenticationStep[] = [];
+  if (options.authenticate) authenticationSteps.push((input) => options.authenticate!(input));
+
+  // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
-  for (const namespace of NAMESPACES) registry.namespace(namespace, namespaceRoot(registry));
+  const declare = (namespace: (typeof NAMESPACES)[number]) => registry.namespace(namespace, namespaceRoot(registry));
+  for (const namespace of NAMESPACES) {
+    declare(namespace);
+    // modules: one line per namespace's resources, e.g. `if (namespace === 'cms/v2') registerPosts(registry);`
+  }
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const core = new HttpCore({
@@ -60,14 +96,35 @@ export function createCms(options: CmsOptions = {}): Cms {
     maxBodyBytes,
     headerPrefix: options.headerPrefix ?? 'X-WP',
     jsonp: options.jsonp ?? true,
-    authenticate: async (input) => (input.user ? (input.user as Principal) : (await options.authenticate?.(input)) ?? null),
+    authenticate: async (input) => {
+      if (input.user) return 'roles' in input.user ? input.user as never : principalFor(input.user.id);
+      for (const step of authenticationSteps) {
+        const principal = await step(input, services);
+        if (principal !== undefined) return principal;
+      }
+      return null;
+    },
     ...(options.onError ? { onError: options.onError } : {}),
   });
+
+  async function principalFor(id: number) {
+    const stored = await services.storage.get('users', id);
+    if (!stored) return null;
+    return createPrincipal({
+      id: stored.id,
+      login: String(stored.login),
+      roles: (stored.roles as string[]) ?? [],
+      capabilities: (stored.capabilities as Record<string, boolean>) ?? {},
+    }, roles);
+  }
+
   return {
     handle: (request) => core.handle(request),
     apiRoot: normalizeApiRoot(options.site?.apiRoot),
     maxBodyBytes,
     discoveryLink: (requestApiUrl) => core.discoveryLink(requestApiUrl),
     registry,
+    services,
+    openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
   };
 }

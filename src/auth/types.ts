@@ -1,16 +1,7 @@
 /** The authenticated party of a request and the objects capability checks are made against. */
 
-/**
- * Someone who is logged in. `capabilities` holds every primitive capability granted through the roles and the
- * user's own grants (and the role names themselves, as the reference does); denials are already removed.
- * Anonymous requests have no principal: `null`.
- */
-export interface Principal {
-  id: number;
-  login: string;
-  roles: readonly string[];
-  capabilities: ReadonlySet<string>;
-}
+/** Someone who is logged in; the core's type, so the pipeline and the capability rules share one shape. */
+export type { Principal } from '../core/context.js';
 
 /** A post, page, attachment or other post-type record, reduced to what the capability rules look at. */
 export interface PostSubject {

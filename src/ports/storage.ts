@@ -5,7 +5,7 @@
  *
  * Value model
  * - Records hold JSON values only (string, finite number, boolean, null, arrays, plain objects). Stores reject
- *   anything else with a `invalid_record` error. A top-level `undefined` means "no such field".
+ *   anything else with an `invalid_record` error. A top-level `undefined` means "no such field".
  * - Fields are addressed by their top-level name; there are no paths into nested objects. Keep what you query
  *   at the top level.
  * - A missing field reads as `null`. An array condition treats a missing or null field as an empty array.
@@ -62,7 +62,8 @@ export interface TextSearch {
   fields: string[];
   terms: string[];
   excludedTerms?: string[];
-  /** `'contains'` (default): substring. `'equals'`: the whole field (the reference's `search_semantics=exact`). */
+  /** `'contains'` (default): substring. `'equals'`: the whole field — the reference's `search_semantics=exact`,
+   *  which still splits the text into terms and asks each to equal a whole title, excerpt or content. */
   match?: 'contains' | 'equals';
 }
 
@@ -113,8 +114,9 @@ export interface StoragePort {
   /**
    * Runs `work` with a handle whose writes are all kept or, if `work` throws, all undone (the error is then
    * rethrown). Transactions do not interleave their writes. Inside `work` use `tx` only; `tx.transaction` nests
-   * like a savepoint (its failure undoes only its own writes). A handle used after its transaction ended fails
-   * with `transaction_closed`.
+   * like a savepoint (its failure undoes only its own writes; savepoints form a stack, so run nested transactions
+   * of one handle one after another, not concurrently). A handle used after its transaction ended fails with
+   * `transaction_closed`.
    */
   transaction<T>(work: (tx: StoragePort) => Promise<T>): Promise<T>;
   close?(): Promise<void>;
@@ -122,8 +124,9 @@ export interface StoragePort {
 
 export type StorageErrorCode = 'duplicate_id' | 'invalid_record' | 'invalid_query' | 'transaction_closed';
 
-/** Stores throw an `Error` carrying one of these codes for the failures the port defines. */
+/** What stores throw for the failures the port defines: an `Error` named `StorageError` carrying a code. */
 export interface StorageError extends Error {
+  name: 'StorageError';
   code: StorageErrorCode;
 }
 

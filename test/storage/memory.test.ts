@@ -1,6 +1,160 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { ListQuery, NewRecord } from '../../src/ports/storage.js';
+import type { MemoryStorage } from '../../src/storage/memory/index.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 import { runStorageConformance } from './conformance.js';
+import { seed, seededRandom } from './conformance/support.js';
 
 runStorageConformance('memory', async () => createMemoryStorage());
 runStorageConformance('memory without indexes', async () => createMemoryStorage({ useIndexes: false }));
 runStorageConformance('memory keeping one index per collection', async () => createMemoryStorage({ maxIndexesPerCollection: 1 }));
+
+const POSTS = 5000;
+
+function postsLike(count: number): NewRecord[] {
+  const random = seededRandom(7);
+  const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
+  return Array.from({ length: count }, () => ({
+    type: pick(['post', 'post', 'page']),
+    status: pick(['publish', 'publish', 'draft', 'private']),
+    author: 1 + Math.floor(random() * 5),
+    date: `2024-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}T12:00:00`,
+    title: pick(['alpha', 'beta', 'gamma']),
+  }));
+}
+
+const published: ListQuery['where'] = [{ field: 'type', op: 'eq', value: 'post' }, { field: 'status', op: 'eq', value: 'publish' }];
+const newestFirst: ListQuery['orderBy'] = [{ field: 'date', direction: 'desc' }];
+
+describe('memory store: query plans', () => {
+  let store: MemoryStorage;
+  let plain: MemoryStorage;
+  let publishedPosts: number;
+
+  before(async () => {
+    store = createMemoryStorage();
+    plain = createMemoryStorage({ useIndexes: false });
+    const records = postsLike(POSTS);
+    await seed(store, 'posts', records);
+    await seed(plain, 'posts', records);
+    publishedPosts = records.filter((record) => record.type === 'post' && record.status === 'publish').length;
+  });
+
+  async function sameAsUnindexed(query: ListQuery): Promise<void> {
+    assert.deepEqual(await store.list('posts', query), await plain.list('posts', query));
+  }
+
+  it('reads only the requested page of a typical list', async () => {
+    const query: ListQuery = { where: published, orderBy: newestFirst, offset: 20, limit: 10, withTotal: true };
+    assert.deepEqual(store.explain('posts', query), {
+      strategy: 'index',
+      index: { equalityFields: ['status', 'type'], orderField: 'date' },
+      ordered: true,
+      examined: 10,
+    });
+    assert.equal((await store.list('posts', query)).total, publishedPosts);
+    await sameAsUnindexed(query);
+    assert.equal(plain.explain('posts', query).examined, POSTS);
+  });
+
+  it('merges the partitions of an `in` list without reading skipped records', async () => {
+    const query: ListQuery = {
+      where: [{ field: 'type', op: 'eq', value: 'post' }, { field: 'status', op: 'in', values: ['publish', 'draft', 'private'] }],
+      orderBy: newestFirst,
+      offset: 30,
+      limit: 10,
+      withTotal: true,
+    };
+    const plan = store.explain('posts', query);
+    assert.equal(plan.ordered, true);
+    assert.equal(plan.examined, 10);
+    await sameAsUnindexed(query);
+  });
+
+  it('turns ranges on the order field into bounds', async () => {
+    const query: ListQuery = {
+      where: [...published!, { field: 'date', op: 'lt', value: '2024-07-01T00:00:00' }, { field: 'date', op: 'gte', value: '2024-03-01T00:00:00' }],
+      orderBy: newestFirst,
+      offset: 10,
+      limit: 10,
+      withTotal: true,
+    };
+    assert.equal(store.explain('posts', query).examined, 10);
+    await sameAsUnindexed(query);
+  });
+
+  it('checks other conditions record by record, stopping at the page unless a total is needed', async () => {
+    const query: ListQuery = {
+      where: [...published!, { field: 'author', op: 'ne', value: 3 }],
+      orderBy: newestFirst,
+      limit: 10,
+    };
+    const withoutTotal = store.explain('posts', query).examined;
+    assert.ok(withoutTotal >= 10 && withoutTotal < 40, `examined ${withoutTotal}`);
+    assert.equal(store.explain('posts', { ...query, withTotal: true }).examined, publishedPosts);
+    await sameAsUnindexed({ ...query, withTotal: true });
+  });
+
+  it('reads pinned ids directly', async () => {
+    const query: ListQuery = { where: [{ field: 'id', op: 'in', values: [5, 50, 500, POSTS + 10] }, ...published!] };
+    assert.deepEqual(store.explain('posts', query), { strategy: 'ids', ordered: false, examined: 3 });
+    await sameAsUnindexed(query);
+  });
+
+  it('sorts the selected partition when the order has several keys', async () => {
+    const query: ListQuery = { where: published, orderBy: [{ field: 'title', direction: 'asc' }, ...newestFirst!], limit: 5 };
+    const plan = store.explain('posts', query);
+    assert.equal(plan.strategy, 'index');
+    assert.equal(plan.ordered, false);
+    assert.equal(plan.examined, publishedPosts);
+    await sameAsUnindexed(query);
+  });
+
+  it('scans when nothing narrows the collection and the order is not a single field', async () => {
+    const query: ListQuery = { orderBy: [{ rank: [{ field: 'id', op: 'eq', value: 9 }] }], limit: 3 };
+    assert.deepEqual(store.explain('posts', query), { strategy: 'scan', ordered: false, examined: POSTS });
+    await sameAsUnindexed(query);
+  });
+
+  it('keeps indexes right through writes and rollbacks', async () => {
+    const query: ListQuery = { where: published, orderBy: newestFirst, limit: 10, withTotal: true };
+    await store.list('posts', query);
+    const [newest] = (await store.list('posts', query)).items;
+    const failure = new Error('undo');
+    await assert.rejects(store.transaction(async (tx) => {
+      await tx.update('posts', newest!.id, { status: 'draft' });
+      await tx.insert('posts', { type: 'post', status: 'publish', date: '2030-01-01T00:00:00' });
+      throw failure;
+    }), (error) => error === failure);
+    assert.equal((await store.list('posts', query)).items[0]!.id, newest!.id);
+    await sameAsUnindexed(query);
+  });
+});
+
+describe('memory store: isolation', () => {
+  it('queues writes behind a running transaction, while reads see its uncommitted writes', async () => {
+    const store = createMemoryStorage();
+    await store.insert('posts', { title: 'a' });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => { entered = resolve; });
+    const running = store.transaction(async (tx) => {
+      await tx.update('posts', 1, { title: 'uncommitted' });
+      entered();
+      await gate;
+    });
+    await inside;
+    let outsideDone = false;
+    const outside = store.insert('posts', { title: 'b' }).then(() => { outsideDone = true; });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(outsideDone, false);
+    assert.equal(await store.get('posts', 2), null);
+    assert.equal((await store.get('posts', 1))!.title, 'uncommitted');
+    release();
+    await running;
+    await outside;
+    assert.equal((await store.get('posts', 2))!.title, 'b');
+  });
+});

@@ -92,7 +92,9 @@ function combiningError(value: unknown, param: string, failures: BranchFailure[]
 
   const titles = failures.map((failure) => failure.schema.title).filter((title): title is string => title != null);
   if (titles.length === failures.length) {
-    return { code: 'rest_no_matching_schema', message: `${param} is not a valid ${joinEnglishList(titles)}.`, data: null };
+    // An empty list swallows the rest of its placeholder's text in the reference, full stop included.
+    const list = titles.length > 0 ? `${joinEnglishList(titles)}.` : '';
+    return { code: 'rest_no_matching_schema', message: `${param} is not a valid ${list}`, data: null };
   }
   return { code: 'rest_no_matching_schema', message: `${param} does not match any of the expected formats.`, data: null };
 }

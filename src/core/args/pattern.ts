@@ -1,8 +1,9 @@
 /**
- * Schema `pattern` and `patternProperties` matching with the reference's semantics: a PCRE regex in UTF-8 mode,
- * unanchored. PCRE patterns are rewritten into JS syntax where the two differ (`$` also matching before a final
- * newline, `.` only excluding `\n`, `\A`/`\z`/`\Z`, POSIX classes, `\pL`, `(?P<name>…)`, lenient escapes and
- * braces, leading inline flags). A pattern that cannot be compiled matches nothing, as `preg_match` failing does.
+ * Schema `pattern` and `patternProperties` matching with the reference's semantics: a PCRE regex in UTF-8 mode
+ * (which in PHP also makes `\w`, `\d`, `\s`, `\b` and POSIX classes Unicode-aware), unanchored. PCRE syntax is
+ * rewritten into JS where the two differ: `$` also matching before a final newline, `.` only excluding `\n`,
+ * `\A`/`\z`/`\Z`, POSIX classes, `\pL`, `\x{…}`, `(?P<name>…)`, escapes of any punctuation, literal braces and
+ * brackets, and leading inline flags. A pattern that cannot be compiled matches nothing, as in the reference.
  */
 
 const compiled = new Map<string, RegExp | null>();

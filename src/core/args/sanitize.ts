@@ -18,7 +18,8 @@ const fail = (issue: ArgIssue): SanitizeResult => ({ ok: false, issue });
  * Converts a value to the shape its schema describes (`rest_sanitize_value_from_schema`): the sub-schema
  * matched by anyOf/oneOf is applied, type lists resolve to the best type (or null when none fits), lists are
  * re-indexed and their items sanitised (uniqueItems is checked again afterwards), unknown keys of objects
- * that forbid additional properties are dropped, scalars are cast, and string formats are cleaned.
+ * that forbid additional properties are dropped (a list given for an object stays a list while its indices
+ * remain 0..n-1), scalars are cast, and string formats are cleaned.
  * The input is never modified.
  */
 export function sanitizeValue(value: unknown, schema: JsonSchema, param: string): SanitizeResult {
@@ -101,6 +102,10 @@ function sanitizeObject(value: unknown, schema: JsonSchema, param: string): Sani
       result = inner.value;
     }
     Object.defineProperty(sanitized, name, { value: result, enumerable: true, writable: true, configurable: true });
+  }
+  // A list stays a list (as the same PHP array would) unless dropping keys left gaps in it.
+  if (Array.isArray(value) && Object.keys(sanitized).every((key, index) => key === String(index))) {
+    return ok(Object.values(sanitized));
   }
   return ok(sanitized);
 }

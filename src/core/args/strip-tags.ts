@@ -82,7 +82,7 @@ export function stripTags(input: string): string {
             else if (last !== '\\') last = char;
           }
           if (index > 0 && previous !== '\\' && (!quote || char === quote)) quote = quote ? '' : char;
-        } else if ((char === 'l' || char === 'L') && index >= 4 && /^<\?xm$/i.test(input.slice(index - 4, index))) {
+        } else if ((char === 'l' || char === 'L') && index > 4 && /^<\?xm$/i.test(input.slice(index - 4, index))) {
           state = State.Tag;
           isXml = true;
         }

@@ -38,21 +38,64 @@ function removeRepeatedly(text: string, needles: readonly string[]): string {
   }
 }
 
+/**
+ * Percent-encodes `[` and `]` outside the scheme and authority (IPv6 hosts keep theirs). The authority is
+ * found the way PHP's `parse_url` finds it; the text before the path is then removed wherever it occurs,
+ * which is what the reference does.
+ */
 function encodeBracketsAfterAuthority(url: string): string {
-  let front = '';
-  const authority = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(?:([^/?#@]*)@)?(\[[^\]/?#]*\]|[^:/?#[\]]*)(?::(\d+))?/.exec(url);
-  const scheme = authority?.[1] ?? /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
-  if (scheme) front += `${scheme}://`;
-  else if (url[0] === '/') front += '//';
-  if (authority) {
-    const [, , userInfo, host, port] = authority;
-    if (userInfo !== undefined) front += `${userInfo}@`;
-    front += host ?? '';
-    if (port !== undefined) front += `:${port}`;
-  }
+  const front = urlFront(url) ?? (url[0] === '/' ? '//' : '');
   const endDirty = front === '' ? url : url.replaceAll(front, '');
+  if (endDirty === '') return url;
   const endClean = endDirty.replaceAll('[', '%5B').replaceAll(']', '%5D');
-  return endDirty === '' ? url : url.replaceAll(endDirty, endClean);
+  return url.replaceAll(endDirty, () => endClean);
+}
+
+/** `scheme://user:pass@host:port` as far as present, or null where `parse_url` gives up. */
+function urlFront(url: string): string | null {
+  if (url.startsWith('//')) return authorityFront(url.slice(2), '//');
+  if (url[0] === '/') return '//';
+  const colon = url.indexOf(':');
+  if (colon <= 0 || !/^[A-Za-z0-9+.-]+$/.test(url.slice(0, colon))) return '';
+  const scheme = url.slice(0, colon);
+  const afterColon = url.slice(colon + 1);
+  if (afterColon === '') return `${scheme}://`;
+  if (afterColon[0] !== '/') {
+    // `host:port` without a scheme, as in "localhost:8080/path".
+    const port = /^(\d*)(?:\/|$)/.exec(afterColon);
+    if (port && port[1]!.length < 6) return authorityFront(url, '');
+    return `${scheme}://`;
+  }
+  if (afterColon[1] !== '/') return `${scheme}://`;
+  return authorityFront(afterColon.slice(2), `${scheme}://`);
+}
+
+function authorityFront(rest: string, prefix: string): string | null {
+  const authority = rest.slice(0, rest.search(/[/?#]|$/));
+  let front = prefix;
+  let hostAndPort = authority;
+  const at = authority.lastIndexOf('@');
+  if (at !== -1) {
+    front += `${authority.slice(0, at)}@`;
+    hostAndPort = authority.slice(at + 1);
+  }
+  let host = hostAndPort;
+  let port: number | null = null;
+  const isBracketedHost = hostAndPort.startsWith('[') && hostAndPort.endsWith(']');
+  const portColon = isBracketedHost ? -1 : hostAndPort.lastIndexOf(':');
+  if (portColon !== -1) {
+    const portText = hostAndPort.slice(portColon + 1);
+    if (portText.length > 5) return null;
+    if (portText.length > 0) {
+      const digits = /^\s*[+-]?\d+/.exec(portText);
+      const value = digits ? Number(digits[0]) : NaN;
+      if (!(value >= 0 && value <= 65535)) return null;
+      port = value;
+    }
+    host = hostAndPort.slice(0, portColon);
+  }
+  if (host === '') return null;
+  return `${front}${host}${port === null ? '' : `:${port}`}`;
 }
 
 /** `wp_kses_bad_protocol`: strips disallowed schemes from the front, repeatedly, giving "" if it never settles. */

@@ -37,15 +37,7 @@ export interface ListOutcome {
 /** Beyond this many partitions (the product of the `in` list sizes), the widest `in` is checked per record. */
 const MAX_PARTITIONS = 64;
 
-const STATS: Record<string, number> = ((globalThis as any).__stats ??= {});
-process.on('exit', () => console.error(JSON.stringify(STATS)));
 export function listRows(collection: Collection, query: NormalizedQuery, useIndexes: boolean): ListOutcome {
-  const out = listRows2(collection, query, useIndexes);
-  const key = out.plan.strategy + (out.plan.ordered ? '-ordered' : '') + (collection.size > 1000 ? '-big' : '');
-  STATS[key] = (STATS[key] ?? 0) + 1;
-  return out;
-}
-function listRows2(collection: Collection, query: NormalizedQuery, useIndexes: boolean): ListOutcome {
   const pinnedIds = pinnedIdList(query.conditions);
   if (pinnedIds) {
     const rows = pinnedIds.map((id) => collection.get(id)).filter((row) => row !== undefined);
@@ -138,9 +130,9 @@ function scan(collection: Collection, query: NormalizedQuery): ListOutcome {
 function finishUnordered(
   candidates: StoredRecord[], query: NormalizedQuery, matches: (row: StoredRecord) => boolean, plan: QueryPlan,
 ): ListOutcome {
-  const sorted = sortRecords(candidates.filter(matches), query.orderBy);
-  const rows = sorted.slice(query.offset, query.offset + query.limit);
-  return { rows, ...(query.withTotal ? { total: sorted.length } : {}), plan };
+  const matching = candidates.filter(matches);
+  const rows = sortRecords(matching, query.orderBy, query.offset + query.limit).slice(query.offset, query.offset + query.limit);
+  return { rows, ...(query.withTotal ? { total: matching.length } : {}), plan };
 }
 
 /** Ids fixed by top-level `id eq` / `id in` conditions (intersected), or null when there are none. */

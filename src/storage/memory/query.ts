@@ -56,21 +56,57 @@ export function singleFieldOrder(orderBy: readonly SortKey[]): { field: string; 
 
 type Decorated = { record: Record<string, unknown> & { id: number }; keys: (Scalar | number)[] };
 
-/** Sorts records by the query's keys, then by id in the direction of the last field key. */
-export function sortRecords<T extends Record<string, unknown> & { id: number }>(records: T[], orderBy: readonly SortKey[]): T[] {
+/**
+ * Sorts records by the query's keys, then by id in the direction of the last field key. With `keep`, only the
+ * first `keep` records of that order are returned, picked with a bounded heap instead of a full sort.
+ */
+export function sortRecords<T extends Record<string, unknown> & { id: number }>(
+  records: T[], orderBy: readonly SortKey[], keep = Number.POSITIVE_INFINITY,
+): T[] {
   const extractors = orderBy.map(keyExtractor);
   const directions = orderBy.map((key) => ('field' in key && key.direction === 'desc' ? -1 : 1));
   const lastField = [...orderBy].reverse().find((key): key is Extract<SortKey, { field: string }> => 'field' in key);
   const idDirection = lastField?.direction === 'desc' ? -1 : 1;
-  const decorated: Decorated[] = records.map((record) => ({ record, keys: extractors.map((extract) => extract(record)) }));
-  decorated.sort((a, b) => {
+  const compare = (a: Decorated, b: Decorated): number => {
     for (let index = 0; index < extractors.length; index++) {
       const order = compareScalars(a.keys[index]!, b.keys[index]!);
       if (order !== 0) return order * directions[index]!;
     }
     return (a.record.id - b.record.id) * idDirection;
-  });
-  return decorated.map((entry) => entry.record as T);
+  };
+  const decorated: Decorated[] = records.map((record) => ({ record, keys: extractors.map((extract) => extract(record)) }));
+  const sorted = keep * 4 < decorated.length ? firstInOrder(decorated, keep, compare) : decorated.sort(compare);
+  return sorted.map((entry) => entry.record as T);
+}
+
+/** The `count` smallest items in order, keeping a max-heap of the best seen so far. */
+function firstInOrder<T>(items: readonly T[], count: number, compare: (a: T, b: T) => number): T[] {
+  if (count <= 0) return [];
+  const heap: T[] = [];
+  const swap = (i: number, j: number) => { [heap[i], heap[j]] = [heap[j]!, heap[i]!]; };
+  for (const item of items) {
+    if (heap.length < count) {
+      heap.push(item);
+      for (let child = heap.length - 1; child > 0;) {
+        const parent = (child - 1) >> 1;
+        if (compare(heap[child]!, heap[parent]!) <= 0) break;
+        swap(child, parent);
+        child = parent;
+      }
+    } else if (compare(item, heap[0]!) < 0) {
+      heap[0] = item;
+      for (let parent = 0; ;) {
+        let largest = parent;
+        for (const child of [2 * parent + 1, 2 * parent + 2]) {
+          if (child < heap.length && compare(heap[child]!, heap[largest]!) > 0) largest = child;
+        }
+        if (largest === parent) break;
+        swap(parent, largest);
+        parent = largest;
+      }
+    }
+  }
+  return heap.sort(compare);
 }
 
 function keyExtractor(key: SortKey): (record: Record<string, unknown>) => Scalar | number {

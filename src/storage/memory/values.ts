@@ -78,11 +78,9 @@ export function typeRank(value: Scalar): number {
 
 /** The port's total order: null, booleans, numbers, strings (by UTF-16 code unit). */
 export function compareScalars(a: Scalar, b: Scalar): number {
-  const rankA = typeRank(a);
-  const rankB = typeRank(b);
-  if (rankA !== rankB) return rankA - rankB;
-  if (a === b || a === null || b === null) return 0;
-  return a < b ? -1 : 1;
+  if (a === b) return 0;
+  if (typeof a === typeof b && a !== null && b !== null) return a < b ? -1 : 1;
+  return typeRank(a) - typeRank(b);
 }
 
 function describe(value: unknown): string {

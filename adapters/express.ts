@@ -1,0 +1,54 @@
+/**
+ * Express adapter (4 and 5), layered on the Node adapter: `app.use('/cms-json', toExpress(cms))`.
+ * The mount path is the API root; mounted at the app root, the API lives at `cms.apiRoot` and other requests fall
+ * through. Works with or without a body parser before it.
+ */
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { Cms } from '../src/index.js';
+import { baseUrlOf, serveNode, type NodeAdapterOptions, type NodeTarget } from './node.js';
+import { corePath, normalizePrefix, splitTarget } from './routing.js';
+
+export type ExpressAdapterOptions = NodeAdapterOptions;
+
+/**
+ * Two middlewares for one `app.use`: the handler, and an error handler that answers requests a JSON body parser
+ * rejected (the core reports `rest_invalid_json` itself, with the raw text the parser kept).
+ */
+export type ExpressMiddleware = [RequestHandler, ErrorRequestHandler];
+
+export function toExpress(cms: Cms, options: ExpressAdapterOptions = {}): ExpressMiddleware {
+  const ownPrefix = options.prefix === undefined ? undefined : normalizePrefix(options.prefix);
+
+  const targetOf = (req: Request): Omit<NodeTarget, 'body' | 'parsedBody'> | null => {
+    const prefix = ownPrefix ?? (req.baseUrl === '' ? cms.apiRoot : '');
+    const { pathname, query } = splitTarget(req.url);
+    const path = corePath(pathname, query, prefix);
+    return path === null ? null : { path, query, baseUrl: baseUrlOf(req, req.baseUrl + prefix, options.trustProxy) };
+  };
+
+  const handler: RequestHandler = (req, res, next) => {
+    const target = targetOf(req);
+    if (target === null) return next();
+    void serveNode(cms, req, res, { ...target, ...bodyFromParser(req) }, options, next);
+  };
+
+  const onParserError: ErrorRequestHandler = (error, req, res, next) => {
+    const target = targetOf(req);
+    const rawJson = (error as { type?: unknown }).type === 'entity.parse.failed' ? (error as { body?: unknown }).body : undefined;
+    if (target === null || typeof rawJson !== 'string') return next(error);
+    void serveNode(cms, req, res, { ...target, body: rawJson }, options, next);
+  };
+
+  return [handler, onParserError];
+}
+
+/**
+ * A body an earlier middleware read: bytes and text pass raw, anything else as already parsed. It counts only once the
+ * stream is consumed (Express 4's body parsers set `{}` even when they leave a body, say multipart, unread).
+ */
+function bodyFromParser(req: Request): Pick<NodeTarget, 'body' | 'parsedBody'> {
+  const body: unknown = req.body;
+  if (body === undefined || !req.readableEnded) return {};
+  if (body instanceof Uint8Array || typeof body === 'string') return { body };
+  return { parsedBody: body };
+}

@@ -1,0 +1,31 @@
+/**
+ * Hono adapter, layered on the fetch adapter: `app.all('/cms-json/*', toHono(cms))` plus `app.all('/cms-json', …)`,
+ * or `app.use(toHono(cms))` to also serve `?rest_route=` anywhere. Requests that are not for the API go to `next()`.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Cms } from '../src/index.js';
+import { fetchTarget, serveFetch, type FetchAdapterOptions } from './fetch.js';
+import { normalizePrefix } from './routing.js';
+
+/** `prefix` is the API root in the full request path: under `app.route('/api', sub)` it starts with `/api`. */
+export type HonoAdapterOptions = FetchAdapterOptions;
+
+export function toHono(cms: Cms, options: HonoAdapterOptions = {}): MiddlewareHandler {
+  const prefix = normalizePrefix(options.prefix ?? cms.apiRoot);
+  return async (c, next) => {
+    const request = c.req.raw;
+    const target = fetchTarget(request, prefix, options.trustProxy);
+    if (target.path === null) return next();
+    return serveFetch(cms, request, { ...target, path: target.path }, options, {
+      ...remoteAddressOf(c.env),
+      // A validator that read the body leaves the stream used; Hono keeps a copy.
+      ...(request.bodyUsed ? { readBody: () => c.req.arrayBuffer() } : {}),
+    });
+  };
+}
+
+/** The client address on @hono/node-server, whose bindings carry the IncomingMessage. */
+function remoteAddressOf(env: unknown): { remoteAddress?: string } {
+  const address = (env as { incoming?: { socket?: { remoteAddress?: unknown } } } | undefined)?.incoming?.socket?.remoteAddress;
+  return typeof address === 'string' ? { remoteAddress: address } : {};
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { baseUrlOf, toNodeListener, writeResponse } from '../../adapters/node.js';
+import { splitTarget } from '../../adapters/routing.js';
+import { createCms, type Cms } from '../index.js';
+import { parseCliArgs, UsageError, USAGE } from './args.js';
+
+const SHUTDOWN_GRACE_MS = 5000;
+
+function main(argv: readonly string[]): void {
+  let command;
+  try {
+    command = parseCliArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`quire: ${error.message}\nRun 'quire --help' for usage.\n`);
+    process.exit(2);
+  }
+  if (command.command === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+
+  const cms = createCms({
+    site: { apiRoot: command.apiRoot },
+    onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
+  });
+  const apiListener = toNodeListener(cms);
+  const server = createServer((req, res) => apiListener(req, res, () => answerSiteRequest(cms, req, res)));
+
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    process.stderr.write(`quire: ${describeListenError(error, command.host, command.port)}\n`);
+    process.exit(1);
+  });
+  server.listen(command.port, command.host, () => {
+    const { port } = server.address() as AddressInfo;
+    const host = command.host.includes(':') ? `[${command.host}]` : command.host;
+    process.stdout.write(`quire listening: http://${host}:${port}${cms.apiRoot}/\n`);
+  });
+  process.once('SIGINT', () => shutDown(server));
+  process.once('SIGTERM', () => shutDown(server));
+}
+
+/** Outside the API: the site root points clients at the API with the discovery `Link` header; the rest is 404. */
+function answerSiteRequest(cms: Cms, req: IncomingMessage, res: ServerResponse): void {
+  const apiUrl = baseUrlOf(req, cms.apiRoot);
+  const isSiteRoot = splitTarget(req.url ?? '/').pathname === '/';
+  const text = isSiteRoot ? `quire is running. The REST API is at ${apiUrl}/\n` : 'Not found.\n';
+  writeResponse(res, {
+    status: isSiteRoot ? 200 : 404,
+    headers: { 'Content-Type': 'text/plain; charset=UTF-8', Link: cms.discoveryLink(apiUrl) },
+    body: new TextEncoder().encode(text),
+  });
+}
+
+function shutDown(server: Server): void {
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+}
+
+function describeListenError(error: NodeJS.ErrnoException, host: string, port: number): string {
+  switch (error.code) {
+    case 'EADDRINUSE': return `port ${port} on ${host} is already in use (choose another with --port)`;
+    case 'EACCES': return `not allowed to listen on ${host}:${port} (ports below 1024 usually need privileges)`;
+    case 'EADDRNOTAVAIL': return `${host} is not an address of this machine`;
+    case 'ENOTFOUND': case 'EAI_AGAIN': return `cannot resolve host '${host}'`;
+    default: return `cannot listen on ${host}:${port}: ${error.message}`;
+  }
+}
+
+main(process.argv.slice(2));

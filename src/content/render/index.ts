@@ -1,0 +1,11 @@
+export { renderTitle, type TitleOptions } from './title.js';
+export { renderContent, type ContentRenderOptions } from './content.js';
+export { renderExcerpt, teaserOf, DEFAULT_EXCERPT_LENGTH, EXCERPT_MORE, type ExcerptRenderOptions } from './excerpt.js';
+export { blockVersion, hasBlocks, renderBlocks, renderBlock, type DynamicBlockRenderer } from './blocks/render.js';
+export { parseBlocks, type ParsedBlock } from './blocks/parse.js';
+export { sanitizePostHtml, sanitizeTitleHtml } from './kses/sanitize.js';
+export { autop } from './autop.js';
+export { texturize } from './texturize.js';
+export { trimWords, stripAllTags } from './strip-tags.js';
+export { stripShortcodes, DEFAULT_SHORTCODE_TAGS } from './shortcodes.js';
+export type { EmbedResolver } from './auto-embed.js';

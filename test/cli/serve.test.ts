@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+/** Runs the built `quire` bin (`npm run build` first; `npm test` does). */
+const bin = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const STARTUP_TIMEOUT_MS = 10_000;
+
+interface Finished { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+
+function run(args: string[]): { child: ChildProcess; output: { stdout: string; stderr: string }; finished: Promise<Finished> } {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => { output.stdout += text; });
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => { output.stderr += text; });
+  const finished = once(child, 'exit').then(([code, signal]) => ({ code, signal, ...output }) as Finished);
+  return { child, output, finished };
+}
+
+/** Starts `quire serve` and waits for the line announcing the API URL. */
+async function serve(args: string[]): Promise<{ child: ChildProcess; apiUrl: string; finished: Promise<Finished> }> {
+  const started = run(['serve', '--port', '0', ...args]);
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  for (;;) {
+    const announced = /^quire listening: (\S+)$/m.exec(started.output.stdout);
+    if (announced) return { child: started.child, apiUrl: announced[1]!, finished: started.finished };
+    if (started.child.exitCode !== null || Date.now() > deadline) {
+      started.child.kill();
+      assert.fail(`quire serve did not start: ${started.output.stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function assertNoStackTrace(text: string): void {
+  assert.doesNotMatch(text, /^\s+at /m, 'no stack trace');
+}
+
+describe('quire serve', () => {
+  test('the bin is built', () => {
+    assert.ok(existsSync(bin), 'dist/ is missing: run `npm run build` first');
+  });
+
+  test('serves the API and the site-root discovery link, then exits cleanly on SIGTERM', async () => {
+    const { child, apiUrl, finished } = await serve([]);
+    try {
+      assert.match(apiUrl, /^http:\/\/127\.0\.0\.1:\d+\/cms-json\/$/);
+      const discovery = `<${apiUrl}>; rel="https://api.w.org/"`;
+
+      const index = await fetch(apiUrl);
+      assert.equal(index.status, 200);
+      assert.equal(index.headers.get('link'), discovery);
+      const document = (await index.json()) as { url: string; namespaces: string[] };
+      assert.equal(document.url, new URL(apiUrl).origin);
+      assert.ok(document.namespaces.includes('cms/v2'));
+
+      const siteRoot = await fetch(new URL('/', apiUrl));
+      assert.equal(siteRoot.status, 200);
+      assert.equal(siteRoot.headers.get('link'), discovery);
+      assert.match(await siteRoot.text(), new RegExp(`at ${apiUrl.replace(/[.]/g, '\\.')}`));
+
+      const restRoute = await fetch(new URL('/?rest_route=/cms/v2', apiUrl));
+      assert.equal(((await restRoute.json()) as { namespace: string }).namespace, 'cms/v2');
+
+      const elsewhere = await fetch(new URL('/elsewhere', apiUrl));
+      assert.equal(elsewhere.status, 404);
+      assert.equal(elsewhere.headers.get('link'), discovery);
+      await elsewhere.arrayBuffer();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const exit = await finished;
+    assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 0, signal: null });
+    assert.equal(exit.stderr, '');
+  });
+
+  test('--api-root and --host choose where the API is; SIGINT also exits cleanly', async () => {
+    const { child, apiUrl, finished } = await serve(['--api-root', 'content/api/', '--host', '127.0.0.1']);
+    try {
+      assert.match(apiUrl, /^http:\/\/127\.0\.0\.1:\d+\/content\/api\/$/);
+      const namespace = await fetch(`${apiUrl}cms/v2`);
+      assert.equal(namespace.status, 200);
+      assert.equal(namespace.headers.get('link'), `<${apiUrl}>; rel="https://api.w.org/"`);
+      await namespace.arrayBuffer();
+      assert.equal((await fetch(new URL('/cms-json/', apiUrl))).status, 404);
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal((await finished).code, 0);
+  });
+
+  test('--help prints the usage', async () => {
+    const exit = await run(['--help']).finished;
+    assert.equal(exit.code, 0);
+    assert.match(exit.stdout, /^Usage: quire serve/);
+    assert.match(exit.stdout, /--port <n>.*default 8080/);
+  });
+
+  for (const [args, message] of [
+    [['serve', '--bogus'], "quire: unknown option '--bogus'"],
+    [['serve', '--port', '70000'], "quire: --port must be a whole number from 0 to 65535, not '70000'"],
+    [['serve', '--api-root', '/a b'], "quire: --api-root must be a path such as /cms-json, not '/a b'"],
+    [['launch'], "quire: unknown command 'launch'"],
+    [[], 'quire: missing command'],
+  ] as const) {
+    test(`a bad command line exits 2 with one line: ${args.join(' ') || '(none)'}`, async () => {
+      const exit = await run([...args]).finished;
+      assert.equal(exit.code, 2);
+      assert.ok(exit.stderr.startsWith(message), exit.stderr);
+      assert.match(exit.stderr, /Run 'quire --help' for usage\.\n$/);
+      assertNoStackTrace(exit.stderr);
+    });
+  }
+
+  test('a port in use is reported without a stack trace', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const exit = await run(['serve', '--port', String(port)]).finished;
+      assert.equal(exit.code, 1);
+      assert.equal(exit.stderr, `quire: port ${port} on 127.0.0.1 is already in use (choose another with --port)\n`);
+      assertNoStackTrace(exit.stderr);
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import type { JsonSchema } from '../../../src/core/args/schema.js';
+
+/** The posts collection's `categories` argument (a term ID list or a term taxonomy query). */
+export const categoriesSchema: JsonSchema = {
+  type: ['object', 'array'],
+  oneOf: [
+    { title: 'Term ID List', type: 'array', items: { type: 'integer' } },
+    {
+      title: 'Term ID Taxonomy Query',
+      type: 'object',
+      properties: {
+        terms: { type: 'array', items: { type: 'integer' }, default: [] },
+        include_children: { type: 'boolean', default: false },
+        operator: { type: 'string', enum: ['AND', 'OR'], default: 'OR' },
+      },
+      additionalProperties: false,
+    },
+  ],
+};
+
+/** The batch endpoint's `requests` argument. */
+export const requestsSchema: JsonSchema = {
+  type: 'array',
+  maxItems: 25,
+  items: {
+    type: 'object',
+    properties: {
+      method: { type: 'string', enum: ['POST', 'PUT', 'PATCH', 'DELETE'], default: 'POST' },
+      path: { type: 'string', required: true },
+      body: { type: 'object', properties: {}, additionalProperties: true },
+      headers: {
+        type: 'object',
+        properties: {},
+        additionalProperties: { type: ['string', 'array'], items: { type: 'string' } },
+      },
+    },
+  },
+};
