@@ -32,10 +32,10 @@ export function toNodeListener(cms: Cms, options: NodeAdapterOptions = {}): Node
   return (req, res, next) => {
     const { pathname, query } = splitTarget(req.url ?? '/');
     const path = corePath(pathname, query, prefix);
-    const baseUrl = baseUrlOf(req, prefix, options.trustProxy);
-    if (path !== null) void serveNode(cms, req, res, { path, query, baseUrl }, options, next);
+    const baseUrl = () => baseUrlOf(req, prefix, options.trustProxy);
+    if (path !== null) void serveNode(cms, req, res, { path, query, baseUrl: baseUrl() }, options, next);
     else if (next) next();
-    else writeResponse(res, { status: 404, headers: { Link: cms.discoveryLink(baseUrl) }, body: null });
+    else writeResponse(res, { status: 404, headers: { Link: cms.discoveryLink(baseUrl()) }, body: null });
   };
 }
 

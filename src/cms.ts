@@ -1,4 +1,5 @@
 import { createPrincipal, createRoleTable, createCapabilityRules, type CapabilityRuleOptions, type CapabilityRules, type RoleChanges, type RoleTable } from './auth/index.js';
+import { registerBatch } from './batch/index.js';
 import type { Services } from './core/context.js';
 import { HttpCore, type Authenticator } from './core/http.js';
 import { namespaceRoot, registerIndex } from './core/index-document.js';
@@ -9,6 +10,7 @@ import type { CmsRequest, CmsResponse } from './core/types.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { StoragePort } from './ports/storage.js';
 import { createMemoryStorage } from './storage/memory/index.js';
+import { registerTerms } from './content/terms/index.js';
 
 declare module './core/context.js' {
   interface Services {
@@ -42,6 +44,8 @@ export interface CmsOptions {
   headerPrefix?: string;
   /** Serve `_jsonp` callbacks (default true, as the reference). */
   jsonp?: boolean;
+  /** Most requests one batch may carry (default 25). */
+  maxBatchSize?: number;
 }
 
 export interface Cms {
@@ -82,10 +86,12 @@ export function createCms(options: CmsOptions = {}): Cms {
 
   // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
+  registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
   const declare = (namespace: (typeof NAMESPACES)[number]) => registry.namespace(namespace, namespaceRoot(registry));
   for (const namespace of NAMESPACES) {
     declare(namespace);
     // modules: one line per namespace's resources, e.g. `if (namespace === 'cms/v2') registerPosts(registry);`
+    if (namespace === 'cms/v2') registerTerms(registry);
   }
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

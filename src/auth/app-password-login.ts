@@ -1,3 +1,4 @@
+import { isEmail } from '../core/args/formats.js';
 import { CmsError } from '../core/errors.js';
 import { matchApplicationPassword } from './app-passwords.js';
 import type { BasicCredentials } from './basic.js';
@@ -23,11 +24,9 @@ export interface ApplicationPasswordLogin<User> {
   passwordIndex: number;
 }
 
-const LOOKS_LIKE_EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-
 /**
  * Checks Basic credentials against application passwords: the username is a login, or an email address when no
- * login matches and it looks like one. Returns null for an unknown user and a wrong password alike, after
+ * login matches and it is a valid address (the reference's `is_email`). Returns null for an unknown user and a wrong password alike, after
  * comparable scrypt work, so neither the answer nor its timing tells whether the user exists.
  */
 export async function loginWithApplicationPassword<User>(
@@ -37,7 +36,7 @@ export async function loginWithApplicationPassword<User>(
   let holder: ApplicationPasswordHolder<User> | null = null;
   if (credentials.username !== '') {
     holder = await directory.findByLogin(credentials.username);
-    if (holder === null && LOOKS_LIKE_EMAIL.test(credentials.username)) {
+    if (holder === null && isEmail(credentials.username)) {
       holder = await directory.findByEmail(credentials.username);
     }
   }

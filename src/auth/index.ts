@@ -1,4 +1,5 @@
 export type {
+  ApplicationPasswordPrincipal,
   CapabilitySubject,
   CommentSubject,
   MetaSubject,
@@ -9,6 +10,7 @@ export type {
 } from './types.js';
 export {
   DEFAULT_ROLES,
+  allCapabilitiesOf,
   capabilitiesOf,
   createPrincipal,
   createRoleTable,
@@ -47,6 +49,7 @@ export {
   verifyApplicationPassword,
   type ScryptParameters,
 } from './app-passwords.js';
+export { hashAccountPassword, verifyAccountPassword } from './account-passwords.js';
 export { parseBasicAuthorization, type BasicCredentials } from './basic.js';
 export {
   invalidApplicationPasswordError,

@@ -177,27 +177,34 @@ const IMPLIED_CAPABILITIES: ReadonlyArray<readonly [granted: string, holdersOfAn
 ];
 
 /**
- * Every capability a user holds: the capability maps of their known roles merged in order (a later `false`
- * overrides an earlier `true`), the role names themselves, then the user's own grants and denials.
- * `do_not_allow` is never granted.
+ * The capability map of a user as the reference's `allcaps` holds it, in its order: the capability maps of their
+ * known roles merged in order (a later value overrides an earlier one), then the role names themselves, then the
+ * user's own grants and denials. Denials stay in the map as `false`.
+ */
+export function allCapabilitiesOf(
+  roles: readonly string[],
+  table: RoleTable,
+  userCapabilities: Readonly<Record<string, boolean>> = {},
+): Record<string, boolean> {
+  const merged: Record<string, boolean> = {};
+  const knownRoles = roles.filter((role) => table.has(role));
+  for (const role of knownRoles) Object.assign(merged, table.get(role)?.capabilities ?? {});
+  for (const role of knownRoles) merged[role] = true;
+  Object.assign(merged, userCapabilities);
+  return merged;
+}
+
+/**
+ * Every capability a user holds: the granted entries of `allCapabilitiesOf`, plus the capabilities the reference
+ * implies from others. `do_not_allow` is never granted.
  */
 export function capabilitiesOf(
   roles: readonly string[],
   table: RoleTable,
   userCapabilities: Readonly<Record<string, boolean>> = {},
 ): Set<string> {
-  const merged = new Map<string, boolean>();
-  const knownRoles = roles.filter((role) => table.has(role));
-  for (const role of knownRoles) {
-    for (const [capability, granted] of Object.entries(table.get(role)?.capabilities ?? {})) {
-      merged.set(capability, granted);
-    }
-  }
-  for (const role of knownRoles) merged.set(role, true);
-  for (const [capability, granted] of Object.entries(userCapabilities)) merged.set(capability, granted);
-
   const granted = new Set<string>();
-  for (const [capability, isGranted] of merged) {
+  for (const [capability, isGranted] of Object.entries(allCapabilitiesOf(roles, table, userCapabilities))) {
     if (isGranted) granted.add(capability);
   }
   for (const [capability, holdersOfAny] of IMPLIED_CAPABILITIES) {

@@ -1,7 +1,14 @@
 /** The authenticated party of a request and the objects capability checks are made against. */
 
 /** Someone who is logged in; the core's type, so the pipeline and the capability rules share one shape. */
-export type { Principal } from '../core/context.js';
+import type { Principal } from '../core/context.js';
+
+export type { Principal };
+
+/** A principal authenticated with an application password: it carries that password's uuid (for introspection). */
+export interface ApplicationPasswordPrincipal extends Principal {
+  readonly applicationPassword: string;
+}
 
 /** A post, page, attachment or other post-type record, reduced to what the capability rules look at. */
 export interface PostSubject {

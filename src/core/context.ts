@@ -91,6 +91,19 @@ export interface RequestContext {
   memo<T>(key: string, compute: () => T): T;
   /** Runs another request through the full pipeline as the same user (embeds and batches use this). */
   dispatch(request: InternalRequest): Promise<InternalResponse>;
+  /** Matches and validates another request without running it (a batch validates every item first). */
+  prepare(request: InternalRequest, origin?: RequestOrigin): PreparedRequest;
+}
+
+/** A matched and validated internal request, ready to run. */
+export interface PreparedRequest {
+  readonly matched: boolean;
+  /** Whether the matched endpoint may run inside a batch. */
+  readonly allowBatch: boolean;
+  /** The first error found (no route, missing or invalid parameters), or null. */
+  readonly error: CmsError | null;
+  /** Checks permission and runs the handler; an `error` given here is answered instead, as the route's. */
+  run(error?: CmsError | null): Promise<InternalResponse>;
 }
 
 /** The answer to an internal request: header values keep their types (`X-WP-Total` stays a number). */

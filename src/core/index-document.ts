@@ -7,6 +7,15 @@ import { item } from './response.js';
 
 const HELP_URL = 'https://developer.wordpress.org/rest-api/';
 
+/** Schemas print empty maps as `[]`, as the reference's PHP arrays do (`"properties": []`). */
+export function emptyMapsAsLists(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(emptyMapsAsLists);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return [];
+  return Object.fromEntries(entries.map(([key, child]) => [key, emptyMapsAsLists(child)]));
+}
+
 /** A route as the index describes it; `schema` only in help context. */
 export function describeRoute(route: Route, context: string, site: RequestContext['site']): Record<string, unknown> | null {
   const shown = route.endpoints.filter((endpoint) => endpoint.showInIndex);
@@ -19,11 +28,11 @@ export function describeRoute(route: Route, context: string, site: RequestContex
       if (endpoint.allowBatch) entry.allow_batch = { v1: true };
       entry.args = endpoint.args.size === 0
         ? []
-        : Object.fromEntries([...endpoint.args].map(([name, compiled]) => [name, argForIndex(compiled)]));
+        : Object.fromEntries([...endpoint.args].map(([name, compiled]) => [name, emptyMapsAsLists(argForIndex(compiled))]));
       return entry;
     }),
   };
-  if (context === 'help' && route.schema) description.schema = route.schema();
+  if (context === 'help' && route.schema) description.schema = emptyMapsAsLists(route.schema());
   if (route.template !== null) description._links = { self: [{ href: site.apiLink(route.template === '/' ? '/' : route.template) }] };
   return description;
 }

@@ -1,6 +1,6 @@
 import type { ParsedBody } from './body.js';
 import type {
-  HandlerResult, InternalRequest, InternalResponse, Item, Principal, RequestContext, RequestOrigin, Services,
+  HandlerResult, InternalRequest, InternalResponse, Item, PreparedRequest, Principal, RequestContext, RequestOrigin, Services,
 } from './context.js';
 import { CmsError, forbidden, internalError, isCmsError, noRoute } from './errors.js';
 import { ParamGroups, validateParams } from './params.js';
@@ -40,6 +40,12 @@ export interface PipelineOptions {
   services: Services;
   headerPrefix: string;
   onError: (error: unknown) => void;
+}
+
+export interface InternalParent {
+  user: Principal | null;
+  site: Site;
+  origin: RequestOrigin;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -151,14 +157,23 @@ export class Pipeline {
     return filterFields(result.body, fields);
   }
 
-  /** Runs a request from inside the pipeline and renders it without embeds (embeds and batch items). */
-  async dispatchInternal(request: InternalRequest, parent: { user: Principal | null; site: Site; origin: RequestOrigin }): Promise<InternalResponse> {
+  /** Runs a request from inside the pipeline and renders it without embeds (embeds use this). */
+  async dispatchInternal(request: InternalRequest, parent: InternalParent): Promise<InternalResponse> {
+    return this.prepareInternal(request, parent).run();
+  }
+
+  /**
+   * Matches and validates a request from inside the pipeline without running it (batches validate every item
+   * before running any). `run()` then checks permission, calls the handler and renders the answer; an
+   * `error` given to it is reported instead, as a validation error of the matched route.
+   */
+  prepareInternal(request: InternalRequest, parent: InternalParent): PreparedRequest {
     const [path, search] = splitPath(request.path);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers ?? {})) {
       headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
     }
-    const outcome = await this.run({
+    const prepared = this.prepare({
       method: request.method.toUpperCase(),
       path,
       query: { ...parseQueryString(search), ...request.query },
@@ -169,8 +184,16 @@ export class Pipeline {
       origin: parent.origin,
       site: parent.site,
     });
-    const body = await this.render(outcome, null);
-    return { status: outcome.status, headers: outcome.headers, body };
+    const finish = async (outcome: Outcome): Promise<InternalResponse> =>
+      ({ status: outcome.status, headers: outcome.headers, body: await this.render(outcome, null) });
+    return {
+      matched: prepared.match !== null,
+      allowBatch: prepared.match?.endpoint.allowBatch ?? false,
+      error: prepared.error,
+      run: async (error = prepared.error) => finish(prepared.match
+        ? await this.execute(prepared.match, prepared.context, error)
+        : this.#errorOutcome(prepared.error, null, null)),
+    };
   }
 
   async #embedLinks(data: unknown, embed: true | string[], context: RequestContext, cache: Map<string, Promise<unknown>>): Promise<unknown> {
@@ -255,6 +278,7 @@ export class Pipeline {
         return memo.get(key) as T;
       },
       dispatch: (inner) => this.dispatchInternal(inner, { user: request.user, site: request.site, origin: request.origin }),
+      prepare: (inner, origin = request.origin) => this.prepareInternal(inner, { user: request.user, site: request.site, origin }),
     };
   }
 

@@ -2,6 +2,7 @@ import { args } from '../../src/core/args/define.js';
 import type { JsonSchema } from '../../src/core/args/schema.js';
 import type { Principal } from '../../src/core/context.js';
 import { CmsError, forbidden } from '../../src/core/errors.js';
+import { registerBatch } from '../../src/batch/index.js';
 import { HttpCore } from '../../src/core/http.js';
 import { namespaceRoot, registerIndex } from '../../src/core/index-document.js';
 import { allowAnyone, Registry } from '../../src/core/registry.js';
@@ -61,6 +62,7 @@ const canEdit = (context: { user: Principal | null }) =>
 export function makeCore(options: { onError?: (error: unknown) => void; maxBodyBytes?: number; users?: Record<string, Principal> } = {}) {
   const registry = new Registry();
   registerIndex(registry);
+  registerBatch(registry);
   registry.namespace('test/v1', namespaceRoot(registry));
   registry.namespace('empty/v1', namespaceRoot(registry));
 
@@ -142,6 +144,26 @@ export function makeCore(options: { onError?: (error: unknown) => void; maxBodyB
     permission: allowAnyone,
     handler: (context) => ({ params: context.params, method: context.method }),
   }]);
+
+  const notes: { id: number; text: string }[] = [];
+  registry.add('test/v1', '/notes', [
+    {
+      methods: ['GET'],
+      permission: allowAnyone,
+      handler: () => collection(notes.map((note) => ({ data: { ...note } }))),
+    },
+    {
+      methods: ['POST'],
+      args: { text: args.string({ minLength: 1 }, { required: true }) },
+      permission: (context) => context.user !== null || forbidden(null, 'rest_cannot_create', 'Sorry, you are not allowed to create notes.'),
+      allowBatch: true,
+      handler: (context) => {
+        const note = { id: notes.length + 1, text: String(context.params.text) };
+        notes.push(note);
+        return created({ data: { ...note }, links: { self: [{ href: context.url(`/test/v1/notes/${note.id}`) }] } }, context.url(`/test/v1/notes/${note.id}`));
+      },
+    },
+  ]);
 
   registry.add('test/v1', '/boom', [{
     methods: ['GET'],

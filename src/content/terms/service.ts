@@ -177,11 +177,11 @@ export async function sortTermIdsByName(storage: StoragePort, taxonomy: Taxonomy
   return terms.map((term) => term.id);
 }
 
-/** Case-insensitive comparison, close to the database collation the reference sorts names with. */
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+
+/** Case- and accent-insensitive comparison, close to the database collation the reference sorts names with. */
 export function compareText(a: string, b: string): number {
-  const lowerA = a.toLowerCase();
-  const lowerB = b.toLowerCase();
-  return lowerA < lowerB ? -1 : lowerA > lowerB ? 1 : 0;
+  return collator.compare(a, b);
 }
 
 /* Sanitising, as the reference's `sanitize_term` does for the database. */

@@ -2,11 +2,11 @@ import type { ArgIssue } from '../errors.js';
 import {
   hasUniqueItems,
   isArrayLike,
+  isBooleanLike,
   isBuiltInType,
   isIntegerLike,
   isObjectLike,
   resolveTypeList,
-  isBooleanLike,
   toList,
   toMap,
   valuesEqual,

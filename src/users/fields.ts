@@ -1,0 +1,97 @@
+/** How user fields are cleaned before they are stored (the reference's `pre_user_*` filters and helpers). */
+import sanitizeHtml from 'sanitize-html';
+import { HTML4_ENTITY_NAMES } from '../core/args/html-entities.js';
+import { sanitizeTextField, stripAllTags } from '../core/args/text.js';
+import { ALLOWED_PROTOCOLS, sanitizeUrl } from '../core/args/url.js';
+
+export const MAX_LOGIN_LENGTH = 60;
+export const MAX_SLUG_LENGTH = 50;
+export const MAX_URL_LENGTH = 100;
+
+/** Letters lose their accents (a close stand-in for the reference's `remove_accents`). */
+function removeAccents(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/**
+ * The reference's strict `sanitize_user`: tags, accents, `%xx` octets and entities go, then everything but
+ * ASCII letters, digits, space, `_ . - @`; the rest is trimmed with inner white space collapsed.
+ */
+export function sanitizeLogin(login: string): string {
+  let cleaned = removeAccents(stripAllTags(login));
+  cleaned = cleaned.replace(/%[a-fA-F0-9]{2}/g, '').replace(/&.+?;/g, '');
+  cleaned = cleaned.replace(/[^a-z0-9 _.\-@]/gi, '');
+  return cleaned.trim().replace(/\s+/g, ' ');
+}
+
+/** The reference's `validate_username`: the login is what `sanitizeLogin` makes of it, and not empty. */
+export function isValidLogin(login: string): boolean {
+  return login !== '' && sanitizeLogin(login) === login;
+}
+
+/**
+ * A user slug (the reference's `user_nicename`) from a login or a requested slug: a login-safe string turned
+ * into lower-case words joined by dashes, dots becoming dashes.
+ */
+export function userSlug(text: string): string {
+  return sanitizeLogin(text)
+    .toLowerCase()
+    .replace(/\./g, '-')
+    .replace(/[^a-z0-9 _-]/g, '')
+    .replace(/\s+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** `&`, `<` and `>` become entities, leaving well-formed character references alone (no double encoding). */
+export function escapeSpecialCharacters(text: string): string {
+  return text
+    .replace(/&(?!(?:#[0-9]+|#x[0-9a-fA-F]+|([A-Za-z][A-Za-z0-9]*));)/g, '&amp;')
+    .replace(/&([A-Za-z][A-Za-z0-9]*);/g, (reference, name: string) => (HTML4_ENTITY_NAMES.has(name) ? reference : `&amp;${name};`))
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** Display name, first and last name, nickname: plain text with HTML special characters escaped. */
+export function sanitizeNameField(text: string): string {
+  return escapeSpecialCharacters(sanitizeTextField(text));
+}
+
+/** The small inline set the reference allows in user descriptions. */
+const DESCRIPTION_ALLOWED_HTML: Readonly<Record<string, string[]>> = {
+  a: ['href', 'title', 'rel'],
+  abbr: ['title'],
+  acronym: ['title'],
+  b: [],
+  blockquote: ['cite'],
+  cite: [],
+  code: [],
+  del: ['datetime'],
+  em: [],
+  i: [],
+  q: ['cite'],
+  s: [],
+  strike: [],
+  strong: [],
+};
+
+const DESCRIPTION_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: Object.keys(DESCRIPTION_ALLOWED_HTML),
+  allowedAttributes: DESCRIPTION_ALLOWED_HTML,
+  allowedSchemes: [...ALLOWED_PROTOCOLS],
+  allowedSchemesByTag: {},
+  allowedSchemesAppliedToAttributes: ['href', 'cite'],
+  allowProtocolRelative: true,
+  disallowedTagsMode: 'discard',
+  nonTextTags: [],
+  parser: { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
+};
+
+/** Biographical info: only the inline tags above survive, with safe URLs. */
+export function sanitizeDescription(html: string): string {
+  return sanitizeHtml(html.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, ''), DESCRIPTION_OPTIONS);
+}
+
+export function sanitizeUserUrl(url: string): string {
+  return sanitizeUrl(stripAllTags(url));
+}
