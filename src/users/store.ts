@@ -1,4 +1,4 @@
-import { isEmail, isUuid } from '../core/args/formats.js';
+import { isEmail } from '../core/args/formats.js';
 import { CmsError } from '../core/errors.js';
 import { hashAccountPassword, type RoleTable } from '../auth/index.js';
 import type { Clock } from '../ports/clock.js';
@@ -220,8 +220,4 @@ export async function updateUser(store: UserStoreContext, id: number, changes: U
     const updated = await tx.update(USERS, id, patch);
     return updated ? toUserRecord(updated) : null;
   });
-}
-
-export function isValidAppId(appId: string): boolean {
-  return appId === '' || isUuid(appId);
 }

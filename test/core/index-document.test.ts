@@ -43,7 +43,7 @@ describe('the index document', () => {
 
   it('describes routes from their definitions', async () => {
     const { routes } = (await send(cms, 'GET', '/')).json;
-    assert.deepEqual(Object.keys(routes).slice(0, 2), ['/', '/oembed/1.0']);
+    assert.deepEqual(Object.keys(routes).slice(0, 3), ['/', '/batch/v1', '/oembed/1.0']);
     assert.deepEqual(routes['/'], {
       namespace: '',
       methods: ['GET'],
