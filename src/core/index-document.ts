@@ -16,11 +16,20 @@ export function emptyMapsAsLists(value: unknown): unknown {
   return Object.fromEntries(entries.map(([key, child]) => [key, emptyMapsAsLists(child)]));
 }
 
-/** A route as the index describes it; `schema` only in help context. */
-export function describeRoute(route: Route, context: string, site: RequestContext['site']): Record<string, unknown> | null {
+interface RouteDescription {
+  namespace: string;
+  methods: string[];
+  endpoints: Record<string, unknown>[];
+}
+
+/** Route descriptions depend only on the definitions, so each is built once; links are added per site. */
+const descriptions = new WeakMap<Route, RouteDescription | null>();
+const schemas = new WeakMap<Route, unknown>();
+
+function baseDescription(route: Route): RouteDescription | null {
+  if (descriptions.has(route)) return descriptions.get(route)!;
   const shown = route.endpoints.filter((endpoint) => endpoint.showInIndex);
-  if (shown.length === 0) return null;
-  const description: Record<string, unknown> = {
+  const description = shown.length === 0 ? null : {
     namespace: route.namespace,
     methods: shown.flatMap((endpoint) => endpoint.methods),
     endpoints: shown.map((endpoint) => {
@@ -32,8 +41,31 @@ export function describeRoute(route: Route, context: string, site: RequestContex
       return entry;
     }),
   };
-  if (context === 'help' && route.schema) description.schema = emptyMapsAsLists(route.schema());
-  if (route.template !== null) description._links = { self: [{ href: site.apiLink(route.template === '/' ? '/' : route.template) }] };
+  descriptions.set(route, deepFreeze(description));
+  return description;
+}
+
+function helpSchema(route: Route): unknown {
+  if (!schemas.has(route)) schemas.set(route, deepFreeze(emptyMapsAsLists(route.schema!())));
+  return schemas.get(route);
+}
+
+/** Cached descriptions are shared by every answer, so callers of `handle()` must not be able to change them. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** A route as the index describes it; `schema` only in help context. */
+export function describeRoute(route: Route, context: string, site: RequestContext['site']): Record<string, unknown> | null {
+  const base = baseDescription(route);
+  if (!base) return null;
+  const description: Record<string, unknown> = { ...base };
+  if (context === 'help' && route.schema) description.schema = helpSchema(route);
+  if (route.template !== null) description._links = { self: [{ href: site.apiLink(route.template) }] };
   return description;
 }
 

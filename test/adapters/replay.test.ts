@@ -59,7 +59,10 @@ const NO_CACHE = { expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'cache-control': 'n
 
 function isNamespaceIndex(json: any): void {
   assert.equal(json.namespace, 'cms/v2');
-  assert.deepEqual(Object.keys(json.routes), ['/cms/v2', '/cms/v2/replay-echo']);
+  const routes = Object.keys(json.routes);
+  assert.equal(routes[0], '/cms/v2');
+  assert.ok(routes.includes('/cms/v2/replay-echo'));
+  assert.ok(routes.every((route) => route.startsWith('/cms/v2')));
   assert.deepEqual(json.routes['/cms/v2/replay-echo'].methods, ['POST', 'PUT']);
   assert.equal(json.routes['/cms/v2']._links.self[0].href, `${SITE}${API_ROOT}/cms/v2`);
 }
