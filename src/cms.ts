@@ -1,6 +1,6 @@
 import { createPrincipal, createRoleTable, createCapabilityRules, type CapabilityRuleOptions, type CapabilityRules, type RoleChanges, type RoleTable } from './auth/index.js';
 import { registerBatch } from './batch/index.js';
-import type { Services } from './core/context.js';
+import type { Principal, Services } from './core/context.js';
 import { HttpCore, type Authenticator } from './core/http.js';
 import { namespaceRoot, registerIndex } from './core/index-document.js';
 import { Registry } from './core/registry.js';
@@ -10,7 +10,9 @@ import type { CmsRequest, CmsResponse } from './core/types.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { StoragePort } from './ports/storage.js';
 import { createMemoryStorage } from './storage/memory/index.js';
+import { registerPosts } from './content/posts/index.js';
 import { registerTerms } from './content/terms/index.js';
+import { authenticateWithApplicationPassword, createUsersApi, registerUsers, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
   interface Services {
@@ -60,6 +62,8 @@ export interface Cms {
   readonly services: Services;
   /** An OpenAPI 3.1 document of every route, from the same definitions as the index and the validators. */
   openapi(requestApiUrl?: string): Record<string, unknown>;
+  /** Users and their application passwords, in-process: seeding and administration without HTTP. */
+  readonly users: UsersApi;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -70,7 +74,8 @@ export const NAMESPACES = [
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** Authentication steps, tried in order; the first that answers (a principal, or a thrown error) wins. */
-export type AuthenticationStep = (input: Parameters<Authenticator>[0], services: Services) => ReturnType<Authenticator> | undefined;
+export type AuthenticationStep = (input: Parameters<Authenticator>[0], services: Services) =>
+  Promise<Principal | null | undefined> | Principal | null | undefined;
 
 export function createCms(options: CmsOptions = {}): Cms {
   const registry = new Registry();
@@ -82,7 +87,9 @@ export function createCms(options: CmsOptions = {}): Cms {
     capabilityRules: createCapabilityRules(options.capabilities),
   };
   const authenticationSteps: AuthenticationStep[] = [];
-  if (options.authenticate) authenticationSteps.push((input) => options.authenticate!(input));
+  // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
+  if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
+  authenticationSteps.push(authenticateWithApplicationPassword);
 
   // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
@@ -91,7 +98,9 @@ export function createCms(options: CmsOptions = {}): Cms {
   for (const namespace of NAMESPACES) {
     declare(namespace);
     // modules: one line per namespace's resources, e.g. `if (namespace === 'cms/v2') registerPosts(registry);`
-    if (namespace === 'cms/v2') registerTerms(registry);
+    if (namespace === 'cms/v2') registerPosts(registry, services);
+    if (namespace === 'cms/v2') registerTerms(registry, services);
+    if (namespace === 'cms/v2') registerUsers(registry, services);
   }
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -132,5 +141,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     registry,
     services,
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
+    users: createUsersApi(services),
   };
 }

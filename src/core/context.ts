@@ -55,6 +55,8 @@ export interface HandlerResult {
   paging?: Paging;
   /** Any other body, sent as given. */
   body?: unknown;
+  /** The context records are shown in, when it is not the request's own (creates and updates answer in `edit`). */
+  context?: string;
 }
 
 /** Where a request came from: the outer HTTP request, a batch item, or an `_embed` lookup. */

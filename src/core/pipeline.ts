@@ -132,7 +132,8 @@ export class Pipeline {
     const context = outcome.context!;
     const schema = outcome.route?.schema?.();
     const fields = parseList(context.params._fields);
-    const shapeData = (record: Item) => (schema ? filterByContext(record.data, schema, context.context) : record.data) as Record<string, unknown>;
+    const shownContext = result.context ?? context.context;
+    const shapeData = (record: Item) => (schema ? filterByContext(record.data, schema, shownContext) : record.data) as Record<string, unknown>;
 
     if (result.items) {
       const items = result.items.map((record) => {

@@ -3,28 +3,36 @@ import type { HandlerResult, Item, Paging } from './context.js';
 interface ResultInit {
   status?: number;
   headers?: Record<string, string | number>;
+  /** Show the records in this context instead of the request's (the reference answers writes in `edit`). */
+  context?: string;
+}
+
+function base(init: ResultInit, status = 200): HandlerResult {
+  const result: HandlerResult = { kind: 'result', status: init.status ?? status, headers: init.headers ?? {} };
+  if (init.context !== undefined) result.context = init.context;
+  return result;
 }
 
 /** A single record answer. */
 export function item(record: Item, init: ResultInit = {}): HandlerResult {
-  return { kind: 'result', status: init.status ?? 200, headers: init.headers ?? {}, item: record };
+  return { ...base(init), item: record };
 }
 
 /** A created record: 201 with `Location`. */
 export function created(record: Item, location: string, init: ResultInit = {}): HandlerResult {
-  return item(record, { status: 201, headers: { Location: location, ...init.headers } });
+  return item(record, { ...init, status: 201, headers: { Location: location, ...init.headers } });
 }
 
 /** A collection answer; with `paging`, the total headers and `Link` rel prev/next are added by the core. */
 export function collection(records: Item[], paging?: Paging, init: ResultInit = {}): HandlerResult {
-  const result: HandlerResult = { kind: 'result', status: init.status ?? 200, headers: init.headers ?? {}, items: records };
+  const result: HandlerResult = { ...base(init), items: records };
   if (paging) result.paging = paging;
   return result;
 }
 
 /** Any other body, sent as it is. */
 export function reply(body: unknown, init: ResultInit = {}): HandlerResult {
-  return { kind: 'result', status: init.status ?? 200, headers: init.headers ?? {}, body };
+  return { ...base(init), body };
 }
 
 export function isHandlerResult(value: unknown): value is HandlerResult {

@@ -113,7 +113,7 @@ export function makeCore(options: { onError?: (error: unknown) => void; maxBodyB
       methods: ['POST', 'PUT', 'PATCH'],
       args: { id: args.integer(), note: args.string() },
       permission: canEdit,
-      handler: (context) => item({ data: { id: context.params.id, note: context.params.note ?? null } }),
+      handler: (context) => item({ data: { id: context.params.id, note: context.params.note ?? null, secret: 'shown in edit' } }, { context: 'edit' }),
     },
     {
       methods: ['DELETE'],

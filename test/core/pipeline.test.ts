@@ -202,6 +202,11 @@ describe('response shaping', () => {
     assert.deepEqual(Object.keys(embed), ['id', 'title', '_links']);
   });
 
+  it('shows a write answer in the context the handler chose', async () => {
+    const response = await send(core, 'PATCH', '/test/v1/things/2', { json: { note: 'x' }, headers: EDITOR });
+    assert.deepEqual(response.json, { id: 2, note: 'x', secret: 'shown in edit' });
+  });
+
   it('compacts links with curies, attributes before href', async () => {
     const links = (await send(core, 'GET', '/test/v1/things/2')).json._links;
     assert.deepEqual(Object.keys(links), ['self', 'author', 'wp:term', 'about', 'curies']);

@@ -1,5 +1,5 @@
 import type { StoragePort } from '../../ports/storage.js';
-import { allTerms, compareText, countPublishedPostsByTerm, getTerms, type TermRecord } from './service.js';
+import { allTerms, compareText, getTerms, type TermRecord } from './service.js';
 import { sanitizeTitle } from './slug.js';
 import { TAXONOMIES, type TaxonomyName } from './taxonomies.js';
 
@@ -24,8 +24,6 @@ export interface TermListResult {
   terms: TermRecord[];
   /** The total the reference reports, which for hidden empty categories counts only non-empty ones. */
   total: number;
-  /** Published-post counts of the terms looked at (at least those returned). */
-  counts: Map<number, number>;
 }
 
 /**
@@ -54,8 +52,7 @@ export async function queryTerms(storage: StoragePort, taxonomy: TaxonomyName, q
   if (query.parent !== undefined) terms = terms.filter((term) => term.parent === query.parent);
 
   const hideEmpty = query.hideEmpty && !query.postTermIds;
-  const needsAllCounts = hideEmpty || query.orderby === 'count';
-  const counts = needsAllCounts ? await countPublishedPostsByTerm(storage, taxonomy, (everything ?? terms).map((term) => term.id)) : new Map<number, number>();
+  const counts = new Map((everything ?? terms).map((term) => [term.id, term.count]));
   const countOf = (id: number) => counts.get(id) ?? 0;
 
   let total = terms.length;
@@ -74,11 +71,7 @@ export async function queryTerms(storage: StoragePort, taxonomy: TaxonomyName, q
   const key = sortKey(query, slugs, countOf);
   terms.sort((a, b) => direction * key(a, b) || a.id - b.id);
 
-  const page = terms.slice(query.offset, query.offset + query.number);
-  if (!needsAllCounts) {
-    for (const [id, count] of await countPublishedPostsByTerm(storage, taxonomy, page.map((term) => term.id))) counts.set(id, count);
-  }
-  return { terms: page, total, counts };
+  return { terms: terms.slice(query.offset, query.offset + query.number), total };
 }
 
 function sortKey(query: TermListQuery, slugs: string[], countOf: (id: number) => number): (a: TermRecord, b: TermRecord) => number {

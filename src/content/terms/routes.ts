@@ -1,23 +1,31 @@
 import { userCan, type PostSubject } from '../../auth/index.js';
 import { args } from '../../core/args/define.js';
-import type { Item, Links, RequestContext } from '../../core/context.js';
+import type { Item, Links, RequestContext, Services } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
 import type { Registry } from '../../core/registry.js';
 import { collection, created, item, paging, reply } from '../../core/response.js';
 import type { StoredRecord } from '../../ports/storage.js';
+import { postEvents } from '../posts/events.js';
 import { contextArg, idArg, listArgs, writeArgs } from './args.js';
 import { queryTerms, type TermListQuery } from './query.js';
 import { termSchema } from './schema.js';
 import {
-  countPublishedPosts, DEFAULT_CATEGORY_ID, deleteTerm, getTerm, insertTerm, POSTS_COLLECTION, updateTerm, type TermInput, type TermRecord,
+  DEFAULT_CATEGORY_ID, deleteTerm, getTerm, insertTerm, POSTS_COLLECTION, updateTerm, updateTermCountsForPost, type TermInput,
+  type TermRecord,
 } from './service.js';
 import { TAXONOMIES, type TaxonomyDefinition, type TaxonomyName } from './taxonomies.js';
 
 const NAMESPACE = 'cms/v2';
 
-/** Registers `/cms/v2/categories` and `/cms/v2/tags` with their single-term routes. */
-export function registerTerms(registry: Registry): void {
+/**
+ * Registers `/cms/v2/categories` and `/cms/v2/tags` with their single-term routes, and keeps term counts in step
+ * with post writes.
+ */
+export function registerTerms(registry: Registry, services: Services): void {
   for (const taxonomy of ['category', 'post_tag'] as const) registerTaxonomy(registry, TAXONOMIES[taxonomy]);
+  const events = postEvents(services);
+  events.saved.push((event) => updateTermCountsForPost(event.storage, event.previous, event.post));
+  events.deleted.push((event) => updateTermCountsForPost(event.storage, event.post, null));
 }
 
 function registerTaxonomy(registry: Registry, definition: TaxonomyDefinition): void {
@@ -60,12 +68,13 @@ function isEmptyValue(value: unknown): boolean {
 }
 
 function postSubjectOf(post: StoredRecord): PostSubject {
-  const author = post.author ?? post.authorId;
-  return {
+  const subject: PostSubject = {
     type: String(post.type ?? 'post'),
     status: String(post.status ?? 'draft'),
-    authorId: typeof author === 'number' ? author : 0,
+    authorId: typeof post.author === 'number' ? post.author : 0,
   };
+  if (typeof post.trashed_from_status === 'string') subject.trashedFromStatus = post.trashed_from_status;
+  return subject;
 }
 
 class TermRoutes {
@@ -187,14 +196,14 @@ class TermRoutes {
 
     const result = await queryTerms(storage, this.#taxonomy, query);
     const lookup = this.#lookup(context);
-    const items = await Promise.all(result.terms.map((term) => this.#item(context, term, result.counts.get(term.id) ?? 0, lookup)));
+    const items = await Promise.all(result.terms.map((term) => this.#item(context, term, lookup)));
     const page = Math.ceil(requestedOffset / perPage + 1);
     return collection(items, paging(result.total, page, perPage));
   }
 
   async read(context: RequestContext) {
     const term = await this.#term(context);
-    return item(await this.#itemWithCount(context, term));
+    return item(await this.#item(context, term, this.#lookup(context)));
   }
 
   async create(context: RequestContext) {
@@ -202,7 +211,7 @@ class TermRoutes {
     const input: TermInput & { name: string } = { name: String(context.params.name ?? ''), ...this.#writableFields(context) };
     if (parent !== undefined) input.parent = parent;
     const term = await insertTerm(context.services.storage, this.#taxonomy, input);
-    return created(await this.#itemWithCount(context, term), context.url(`/${NAMESPACE}/${this.definition.restBase}/${term.id}`));
+    return created(await this.#item(context, term, this.#lookup(context)), context.url(`/${NAMESPACE}/${this.definition.restBase}/${term.id}`));
   }
 
   async update(context: RequestContext) {
@@ -212,7 +221,7 @@ class TermRoutes {
     if (isSet(context, 'name')) changes.name = String(context.params.name);
     if (parent !== undefined) changes.parent = parent;
     const updated = await updateTerm(context.services.storage, term, changes);
-    return item(await this.#itemWithCount(context, updated));
+    return item(await this.#item(context, updated, this.#lookup(context)));
   }
 
   async remove(context: RequestContext) {
@@ -220,7 +229,7 @@ class TermRoutes {
     if (context.params.force !== true) {
       throw new CmsError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
     }
-    const previous = await this.#itemWithCount(context, term);
+    const previous = await this.#item(context, term, this.#lookup(context));
     if (!(await deleteTerm(context.services.storage, term))) {
       throw new CmsError('rest_cannot_delete', 'The term cannot be deleted.', 500);
     }
@@ -251,16 +260,11 @@ class TermRoutes {
     return parent;
   }
 
-  async #itemWithCount(context: RequestContext, term: TermRecord): Promise<Item> {
-    const count = context.wantsField('count') ? await countPublishedPosts(context.services.storage, this.#taxonomy, term.id) : 0;
-    return this.#item(context, term, count, this.#lookup(context));
-  }
-
-  async #item(context: RequestContext, term: TermRecord, count: number, lookup: (id: number) => Promise<TermRecord | null>): Promise<Item> {
+  async #item(context: RequestContext, term: TermRecord, lookup: (id: number) => Promise<TermRecord | null>): Promise<Item> {
     const ancestors = await this.#ancestors(term, lookup);
     const data: Record<string, unknown> = {
       id: term.id,
-      count,
+      count: term.count,
       description: term.description,
       link: this.#publicLink(context, term, ancestors),
       name: term.name,

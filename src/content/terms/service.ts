@@ -27,6 +27,8 @@ export interface TermRecord {
   description: string;
   /** 0 for top-level terms; always 0 for tags. */
   parent: number;
+  /** Published posts carrying the term, kept up to date as posts are saved (the reference's stored count). */
+  count: number;
   meta: Record<string, unknown>;
 }
 
@@ -46,6 +48,7 @@ function toTerm(record: StoredRecord): TermRecord {
     slug: typeof record.slug === 'string' ? record.slug : '',
     description: typeof record.description === 'string' ? record.description : '',
     parent: typeof record.parent === 'number' ? record.parent : 0,
+    count: typeof record.count === 'number' ? record.count : 0,
     meta: record.meta !== null && typeof record.meta === 'object' && !Array.isArray(record.meta) ? record.meta as Record<string, unknown> : {},
   };
 }
@@ -67,7 +70,7 @@ async function createDefaultCategory(storage: StoragePort): Promise<void> {
   if (await storage.get(TERMS_COLLECTION, DEFAULT_CATEGORY_ID)) return;
   try {
     await storage.insert(TERMS_COLLECTION, {
-      id: DEFAULT_CATEGORY_ID, taxonomy: 'category', name: 'Uncategorized', slug: 'uncategorized', description: '', parent: 0, meta: {},
+      id: DEFAULT_CATEGORY_ID, taxonomy: 'category', name: 'Uncategorized', slug: 'uncategorized', description: '', parent: 0, count: 0, meta: {},
     });
   } catch (error) {
     if (!isStorageError(error, 'duplicate_id')) throw error;
@@ -139,35 +142,64 @@ export async function descendantIds(storage: StoragePort, taxonomy: TaxonomyName
   return result;
 }
 
+/* Counts. */
+
 /**
- * Conditions selecting the posts a term's `count` counts: published records of the taxonomy's post types, as
- * the reference's `_update_post_term_count` (pages carry no categories or tags).
+ * The term ids a post contributes to the `count` of, in one taxonomy: those of a published record of one of the
+ * taxonomy's post types, as the reference's `_update_post_term_count` (pages carry no categories or tags).
  */
-function countedPostConditions(taxonomy: TaxonomyName, termIds: number[]): Condition[] {
+function countedTermIds(post: StoredRecord | null, taxonomy: TaxonomyName): number[] {
   const definition = TAXONOMIES[taxonomy];
-  const types = definition.objectTypes;
-  return [
-    types.length === 1 ? { field: 'type', op: 'eq', value: types[0]! } : { field: 'type', op: 'in', values: [...types] },
-    { field: 'status', op: 'eq', value: 'publish' },
-    { field: definition.postField, op: 'containsAny', values: termIds },
-  ];
+  if (!post || post.status !== 'publish' || !definition.objectTypes.includes(String(post.type))) return [];
+  const ids = post[definition.postField];
+  return Array.isArray(ids) ? [...new Set(ids.filter((id): id is number => typeof id === 'number'))] : [];
 }
 
-/** The term's `count`: how many published posts carry it. */
+/** The term's `count` (published posts carrying it), as stored; 0 for an unknown term. */
 export async function countPublishedPosts(storage: StoragePort, taxonomy: TaxonomyName, termId: number): Promise<number> {
-  const { total } = await storage.list(POSTS_COLLECTION, {
-    where: countedPostConditions(taxonomy, [termId]), limit: 0, withTotal: true,
-  });
-  return total ?? 0;
+  return (await getTerm(storage, taxonomy, termId))?.count ?? 0;
 }
 
-/** `count` for several terms at once (one counting query per term, run together). */
-export async function countPublishedPostsByTerm(
-  storage: StoragePort, taxonomy: TaxonomyName, termIds: readonly number[],
-): Promise<Map<number, number>> {
-  const unique = [...new Set(termIds)];
-  const counts = await Promise.all(unique.map((id) => countPublishedPosts(storage, taxonomy, id)));
-  return new Map(unique.map((id, index) => [id, counts[index]!]));
+/**
+ * Keeps stored counts right after a post-type record changed: `previous` is the record before the write (null
+ * on create), `current` after it (null on delete). Call it inside the write's transaction.
+ */
+export async function updateTermCountsForPost(
+  storage: StoragePort, previous: StoredRecord | null, current: StoredRecord | null,
+): Promise<void> {
+  for (const taxonomy of Object.keys(TAXONOMIES) as TaxonomyName[]) {
+    const deltas = new Map<number, number>();
+    for (const id of countedTermIds(previous, taxonomy)) deltas.set(id, (deltas.get(id) ?? 0) - 1);
+    for (const id of countedTermIds(current, taxonomy)) deltas.set(id, (deltas.get(id) ?? 0) + 1);
+    for (const [id, delta] of deltas) {
+      if (delta === 0) continue;
+      const record = await storage.get(TERMS_COLLECTION, id);
+      if (!record || record.taxonomy !== taxonomy) continue;
+      const count = typeof record.count === 'number' ? record.count : 0;
+      await storage.update(TERMS_COLLECTION, id, { count: Math.max(0, count + delta) });
+    }
+  }
+}
+
+/**
+ * Counts published posts per term from the posts themselves (one pass over the published posts) and stores the
+ * result on every term of the taxonomy, or on the given ones. For hosts that write posts into storage directly.
+ */
+export async function recountTerms(storage: StoragePort, taxonomy: TaxonomyName, termIds?: readonly number[]): Promise<void> {
+  await ensureDefaultTerms(storage);
+  const { objectTypes } = TAXONOMIES[taxonomy];
+  const { items: posts } = await storage.list(POSTS_COLLECTION, {
+    where: [{ field: 'type', op: 'in', values: [...objectTypes] }, { field: 'status', op: 'eq', value: 'publish' }],
+  });
+  const tally = new Map<number, number>();
+  for (const post of posts) {
+    for (const id of countedTermIds(post, taxonomy)) tally.set(id, (tally.get(id) ?? 0) + 1);
+  }
+  const terms = termIds ? await getTerms(storage, taxonomy, termIds) : await allTerms(storage, taxonomy);
+  for (const term of terms) {
+    const count = tally.get(term.id) ?? 0;
+    if (count !== term.count) await storage.update(TERMS_COLLECTION, term.id, { count });
+  }
 }
 
 /** Ids ordered by term name (then id), the order the reference lists a post's terms in; unknown ids dropped. */
@@ -301,7 +333,7 @@ export async function insertTerm(storage: StoragePort, taxonomy: TaxonomyName, i
     const duplicate = await duplicateOf(tx, taxonomy, name, slug, slugProvided, parent);
     if (duplicate) throw termExistsError(taxonomy, duplicate);
     const unique = await uniqueTermSlug(tx, slug, { taxonomy, parent });
-    const record = await tx.insert(TERMS_COLLECTION, { taxonomy, name, slug: unique, description, parent, meta: {} });
+    const record = await tx.insert(TERMS_COLLECTION, { taxonomy, name, slug: unique, description, parent, count: 0, meta: {} });
     if (unique !== '') return toTerm(record);
     return toTerm((await tx.update(TERMS_COLLECTION, record.id, { slug: String(record.id) }))!);
   });
@@ -375,7 +407,8 @@ export async function deleteTerm(storage: StoragePort, term: TermRecord): Promis
       const current = Array.isArray(post[definition.postField]) ? post[definition.postField] as number[] : [];
       const remaining = current.filter((id) => id !== term.id);
       const next = remaining.length === 0 && fallback !== null ? [fallback] : remaining;
-      await tx.update(POSTS_COLLECTION, post.id, { [definition.postField]: next });
+      const updated = await tx.update(POSTS_COLLECTION, post.id, { [definition.postField]: next });
+      await updateTermCountsForPost(tx, post, updated);
     }
     return tx.remove(TERMS_COLLECTION, term.id);
   });
