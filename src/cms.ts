@@ -11,6 +11,8 @@ import { systemClock, type Clock } from './ports/clock.js';
 import type { StoragePort } from './ports/storage.js';
 import { createMemoryStorage } from './storage/memory/index.js';
 import { registerPosts } from './content/posts/index.js';
+import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
+import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
 import { authenticateWithApplicationPassword, createUsersApi, registerUsers, type UsersApi } from './users/index.js';
 
@@ -33,6 +35,12 @@ export interface CmsOptions {
   roles?: RoleChanges;
   /** Extra post types, taxonomies and statuses for capability checks, and the site-wide capability switches. */
   capabilities?: CapabilityRuleOptions;
+  /** Where uploaded files live; default: in memory. */
+  blobs?: BlobStore;
+  /** Outbound HTTP for sideloads and embeds; default: the safe client (no private or loopback targets). */
+  httpClient?: HttpClient;
+  /** Uploads: public base URL of the files, size limit, image sizes and formats. */
+  uploads?: UploadsOptions;
   /**
    * Resolves the caller from the request, for hosts with their own login. Tried after a principal passed as
    * `request.user` and before HTTP Basic application passwords.
@@ -85,6 +93,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     storage: options.storage ?? createMemoryStorage(),
     roles,
     capabilityRules: createCapabilityRules(options.capabilities),
+    ...mediaServices(options),
   };
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
@@ -99,6 +108,8 @@ export function createCms(options: CmsOptions = {}): Cms {
     declare(namespace);
     // modules: one line per namespace's resources, e.g. `if (namespace === 'cms/v2') registerPosts(registry);`
     if (namespace === 'cms/v2') registerPosts(registry, services);
+    if (namespace === 'cms/v2') registerRevisionsAndAutosaves(registry, services);
+    if (namespace === 'cms/v2') registerMedia(registry, services);
     if (namespace === 'cms/v2') registerTerms(registry, services);
     if (namespace === 'cms/v2') registerUsers(registry, services);
   }

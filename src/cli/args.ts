@@ -3,10 +3,11 @@ import { parseArgs } from 'node:util';
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_API_ROOT = '/cms-json';
+export const DEFAULT_ADMIN_LOGIN = 'admin';
 
 export type CliCommand =
   | { command: 'help' }
-  | { command: 'serve'; port: number; host: string; apiRoot: string };
+  | { command: 'serve'; port: number; host: string; apiRoot: string; adminLogin: string; adminAppPassword: string | undefined };
 
 /** A mistake in the command line: printed as one line, without a stack trace. */
 export class UsageError extends Error {}
@@ -19,10 +20,15 @@ Options:
   -p, --port <n>         port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
       --host <address>   address to listen on (default ${DEFAULT_HOST}; 0.0.0.0 for every interface)
       --api-root <path>  path of the API root (default ${DEFAULT_API_ROOT})
+      --admin-login <login>
+                         login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
+      --admin-app-password <password>
+                         make this the administrator's application password instead of a fresh
+                         one (also read from QUIRE_ADMIN_APP_PASSWORD)
   -h, --help             show this help
 `;
 
-export function parseCliArgs(argv: readonly string[]): CliCommand {
+export function parseCliArgs(argv: readonly string[], environment: NodeJS.ProcessEnv = {}): CliCommand {
   const { values, positionals } = parseOrExplain(argv);
   if (values.help) return { command: 'help' };
   const [command, ...extra] = positionals;
@@ -34,6 +40,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     port: portOf(values.port),
     host: hostOf(values.host),
     apiRoot: apiRootOf(values['api-root']),
+    adminLogin: adminLoginOf(values['admin-login']),
+    adminAppPassword: adminAppPasswordOf(values['admin-app-password'] ?? (environment.QUIRE_ADMIN_APP_PASSWORD || undefined)),
   };
 }
 
@@ -47,6 +55,8 @@ function parseOrExplain(argv: readonly string[]) {
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         'api-root': { type: 'string' },
+        'admin-login': { type: 'string' },
+        'admin-app-password': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -74,6 +84,23 @@ function apiRootOf(value: string | undefined): string {
   if (value === undefined) return DEFAULT_API_ROOT;
   if (!/^\/?[\w.~-]+(\/[\w.~-]+)*\/?$|^\/$/.test(value)) {
     throw new UsageError(`--api-root must be a path such as /cms-json, not '${value}'`);
+  }
+  return value;
+}
+
+function adminLoginOf(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_ADMIN_LOGIN;
+  if (!/^[\w .@-]{1,60}$/.test(value) || value.trim() === '') {
+    throw new UsageError(`--admin-login must be 1 to 60 letters, digits, spaces or . _ @ -, not '${value}'`);
+  }
+  return value;
+}
+
+/** Application passwords ignore everything but letters and digits; at least 8 of those make a usable one. */
+function adminAppPasswordOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.replace(/[^A-Za-z0-9]/g, '').length < 8) {
+    throw new UsageError('--admin-app-password needs at least 8 letters or digits');
   }
   return value;
 }

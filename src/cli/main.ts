@@ -4,14 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { baseUrlOf, toNodeListener, writeResponse } from '../../adapters/node.js';
 import { splitTarget } from '../../adapters/routing.js';
 import { createCms, type Cms } from '../index.js';
+import { ensureAdministrator } from '../users/index.js';
 import { parseCliArgs, UsageError, USAGE } from './args.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 
-function main(argv: readonly string[]): void {
+async function main(argv: readonly string[]): Promise<void> {
   let command;
   try {
-    command = parseCliArgs(argv);
+    command = parseCliArgs(argv, process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`quire: ${error.message}\nRun 'quire --help' for usage.\n`);
@@ -26,6 +27,7 @@ function main(argv: readonly string[]): void {
     site: { apiRoot: command.apiRoot },
     onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
+  await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);
   const apiListener = toNodeListener(cms);
   const server = createServer((req, res) => apiListener(req, res, () => answerSiteRequest(cms, req, res)));
 
@@ -40,6 +42,20 @@ function main(argv: readonly string[]): void {
   });
   process.once('SIGINT', () => shutDown(server));
   process.once('SIGTERM', () => shutDown(server));
+}
+
+/** Creates the first administrator on a new store and prints its credentials once. */
+async function announceAdministrator(cms: Cms, login: string, applicationPassword: string | undefined): Promise<void> {
+  try {
+    const setup = await ensureAdministrator(cms, { login, ...(applicationPassword ? { applicationPassword } : {}) });
+    if (setup.applicationPassword) {
+      const source = applicationPassword ? 'as given' : 'shown once; keep it';
+      process.stdout.write(`quire administrator: ${setup.user.login}\nquire application password (${source}): ${setup.applicationPassword}\n`);
+    }
+  } catch (error) {
+    process.stderr.write(`quire: cannot set up the administrator: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
 }
 
 /** Outside the API: the site root points clients at the API with the discovery `Link` header; the rest is 404. */
@@ -70,4 +86,4 @@ function describeListenError(error: NodeJS.ErrnoException, host: string, port: n
   }
 }
 
-main(process.argv.slice(2));
+void main(process.argv.slice(2));

@@ -18,7 +18,9 @@ export interface ApplicationPasswordRecord {
 
 /**
  * A user record in collection `users`. Dates are GMT `YYYY-MM-DDTHH:MM:SS` strings (they sort by time).
- * `capability_names` repeats the keys of `capabilities` so that list queries can filter on them.
+ * Two fields are derived, for list queries: `capability_names` repeats the keys of `capabilities` (to filter on
+ * them) and `name_sort` is the display name in lower case (to order by name ignoring case, as the reference's
+ * database collation does).
  */
 export interface UserRecord {
   id: number;
@@ -26,6 +28,7 @@ export interface UserRecord {
   email: string;
   /** Display name. */
   name: string;
+  name_sort: string;
   /** The reference's `user_nicename`. */
   slug: string;
   url: string;
@@ -83,6 +86,7 @@ export function toUserRecord(stored: StoredRecord): UserRecord {
     login: text(stored.login),
     email: text(stored.email),
     name: text(stored.name),
+    name_sort: text(stored.name).toLowerCase(),
     slug: text(stored.slug),
     url: text(stored.url),
     description: text(stored.description),

@@ -80,12 +80,6 @@ export function findUserBySlug(storage: StoragePort, slug: string): Promise<User
   return findOne(storage, [{ field: 'slug', op: 'eq', value: slug }]);
 }
 
-/** Whether any user holds the role. */
-export async function hasUserWithRole(storage: StoragePort, role: string): Promise<boolean> {
-  const { items } = await storage.list(USERS, { where: [{ field: 'roles', op: 'containsAny', values: [role] }], limit: 1 });
-  return items.length > 0;
-}
-
 function badInput(code: string, message: string): CmsError {
   return new CmsError(code, message, 400);
 }
@@ -161,10 +155,12 @@ export async function createUser(store: UserStoreContext, input: NewUser): Promi
   return store.storage.transaction(async (tx) => {
     if (await findUserByLogin(tx, login)) throw badInput('existing_user_login', 'Sorry, that username already exists!');
     if (await findUserByEmail(tx, email)) throw badInput('existing_user_email', 'Sorry, that email address is already used!');
+    const name = requestedName !== '' ? requestedName : escapeSpecialCharacters(defaultDisplayName(login, firstName, lastName));
     const record: Omit<UserRecord, 'id'> = {
       login,
       email,
-      name: requestedName !== '' ? requestedName : escapeSpecialCharacters(defaultDisplayName(login, firstName, lastName)),
+      name,
+      name_sort: name.toLowerCase(),
       slug: await uniqueSlug(tx, slug, null),
       url,
       description: sanitizeDescription(input.description ?? ''),
@@ -211,6 +207,7 @@ export async function updateUser(store: UserStoreContext, id: number, changes: U
     if (changes.name !== undefined) {
       const name = sanitizeNameField(changes.name);
       patch.name = name !== '' ? name : escapeSpecialCharacters(current.login);
+      patch.name_sort = patch.name.toLowerCase();
     }
     if (changes.nickname !== undefined) {
       const nickname = sanitizeNameField(changes.nickname);

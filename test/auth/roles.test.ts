@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   DEFAULT_ROLES,
+  allCapabilitiesOf,
   capabilitiesOf,
   createPrincipal,
   createRoleTable,
@@ -194,5 +195,23 @@ describe('createPrincipal', () => {
     assert.ok(principal.capabilities.has('edit_others_pages'));
     assert.ok(principal.capabilities.has('manage_options'));
     assert.equal(principal.capabilities.has('list_users'), false);
+  });
+});
+
+describe('allCapabilitiesOf', () => {
+  it('keeps the reference order (role capabilities, role names, own grants) and own denials as false', () => {
+    const all = allCapabilitiesOf(['contributor', 'gone'], DEFAULT_ROLES, { delete_posts: false, upload_files: true });
+    assert.deepEqual(Object.entries(all), [
+      ['edit_posts', true],
+      ['read', true],
+      ['delete_posts', false],
+      ['level_0', true],
+      ['level_1', true],
+      ['contributor', true],
+      ['upload_files', true],
+    ]);
+    assert.deepEqual([...capabilitiesOf(['contributor'], DEFAULT_ROLES, { delete_posts: false })].sort(), [
+      'contributor', 'edit_posts', 'level_0', 'level_1', 'read',
+    ]);
   });
 });

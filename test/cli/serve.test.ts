@@ -13,8 +13,8 @@ const STARTUP_TIMEOUT_MS = 10_000;
 
 interface Finished { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
-function run(args: string[]): { child: ChildProcess; output: { stdout: string; stderr: string }; finished: Promise<Finished> } {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], environment: Record<string, string> = {}): { child: ChildProcess; output: { stdout: string; stderr: string }; finished: Promise<Finished> } {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, QUIRE_ADMIN_APP_PASSWORD: '', ...environment } });
   const output = { stdout: '', stderr: '' };
   child.stdout!.setEncoding('utf8').on('data', (text: string) => { output.stdout += text; });
   child.stderr!.setEncoding('utf8').on('data', (text: string) => { output.stderr += text; });
@@ -23,8 +23,8 @@ function run(args: string[]): { child: ChildProcess; output: { stdout: string; s
 }
 
 /** Starts `quire serve` and waits for the line announcing the API URL. */
-async function serve(args: string[]): Promise<{ child: ChildProcess; apiUrl: string; finished: Promise<Finished> }> {
-  const started = run(['serve', '--port', '0', ...args]);
+async function serve(args: string[], environment: Record<string, string> = {}): Promise<{ child: ChildProcess; apiUrl: string; finished: Promise<Finished> }> {
+  const started = run(['serve', '--port', '0', ...args], environment);
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   for (;;) {
     const announced = /^quire listening: (\S+)$/m.exec(started.output.stdout);
@@ -129,5 +129,50 @@ describe('quire serve', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  test('creates the first administrator and prints a fresh application password that works', async () => {
+    const { child, apiUrl, finished } = await serve([]);
+    try {
+      const me = await fetch(new URL('cms/v2/users/me?context=edit', apiUrl));
+      assert.equal(me.status, 401, 'anonymous callers are not the administrator');
+      await me.arrayBuffer();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const exit = await finished;
+    const login = /^quire administrator: (\S+)$/m.exec(exit.stdout)?.[1];
+    const password = /^quire application password \(shown once; keep it\): ((?:[A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4})$/m.exec(exit.stdout)?.[1];
+    assert.equal(login, 'admin');
+    assert.ok(password, exit.stdout);
+  });
+
+  test('--admin-login and --admin-app-password (or QUIRE_ADMIN_APP_PASSWORD) make known credentials', async () => {
+    const knownPassword = 'abcd efgh ijkl mnop qrst uvwx';
+    for (const args of [['--admin-login', 'chief', '--admin-app-password', knownPassword], ['--admin-login', 'chief']]) {
+      const environment = args.length === 2 ? { QUIRE_ADMIN_APP_PASSWORD: knownPassword } : {};
+      const { child, apiUrl, finished } = await serve(args, environment);
+      try {
+        const authorization = `Basic ${Buffer.from(`chief:${knownPassword}`).toString('base64')}`;
+        const me = await fetch(new URL('cms/v2/users/me?context=edit', apiUrl), { headers: { authorization } });
+        assert.equal(me.status, 200);
+        const body = (await me.json()) as { username: string; roles: string[] };
+        assert.equal(body.username, 'chief');
+        assert.deepEqual(body.roles, ['administrator']);
+        const wrong = await fetch(new URL('cms/v2/users/me', apiUrl), { headers: { authorization: `Basic ${Buffer.from('chief:nope').toString('base64')}` } });
+        assert.equal(wrong.status, 401);
+        assert.equal(((await wrong.json()) as { code: string }).code, 'incorrect_password');
+      } finally {
+        child.kill('SIGTERM');
+      }
+      const exit = await finished;
+      assert.match(exit.stdout, /^quire application password \(as given\): abcd efgh ijkl mnop qrst uvwx$/m);
+    }
+  });
+
+  test('refuses an application password too short to be one', async () => {
+    const exit = await run(['serve', '--admin-app-password', 'short']).finished;
+    assert.equal(exit.code, 2);
+    assert.match(exit.stderr, /--admin-app-password needs at least 8 letters or digits/);
   });
 });

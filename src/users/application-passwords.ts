@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { isUuid } from '../core/args/formats.js';
+import { sanitizeTextField } from '../core/args/text.js';
+import { CmsError } from '../core/errors.js';
+import {
+  generateApplicationPassword,
+  hashApplicationPassword,
+  normalizeApplicationPassword,
+  type ScryptParameters,
+} from '../auth/index.js';
+import type { Clock } from '../ports/clock.js';
+import type { StoragePort } from '../ports/storage.js';
+import { invalidUserIdError } from './errors.js';
+import { gmtDateTime, parseGmtDateTime, toUserRecord, USERS, type ApplicationPasswordRecord } from './records.js';
+import { getUser } from './store.js';
+
+/** An application password as callers see it: never the password or its hash. */
+export interface ApplicationPassword {
+  uuid: string;
+  appId: string;
+  name: string;
+  /** GMT, `YYYY-MM-DDTHH:MM:SS`. */
+  created: string;
+  lastUsed: string | null;
+  lastIp: string | null;
+}
+
+export interface NewApplicationPassword {
+  name: string;
+  /** A UUID identifying the application. */
+  appId?: string;
+  /**
+   * A password chosen by the caller instead of a generated one (for scripts and tests that need a known
+   * credential). Only ASCII letters and digits count; at least 8 of them.
+   */
+  password?: string;
+}
+
+export interface CreatedApplicationPassword {
+  /** The password in its display form (groups of four); it is shown only here. */
+  password: string;
+  item: ApplicationPassword;
+}
+
+export const MIN_CHOSEN_PASSWORD_LENGTH = 8;
+
+/** Usage is recorded at most once in this period, as in the reference. */
+const USAGE_RECORDING_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+export function toApplicationPassword(record: ApplicationPasswordRecord): ApplicationPassword {
+  return {
+    uuid: record.uuid,
+    appId: record.app_id,
+    name: record.name,
+    created: record.created,
+    lastUsed: record.last_used,
+    lastIp: record.last_ip,
+  };
+}
+
+async function passwordsOf(storage: StoragePort, userId: number): Promise<ApplicationPasswordRecord[]> {
+  const user = await getUser(storage, userId);
+  if (user === null) throw invalidUserIdError();
+  return user.application_passwords;
+}
+
+/** Reads, changes and writes a user's application passwords in one transaction. */
+async function changePasswords<T>(
+  storage: StoragePort,
+  userId: number,
+  change: (passwords: ApplicationPasswordRecord[]) => { passwords: ApplicationPasswordRecord[] | null; result: T },
+): Promise<T> {
+  return storage.transaction(async (tx) => {
+    const stored = await tx.get(USERS, userId);
+    if (stored === null) throw invalidUserIdError();
+    const { passwords, result } = change(toUserRecord(stored).application_passwords);
+    if (passwords !== null) await tx.update(USERS, userId, { application_passwords: passwords });
+    return result;
+  });
+}
+
+function sameName(left: string, right: string): boolean {
+  return left.toLowerCase() === right.toLowerCase();
+}
+
+/**
+ * Creates an application password: the name is cleaned as text and must be non-empty and unique for the user
+ * (ignoring case). Returns the password once, in display form, with the stored item.
+ */
+export async function createApplicationPassword(
+  storage: StoragePort,
+  clock: Clock,
+  userId: number,
+  input: NewApplicationPassword,
+  hashParameters?: ScryptParameters,
+): Promise<CreatedApplicationPassword> {
+  const name = sanitizeTextField(input.name ?? '');
+  if (name === '') {
+    throw new CmsError('application_password_empty_name', 'An application name is required to create an application password.', 400);
+  }
+  const appId = input.appId ?? '';
+  if (appId !== '' && !isUuid(appId)) throw new CmsError('invalid_app_id', 'The application ID must be a UUID.', 400);
+  let password = generateApplicationPassword();
+  if (input.password !== undefined) {
+    password = normalizeApplicationPassword(input.password);
+    if (password.length < MIN_CHOSEN_PASSWORD_LENGTH) {
+      throw new CmsError(
+        'application_password_too_short',
+        `A chosen application password needs at least ${MIN_CHOSEN_PASSWORD_LENGTH} letters or digits.`,
+        400,
+      );
+    }
+  }
+  // Checked before the slow hash, and again inside the transaction.
+  if ((await passwordsOf(storage, userId)).some((existing) => sameName(existing.name, name))) throw duplicateNameError();
+  const record: ApplicationPasswordRecord = {
+    uuid: randomUUID(),
+    app_id: appId,
+    name,
+    password_hash: await hashApplicationPassword(password, hashParameters),
+    created: gmtDateTime(clock.now()),
+    last_used: null,
+    last_ip: null,
+  };
+  await changePasswords(storage, userId, (passwords) => {
+    if (passwords.some((existing) => sameName(existing.name, name))) throw duplicateNameError();
+    return { passwords: [...passwords, record], result: null };
+  });
+  return { password: password.replace(/(.{4})(?=.)/g, '$1 '), item: toApplicationPassword(record) };
+}
+
+function duplicateNameError(): CmsError {
+  return new CmsError('application_password_duplicate_name', 'Each application name should be unique.', 409);
+}
+
+/** The user's application passwords in creation order; throws `rest_user_invalid_id` for an unknown user. */
+export async function listApplicationPasswords(storage: StoragePort, userId: number): Promise<ApplicationPassword[]> {
+  return (await passwordsOf(storage, userId)).map(toApplicationPassword);
+}
+
+export async function getApplicationPassword(storage: StoragePort, userId: number, uuid: string): Promise<ApplicationPassword | null> {
+  const found = (await passwordsOf(storage, userId)).find((record) => record.uuid === uuid);
+  return found ? toApplicationPassword(found) : null;
+}
+
+/** Renames an application password; an empty name (after cleaning) leaves it as it was. Null when not found. */
+export async function renameApplicationPassword(
+  storage: StoragePort,
+  userId: number,
+  uuid: string,
+  newName: string,
+): Promise<ApplicationPassword | null> {
+  const name = sanitizeTextField(newName);
+  return changePasswords(storage, userId, (passwords) => {
+    const index = passwords.findIndex((record) => record.uuid === uuid);
+    const current = passwords[index];
+    if (current === undefined) return { passwords: null, result: null };
+    if (name === '' || name === current.name) return { passwords: null, result: toApplicationPassword(current) };
+    const renamed = { ...current, name };
+    return { passwords: passwords.map((record, at) => (at === index ? renamed : record)), result: toApplicationPassword(renamed) };
+  });
+}
+
+/** Removes one application password; false when the user has none with that uuid. */
+export async function revokeApplicationPassword(storage: StoragePort, userId: number, uuid: string): Promise<boolean> {
+  return changePasswords(storage, userId, (passwords) => {
+    const remaining = passwords.filter((record) => record.uuid !== uuid);
+    return remaining.length === passwords.length ? { passwords: null, result: false } : { passwords: remaining, result: true };
+  });
+}
+
+/** Removes all of a user's application passwords; returns how many there were. */
+export async function revokeAllApplicationPasswords(storage: StoragePort, userId: number): Promise<number> {
+  return changePasswords(storage, userId, (passwords) => ({
+    passwords: passwords.length > 0 ? [] : null,
+    result: passwords.length,
+  }));
+}
+
+/** Stamps the last use (date and client address) of an application password, at most once a day. */
+export async function recordApplicationPasswordUse(
+  storage: StoragePort,
+  clock: Clock,
+  userId: number,
+  uuid: string,
+  address: string | null,
+): Promise<void> {
+  const now = clock.now();
+  const isRecent = (record: ApplicationPasswordRecord) =>
+    record.last_used !== null && parseGmtDateTime(record.last_used) + USAGE_RECORDING_INTERVAL_MS > now.getTime();
+  const user = await getUser(storage, userId);
+  const current = user?.application_passwords.find((record) => record.uuid === uuid);
+  if (current === undefined || isRecent(current)) return;
+  await changePasswords(storage, userId, (passwords) => {
+    const index = passwords.findIndex((record) => record.uuid === uuid);
+    const record = passwords[index];
+    if (record === undefined || isRecent(record)) return { passwords: null, result: null };
+    const used = { ...record, last_used: gmtDateTime(now), last_ip: address };
+    return { passwords: passwords.map((entry, at) => (at === index ? used : entry)), result: null };
+  });
+}

@@ -1,0 +1,82 @@
+import type { PermissionResult, RequestContext } from '../../core/context.js';
+import { forbidden } from '../../core/errors.js';
+import { collection, item, paging } from '../../core/response.js';
+import { invalidUserIdError, notLoggedInError } from '../errors.js';
+import { AUTHORED_POST_TYPES, countVisiblePosts, restPostTypes } from '../posts.js';
+import { toUserRecord, USERS } from '../records.js';
+import { can, isEmptyParam, loadUser, requireUser } from './load.js';
+import { planUserList } from './user-query.js';
+import { userItem } from './user-item.js';
+
+/** `GET /users`: filters and orderings that reveal more than public author data need `list_users`. */
+export function canListUsers(context: RequestContext): PermissionResult {
+  const { params, user } = context;
+  const mayListUsers = can(context, 'list_users');
+  if (!isEmptyParam(params.roles) && !mayListUsers) {
+    return forbidden(user, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.');
+  }
+  if (!isEmptyParam(params.capabilities) && !mayListUsers) {
+    return forbidden(user, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by capability.');
+  }
+  if (context.context === 'edit' && !mayListUsers) {
+    return forbidden(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit users.');
+  }
+  if ((params.orderby === 'email' || params.orderby === 'registered_date') && !mayListUsers) {
+    return forbidden(user, 'rest_forbidden_orderby', 'Sorry, you are not allowed to order users by this parameter.');
+  }
+  if (params.who === 'authors') {
+    const { postTypes } = context.services.capabilityRules;
+    const mayEditSomeType = AUTHORED_POST_TYPES.some((type) => {
+      const names = postTypes[type];
+      return names !== undefined && can(context, names.edit_posts);
+    });
+    if (!mayEditSomeType) {
+      return forbidden(user, 'rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.');
+    }
+  }
+  return true;
+}
+
+export async function listUsers(context: RequestContext) {
+  const plan = await planUserList(context);
+  const { items, total = 0 } = await context.services.storage.list(USERS, plan.query);
+  const records = items
+    .map(toUserRecord)
+    .filter((user) => context.context !== 'edit' || can(context, 'edit_user', user.id))
+    .map((user) => userItem(user, context));
+  const page = Math.ceil(plan.offset / plan.perPage + 1);
+  return collection(records, paging(total, page, plan.perPage));
+}
+
+/**
+ * `GET /users/{id}`: yourself always; others in edit context only with `edit_user`; otherwise the user must be
+ * editable or listable by the caller, or have posts the caller can see.
+ */
+export async function canReadUser(context: RequestContext): Promise<PermissionResult> {
+  const target = await requireUser(context, Number(context.params.id));
+  if (context.user !== null && context.user.id === target.id) return true;
+  const mayEdit = can(context, 'edit_user', target.id);
+  if (context.context === 'edit' && !mayEdit) {
+    return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this user.');
+  }
+  if (!mayEdit && !can(context, 'list_users')) {
+    const { storage, capabilityRules } = context.services;
+    const visiblePosts = await context.memo(`user-posts:${target.id}`, () =>
+      countVisiblePosts(storage, target.id, restPostTypes(capabilityRules), context.user, capabilityRules),
+    );
+    if (visiblePosts === 0) return forbidden(context.user, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
+  }
+  return true;
+}
+
+export async function readUser(context: RequestContext) {
+  return item(userItem(await requireUser(context, Number(context.params.id)), context));
+}
+
+/** `GET /users/me`. */
+export async function readCurrentUser(context: RequestContext) {
+  if (context.user === null) throw notLoggedInError();
+  const user = await loadUser(context, context.user.id);
+  if (user === null) throw invalidUserIdError();
+  return item(userItem(user, context));
+}

@@ -1,0 +1,27 @@
+import type { StoragePort } from '../ports/storage.js';
+import { reassignPosts, removePostsOf } from './posts.js';
+
+/**
+ * What happens to a deleted user's posts. The default gives them to another user (`reassign`) or removes them
+ * with their revisions; the content module may supply its own (to move them to the trash, say) by setting
+ * `services.userPosts` when it registers.
+ */
+export interface UserPostsHandler {
+  reassign(storage: StoragePort, from: number, to: number): Promise<unknown>;
+  removeAll(storage: StoragePort, author: number): Promise<unknown>;
+}
+
+declare module '../core/context.js' {
+  interface Services {
+    userPosts?: UserPostsHandler;
+  }
+}
+
+export const DEFAULT_USER_POSTS_HANDLER: UserPostsHandler = {
+  reassign: reassignPosts,
+  removeAll: removePostsOf,
+};
+
+export function userPostsHandler(services: { userPosts?: UserPostsHandler }): UserPostsHandler {
+  return services.userPosts ?? DEFAULT_USER_POSTS_HANDLER;
+}
