@@ -6,3 +6,7 @@ export type { SiteSettings } from './core/site.js';
 export type { Principal, RequestContext, Item, Links, LinkTarget, HandlerResult } from './core/context.js';
 export type { Authenticator } from './core/http.js';
 export { systemClock, fixedClock, type Clock } from './ports/clock.js';
+export { ensureAdministrator, type AdministratorOptions, type AdministratorSetup, type User, type UsersApi } from './users/index.js';
+export { createPrincipal, userCan, type RoleChanges, type CapabilityRuleOptions } from './auth/index.js';
+export type { StoragePort, ListQuery, ListResult, Condition, StoredRecord, NewRecord } from './ports/storage.js';
+export { createMemoryStorage } from './storage/memory/index.js';

@@ -7,8 +7,11 @@ import type { Principal, Services } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';
 import type { PostRecord } from './record.js';
 
-/** Why a record was saved: a create, a REST update, a move to the trash, or a scheduled post going live. */
-export type SaveReason = 'create' | 'update' | 'trash' | 'scheduled-publish';
+/**
+ * Why a record was saved: a create, a REST update, a move to the trash, a scheduled post going live, or an
+ * autosave that updated its author's own draft in place.
+ */
+export type SaveReason = 'create' | 'update' | 'trash' | 'scheduled-publish' | 'autosave';
 
 export interface PostSavedEvent {
   storage: StoragePort;
@@ -18,6 +21,8 @@ export interface PostSavedEvent {
   reason: SaveReason;
   user: Principal | null;
   now: Date;
+  /** The site's home address, when the save came from a request (for addresses stored on new records). */
+  home?: string;
 }
 
 export interface PostDeletedEvent {
