@@ -1,0 +1,25 @@
+/** Arguments of the autosave routes. */
+import { args, type ArgSpec } from '../../core/args/define.js';
+import { contextArg } from '../posts/collection-params.js';
+import { itemArgs } from '../posts/item-args.js';
+import type { PostType } from '../posts/scope.js';
+import { parentArg } from '../revisions/args.js';
+
+const autosaveParentArg = () => parentArg('The id of the post the autosave belongs to.');
+
+export function autosaveListArgs(): Record<string, ArgSpec> {
+  return { parent: autosaveParentArg(), context: contextArg() };
+}
+
+/** The parent type's writable fields; a hierarchical type's own `parent` field takes the place of the route's. */
+export function autosaveCreateArgs(postType: PostType): Record<string, ArgSpec> {
+  return { parent: autosaveParentArg(), ...itemArgs(postType.schema) };
+}
+
+export function autosaveReadArgs(): Record<string, ArgSpec> {
+  return {
+    parent: autosaveParentArg(),
+    id: args.integer({ description: 'The id of the autosave.' }, { phase: 'sanitize' }),
+    context: contextArg(),
+  };
+}

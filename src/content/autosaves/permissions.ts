@@ -1,0 +1,11 @@
+/** Saving an autosave takes exactly the permission to update the post. */
+import type { PermissionResult, RequestContext } from '../../core/context.js';
+import { CmsError } from '../../core/errors.js';
+import { updatePermission } from '../posts/permissions.js';
+import type { PostType } from '../posts/scope.js';
+
+export async function createPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  const id = context.params.id;
+  if (id === undefined || id === null || Number(id) === 0) return new CmsError('rest_post_invalid_id', 'Invalid item ID.', 404);
+  return updatePermission(context, postType);
+}

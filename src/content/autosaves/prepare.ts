@@ -1,0 +1,28 @@
+/** An autosave (or a draft an autosave updated in place) → the revision fields plus `preview_link`. */
+import type { Item, RequestContext } from '../../core/context.js';
+import { permalinkOf } from '../posts/permalink.js';
+import type { PostRecord } from '../posts/record.js';
+import { scopeOf, type PostType } from '../posts/scope.js';
+import { prepareRevision, revisionPrepareOptions } from '../revisions/prepare.js';
+import { isAutosave } from '../revisions/record.js';
+import { previewToken, withQuery } from './preview.js';
+
+/**
+ * `record` is an autosave of `parent`, or `parent` itself after an in-place autosave. `contextName` is the
+ * context the answer is shown in (`preview_link` only exists in `edit`).
+ */
+export async function prepareAutosave(
+  context: RequestContext, postType: PostType, record: PostRecord, parent: PostRecord, contextName: string,
+): Promise<Item> {
+  const prepared = await prepareRevision(record, revisionPrepareOptions(context, postType));
+  if (contextName !== 'edit' || !context.wantsField('preview_link')) return prepared;
+  const links = scopeOf(context, postType).links;
+  let previewLink: string;
+  if (isAutosave(record)) {
+    const token = previewToken(context.services, context.user?.id ?? 0, parent.id, context.services.clock.now());
+    previewLink = withQuery(await permalinkOf(parent, links), { preview_id: parent.id, preview_nonce: token, preview: 'true' });
+  } else {
+    previewLink = withQuery(await permalinkOf(record, links), { preview: 'true' });
+  }
+  return { ...prepared, data: { ...prepared.data, preview_link: previewLink } };
+}

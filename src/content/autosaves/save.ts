@@ -1,0 +1,107 @@
+/**
+ * The two ways an autosave is stored (the reference's autosave controller):
+ * - the author's own draft is updated in place with the request's post fields, without a revision;
+ * - otherwise each user keeps one autosave revision per post, created or overwritten. A first autosave holds
+ *   only the title, content and excerpt that were sent (the others empty); an overwrite keeps earlier values of
+ *   fields not sent. When every sent field equals the post's current value, the user's autosave is removed and
+ *   the request fails with `rest_autosave_no_changes`.
+ */
+import { phpTrim } from '../../core/args/php.js';
+import type { RequestContext } from '../../core/context.js';
+import { CmsError } from '../../core/errors.js';
+import { nowDates } from '../posts/dates.js';
+import { invalidPostId } from '../posts/permissions.js';
+import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../posts/record.js';
+import { savePost } from '../posts/save.js';
+import { scopeOf, type PostType } from '../posts/scope.js';
+import type { PostChanges } from '../posts/write.js';
+import { sanitizePostHtml, sanitizeTitleHtml } from '../render/index.js';
+import {
+  autosaveSlug, insertRevision, latestAutosave, normalizeWhitespace, REVISIONED_FIELDS, type RevisionedField,
+} from '../revisions/record.js';
+
+/** Statuses whose author's autosave updates the post itself. */
+export const DRAFT_STATUSES: ReadonlySet<string> = new Set(['draft', 'auto-draft']);
+
+/**
+ * The changes an in-place autosave applies: the fields the reference prepares for storage. Sticky, featured
+ * image, format, template, terms and meta are extra steps of a REST update and are left alone.
+ */
+function postFieldChanges(changes: PostChanges): PostChanges {
+  const kept: PostChanges = { terms: {} };
+  const fields = [
+    'title', 'content', 'excerpt', 'status', 'date', 'resetDate', 'slug', 'author', 'password', 'parent', 'menuOrder',
+    'commentStatus', 'pingStatus',
+  ] as const;
+  for (const field of fields) {
+    if (changes[field] !== undefined) Object.assign(kept, { [field]: changes[field] });
+  }
+  return kept;
+}
+
+export async function updateOwnDraft(context: RequestContext, postType: PostType, post: PostRecord, changes: PostChanges): Promise<PostRecord> {
+  const scope = scopeOf(context, postType);
+  return scope.storage.transaction(async (tx) => {
+    const current = await tx.get(POSTS_COLLECTION, post.id);
+    if (!isPostRecord(current)) throw invalidPostId();
+    return savePost(current, postFieldChanges(changes), scope.saveEnvironment(tx), 'autosave');
+  });
+}
+
+type RevisionedText = Partial<Record<RevisionedField, string>>;
+
+function sentText(changes: PostChanges): RevisionedText {
+  const sent: RevisionedText = {};
+  for (const field of REVISIONED_FIELDS) {
+    const value = changes[field];
+    if (value !== undefined) sent[field] = value;
+  }
+  return sent;
+}
+
+/** Stored like any post text: HTML filtered for users without `unfiltered_html`, titles trimmed. */
+function sanitized(sent: RevisionedText, unfiltered: boolean): RevisionedText {
+  const result: RevisionedText = {};
+  if (sent.title !== undefined) result.title = phpTrim(unfiltered ? sent.title : sanitizeTitleHtml(sent.title));
+  if (sent.content !== undefined) result.content = unfiltered ? sent.content : sanitizePostHtml(sent.content);
+  if (sent.excerpt !== undefined) result.excerpt = unfiltered ? sent.excerpt : sanitizePostHtml(sent.excerpt);
+  return result;
+}
+
+export async function saveAutosaveRevision(context: RequestContext, postType: PostType, post: PostRecord, changes: PostChanges): Promise<PostRecord> {
+  const scope = scopeOf(context, postType);
+  const userId = context.user?.id ?? 0;
+  const sent = sentText(changes);
+  const text = sanitized(sent, scope.abilities.can('unfiltered_html'));
+  const now = nowDates(context.services.clock.now(), context.site);
+
+  const saved = await scope.storage.transaction(async (tx) => {
+    const parent = await tx.get(POSTS_COLLECTION, post.id);
+    if (!isPostRecord(parent)) throw invalidPostId();
+    const existing = await latestAutosave(tx, post.id, userId);
+    if (!existing) {
+      return insertRevision(tx, {
+        parent: post.id,
+        slug: autosaveSlug(post.id),
+        author: userId,
+        date: now.local,
+        dateGmt: now.gmt,
+        title: text.title ?? '',
+        content: text.content ?? '',
+        excerpt: text.excerpt ?? '',
+        home: context.site.home,
+      });
+    }
+    const changed = (Object.entries(sent) as [RevisionedField, string][])
+      .some(([field, value]) => normalizeWhitespace(value) !== normalizeWhitespace(parent[field]));
+    if (!changed) {
+      await tx.remove(POSTS_COLLECTION, existing.id);
+      return null;
+    }
+    const patch = { ...text, author: userId, date: now.local, date_gmt: now.gmt, modified: now.local, modified_gmt: now.gmt };
+    return (await tx.update(POSTS_COLLECTION, existing.id, patch)) as PostRecord;
+  });
+  // The removal of an unchanged autosave is kept; only then is the request refused.
+  if (!saved) throw new CmsError('rest_autosave_no_changes', 'There is nothing to save. The autosave and the post content are the same.', 400);
+  return saved;
+}

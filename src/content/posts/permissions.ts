@@ -1,0 +1,133 @@
+/** Permission checks of the post-type routes, in the reference's order, with its codes and messages. */
+import { userCan } from '../../auth/index.js';
+import type { PermissionResult, RequestContext } from '../../core/context.js';
+import { CmsError, forbidden } from '../../core/errors.js';
+import { getTerm } from '../terms/service.js';
+import { passwordMatches } from './prepare.js';
+import { isPostRecord, POSTS_COLLECTION, type PostRecord } from './record.js';
+import { publishDueOnce } from './scheduler.js';
+import { scopeOf, type PostScope, type PostType } from './scope.js';
+
+const isEmpty = (value: unknown) =>
+  value === undefined || value === null || value === false || value === 0 || value === '' || value === '0'
+  || (Array.isArray(value) && value.length === 0);
+
+export function invalidPostId(): CmsError {
+  return new CmsError('rest_post_invalid_id', 'Invalid post ID.', 404);
+}
+
+/** The record the URL names, if it exists and is of this type (loaded once per request). */
+export async function loadPost(context: RequestContext, postType: PostType): Promise<PostRecord | null> {
+  await publishDueOnce(context);
+  const id = Number(context.params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const record = await context.memo(`post:${id}`, () => context.services.storage.get(POSTS_COLLECTION, id));
+  return isPostRecord(record) && record.type === postType.definition.type ? record : null;
+}
+
+export async function requirePost(context: RequestContext, postType: PostType): Promise<PostRecord> {
+  const post = await loadPost(context, postType);
+  if (!post) throw invalidPostId();
+  return post;
+}
+
+/** Whether the user may see the record at all (the reference's `check_read_permission`). */
+export async function canReadPost(post: PostRecord, scope: PostScope, context: RequestContext, depth = 0): Promise<boolean> {
+  if (post.status === 'publish' || scope.abilities.canRead(post)) return true;
+  if (context.services.capabilityRules.postStatuses[post.status] === 'public') return true;
+  if (post.status === 'inherit') {
+    if (post.parent > 0 && depth < 8) {
+      const parent = await context.services.storage.get(POSTS_COLLECTION, post.parent);
+      if (isPostRecord(parent)) return canReadPost(parent, scope, context, depth + 1);
+    }
+    return true;
+  }
+  return false;
+}
+
+export async function listPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  await publishDueOnce(context);
+  const scope = scopeOf(context, postType);
+  if (context.context === 'edit' && !scope.abilities.can(scope.capabilities.edit_posts)) {
+    return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+  }
+  return true;
+}
+
+export async function readPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  const post = await loadPost(context, postType);
+  if (!post) return invalidPostId();
+  const scope = scopeOf(context, postType);
+  if (context.context === 'edit' && !scope.abilities.canEdit(post)) {
+    return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
+  }
+  const password = context.params.password;
+  if (typeof password === 'string' && password !== '' && !passwordMatches(post.password, password)) {
+    return new CmsError('rest_post_incorrect_password', 'Incorrect post password.', 403);
+  }
+  return canReadPost(post, scope, context);
+}
+
+/** Every sent term that exists must be assignable by the user. */
+async function canAssignTerms(context: RequestContext, scope: PostScope): Promise<boolean> {
+  for (const taxonomy of scope.postType.definition.taxonomies) {
+    const value = context.params[taxonomy.restBase];
+    if (value === undefined || value === null) continue;
+    for (const id of Array.isArray(value) ? value : [value]) {
+      const term = await getTerm(scope.storage, taxonomy.taxonomy as 'category' | 'post_tag', Number(id));
+      if (!term) continue;
+      if (!userCan(context.user, 'assign_term', { taxonomy: taxonomy.taxonomy }, context.services.capabilityRules)) return false;
+    }
+  }
+  return true;
+}
+
+/** The author and sticky checks shared by create and update. */
+function authorAndStickyError(context: RequestContext, scope: PostScope, verb: 'create' | 'update'): CmsError | null {
+  const { params, user } = context;
+  const { abilities, capabilities } = scope;
+  if (!isEmpty(params.author) && (user?.id ?? 0) !== params.author && !abilities.can(capabilities.edit_others_posts)) {
+    return forbidden(user, 'rest_cannot_edit_others', `Sorry, you are not allowed to ${verb} posts as this user.`);
+  }
+  if (scope.postType.definition.supportsSticky && !isEmpty(params.sticky)
+    && !abilities.can(capabilities.edit_others_posts) && !abilities.can(capabilities.publish_posts)) {
+    return forbidden(user, 'rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.');
+  }
+  return null;
+}
+
+function termError(context: RequestContext): CmsError {
+  return forbidden(context.user, 'rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.');
+}
+
+export async function createPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  await publishDueOnce(context);
+  if (!isEmpty(context.params.id)) return new CmsError('rest_post_exists', 'Cannot create existing post.', 400);
+  const scope = scopeOf(context, postType);
+  const error = authorAndStickyError(context, scope, 'create');
+  if (error) return error;
+  if (!scope.abilities.can(scope.capabilities.create_posts)) {
+    return forbidden(context.user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+  }
+  return (await canAssignTerms(context, scope)) ? true : termError(context);
+}
+
+export async function updatePermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  const post = await loadPost(context, postType);
+  if (!post) return invalidPostId();
+  const scope = scopeOf(context, postType);
+  if (!scope.abilities.canEdit(post)) return forbidden(context.user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+  const error = authorAndStickyError(context, scope, 'update');
+  if (error) return error;
+  return (await canAssignTerms(context, scope)) ? true : termError(context);
+}
+
+export async function deletePermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  const post = await loadPost(context, postType);
+  if (!post) return invalidPostId();
+  const scope = scopeOf(context, postType);
+  if (!scope.abilities.canDelete(post)) {
+    return forbidden(context.user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  }
+  return true;
+}

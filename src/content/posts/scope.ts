@@ -1,0 +1,82 @@
+/** Everything a post-type check or handler needs for one request, built once and memoised on the request. */
+import type { PostTypeCapabilities } from '../../auth/index.js';
+import type { RequestContext } from '../../core/context.js';
+import type { StoragePort } from '../../ports/storage.js';
+import { abilitiesFor, capabilitiesOf, type Abilities } from './capabilities.js';
+import type { LinkEnvironment } from './permalink.js';
+import type { PostTypeDefinition } from './post-types.js';
+import type { PrepareOptions } from './prepare.js';
+import type { ItemSchema } from './schema.js';
+import type { SaveEnvironment } from './save.js';
+import { resolvePostSettings, type ResolvedPostSettings } from './settings.js';
+import type { WriteEnvironment } from './write.js';
+
+export interface PostType {
+  definition: PostTypeDefinition;
+  schema: ItemSchema;
+}
+
+export interface PostScope {
+  readonly postType: PostType;
+  readonly storage: StoragePort;
+  readonly settings: ResolvedPostSettings;
+  readonly capabilities: PostTypeCapabilities;
+  readonly abilities: Abilities;
+  readonly links: LinkEnvironment;
+  readonly templates: Readonly<Record<string, string>>;
+  /** Options to prepare responses with, for a response context. */
+  prepareOptions(contextName: string, extra?: Pick<PrepareOptions, 'password' | 'excerptLength'>): PrepareOptions;
+  writeEnvironment(): WriteEnvironment;
+  /** Save options bound to a transaction's storage handle. */
+  saveEnvironment(storage: StoragePort): SaveEnvironment;
+}
+
+export function scopeOf(context: RequestContext, postType: PostType): PostScope {
+  return context.memo(`posts:scope:${postType.definition.type}`, () => buildScope(context, postType));
+}
+
+function buildScope(context: RequestContext, postType: PostType): PostScope {
+  const { services, site } = context;
+  const { definition } = postType;
+  const storage = services.storage;
+  const settings = resolvePostSettings(services.postSettings);
+  const abilities = abilitiesFor(context.user, services, site);
+  const links: LinkEnvironment = { storage, home: site.home, permalinkStructure: settings.permalinkStructure, pageOnFront: site.pageOnFront };
+  const templates = settings.templates[definition.type] ?? {};
+  const siteTime = { timezone: site.timezone, gmtOffset: site.gmtOffset };
+  const capabilities = capabilitiesOf(definition, services);
+  return {
+    postType,
+    storage,
+    settings,
+    capabilities,
+    abilities,
+    links,
+    templates,
+    prepareOptions: (contextName, extra = {}) => ({
+      definition,
+      schema: postType.schema,
+      services,
+      storage,
+      links,
+      site: siteTime,
+      abilities,
+      context: contextName,
+      wantsField: context.wantsField,
+      url: context.url,
+      ...extra,
+    }),
+    writeEnvironment: () => ({ definition, capabilities, abilities, storage, site: siteTime, templates }),
+    saveEnvironment: (transaction) => ({
+      definition,
+      capabilities,
+      abilities,
+      storage: transaction,
+      services,
+      site: siteTime,
+      links: { ...links, storage: transaction },
+      now: services.clock.now(),
+      templates,
+    }),
+  };
+}

@@ -1,0 +1,50 @@
+/** Arguments of the revision routes, in the order the route index publishes them (the URL ids first). */
+import { arg, args, type ArgSpec } from '../../core/args/define.js';
+import { sanitizeTextField } from '../../core/args/text.js';
+import { contextArg } from '../posts/collection-params.js';
+
+const toNonNegativeInteger = (value: unknown) => Math.abs(Math.trunc(Number(value) || 0));
+
+export const parentArg = (description = 'The id of the post the revision belongs to.'): ArgSpec =>
+  args.integer({ description }, { phase: 'sanitize' });
+
+export const revisionIdArg = (): ArgSpec => args.integer({ description: 'Unique identifier of the revision.' }, { phase: 'sanitize' });
+
+const integerList = (description: string): ArgSpec =>
+  arg({ description, type: 'array', items: { type: 'integer' }, default: [] }, { phase: 'sanitize' });
+
+export const REVISION_ORDERBY = ['date', 'id', 'include', 'relevance', 'slug', 'include_slugs', 'title'] as const;
+
+/** `per_page` has no default: without it the list holds every revision. */
+export function revisionListArgs(): Record<string, ArgSpec> {
+  return {
+    parent: parentArg(),
+    context: contextArg(),
+    page: arg({ description: 'The page of the collection.', type: 'integer', default: 1, minimum: 1 }, { transform: toNonNegativeInteger }),
+    per_page: arg(
+      { description: 'The largest number of items in the result; all of them when absent.', type: 'integer', minimum: 1, maximum: 100 },
+      { transform: toNonNegativeInteger },
+    ),
+    search: arg({ description: 'Only revisions that match this text.', type: 'string' }, { transform: (value) => sanitizeTextField(value) }),
+    exclude: integerList('Leave out these ids.'),
+    include: integerList('Only these ids.'),
+    offset: arg({ description: 'Skip this many items (with per_page).', type: 'integer' }, { phase: 'sanitize' }),
+    order: arg({ description: 'Ascending or descending order.', type: 'string', default: 'desc', enum: ['asc', 'desc'] }, { phase: 'sanitize' }),
+    orderby: arg(
+      { description: 'The attribute the collection is sorted by.', type: 'string', default: 'date', enum: [...REVISION_ORDERBY] },
+      { phase: 'sanitize' },
+    ),
+  };
+}
+
+export function revisionReadArgs(): Record<string, ArgSpec> {
+  return { parent: parentArg(), id: revisionIdArg(), context: contextArg() };
+}
+
+export function revisionDeleteArgs(): Record<string, ArgSpec> {
+  return {
+    parent: parentArg(),
+    id: revisionIdArg(),
+    force: args.boolean({ description: 'Must be true: revisions cannot be moved to the trash.', default: false }, { phase: 'sanitize' }),
+  };
+}
