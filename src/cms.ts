@@ -1,4 +1,4 @@
-import { createPrincipal, createRoleTable, createCapabilityRules, type CapabilityRuleOptions, type CapabilityRules, type RoleChanges, type RoleTable } from './auth/index.js';
+import { createCapabilityRules, createRoleTable, type CapabilityRuleOptions, type CapabilityRules, type RoleChanges, type RoleTable } from './auth/index.js';
 import { registerBatch } from './batch/index.js';
 import type { Principal, Services } from './core/context.js';
 import { HttpCore, type Authenticator } from './core/http.js';
@@ -14,7 +14,7 @@ import { registerPosts } from './content/posts/index.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
-import { authenticateWithApplicationPassword, createUsersApi, registerUsers, type UsersApi } from './users/index.js';
+import { authenticateWithApplicationPassword, createUsersApi, getUser, principalOf, registerUsers, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
   interface Services {
@@ -85,6 +85,10 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export type AuthenticationStep = (input: Parameters<Authenticator>[0], services: Services) =>
   Promise<Principal | null | undefined> | Principal | null | undefined;
 
+function isPrincipal(user: { id: number }): user is Principal {
+  return 'roles' in user && 'capabilities' in user && (user as Principal).capabilities instanceof Set;
+}
+
 export function createCms(options: CmsOptions = {}): Cms {
   const registry = new Registry();
   const roles = createRoleTable(options.roles);
@@ -103,15 +107,12 @@ export function createCms(options: CmsOptions = {}): Cms {
   // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
   registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
-  const declare = (namespace: (typeof NAMESPACES)[number]) => registry.namespace(namespace, namespaceRoot(registry));
+  const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry, services: Services) => void)[]>> = {
+    'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers],
+  };
   for (const namespace of NAMESPACES) {
-    declare(namespace);
-    // modules: one line per namespace's resources, e.g. `if (namespace === 'cms/v2') registerPosts(registry);`
-    if (namespace === 'cms/v2') registerPosts(registry, services);
-    if (namespace === 'cms/v2') registerRevisionsAndAutosaves(registry, services);
-    if (namespace === 'cms/v2') registerMedia(registry, services);
-    if (namespace === 'cms/v2') registerTerms(registry, services);
-    if (namespace === 'cms/v2') registerUsers(registry, services);
+    registry.namespace(namespace, namespaceRoot(registry));
+    for (const register of resources[namespace] ?? []) register(registry, services);
   }
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -123,7 +124,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     headerPrefix: options.headerPrefix ?? 'X-WP',
     jsonp: options.jsonp ?? true,
     authenticate: async (input) => {
-      if (input.user) return 'roles' in input.user ? input.user as never : principalFor(input.user.id);
+      if (input.user) return isPrincipal(input.user) ? input.user : principalById(input.user.id);
       for (const step of authenticationSteps) {
         const principal = await step(input, services);
         if (principal !== undefined) return principal;
@@ -133,15 +134,10 @@ export function createCms(options: CmsOptions = {}): Cms {
     ...(options.onError ? { onError: options.onError } : {}),
   });
 
-  async function principalFor(id: number) {
-    const stored = await services.storage.get('users', id);
-    if (!stored) return null;
-    return createPrincipal({
-      id: stored.id,
-      login: String(stored.login),
-      roles: (stored.roles as string[]) ?? [],
-      capabilities: (stored.capabilities as Record<string, boolean>) ?? {},
-    }, roles);
+  /** A host that passes only `{id}` as `request.user` gets that stored user's principal (none if unknown). */
+  async function principalById(id: number): Promise<Principal | null> {
+    const user = await getUser(services.storage, id);
+    return user ? principalOf(user, roles) : null;
   }
 
   return {

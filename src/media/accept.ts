@@ -1,0 +1,99 @@
+/**
+ * Accepting a file into the store: the name is sanitised, the type must be allowed and match the content,
+ * images must be readable (and not absurdly large), and the file gets a free name in its month's folder.
+ * Nothing is stored before every check has passed.
+ */
+import { userCan } from '../auth/index.js';
+import type { RequestContext } from '../core/context.js';
+import { CmsError } from '../core/errors.js';
+import { checkFileType } from './files/check-type.js';
+import { sanitizeFileName, splitExtension } from './files/file-name.js';
+import { allowedMimeTypes, defaultExtensionFor, type MimeTable } from './files/mime-types.js';
+import { uniqueFileName } from './files/unique-name.js';
+import { canEdit, decodeImage, ImageDecodeError } from './images/codec.js';
+import { readImageHeader, type ImageHeader } from './images/header.js';
+import { joinKey } from './images/metadata.js';
+import type { Raster } from './images/raster.js';
+import { REJECTION_CODES, type IncomingFile } from './incoming.js';
+
+export interface AcceptedFile {
+  /** The stored key, `YYYY/MM/name.ext`. */
+  key: string;
+  /** The name the client sent, for the default title. */
+  clientName: string;
+  type: string;
+  bytes: Uint8Array;
+  /** Images: the size from the header, and the pixels when the editor can read them. */
+  header: ImageHeader | null;
+  decoded: Raster | null;
+}
+
+const queues = new WeakMap<object, Promise<unknown>>();
+
+/** Runs name choices one at a time per store, so two uploads of one name in one process get different names. */
+export function serially<T>(store: object, work: () => Promise<T>): Promise<T> {
+  const previous = queues.get(store) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  queues.set(store, next.catch(() => undefined));
+  return next;
+}
+
+/** The types this user may upload. */
+export function allowedTypesFor(context: RequestContext): MimeTable {
+  const unfiltered = userCan(context.user, 'unfiltered_html', undefined, context.services.capabilityRules);
+  return allowedMimeTypes(unfiltered, context.services.uploads.mimeTypes);
+}
+
+/** `YYYY/MM` of a `YYYY-MM-DD…` date. */
+export function monthFolder(date: string): string {
+  return `${date.slice(0, 4)}/${date.slice(5, 7)}`;
+}
+
+/** Extensions an image's generated files may be written with besides its own (for name clashes). */
+export function alternateExtensions(type: string, context: RequestContext): string[] {
+  const output = context.services.uploads.images.outputFormats[type];
+  const extension = output && output !== type ? defaultExtensionFor(output) : null;
+  return extension ? [`.${extension}`] : [];
+}
+
+/** Checks `incoming`, then stores it in `folder` under a free name. */
+export async function acceptFile(context: RequestContext, incoming: IncomingFile, folder: string): Promise<AcceptedFile> {
+  const code = REJECTION_CODES[incoming.transport];
+  const reject = (message: string, status = 400) => new CmsError(code, message, status);
+  const allowed = allowedTypesFor(context);
+
+  let name = sanitizeFileName(incoming.name, allowed);
+  const [base, extension] = splitExtension(name);
+  if (base === '' || base.startsWith('.')) name = `unnamed-file${extension || name}`;
+
+  const check = checkFileType(name, incoming.bytes, allowed);
+  if (!check.ok) throw reject(check.message);
+
+  let header: ImageHeader | null = null;
+  let decoded: Raster | null = null;
+  if (check.type.startsWith('image/')) {
+    header = readImageHeader(incoming.bytes, check.type);
+    if (!header) throw reject('The image could not be read.');
+    if (canEdit(check.type)) {
+      const limit = context.services.uploads.images.maxPixels;
+      if (header.width * header.height > limit) {
+        throw new CmsError('rest_upload_image_too_large', `The image has ${header.width * header.height} pixels; at most ${limit} can be processed.`, 400);
+      }
+      try {
+        decoded = await decodeImage(incoming.bytes, check.type);
+      } catch (error) {
+        if (error instanceof ImageDecodeError) throw reject('The image could not be read.');
+        throw error;
+      }
+    }
+  }
+
+  const { blobs } = context.services;
+  const key = await serially(blobs, async () => {
+    const fileName = await uniqueFileName(blobs, folder, check.fileName, { alternateExtensions: alternateExtensions(check.type, context) });
+    const chosen = joinKey(folder, fileName);
+    await blobs.put(chosen, incoming.bytes, { contentType: check.type });
+    return chosen;
+  });
+  return { key, clientName: incoming.name, type: check.type, bytes: incoming.bytes, header, decoded };
+}

@@ -1,0 +1,174 @@
+/** Arguments of the media routes, built from the post-type module's so that shared parameters behave alike. */
+import { userCan } from '../auth/index.js';
+import { arg, args, type ArgCheck, type ArgSpec } from '../core/args/define.js';
+import type { JsonSchema } from '../core/args/schema.js';
+import { sanitizeTextField } from '../core/args/text.js';
+import { authorizationStatus } from '../core/errors.js';
+import type { Principal, Services } from '../core/context.js';
+import { capabilitiesOf } from '../content/posts/capabilities.js';
+import { collectionArgs } from '../content/posts/collection-params.js';
+import { itemArgs } from '../content/posts/item-args.js';
+import type { ItemSchema } from '../content/posts/schema.js';
+import { ATTACHMENT_TYPE, MEDIA_TYPES } from './schema.js';
+
+/** Statuses other than `inherit` need the type's `edit_posts` (`private` may also be had with `read_private_posts`). */
+function statusCheck(services: Services): ArgCheck {
+  return (value, context) => {
+    const user = context.user as Principal | null;
+    const names = capabilitiesOf(ATTACHMENT_TYPE, services);
+    const rules = services.capabilityRules;
+    for (const status of Array.isArray(value) ? value : [value]) {
+      if (status === 'inherit') continue;
+      if (userCan(user, names.edit_posts, undefined, rules)) continue;
+      if (status === 'private' && userCan(user, names.read_private_posts, undefined, rules)) continue;
+      return { code: 'rest_forbidden_status', message: 'Status is forbidden.', data: { status: authorizationStatus(user) } };
+    }
+    return null;
+  };
+}
+
+const integerList = (description: string): ArgSpec =>
+  arg({ description, type: 'array', items: { type: 'integer' }, default: [] }, { phase: 'sanitize' });
+
+export function mediaCollectionArgs(services: Services): Record<string, ArgSpec> {
+  const base = collectionArgs(ATTACHMENT_TYPE, services);
+  const result: Record<string, ArgSpec> = {};
+  for (const [name, spec] of Object.entries(base)) {
+    if (name === 'status') {
+      result.status = arg(
+        { default: 'inherit', description: 'Only items with these statuses.', type: 'array', items: { enum: ['inherit', 'private', 'trash'], type: 'string' } },
+        { phase: 'sanitize', check: statusCheck(services), transform: (value) => [...new Set(value as string[])] },
+      );
+      continue;
+    }
+    result[name] = spec;
+    if (name === 'orderby') {
+      result.parent = integerList('Only items attached to these posts (0: unattached).');
+      result.parent_exclude = integerList('Leave out items attached to these posts.');
+    }
+  }
+  result.media_type = arg(
+    { default: null, description: 'Only items of these media types.', type: 'array', items: { type: 'string', enum: [...MEDIA_TYPES] } },
+    { phase: 'sanitize' },
+  );
+  result.mime_type = arg(
+    { default: null, description: 'Only items of these MIME types.', type: 'array', items: { type: 'string' } },
+    { phase: 'sanitize' },
+  );
+  return result;
+}
+
+/** Fields whose value goes to the handler as sent (a string or a `{raw}` object). */
+const PASSED_AS_SENT = new Set(['caption', 'description']);
+
+/** Create and update arguments from the item schema. */
+export function mediaWriteArgs(schema: ItemSchema): Record<string, ArgSpec> {
+  const derived = itemArgs(schema);
+  const result: Record<string, ArgSpec> = {};
+  for (const [name, spec] of Object.entries(derived)) {
+    if (PASSED_AS_SENT.has(name)) {
+      const { context: _context, ...published } = schema.properties[name]!;
+      result[name] = arg(published as JsonSchema, { phase: 'none' });
+    } else if (name === 'alt_text') {
+      result[name] = arg(spec.schema, { transform: (value) => sanitizeTextField(value) });
+    } else {
+      result[name] = spec;
+    }
+  }
+  return result;
+}
+
+/** Create-only arguments: sub-size and conversion switches, and the address of a file to fetch instead. */
+export function mediaCreateOnlyArgs(): Record<string, ArgSpec> {
+  return {
+    generate_sub_sizes: args.boolean({ description: 'Whether to generate image sub sizes.', default: true }),
+    convert_format: args.boolean({ description: 'Whether to convert image formats.', default: true }),
+    url: args.string({ description: 'Address of an external image to fetch into the library instead of uploading a file.', format: 'uri' }),
+  };
+}
+
+const MODIFIERS_SCHEMA: JsonSchema = {
+  description: 'The image edits, applied in order.',
+  type: 'array',
+  minItems: 1,
+  items: {
+    description: 'One image edit.',
+    type: 'object',
+    required: ['type', 'args'],
+    oneOf: [
+      {
+        title: 'Flip',
+        properties: {
+          type: { description: 'Flip type.', type: 'string', enum: ['flip'] },
+          args: {
+            description: 'Flip arguments.',
+            type: 'object',
+            required: ['flip'],
+            properties: {
+              flip: {
+                description: 'Flip directions.',
+                type: 'object',
+                required: ['horizontal', 'vertical'],
+                properties: {
+                  horizontal: { description: 'Whether to mirror the image left to right.', type: 'boolean' },
+                  vertical: { description: 'Whether to mirror the image top to bottom.', type: 'boolean' },
+                },
+              },
+            },
+          },
+        },
+      },
+      {
+        title: 'Rotation',
+        properties: {
+          type: { description: 'Rotation type.', type: 'string', enum: ['rotate'] },
+          args: {
+            description: 'Rotation arguments.',
+            type: 'object',
+            required: ['angle'],
+            properties: { angle: { description: 'Angle to rotate clockwise, in degrees.', type: 'number' } },
+          },
+        },
+      },
+      {
+        title: 'Crop',
+        properties: {
+          type: { description: 'Crop type.', type: 'string', enum: ['crop'] },
+          args: {
+            description: 'Crop arguments.',
+            type: 'object',
+            required: ['left', 'top', 'width', 'height'],
+            properties: {
+              left: { description: 'Horizontal position of the crop from the left, as a percentage of the image width.', type: 'number' },
+              top: { description: 'Vertical position of the crop from the top, as a percentage of the image height.', type: 'number' },
+              width: { description: 'Width of the crop, as a percentage of the image width.', type: 'number' },
+              height: { description: 'Height of the crop, as a percentage of the image height.', type: 'number' },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+const percentage = (description: string): ArgSpec => args.number({ description, minimum: 0, maximum: 100 });
+
+/** Arguments of `POST /media/{id}/edit`: the source, the modifiers (or the older separate fields), new fields. */
+export function mediaEditArgs(writeArgs: Record<string, ArgSpec>): Record<string, ArgSpec> {
+  const result: Record<string, ArgSpec> = {
+    src: args.string({ description: 'Address of the edited image file.', format: 'uri' }, { required: true }),
+    modifiers: arg(MODIFIERS_SCHEMA),
+    rotation: args.integer({
+      description: 'Degrees to rotate the image clockwise. Superseded by `modifiers`.',
+      minimum: 0, exclusiveMinimum: true, maximum: 360, exclusiveMaximum: true,
+    }),
+    x: percentage('Where the crop starts from the left, as a percentage of the image. Superseded by `modifiers`.'),
+    y: percentage('Where the crop starts from the top, as a percentage of the image. Superseded by `modifiers`.'),
+    width: percentage('Width of the crop, as a percentage of the image. Superseded by `modifiers`.'),
+    height: percentage('Height of the crop, as a percentage of the image. Superseded by `modifiers`.'),
+  };
+  for (const name of ['caption', 'description', 'title', 'post', 'alt_text']) {
+    if (writeArgs[name]) result[name] = writeArgs[name]!;
+  }
+  return result;
+}

@@ -1,0 +1,62 @@
+/** What a host can set for uploads, and the services the media module adds. */
+import type { BlobStore } from '../ports/blobs.js';
+import type { HttpClient } from '../ports/http-client.js';
+import { MIME_TYPES, type MimeTable } from './files/mime-types.js';
+import type { ImageSize } from './images/sizes.js';
+import { resolveImageOptions, type ImageProcessingOptions } from './images/subsizes.js';
+
+export interface UploadsOptions {
+  /**
+   * Public address of the stored files, without a trailing slash (`https://cdn.example.com/uploads`).
+   * Default: `{site url}/uploads`.
+   */
+  baseUrl?: string;
+  /** Largest file accepted by upload or sideload, in bytes (default 32 MiB); larger ones get 413. */
+  maxUploadBytes?: number;
+  /** File types by extension (the reference's `upload_mimes`); default: the reference's list. */
+  mimeTypes?: MimeTable;
+  /** Registered image sub-sizes; default: thumbnail, medium, medium_large, large, 1536x1536, 2048x2048. */
+  imageSizes?: Readonly<Record<string, ImageSize>>;
+  /** Longest side beyond which a `-scaled` copy becomes the main file (default 2560; 0 turns it off). */
+  bigImageThreshold?: number;
+  /** Output type by source type for generated files (default: HEIC/HEIF → JPEG). */
+  outputFormats?: Readonly<Record<string, string>>;
+  /** JPEG quality of generated files (default 82). */
+  jpegQuality?: number;
+  /** Images with more pixels than this are refused (default 100 million). */
+  maxImagePixels?: number;
+}
+
+export interface UploadsConfig {
+  baseUrl: string | undefined;
+  maxUploadBytes: number;
+  mimeTypes: MimeTable;
+  images: ImageProcessingOptions;
+}
+
+export const DEFAULT_MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
+
+export function resolveUploads(options: UploadsOptions = {}): UploadsConfig {
+  return {
+    baseUrl: options.baseUrl?.replace(/\/+$/, ''),
+    maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    mimeTypes: options.mimeTypes ?? MIME_TYPES,
+    images: resolveImageOptions({
+      ...(options.imageSizes ? { sizes: options.imageSizes } : {}),
+      ...(options.bigImageThreshold !== undefined ? { bigImageThreshold: options.bigImageThreshold } : {}),
+      ...(options.outputFormats ? { outputFormats: options.outputFormats } : {}),
+      ...(options.jpegQuality !== undefined ? { jpegQuality: options.jpegQuality } : {}),
+      ...(options.maxImagePixels !== undefined ? { maxPixels: options.maxImagePixels } : {}),
+    }),
+  };
+}
+
+declare module '../core/context.js' {
+  interface Services {
+    /** Stored files: uploads and the files made from them. */
+    blobs: BlobStore;
+    /** Outbound fetches (sideloads, embeds), with the outbound safety rules. */
+    httpClient: HttpClient;
+    uploads: UploadsConfig;
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * `POST /media/{id}/edit`: applies flips, rotations and crops to an image's original upload (turned upright
+ * first) and stores the result as a new attachment (`{name}-edited.{ext}` in the current month's folder),
+ * leaving the source untouched.
+ */
+import type { PermissionResult, RequestContext } from '../core/context.js';
+import { CmsError, forbidden } from '../core/errors.js';
+import { created } from '../core/response.js';
+import { requirePost, updatePermission } from '../content/posts/permissions.js';
+import { POSTS_COLLECTION } from '../content/posts/record.js';
+import { savePost } from '../content/posts/save.js';
+import { scopeOf, type PostType } from '../content/posts/scope.js';
+import { alternateExtensions, monthFolder, serially } from './accept.js';
+import { checkCanAttachTo, checkParentType, textOf } from './changes.js';
+import { nowDates } from '../content/posts/dates.js';
+import { splitExtension } from './files/file-name.js';
+import { uniqueFileName } from './files/unique-name.js';
+import { canEdit, decodeImage, encodeImage } from './images/codec.js';
+import { applyModifiers, ModifierError, type Modifier } from './images/edit.js';
+import { readImageMeta, orientationOf, type ImageMeta } from './images/image-meta.js';
+import { baseNameOf, folderOf, isImageMetadata, joinKey, originalKeyOf, type ImageMetadata } from './images/metadata.js';
+import { applyOrientation, outputFormatFor } from './images/subsizes.js';
+import { generateMetadata } from './metadata-writer.js';
+import { prepareAttachment } from './prepare.js';
+import { fileUrl, uploadsBaseUrl, type AttachmentRecord } from './record.js';
+
+export async function editPermission(context: RequestContext, mediaType: PostType): Promise<PermissionResult> {
+  const scope = scopeOf(context, mediaType);
+  if (!scope.abilities.can('upload_files')) {
+    return forbidden(context.user, 'rest_cannot_edit_image', 'Sorry, you are not allowed to upload media on this site.');
+  }
+  const result = await updatePermission(context, mediaType);
+  if (result !== true) return result;
+  return (await checkCanAttachTo(context, mediaType)) ?? true;
+}
+
+/** Whether `src` (query ignored) ends with the path of the main file, the original upload or a generated size. */
+function sourceMatches(src: string, metadata: ImageMetadata): boolean {
+  const location = src.split('?')[0]!.split('#')[0]!;
+  let decoded = location;
+  try {
+    decoded = decodeURI(location);
+  } catch {
+    // Keep the address as sent.
+  }
+  const folder = folderOf(metadata.file);
+  const candidates = [metadata.file];
+  if (metadata.original_image) candidates.push(joinKey(folder, metadata.original_image));
+  for (const size of Object.values(metadata.sizes ?? {})) candidates.push(joinKey(folder, size.file));
+  return metadata.file.length > 4 && candidates.some((candidate) => location.endsWith(candidate) || decoded.endsWith(candidate));
+}
+
+/** The modifiers asked for: `modifiers` when sent, else the older `rotation` and `x`/`y`/`width`/`height`. */
+function modifiersOf(context: RequestContext): Modifier[] {
+  const { params } = context;
+  if (Array.isArray(params.modifiers)) return params.modifiers as Modifier[];
+  const modifiers: Modifier[] = [];
+  if (typeof params.rotation === 'number' && params.rotation !== 0) modifiers.push({ type: 'rotate', args: { angle: params.rotation } });
+  if ([params.x, params.y, params.width, params.height].every((value) => typeof value === 'number')) {
+    modifiers.push({
+      type: 'crop',
+      args: { left: params.x as number, top: params.y as number, width: params.width as number, height: params.height as number },
+    });
+  }
+  if (modifiers.length === 0) {
+    throw new CmsError('rest_image_not_edited', 'The image was not edited. Edit the image before applying the changes.', 400);
+  }
+  return modifiers;
+}
+
+/** `name-edited` for a fresh edit; an earlier edit's `-edited-3` goes back to `-edited` (the unique name adds a number). */
+function editedBaseName(originalKey: string): [string, string] {
+  const [base, extension] = splitExtension(baseNameOf(originalKey));
+  const edited = /-edited(-\d+)?$/.test(base) ? base.replace(/-edited(-\d+)?$/, '-edited') : `${base}-edited`;
+  return [edited, extension];
+}
+
+/** Empty meta values of the new image are filled from the source's; the orientation is upright now. */
+function mergedImageMeta(fresh: ImageMeta, source: ImageMeta | undefined): ImageMeta {
+  const merged: ImageMeta = { ...fresh };
+  if (source) {
+    for (const key of Object.keys(fresh) as (keyof ImageMeta)[]) {
+      const value = source[key];
+      const current = merged[key];
+      const isEmpty = (candidate: unknown) => candidate === '' || candidate === '0' || (Array.isArray(candidate) && candidate.length === 0);
+      if (isEmpty(current) && !isEmpty(value)) (merged as unknown as Record<string, unknown>)[key] = value;
+    }
+  }
+  if (merged.orientation !== '' && merged.orientation !== '0') merged.orientation = '1';
+  return merged;
+}
+
+export async function editMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
+  await checkParentType(context);
+  const source = (await requirePost(context, mediaType)) as AttachmentRecord;
+  const metadata = source.media_details;
+  if (!isImageMetadata(metadata) || typeof context.params.src !== 'string' || !sourceMatches(context.params.src, metadata)) {
+    throw new CmsError('rest_unknown_attachment', 'Unable to get meta information for file.', 404);
+  }
+  if (!canEdit(source.mime_type)) throw new CmsError('rest_cannot_edit_file_type', 'This type of file cannot be edited.', 400);
+  const modifiers = modifiersOf(context);
+
+  const { blobs, uploads, storage } = context.services;
+  const originalKey = originalKeyOf(metadata);
+  const original = await blobs.get(originalKey);
+  if (!original) throw new CmsError('rest_unknown_image_file_type', 'Unable to edit this image.', 500);
+  let raster = applyOrientation(await decodeImage(original.bytes, source.mime_type), orientationOf(readImageMeta(original.bytes, source.mime_type)));
+  try {
+    raster = await applyModifiers(raster, modifiers);
+  } catch (error) {
+    if (!(error instanceof ModifierError)) throw error;
+    const code = { flip: 'rest_image_flip_failed', rotate: 'rest_image_rotation_failed', crop: 'rest_image_crop_failed' }[error.kind];
+    throw new CmsError(code, `Unable to ${error.kind} this image: ${error.message}`, 400);
+  }
+
+  const [editedBase, extension] = editedBaseName(originalKey);
+  const output = outputFormatFor(source.mime_type, extension.slice(1), uploads.images, true);
+  const bytes = await encodeImage(raster, output.type, { quality: uploads.images.jpegQuality });
+  const folder = monthFolder(nowDates(context.services.clock.now(), context.site).local);
+  const key = await serially(blobs, async () => {
+    const name = await uniqueFileName(blobs, folder, `${editedBase}.${output.extension}`, { alternateExtensions: alternateExtensions(output.type, context) });
+    const chosen = joinKey(folder, name);
+    await blobs.put(chosen, bytes, { contentType: output.type });
+    return chosen;
+  });
+
+  const scope = scopeOf(context, mediaType);
+  let record: AttachmentRecord;
+  try {
+    const title = typeof context.params.title === 'string' || typeof context.params.title === 'object' ? textOf(context.params.title) : undefined;
+    const caption = textOf(context.params.caption);
+    const description = textOf(context.params.description);
+    const parent = typeof context.params.post === 'number' ? Math.max(0, context.params.post) : 0;
+    const altText = typeof context.params.alt_text === 'string' ? context.params.alt_text : source.alt_text ?? '';
+    record = await scope.storage.transaction(async (tx) => {
+      const saved = await savePost(null, {
+        title: title ?? source.title,
+        excerpt: caption ?? source.excerpt,
+        content: description ?? source.content,
+        status: 'inherit',
+        parent,
+        terms: {},
+      }, scope.saveEnvironment(tx), 'create');
+      return (await tx.update(POSTS_COLLECTION, saved.id, {
+        guid: fileUrl(uploadsBaseUrl(context), key), mime_type: output.type, file: key, media_details: {}, alt_text: altText,
+      })) as AttachmentRecord;
+    });
+  } catch (error) {
+    await blobs.remove(key).catch(() => undefined);
+    throw error;
+  }
+
+  record = await generateMetadata(context, {
+    id: record.id, key, type: output.type, bytes, header: { type: output.type, width: raster.width, height: raster.height },
+    decoded: raster, generateSubSizes: true, convertFormat: true,
+  });
+  const generated = record.media_details;
+  if (isImageMetadata(generated)) {
+    const finished: ImageMetadata = {
+      ...generated,
+      image_meta: mergedImageMeta(generated.image_meta, metadata.image_meta),
+      parent_image: { attachment_id: String(source.id), file: originalKey },
+    };
+    record = (await storage.update(POSTS_COLLECTION, record.id, { media_details: finished })) as AttachmentRecord;
+  }
+  const prepared = await prepareAttachment(record, context, mediaType);
+  return created(prepared, context.url(`/cms/v2/media/${record.id}`), { headers: { 'X-WP-Upload-Attachment-ID': record.id } });
+}

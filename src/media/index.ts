@@ -1,0 +1,10 @@
+export { registerMedia } from './routes.js';
+export { mediaServices, type MediaServiceOptions } from './services.js';
+export { resolveUploads, DEFAULT_MAX_UPLOAD_BYTES, type UploadsOptions, type UploadsConfig } from './config.js';
+export { createSafeHttpClient, type SafeHttpClientOptions } from './outbound/index.js';
+export type { BlobStore } from '../ports/blobs.js';
+export type { HttpClient } from '../ports/http-client.js';
+export { serveUpload, keyOfUploadPath, type ServeUploadRequest, type ServeUploadOptions } from './serve.js';
+export { createMemoryBlobStore, createFilesystemBlobStore, type FilesystemBlobStoreOptions } from '../storage/blobs/index.js';
+export { ATTACHMENT_TYPE } from './schema.js';
+export type { AttachmentRecord } from './record.js';

@@ -1,0 +1,2 @@
+export { createMemoryBlobStore } from './memory.js';
+export { createFilesystemBlobStore, type FilesystemBlobStoreOptions } from './filesystem.js';

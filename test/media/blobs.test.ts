@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { isValidBlobKey, type BlobStore } from '../../src/ports/blobs.js';
+import { serveUpload } from '../../src/media/serve.js';
+import { createFilesystemBlobStore } from '../../src/storage/blobs/filesystem.js';
+import { createMemoryBlobStore } from '../../src/storage/blobs/memory.js';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe('blob keys', () => {
+  it('accepts relative year/month paths and refuses anything that could leave the store', () => {
+    assert.equal(isValidBlobKey('2026/11/photo.jpg'), true);
+    assert.equal(isValidBlobKey('photo.jpg'), true);
+    for (const key of ['', '../secret', '2026/../../etc/passwd', '/etc/passwd', '2026//x.jpg', './x.jpg', 'a\\b.jpg', 'C:/x.jpg', 'a\u0000b.jpg', '2026/11/']) {
+      assert.equal(isValidBlobKey(key), false, JSON.stringify(key));
+    }
+  });
+});
+
+let folder: string;
+before(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'quire-blobs-'));
+});
+after(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+function conformance(name: string, make: () => Promise<BlobStore>) {
+  describe(name, () => {
+    it('puts, gets, lists by prefix and removes', async () => {
+      const store = await make();
+      await store.put('2026/11/a.jpg', bytes('A'), { contentType: 'image/jpeg' });
+      await store.put('2026/11/a-150x150.jpg', bytes('AA'), { contentType: 'image/jpeg' });
+      await store.put('2026/12/b.png', bytes('B'), { contentType: 'image/png' });
+      const got = await store.get('2026/11/a.jpg');
+      assert.equal(new TextDecoder().decode(got!.bytes), 'A');
+      assert.equal(got!.contentType, 'image/jpeg');
+      assert.equal(got!.size, 1);
+      assert.equal(await store.exists('2026/11/a.jpg'), true);
+      assert.equal(await store.exists('2026/11/zzz.jpg'), false);
+      assert.deepEqual((await store.list('2026/11/')).map((blob) => blob.key), ['2026/11/a-150x150.jpg', '2026/11/a.jpg']);
+      assert.deepEqual((await store.list('2026/11/a-')).map((blob) => blob.key), ['2026/11/a-150x150.jpg']);
+      assert.deepEqual((await store.list('')).map((blob) => blob.key), ['2026/11/a-150x150.jpg', '2026/11/a.jpg', '2026/12/b.png']);
+      assert.deepEqual(await store.list('2030/'), []);
+      assert.equal(await store.remove('2026/11/a.jpg'), true);
+      assert.equal(await store.remove('2026/11/a.jpg'), false);
+      assert.equal(await store.get('2026/11/a.jpg'), null);
+    });
+
+    it('replaces a blob written twice', async () => {
+      const store = await make();
+      await store.put('x/y.txt', bytes('one'), { contentType: 'text/plain' });
+      await store.put('x/y.txt', bytes('two'), { contentType: 'text/plain' });
+      assert.equal(new TextDecoder().decode((await store.get('x/y.txt'))!.bytes), 'two');
+    });
+
+    it('refuses traversal keys on every operation', async () => {
+      const store = await make();
+      await assert.rejects(store.put('../escape.txt', bytes('x'), { contentType: 'text/plain' }), /Not a valid blob key/);
+      await assert.rejects(store.get('2026/../../escape.txt'), /Not a valid blob key/);
+      await assert.rejects(store.remove('/etc/passwd'), /Not a valid blob key/);
+      await assert.rejects(store.exists('a/../../b'), /Not a valid blob key/);
+      await assert.rejects(store.list('../'), /Not a valid blob key/);
+    });
+  });
+}
+
+conformance('memory blob store', async () => createMemoryBlobStore());
+let counter = 0;
+conformance('filesystem blob store', async () => createFilesystemBlobStore({ root: join(folder, `store-${counter++}`) }));
+
+describe('filesystem blob store layout', () => {
+  it('keeps files at their keys below the root, with types from their extension, and no temporary files', async () => {
+    const root = join(folder, 'layout');
+    const store = createFilesystemBlobStore({ root });
+    await store.put('2026/11/photo.png', bytes('png bytes'), { contentType: 'image/png' });
+    assert.equal(await readFile(join(root, '2026', '11', 'photo.png'), 'utf8'), 'png bytes');
+    assert.deepEqual(await readdir(join(root, '2026', '11')), ['photo.png']);
+    assert.equal((await store.get('2026/11/photo.png'))!.contentType, 'image/png');
+    await writeFile(join(root, 'outside.txt'), 'not reachable through ..');
+    await assert.rejects(store.get('2026/../outside.txt'));
+  });
+});
+
+describe('serveUpload', () => {
+  it('serves a stored file with its type, length, validator and caching headers', async () => {
+    const store = createMemoryBlobStore();
+    await store.put('2026/11/one two.png', bytes('PNGDATA'), { contentType: 'image/png' });
+    const response = await serveUpload(store, '/2026/11/one%20two.png');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers['Content-Type'], 'image/png');
+    assert.equal(response.headers['Content-Length'], '7');
+    assert.match(response.headers['Cache-Control']!, /public, max-age=\d+/);
+    assert.equal(response.headers['X-Content-Type-Options'], 'nosniff');
+    assert.match(response.headers['Content-Security-Policy']!, /sandbox/);
+    assert.equal(new TextDecoder().decode(response.body as Uint8Array), 'PNGDATA');
+
+    const again = await serveUpload(store, '/2026/11/one%20two.png', { headers: { 'if-none-match': response.headers.ETag } });
+    assert.equal(again.status, 304);
+    assert.equal(again.body, null);
+    const head = await serveUpload(store, '/2026/11/one%20two.png', { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.body, null);
+  });
+
+  it('answers 404 for missing files and unsafe paths, 405 for writes', async () => {
+    const store = createMemoryBlobStore();
+    assert.equal((await serveUpload(store, '/2026/11/none.png')).status, 404);
+    assert.equal((await serveUpload(store, '/../../etc/passwd')).status, 404);
+    assert.equal((await serveUpload(store, '/2026/%2e%2e/%2e%2e/etc/passwd')).status, 404);
+    assert.equal((await serveUpload(store, '/2026/11/x.png', { method: 'DELETE' })).status, 405);
+  });
+});
