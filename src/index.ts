@@ -10,3 +10,7 @@ export { ensureAdministrator, type AdministratorOptions, type AdministratorSetup
 export { createPrincipal, userCan, type RoleChanges, type CapabilityRuleOptions } from './auth/index.js';
 export type { StoragePort, ListQuery, ListResult, Condition, StoredRecord, NewRecord } from './ports/storage.js';
 export { createMemoryStorage } from './storage/memory/index.js';
+export {
+  createSafeHttpClient, createMemoryBlobStore, createFilesystemBlobStore, serveUpload, keyOfUploadPath,
+  type BlobStore, type HttpClient, type UploadsOptions, type SafeHttpClientOptions, type FilesystemBlobStoreOptions,
+} from './media/index.js';
