@@ -24,6 +24,8 @@ const requiredFunctions: Record<string, string[]> = {
   './express': ['toExpress'],
   './hono': ['toHono'],
   './fetch': ['toFetchHandler'],
+  './sqlite': ['sqliteStorage'],
+  './postgres': ['postgresStorage'],
 };
 
 describe('package exports', () => {

@@ -1,25 +1,47 @@
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_API_ROOT = '/cms-json';
 export const DEFAULT_ADMIN_LOGIN = 'admin';
+export const DEFAULT_DATA_FILE = './quire.db';
 
 export type CliCommand =
   | { command: 'help' }
-  | { command: 'serve'; port: number; host: string; apiRoot: string; adminLogin: string; adminAppPassword: string | undefined };
+  | {
+    command: 'serve';
+    port: number;
+    host: string;
+    apiRoot: string;
+    adminLogin: string;
+    adminAppPassword: string | undefined;
+    store: StoreChoice;
+    /** Folder of uploaded files; null keeps them in memory (with `--storage memory`). */
+    uploads: string | null;
+  };
+
+export type StoreChoice =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'memory' }
+  | { kind: 'postgres'; url: string };
 
 /** A mistake in the command line: printed as one line, without a stack trace. */
 export class UsageError extends Error {}
 
 export const USAGE = `Usage: quire serve [options]
 
-Serves the quire REST interface over HTTP. Content is kept in memory.
+Serves the quire REST interface over HTTP. Content is kept in a SQLite file by default, uploaded files in
+a folder beside it.
 
 Options:
   -p, --port <n>         port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
       --host <address>   address to listen on (default ${DEFAULT_HOST}; 0.0.0.0 for every interface)
       --api-root <path>  path of the API root (default ${DEFAULT_API_ROOT})
+      --data <file>      SQLite database file (default ${DEFAULT_DATA_FILE}); created when missing
+      --storage <kind>   sqlite (default) or memory (nothing is kept after exit)
+      --postgres <url>   keep content in PostgreSQL instead (postgres://user:pass@host/db)
+      --uploads <dir>    folder of uploaded files (default: uploads/ beside the database file)
       --admin-login <login>
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
       --admin-app-password <password>
@@ -42,6 +64,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     apiRoot: apiRootOf(values['api-root']),
     adminLogin: adminLoginOf(values['admin-login']),
     adminAppPassword: adminAppPasswordOf(values['admin-app-password'] ?? (environment.QUIRE_ADMIN_APP_PASSWORD || undefined)),
+    ...storeOf(values),
   };
 }
 
@@ -57,6 +80,10 @@ function parseOrExplain(argv: readonly string[]) {
         'api-root': { type: 'string' },
         'admin-login': { type: 'string' },
         'admin-app-password': { type: 'string' },
+        data: { type: 'string' },
+        storage: { type: 'string' },
+        postgres: { type: 'string' },
+        uploads: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -103,4 +130,26 @@ function adminAppPasswordOf(value: string | undefined): string | undefined {
     throw new UsageError('--admin-app-password needs at least 8 letters or digits');
   }
   return value;
+}
+
+function storeOf(values: { data?: string | undefined; storage?: string | undefined; postgres?: string | undefined; uploads?: string | undefined }): { store: StoreChoice; uploads: string | null } {
+  const kind = values.storage ?? (values.postgres !== undefined ? 'postgres' : 'sqlite');
+  if (kind !== 'sqlite' && kind !== 'memory' && kind !== 'postgres') {
+    throw new UsageError(`--storage must be sqlite or memory, not '${kind}'`);
+  }
+  if (kind === 'postgres' || values.postgres !== undefined) {
+    if (values.storage !== undefined && values.storage !== 'postgres') throw new UsageError('--postgres cannot be combined with --storage');
+    if (values.data !== undefined) throw new UsageError('--postgres cannot be combined with --data');
+    if (!/^postgres(ql)?:\/\//.test(values.postgres ?? '')) {
+      throw new UsageError(`--postgres must be a URL such as postgres://user:password@host/database, not '${values.postgres ?? ''}'`);
+    }
+    return { store: { kind: 'postgres', url: values.postgres! }, uploads: values.uploads ?? './uploads' };
+  }
+  if (kind === 'memory') {
+    if (values.data !== undefined) throw new UsageError('--data cannot be combined with --storage memory');
+    return { store: { kind: 'memory' }, uploads: values.uploads ?? null };
+  }
+  const path = values.data ?? DEFAULT_DATA_FILE;
+  if (path.trim() === '') throw new UsageError('--data must name a file');
+  return { store: { kind: 'sqlite', path }, uploads: values.uploads ?? join(dirname(path), 'uploads') };
 }

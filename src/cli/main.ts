@@ -3,11 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { baseUrlOf, toNodeListener, writeResponse } from '../../adapters/node.js';
 import { splitTarget } from '../../adapters/routing.js';
-import { createCms, type Cms } from '../index.js';
+import { createCms, encodeResponse, serveUpload, type BlobStore, type Cms } from '../index.js';
 import { ensureAdministrator } from '../users/index.js';
 import { parseCliArgs, UsageError, USAGE } from './args.js';
+import { openStores, StoreSetupError, type OpenedStores } from './stores.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
+/** Where the standalone server serves uploaded files; the media module's default uploads address. */
+const UPLOADS_PATH = '/uploads/';
 
 async function main(argv: readonly string[]): Promise<void> {
   let command;
@@ -23,13 +26,22 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
 
+  let stores: OpenedStores;
+  try {
+    stores = await openStores(command.store, command.uploads);
+  } catch (error) {
+    process.stderr.write(`quire: ${error instanceof StoreSetupError ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
   const cms = createCms({
     site: { apiRoot: command.apiRoot },
+    storage: stores.storage,
+    blobs: stores.blobs,
     onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
   await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);
   const apiListener = toNodeListener(cms);
-  const server = createServer((req, res) => apiListener(req, res, () => answerSiteRequest(cms, req, res)));
+  const server = createServer((req, res) => apiListener(req, res, () => void answerSiteRequest(cms, stores.blobs, req, res)));
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     process.stderr.write(`quire: ${describeListenError(error, command.host, command.port)}\n`);
@@ -38,10 +50,10 @@ async function main(argv: readonly string[]): Promise<void> {
   server.listen(command.port, command.host, () => {
     const { port } = server.address() as AddressInfo;
     const host = command.host.includes(':') ? `[${command.host}]` : command.host;
-    process.stdout.write(`quire listening: http://${host}:${port}${cms.apiRoot}/\n`);
+    process.stdout.write(`quire store: ${stores.description}\nquire listening: http://${host}:${port}${cms.apiRoot}/\n`);
   });
-  process.once('SIGINT', () => shutDown(server));
-  process.once('SIGTERM', () => shutDown(server));
+  process.once('SIGINT', () => shutDown(server, stores));
+  process.once('SIGTERM', () => shutDown(server, stores));
 }
 
 /** Creates the first administrator on a new store and prints its credentials once. */
@@ -58,10 +70,20 @@ async function announceAdministrator(cms: Cms, login: string, applicationPasswor
   }
 }
 
-/** Outside the API: the site root points clients at the API with the discovery `Link` header; the rest is 404. */
-function answerSiteRequest(cms: Cms, req: IncomingMessage, res: ServerResponse): void {
+/**
+ * Outside the API: uploaded files under `/uploads/`; the site root points clients at the API with the discovery
+ * `Link` header; the rest is 404.
+ */
+async function answerSiteRequest(cms: Cms, blobs: BlobStore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { pathname } = splitTarget(req.url ?? '/');
+  if (pathname.startsWith(UPLOADS_PATH)) {
+    const headers = { 'if-none-match': req.headers['if-none-match'] };
+    const answer = await serveUpload(blobs, pathname.slice(UPLOADS_PATH.length - 1), { method: req.method ?? 'GET', headers });
+    writeResponse(res, encodeResponse(answer));
+    return;
+  }
   const apiUrl = baseUrlOf(req, cms.apiRoot);
-  const isSiteRoot = splitTarget(req.url ?? '/').pathname === '/';
+  const isSiteRoot = pathname === '/';
   const text = isSiteRoot ? `quire is running. The REST API is at ${apiUrl}/\n` : 'Not found.\n';
   writeResponse(res, {
     status: isSiteRoot ? 200 : 404,
@@ -70,8 +92,10 @@ function answerSiteRequest(cms: Cms, req: IncomingMessage, res: ServerResponse):
   });
 }
 
-function shutDown(server: Server): void {
-  server.close(() => process.exit(0));
+function shutDown(server: Server, stores: OpenedStores): void {
+  server.close(() => {
+    stores.close().finally(() => process.exit(0));
+  });
   server.closeIdleConnections();
   setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
 }

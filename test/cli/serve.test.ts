@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
@@ -24,7 +26,8 @@ function run(args: string[], environment: Record<string, string> = {}): { child:
 
 /** Starts `quire serve` and waits for the line announcing the API URL. */
 async function serve(args: string[], environment: Record<string, string> = {}): Promise<{ child: ChildProcess; apiUrl: string; finished: Promise<Finished> }> {
-  const started = run(['serve', '--port', '0', ...args], environment);
+  const storeFlags = args.some((arg) => ['--data', '--storage', '--postgres'].includes(arg)) ? [] : ['--storage', 'memory'];
+  const started = run(['serve', '--port', '0', ...storeFlags, ...args], environment);
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   for (;;) {
     const announced = /^quire listening: (\S+)$/m.exec(started.output.stdout);
@@ -174,5 +177,88 @@ describe('quire serve', () => {
     const exit = await run(['serve', '--admin-app-password', 'short']).finished;
     assert.equal(exit.code, 2);
     assert.match(exit.stderr, /--admin-app-password needs at least 8 letters or digits/);
+  });
+
+  test('keeps content in a SQLite file by default, and finds it again after a restart', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'quire-serve-'));
+    const data = join(folder, 'site.db');
+    const password = 'abcd efgh ijkl mnop qrst uvwx';
+    const authorization = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+    try {
+      const first = await serve(['--data', data, '--admin-app-password', password]);
+      let postId: number;
+      try {
+        const created = await fetch(new URL('cms/v2/posts', first.apiUrl), {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'Kept', status: 'publish' }),
+        });
+        assert.equal(created.status, 201);
+        postId = ((await created.json()) as { id: number }).id;
+      } finally {
+        first.child.kill('SIGTERM');
+      }
+      const firstExit = await first.finished;
+      assert.equal(firstExit.code, 0);
+      assert.match(firstExit.stdout, new RegExp(`^quire store: SQLite file ${data.replace(/[.]/g, '\\.')}, uploads in ${folder}/uploads$`, 'm'));
+      assert.ok(existsSync(data), 'the database file exists');
+
+      const second = await serve(['--data', data]);
+      try {
+        const read = await fetch(new URL(`cms/v2/posts/${postId}`, second.apiUrl));
+        assert.equal(read.status, 200);
+        assert.equal(((await read.json()) as { title: { rendered: string } }).title.rendered, 'Kept');
+        const me = await fetch(new URL('cms/v2/users/me', second.apiUrl), { headers: { authorization } });
+        assert.equal(me.status, 200, 'the administrator and its application password were kept');
+        await me.arrayBuffer();
+      } finally {
+        second.child.kill('SIGTERM');
+      }
+      const secondExit = await second.finished;
+      assert.equal(secondExit.code, 0);
+      assert.doesNotMatch(secondExit.stdout, /application password/, 'an existing administrator is not announced again');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('serves uploaded files from the uploads folder', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'quire-uploads-'));
+    const password = 'abcd efgh ijkl mnop qrst uvwx';
+    const authorization = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+    try {
+      const { child, apiUrl, finished } = await serve(['--data', join(folder, 'site.db'), '--admin-app-password', password]);
+      try {
+        const uploaded = await fetch(new URL('cms/v2/media', apiUrl), {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="notes.txt"' },
+          body: 'hello from a file',
+        });
+        assert.equal(uploaded.status, 201);
+        const sourceUrl = ((await uploaded.json()) as { source_url: string }).source_url;
+        assert.match(sourceUrl, /\/uploads\/\d{4}\/\d{2}\/notes\.txt$/);
+        const file = await fetch(sourceUrl);
+        assert.equal(file.status, 200);
+        assert.equal(await file.text(), 'hello from a file');
+        assert.ok(existsSync(join(folder, 'uploads', new URL(sourceUrl).pathname.replace('/uploads/', ''))), 'the file is in the folder');
+        const traversal = await fetch(new URL('/uploads/..%2f..%2fetc/passwd', apiUrl));
+        assert.equal(traversal.status, 404);
+        await traversal.arrayBuffer();
+      } finally {
+        child.kill('SIGTERM');
+      }
+      assert.equal((await finished).code, 0);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('rejects contradictory store flags', async () => {
+    const exit = await run(['serve', '--storage', 'memory', '--data', 'x.db']).finished;
+    assert.equal(exit.code, 2);
+    assert.match(exit.stderr, /--data cannot be combined with --storage memory/);
+    const badUrl = await run(['serve', '--postgres', 'mysql://x']).finished;
+    assert.equal(badUrl.code, 2);
+    assert.match(badUrl.stderr, /--postgres must be a URL/);
   });
 });

@@ -1,0 +1,58 @@
+import type { BlobStore } from '../ports/blobs.js';
+import type { StoragePort } from '../ports/storage.js';
+import { createFilesystemBlobStore, createMemoryBlobStore } from '../storage/blobs/index.js';
+import { createMemoryStorage } from '../storage/memory/index.js';
+import type { StoreChoice } from './args.js';
+
+export interface OpenedStores {
+  storage: StoragePort;
+  blobs: BlobStore;
+  /** One line for the console: where content and files are kept. */
+  description: string;
+  close(): Promise<void>;
+}
+
+/** A store module failed to load because its optional driver is not installed. */
+function missingDriver(error: unknown, driver: string): boolean {
+  const code = (error as { code?: string }).code;
+  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(driver);
+}
+
+export class StoreSetupError extends Error {}
+
+async function openStorage(choice: StoreChoice): Promise<{ storage: StoragePort; description: string }> {
+  if (choice.kind === 'memory') return { storage: createMemoryStorage(), description: 'memory (nothing is kept after exit)' };
+  if (choice.kind === 'sqlite') {
+    try {
+      const { sqliteStorage } = await import('../storage/sqlite/index.js');
+      return { storage: sqliteStorage({ path: choice.path }), description: `SQLite file ${choice.path}` };
+    } catch (error) {
+      if (missingDriver(error, 'better-sqlite3')) {
+        throw new StoreSetupError('the SQLite store needs better-sqlite3 (npm install better-sqlite3), or use --storage memory');
+      }
+      throw new StoreSetupError(`cannot open ${choice.path}: ${(error as Error).message}`);
+    }
+  }
+  try {
+    const { postgresStorage } = await import('../storage/postgres/index.js');
+    const storage = await postgresStorage({ connectionString: choice.url });
+    return { storage, description: `PostgreSQL ${new URL(choice.url).host}${new URL(choice.url).pathname}` };
+  } catch (error) {
+    if (missingDriver(error, "'pg'")) throw new StoreSetupError('the PostgreSQL store needs pg (npm install pg)');
+    throw new StoreSetupError(`cannot use PostgreSQL: ${(error as Error).message}`);
+  }
+}
+
+/** Opens the content store and the uploads folder the command line chose. */
+export async function openStores(choice: StoreChoice, uploadsFolder: string | null): Promise<OpenedStores> {
+  const { storage, description } = await openStorage(choice);
+  const blobs = uploadsFolder === null ? createMemoryBlobStore() : createFilesystemBlobStore({ root: uploadsFolder });
+  return {
+    storage,
+    blobs,
+    description: uploadsFolder === null ? description : `${description}, uploads in ${uploadsFolder}`,
+    close: async () => {
+      await storage.close?.();
+    },
+  };
+}

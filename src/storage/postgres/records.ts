@@ -1,0 +1,190 @@
+import type pg from 'pg';
+import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
+import { compileOrder, compileWhere } from '../sql/compile.js';
+import { storageError } from '../sql/errors.js';
+import type { CheckedQuery } from '../sql/query.js';
+import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
+import { decodeRecord, foldedStrings, foldText } from '../sql/records.js';
+import type { RecordSession } from '../sql/session.js';
+import { postgresDialect } from './dialect.js';
+import { IdCounters } from './id-counters.js';
+
+/** A pool (for reads outside transactions) or one checked-out client (inside a transaction). */
+export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+/** Positional parameters (`$1`, `$2`...). */
+export class PositionalParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** The record statements, for one schema. */
+export class PostgresRecords {
+  private readonly records: string;
+  private readonly collections: string;
+
+  constructor(schema: string) {
+    this.records = `${schema}.quire_records`;
+    this.collections = `${schema}.quire_collections`;
+  }
+
+  async get(db: Queryable, collection: string, id: RecordId): Promise<StoredRecord | null> {
+    const { rows } = await db.query<{ data: Record<string, unknown> }>(
+      `SELECT data FROM ${this.records} WHERE collection = $1 AND id = $2`, [collection, id]);
+    return rows[0] ? decodeRecord(id, rows[0].data) : null;
+  }
+
+  async list(db: Queryable, collection: string, query: CheckedQuery): Promise<ListResult> {
+    let items: StoredRecord[] = [];
+    if (query.limit !== 0) {
+      const { sql, params } = this.pageStatement(collection, query);
+      const { rows } = await db.query<{ id: string; data: Record<string, unknown> }>(sql, params);
+      items = rows.map((row) => decodeRecord(Number(row.id), row.data));
+    }
+    if (!query.withTotal) return { items };
+    const params = new PositionalParams();
+    const { rows } = await db.query<{ total: string }>(`SELECT count(*) AS total ${this.from(collection, query, params)}`, params.values);
+    return { items, total: Number(rows[0]!.total) };
+  }
+
+  pageStatement(collection: string, query: CheckedQuery): { sql: string; params: unknown[] } {
+    const params = new PositionalParams();
+    const from = this.from(collection, query, params);
+    const order = compileOrder(postgresDialect, query.orderBy, params);
+    const page = `LIMIT ${params.add(query.limit)}::bigint OFFSET ${params.add(query.offset)}::bigint`;
+    return { sql: `SELECT r.id, r.data ${from} ORDER BY ${order} ${page}`, params: params.values };
+  }
+
+  private from(collection: string, query: CheckedQuery, params: PositionalParams): string {
+    return `FROM ${this.records} r WHERE r.collection = ${params.add(collection)} AND ${compileWhere(postgresDialect, query.conditions, params)}`;
+  }
+
+  /**
+   * Inserts a record. `ids` holds the collection's id counter as this transaction last left it, if known:
+   * the first insert into a collection bumps the counter row in the same statement and learns its value; later
+   * ones only insert, and `storeIds` writes the counter back once (updating one row over and over inside a
+   * transaction would leave a long chain of row versions to walk).
+   */
+  async insert(db: Queryable, collection: string, record: EncodedRecord, ids: IdCounters): Promise<StoredRecord> {
+    const folded = JSON.stringify(foldedStrings(record.fields));
+    const known = ids.lastId(collection);
+    if (record.id === undefined) {
+      if (known !== undefined) {
+        await db.query(`INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, $3::jsonb, $4::jsonb)`,
+          [collection, known + 1, record.json, folded]);
+        ids.set(collection, known + 1, false);
+        return decodeRecord(known + 1, JSON.parse(record.json));
+      }
+      const { rows } = await db.query<{ id: string }>(
+        `WITH next AS (
+           INSERT INTO ${this.collections} AS c (name, last_id) VALUES ($1, 1)
+           ON CONFLICT (name) DO UPDATE SET last_id = c.last_id + 1
+           RETURNING last_id)
+         INSERT INTO ${this.records} (collection, id, data, folded)
+         SELECT $1, last_id, $2::jsonb, $3::jsonb FROM next
+         RETURNING id`,
+        [collection, record.json, folded]);
+      const id = Number(rows[0]!.id);
+      ids.set(collection, id, true);
+      return decodeRecord(id, JSON.parse(record.json));
+    }
+    const inserted = known !== undefined
+      ? await this.insertWithId(db, collection, record, folded)
+      : await this.insertWithIdCounting(db, collection, record, folded, ids);
+    if (!inserted) throw storageError('duplicate_id', `A record with id ${record.id} already exists in "${collection}".`);
+    if (known !== undefined && record.id > known) ids.set(collection, record.id, false);
+    return decodeRecord(record.id, JSON.parse(record.json));
+  }
+
+  private async insertWithId(db: Queryable, collection: string, record: EncodedRecord, folded: string): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, $3::jsonb, $4::jsonb)
+       ON CONFLICT (collection, id) DO NOTHING`,
+      [collection, record.id, record.json, folded]);
+    return rowCount === 1;
+  }
+
+  private async insertWithIdCounting(
+    db: Queryable, collection: string, record: EncodedRecord, folded: string, ids: IdCounters,
+  ): Promise<boolean> {
+    const { rows } = await db.query<{ inserted: string; last_id: string | null }>(
+      `WITH inserted AS (
+         INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, $3::jsonb, $4::jsonb)
+         ON CONFLICT (collection, id) DO NOTHING
+         RETURNING id),
+       counted AS (
+         INSERT INTO ${this.collections} AS c (name, last_id) SELECT $1, id FROM inserted
+         ON CONFLICT (name) DO UPDATE SET last_id = greatest(c.last_id, excluded.last_id)
+         RETURNING last_id)
+       SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT last_id FROM counted) AS last_id`,
+      [collection, record.id, record.json, folded]);
+    if (rows[0]!.last_id !== null) ids.set(collection, Number(rows[0]!.last_id), true);
+    return Number(rows[0]!.inserted) === 1;
+  }
+
+  /** Writes back the counters that inserts advanced after the first one (see `insert`). */
+  async storeIds(db: Queryable, ids: IdCounters): Promise<void> {
+    for (const [collection, lastId] of ids.unstored()) {
+      await db.query(`UPDATE ${this.collections} SET last_id = $2 WHERE name = $1`, [collection, lastId]);
+    }
+  }
+
+  async update(db: Queryable, collection: string, id: RecordId, patch: EncodedPatch): Promise<StoredRecord | null> {
+    const foldedSet: Record<string, string> = {};
+    const foldedRemoved = [...patch.removed];
+    for (const [field, value] of Object.entries(patch.set)) {
+      if (typeof value === 'string') Object.defineProperty(foldedSet, field, { value: foldText(value), enumerable: true });
+      else foldedRemoved.push(field);
+    }
+    const { rows } = await db.query<{ data: Record<string, unknown> }>(
+      `UPDATE ${this.records}
+          SET data = (data || $3::jsonb) - $4::text[], folded = (folded || $5::jsonb) - $6::text[]
+        WHERE collection = $1 AND id = $2
+        RETURNING data`,
+      [collection, id, JSON.stringify(patch.set), patch.removed, JSON.stringify(foldedSet), foldedRemoved]);
+    return rows[0] ? decodeRecord(id, rows[0].data) : null;
+  }
+
+  async remove(db: Queryable, collection: string, id: RecordId): Promise<boolean> {
+    const { rowCount } = await db.query(`DELETE FROM ${this.records} WHERE collection = $1 AND id = $2`, [collection, id]);
+    return (rowCount ?? 0) > 0;
+  }
+}
+
+/** A session over a pool (reads) or a transaction's client; nested transactions become savepoints. */
+export interface PostgresSession extends RecordSession {
+  /** Completes the transaction's writes; call before COMMIT. */
+  finish(): Promise<void>;
+}
+
+export function postgresSession(db: Queryable, records: PostgresRecords): PostgresSession {
+  let savepoints = 0;
+  let ids = new IdCounters();
+  return {
+    get: (collection, id) => records.get(db, collection, id),
+    list: (collection, query) => records.list(db, collection, query),
+    insert: (collection, record) => records.insert(db, collection, record, ids),
+    update: (collection, id, patch) => records.update(db, collection, id, patch),
+    remove: (collection, id) => records.remove(db, collection, id),
+    async savepoint(work) {
+      const name = `quire_savepoint_${++savepoints}`;
+      const idsBefore = ids.copy();
+      await db.query(`SAVEPOINT ${name}`);
+      try {
+        const result = await work();
+        await db.query(`RELEASE SAVEPOINT ${name}`);
+        return result;
+      } catch (error) {
+        await db.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        await db.query(`RELEASE SAVEPOINT ${name}`);
+        ids = idsBefore;
+        throw error;
+      }
+    },
+    finish: () => records.storeIds(db, ids),
+  };
+}

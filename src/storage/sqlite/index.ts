@@ -1,0 +1,103 @@
+import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { ListQuery, StoragePort } from '../../ports/storage.js';
+import { Mutex } from '../sql/mutex.js';
+import { checkQuery } from '../sql/query.js';
+import { foldText } from '../sql/records.js';
+import { readOperations, runScoped, transactionHandle, writeOperations } from '../sql/session.js';
+import { FOLD_FUNCTION } from './dialect.js';
+import { migrate, schemaVersion } from './migrate.js';
+import { SqliteRecords, sqliteSession } from './records.js';
+
+export type SqliteStorageOptions =
+  /** A database file (created when missing), or `':memory:'`. The store opens it in WAL mode and closes it. */
+  | { path: string; busyTimeoutMs?: number }
+  /** A host's open better-sqlite3 connection. The store leaves its settings alone and never closes it. */
+  | { database: BetterSqlite3.Database };
+
+export interface SqliteStorage extends StoragePort {
+  /** The connection, for a host's own maintenance (not for writing quire's tables). */
+  readonly database: BetterSqlite3.Database;
+  /** The schema version the database is at (the number of the last migration applied). */
+  schemaVersion(): number;
+  /** Copies the whole database to a file while the store stays usable (SQLite's online backup). */
+  backup(destination: string): Promise<void>;
+  /** The query plan SQLite chooses for a list, one line per step. */
+  explain(collection: string, query?: ListQuery): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A store in one SQLite database (see docs/storage.md).
+ *
+ * Isolation: writes are serialised — a write outside a transaction waits for any running transaction to
+ * finish, so calling the outer store's write methods from inside `work` (instead of `tx`'s) never completes.
+ * Reads are not queued: on the store's single connection, a read outside a transaction sees a running
+ * transaction's uncommitted writes. Transactions start with `BEGIN IMMEDIATE`, so several processes sharing a
+ * file take turns (each waits up to `busyTimeoutMs` for another's transaction).
+ */
+export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
+  const ownsConnection = !('database' in options);
+  const db = 'database' in options ? options.database : openFile(options.path, options.busyTimeoutMs ?? 5000);
+  try {
+    // Takes effect only on a database that has no tables yet: its text (and so every index) then compares by
+    // UTF-16 code unit, the port's string order. An existing UTF-8 database compares by code point, which
+    // differs only between characters above U+FFFF and those from U+E000 to U+FFFF.
+    db.pragma("encoding = 'UTF-16be'");
+    db.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
+    migrate(db);
+  } catch (error) {
+    if (ownsConnection) db.close();
+    throw error;
+  }
+
+  const records = new SqliteRecords(db);
+  const session = sqliteSession(db, records);
+  const reads = readOperations(session);
+  const writes = writeOperations(session);
+  const writeLock = new Mutex();
+  let closed = false;
+
+  return {
+    database: db,
+    get: reads.get,
+    list: reads.list,
+    insert: (collection, record) => writeLock.run(() => writes.insert(collection, record)),
+    update: (collection, id, patch) => writeLock.run(() => writes.update(collection, id, patch)),
+    remove: (collection, id) => writeLock.run(() => writes.remove(collection, id)),
+    transaction: (work) => writeLock.run(async () => {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    }),
+    schemaVersion: () => schemaVersion(db),
+    backup: async (destination) => {
+      await db.backup(destination);
+    },
+    explain: (collection, query) => records.explain(collection, checkQuery(query)),
+    close: () => writeLock.run(() => {
+      if (closed) return;
+      closed = true;
+      if (ownsConnection) db.close();
+    }),
+  };
+}
+
+function openFile(path: string, busyTimeoutMs: number): BetterSqlite3.Database {
+  const db = new Database(path, { timeout: busyTimeoutMs });
+  try {
+    db.pragma('journal_mode = WAL');
+    // With WAL, NORMAL loses no committed data on a crash of the process, only (at worst) on a power loss.
+    db.pragma('synchronous = NORMAL');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}

@@ -1,0 +1,147 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
+import { compileOrder, compileWhere } from '../sql/compile.js';
+import { storageError } from '../sql/errors.js';
+import { TEXT_INDEXED_FIELDS } from '../sql/fields.js';
+import type { CheckedQuery } from '../sql/query.js';
+import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
+import { applyPatch, decodeRecord, foldText } from '../sql/records.js';
+import type { RecordSession } from '../sql/session.js';
+import { sqliteDialect, TEXT_TABLE } from './dialect.js';
+import { NamedParams, StatementCache } from './statements.js';
+
+type DataRow = { id: number; data: string };
+
+/**
+ * The record operations on one connection. Each runs synchronously; a write that takes several statements
+ * runs them in a transaction of its own, or a savepoint when a transaction is already open.
+ */
+export class SqliteRecords {
+  private readonly statements: StatementCache;
+  readonly insert: (collection: string, record: EncodedRecord) => StoredRecord;
+  readonly update: (collection: string, id: RecordId, patch: EncodedPatch) => StoredRecord | null;
+  readonly remove: (collection: string, id: RecordId) => boolean;
+
+  constructor(private readonly db: BetterSqlite3.Database) {
+    this.statements = new StatementCache(db);
+    this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
+    this.update = atomically(db, (collection, id, patch) => this.updateNow(collection, id, patch));
+    this.remove = atomically(db, (collection, id) => this.removeNow(collection, id));
+  }
+
+  get(collection: string, id: RecordId): StoredRecord | null {
+    const row = this.statements.get('SELECT json(data) AS data FROM quire_records WHERE collection = ? AND id = ?')
+      .get(collection, id) as { data: string } | undefined;
+    return row ? decodeRecord(id, JSON.parse(row.data)) : null;
+  }
+
+  list(collection: string, query: CheckedQuery): ListResult {
+    const params = new NamedParams();
+    const from = `FROM quire_records r WHERE r.collection = ${params.add(collection)} AND ${compileWhere(sqliteDialect, query.conditions, params)}`;
+    let items: StoredRecord[] = [];
+    if (query.limit !== 0) {
+      const page = `ORDER BY ${compileOrder(sqliteDialect, query.orderBy, params)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
+      const rows = this.statements.get(`SELECT r.id, json(r.data) AS data ${from} ${page}`).all(params.values) as DataRow[];
+      items = rows.map((row) => decodeRecord(row.id, JSON.parse(row.data)));
+    }
+    if (!query.withTotal) return { items };
+    const { total } = this.statements.get(`SELECT count(*) AS total ${from}`).get(params.values) as { total: number };
+    return { items, total };
+  }
+
+  /** Runs a raw `EXPLAIN QUERY PLAN` for a list (for tests and tuning). */
+  explain(collection: string, query: CheckedQuery): string[] {
+    const params = new NamedParams();
+    const sql = `SELECT r.id, json(r.data) AS data FROM quire_records r WHERE r.collection = ${params.add(collection)} `
+      + `AND ${compileWhere(sqliteDialect, query.conditions, params)} `
+      + `ORDER BY ${compileOrder(sqliteDialect, query.orderBy, params)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params.values) as { detail: string }[];
+    return rows.map((row) => row.detail);
+  }
+
+  private insertNow(collection: string, record: EncodedRecord): StoredRecord {
+    let id: number;
+    let key: number;
+    if (record.id === undefined) {
+      ({ last_id: id } = this.statements.get(
+        'INSERT INTO quire_collections (name, last_id) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET last_id = last_id + 1 RETURNING last_id',
+      ).get(collection) as { last_id: number });
+      ({ key } = this.statements.get('INSERT INTO quire_records (collection, id, data) VALUES (?, ?, jsonb(?)) RETURNING key')
+        .get(collection, id, record.json) as { key: number });
+    } else {
+      id = record.id;
+      const inserted = this.statements.get(
+        'INSERT INTO quire_records (collection, id, data) VALUES (?, ?, jsonb(?)) ON CONFLICT (collection, id) DO NOTHING RETURNING key',
+      ).get(collection, id, record.json) as { key: number } | undefined;
+      if (!inserted) throw storageError('duplicate_id', `A record with id ${id} already exists in "${collection}".`);
+      key = inserted.key;
+      this.statements.get(
+        'INSERT INTO quire_collections (name, last_id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last_id = max(last_id, excluded.last_id)',
+      ).run(collection, id);
+    }
+    this.indexText(key, record.fields, false);
+    return decodeRecord(id, JSON.parse(record.json));
+  }
+
+  private updateNow(collection: string, id: RecordId, patch: EncodedPatch): StoredRecord | null {
+    const row = this.statements.get('SELECT key, json(data) AS data FROM quire_records WHERE collection = ? AND id = ?')
+      .get(collection, id) as { key: number; data: string } | undefined;
+    if (!row) return null;
+    const fields = applyPatch(JSON.parse(row.data), patch);
+    const json = JSON.stringify(fields);
+    this.statements.get('UPDATE quire_records SET data = jsonb(?) WHERE key = ?').run(json, row.key);
+    const touchesText = TEXT_INDEXED_FIELDS.some((field) => Object.hasOwn(patch.set, field) || patch.removed.includes(field));
+    if (touchesText) this.indexText(row.key, fields, true);
+    return decodeRecord(id, JSON.parse(json));
+  }
+
+  private removeNow(collection: string, id: RecordId): boolean {
+    const row = this.statements.get('DELETE FROM quire_records WHERE collection = ? AND id = ? RETURNING key')
+      .get(collection, id) as { key: number } | undefined;
+    if (!row) return false;
+    this.statements.get(`DELETE FROM ${TEXT_TABLE} WHERE rowid = ?`).run(row.key);
+    return true;
+  }
+
+  /** Keeps the record's row in the text index in step with its folded text fields. */
+  private indexText(key: number, fields: Record<string, unknown>, replacing: boolean): void {
+    if (replacing) this.statements.get(`DELETE FROM ${TEXT_TABLE} WHERE rowid = ?`).run(key);
+    const texts = TEXT_INDEXED_FIELDS.map((field) => {
+      const value = Object.hasOwn(fields, field) ? fields[field] : undefined;
+      return typeof value === 'string' ? foldText(value) : null;
+    });
+    if (texts.every((text) => text === null)) return;
+    this.statements.get(`INSERT INTO ${TEXT_TABLE} (rowid, ${TEXT_INDEXED_FIELDS.join(', ')}) VALUES (?, ${TEXT_INDEXED_FIELDS.map(() => '?').join(', ')})`)
+      .run(key, ...texts);
+  }
+}
+
+function atomically<A extends unknown[], R>(db: BetterSqlite3.Database, operation: (...args: A) => R): (...args: A) => R {
+  const transaction = db.transaction(operation);
+  return (...args) => transaction.immediate(...args);
+}
+
+/** The port-facing session over a connection; nested transactions become savepoints. */
+export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords): RecordSession {
+  let savepoints = 0;
+  return {
+    get: async (collection, id) => records.get(collection, id),
+    list: async (collection, query) => records.list(collection, query),
+    insert: async (collection, record) => records.insert(collection, record),
+    update: async (collection, id, patch) => records.update(collection, id, patch),
+    remove: async (collection, id) => records.remove(collection, id),
+    async savepoint(work) {
+      const name = `quire_savepoint_${++savepoints}`;
+      db.exec(`SAVEPOINT ${name}`);
+      try {
+        const result = await work();
+        db.exec(`RELEASE ${name}`);
+        return result;
+      } catch (error) {
+        db.exec(`ROLLBACK TO ${name}`);
+        db.exec(`RELEASE ${name}`);
+        throw error;
+      }
+    },
+  };
+}

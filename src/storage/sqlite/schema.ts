@@ -1,0 +1,63 @@
+import { INDEXED_FIELDS, TEXT_INDEXED_FIELDS } from '../sql/fields.js';
+import { fieldPath, sortValueSql, TEXT_TABLE } from './dialect.js';
+
+/**
+ * The schema, as numbered migrations applied in order on open (see migrate.ts). A released migration never
+ * changes: a schema change is a new entry at the end.
+ *
+ * One table holds every collection's records (a collection is a name, not a table, so collections need no DDL):
+ * - `key`: the row's own integer key, which the FTS5 table uses as its rowid;
+ * - `collection`, `id`: the port's identity, unique together;
+ * - `data`: the record without `id`, in SQLite's binary JSON (JSONB), which the JSON functions read without parsing;
+ * - `f_<field>`: virtual generated columns holding the sort value of the indexed fields (dialect.ts), which
+ *   cost no space in the table and feed the indexes below.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+function generatedColumns(): string[] {
+  return [...INDEXED_FIELDS.values()].map(({ field, column }) =>
+    // No declared type: the column must keep each value's own storage class (no affinity).
+    `${column} GENERATED ALWAYS AS (${sortValueSql('data', `'${fieldPath(field)}'`)}) VIRTUAL`);
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'records, id counters, list indexes, text index',
+    statements: [
+      `CREATE TABLE quire_collections (
+        name TEXT PRIMARY KEY NOT NULL,
+        last_id INTEGER NOT NULL
+      )`,
+      `CREATE TABLE quire_records (
+        key INTEGER PRIMARY KEY,
+        collection TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        ${generatedColumns().join(',\n        ')}
+      )`,
+      'CREATE UNIQUE INDEX quire_records_id ON quire_records (collection, id)',
+      // Lists of one type and status, newest (or recently modified) first: the most common list of all.
+      'CREATE INDEX quire_records_type_status_date ON quire_records (collection, f_type, f_status, f_date, id)',
+      'CREATE INDEX quire_records_type_status_modified ON quire_records (collection, f_type, f_status, f_modified, id)',
+      // Scheduled posts come due by their GMT date.
+      'CREATE INDEX quire_records_status_date_gmt ON quire_records (collection, f_status, f_date_gmt, id)',
+      // Collections without types (comments, revisions by date), and author archives.
+      'CREATE INDEX quire_records_date ON quire_records (collection, f_date, id)',
+      'CREATE INDEX quire_records_author ON quire_records (collection, f_author, f_date, id)',
+      // Children of a parent in menu order (pages, revisions, comment threads, terms).
+      'CREATE INDEX quire_records_parent ON quire_records (collection, f_parent, f_menu_order, id)',
+      'CREATE INDEX quire_records_slug ON quire_records (collection, f_slug, id)',
+      'CREATE INDEX quire_records_title ON quire_records (collection, f_type, f_title, id)',
+      `CREATE INDEX quire_records_sticky ON quire_records (collection, id) WHERE f_sticky = x'01'`,
+      // Folded text; the trigram tokenizer makes a phrase query a substring test. Contentless: the text is
+      // stored once, in `data`.
+      `CREATE VIRTUAL TABLE ${TEXT_TABLE} USING fts5(${TEXT_INDEXED_FIELDS.join(', ')}, `
+        + `content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`,
+    ],
+  },
+];

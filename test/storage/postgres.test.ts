@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
+import { isStorageError } from '../../src/ports/storage.js';
+import type { ListQuery } from '../../src/ports/storage.js';
+import { postgresStorage } from '../../src/storage/postgres/index.js';
+import { runStorageConformance } from './conformance.js';
+import { idsOf, seed } from './conformance/support.js';
+import { startTestPostgres } from './postgres-server.js';
+import { sqlStoreChecks } from './sql-store-checks.js';
+
+const outcome = await startTestPostgres();
+
+if ('skip' in outcome) {
+  it('postgres store', { skip: outcome.skip }, () => {});
+} else {
+  const { server } = outcome;
+  const pool = new pg.Pool({ connectionString: server.connectionString, max: 20 });
+  after(async () => {
+    await pool.end();
+    await server.stop();
+  });
+  // Unique per run, so a database given through QUIRE_TEST_POSTGRES_URL can be reused.
+  const run = `${Date.now().toString(36)}_${process.pid}`;
+  let schemas = 0;
+  const freshSchema = () => `quire_test_${run}_${++schemas}`;
+  runStorageConformance('postgres', async () => postgresStorage({ pool, schema: freshSchema() }));
+  sqlStoreChecks(async () => postgresStorage({ pool, schema: freshSchema() }));
+
+  const published: ListQuery = {
+    where: [{ field: 'type', op: 'eq', value: 'post' }, { field: 'status', op: 'eq', value: 'publish' }],
+    orderBy: [{ field: 'date', direction: 'desc' }],
+    offset: 20,
+    limit: 10,
+    withTotal: true,
+  };
+  const post = (index: number) => ({
+    type: index % 5 === 0 ? 'page' : 'post',
+    status: index % 7 === 0 ? 'draft' : 'publish',
+    date: new Date(Date.UTC(2020, 0, 1) + index * 3_600_000).toISOString().slice(0, 19),
+    title: `Entry ${index}`,
+    content: index % 50 === 0 ? 'the rare needle' : 'common words only',
+    slug: `entry-${index}`,
+  });
+
+  describe('postgres store: several processes on one database', () => {
+    it('assigns distinct ids, serialises transactions and keeps check-then-insert safe', async () => {
+      const schema = freshSchema();
+      const store = await postgresStorage({ pool, schema });
+      await store.insert('counters', { value: 0 });
+      const rounds = 30;
+      const writerScript = fileURLToPath(new URL('./postgres-writer.ts', import.meta.url));
+      const runWriter = (name: string) => new Promise<void>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', writerScript, server.connectionString, schema, name, String(rounds)], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let errors = '';
+        child.stderr.on('data', (chunk: Buffer) => { errors += chunk.toString(); });
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${name} exited with ${code}: ${errors}`))));
+      });
+      await Promise.all([runWriter('first'), runWriter('second')]);
+
+      const entries = await store.list('entries', { withTotal: true });
+      assert.equal(entries.total, 2 * rounds);
+      assert.deepEqual(idsOf(entries), Array.from({ length: 2 * rounds }, (_, index) => index + 1));
+      for (const writer of ['first', 'second']) {
+        const own = await store.list('entries', { where: [{ field: 'writer', op: 'eq', value: writer }], orderBy: [{ field: 'id', direction: 'asc' }] });
+        assert.deepEqual(own.items.map((item) => item.round), Array.from({ length: rounds }, (_, index) => index));
+      }
+      assert.equal((await store.get('counters', 1))!.value, 2 * rounds, 'no increment was lost');
+      const slugs = (await store.list('posts')).items.map((item) => item.slug);
+      assert.deepEqual([...slugs].sort(), Array.from({ length: 7 }, (_, index) => `slug-${index}`));
+      await store.close();
+    });
+  });
+
+  describe('postgres store: transactions', () => {
+    it('keeps a transaction\'s writes from everyone else until it ends, and leaves nothing when it fails', async () => {
+      const schema = freshSchema();
+      const store = await postgresStorage({ pool, schema });
+      const otherProcess = await postgresStorage({ pool, schema });
+      await seed(store, 'posts', [post(1), post(2)]);
+      let otherWriteDone = false;
+      let otherWrite: Promise<unknown> | undefined;
+      const failure = new Error('half-way');
+      await assert.rejects(store.transaction(async (tx) => {
+        await tx.insert('posts', post(3));
+        await tx.update('posts', 1, { title: 'changed' });
+        await tx.remove('posts', 2);
+        await tx.insert('revisions', { parent: 1 });
+        assert.equal(await otherProcess.get('posts', 3), null, 'uncommitted insert is invisible');
+        assert.equal((await otherProcess.get('posts', 1))!.title, 'Entry 1', 'uncommitted update is invisible');
+        assert.deepEqual(idsOf(await otherProcess.list('posts')), [1, 2]);
+        otherWrite = otherProcess.insert('posts', post(4)).then((record) => { otherWriteDone = true; return record; });
+        await delay(50);
+        assert.equal(otherWriteDone, false, 'a write from elsewhere waits for the transaction');
+        throw failure;
+      }), (error) => error === failure);
+      const written = (await otherWrite) as { id: number };
+      assert.equal(written.id, 3, 'the failed transaction used up no id');
+      assert.deepEqual((await store.list('posts')).items.map((item) => item.title), ['Entry 1', 'Entry 2', 'Entry 4']);
+      assert.deepEqual(await store.list('revisions', { withTotal: true }), { items: [], total: 0 });
+      await otherProcess.close();
+      await store.close();
+    });
+
+    it('refuses strings PostgreSQL cannot hold, storing nothing', async () => {
+      const store = await postgresStorage({ pool, schema: freshSchema() });
+      await store.insert('posts', { title: 'fine' });
+      for (const bad of [{ title: 'nul \u0000 inside' }, { title: 'lone \ud800 surrogate' }, { ['key\u0000']: 1 }, { nested: { deep: ['\udc00'] } }]) {
+        await assert.rejects(store.insert('posts', bad), (error) => isStorageError(error, 'invalid_record'), JSON.stringify(bad));
+        await assert.rejects(store.update('posts', 1, bad), (error) => isStorageError(error, 'invalid_record'), JSON.stringify(bad));
+      }
+      assert.deepEqual((await store.list('posts', { withTotal: true })), { items: [{ id: 1, title: 'fine' }], total: 1 });
+      assert.deepEqual((await store.insert('posts', { title: 'paired 😀 surrogates' })).title, 'paired 😀 surrogates');
+      await store.close();
+    });
+  });
+
+  describe('postgres store: schema', () => {
+    it('migrates once, and refuses a schema that a newer version migrated further', async () => {
+      const schema = freshSchema();
+      const first = await postgresStorage({ pool, schema });
+      await first.insert('posts', post(1));
+      assert.equal(await first.schemaVersion(), 1);
+      await first.close();
+      const second = await postgresStorage({ pool, schema });
+      assert.equal(await second.schemaVersion(), 1);
+      const { rows } = await pool.query(`SELECT count(*)::int AS applied FROM ${schema}.quire_migrations`);
+      assert.equal(rows[0].applied, 1);
+      assert.equal((await second.get('posts', 1))!.title, 'Entry 1');
+      await second.close();
+      await pool.query(`INSERT INTO ${schema}.quire_migrations (version, name) VALUES (99, 'from the future')`);
+      await assert.rejects(postgresStorage({ pool, schema }), /version 99/);
+    });
+
+    it('uses the connection\'s current schema by default, and ends the pool it made', async () => {
+      const store = await postgresStorage({ connectionString: server.connectionString, max: 2 });
+      assert.equal(store.schema, 'public');
+      const created = await store.insert('posts', post(1));
+      assert.equal((await store.get('posts', created.id))!.slug, 'entry-1');
+      await store.close();
+      assert.equal(store.pool.ended, true);
+    });
+  });
+
+  describe('postgres store: query plans', () => {
+    it('answers typical lists and text searches from indexes', async () => {
+      // With sequential scans priced out, the plans show whether the queries can use the indexes at all
+      // (the planner rightly prefers scanning a table this small).
+      const planPool = new pg.Pool({ connectionString: server.connectionString, max: 2, options: '-c enable_seqscan=off' });
+      try {
+        const store = await postgresStorage({ pool: planPool, schema: freshSchema() });
+        await seed(store, 'posts', Array.from({ length: 5000 }, (_, index) => post(index)));
+        await planPool.query(`VACUUM ANALYZE "${store.schema}".quire_records`);
+        const typical = (await store.explain('posts', published)).join('\n');
+        assert.match(typical, /Index Scan Backward using quire_records_type_status_date/);
+        assert.doesNotMatch(typical, /Seq Scan/);
+        const format = (await store.explain('posts', { where: [{ field: 'format', op: 'eq', value: 'aside' }] })).join('\n');
+        assert.match(format, /quire_records_data/, 'equality on any field can use the GIN index on data');
+        const search = (await store.explain('posts', { search: { fields: ['title', 'excerpt', 'content'], terms: ['NEEDLE'] } })).join('\n');
+        assert.match(search, /quire_records_text_content/);
+        assert.equal((await store.list('posts', { search: { fields: ['title', 'excerpt', 'content'], terms: ['NEEDLE'] }, withTotal: true })).total, 100);
+        await store.close();
+      } finally {
+        await planPool.end();
+      }
+    });
+  });
+}

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import type { ListQuery } from '../../src/ports/storage.js';
+import { sqliteStorage } from '../../src/storage/sqlite/index.js';
+import { runStorageConformance } from './conformance.js';
+import { idsOf, seed } from './conformance/support.js';
+import { sqlStoreChecks } from './sql-store-checks.js';
+
+runStorageConformance('sqlite', async () => sqliteStorage({ path: ':memory:' }));
+sqlStoreChecks(async () => sqliteStorage({ path: ':memory:' }));
+
+const folder = mkdtempSync(path.join(tmpdir(), 'quire-sqlite-'));
+after(() => rmSync(folder, { recursive: true, force: true }));
+let files = 0;
+const freshFile = () => path.join(folder, `store-${++files}.db`);
+
+const published: ListQuery = {
+  where: [{ field: 'type', op: 'eq', value: 'post' }, { field: 'status', op: 'eq', value: 'publish' }],
+  orderBy: [{ field: 'date', direction: 'desc' }],
+  offset: 2,
+  limit: 3,
+  withTotal: true,
+};
+
+function post(index: number) {
+  return {
+    type: index % 4 === 0 ? 'page' : 'post',
+    status: index % 3 === 0 ? 'draft' : 'publish',
+    date: `2024-03-${String(1 + (index % 28)).padStart(2, '0')}T10:00:00`,
+    title: `Entry ${index}`,
+    content: index % 2 === 0 ? 'Contains the Needle here' : 'nothing to see',
+    categories: [index % 3],
+  };
+}
+
+describe('sqlite store: files', () => {
+  it('finds everything again after reopening the file', async () => {
+    const file = freshFile();
+    const first = sqliteStorage({ path: file });
+    await seed(first, 'posts', Array.from({ length: 40 }, (_, index) => post(index)));
+    await first.update('posts', 6, { title: 'Renamed', content: 'a NEEDLE too' });
+    await first.remove('posts', 40);
+    await first.insert('terms', { name: 'News', slug: 'news' });
+    const searches: ListQuery = { search: { fields: ['title', 'content'], terms: ['needle'] }, withTotal: true };
+    const before = {
+      posts: await first.list('posts', { withTotal: true }),
+      published: await first.list('posts', published),
+      search: await first.list('posts', searches),
+      inCategory: await first.list('posts', { where: [{ field: 'categories', op: 'containsAny', values: [1] }] }),
+      terms: await first.list('terms'),
+    };
+    await first.close();
+
+    const second = sqliteStorage({ path: file });
+    assert.deepEqual({
+      posts: await second.list('posts', { withTotal: true }),
+      published: await second.list('posts', published),
+      search: await second.list('posts', searches),
+      inCategory: await second.list('posts', { where: [{ field: 'categories', op: 'containsAny', values: [1] }] }),
+      terms: await second.list('terms'),
+    }, before);
+    assert.equal(before.posts.total, 39);
+    assert.equal(before.search.total, 21);
+    assert.equal((await second.insert('posts', post(41))).id, 41, 'ids continue above every id held, even a removed one');
+    assert.equal(second.schemaVersion(), 1);
+    const migrations = second.database.prepare('SELECT count(*) AS applied FROM quire_migrations').get() as { applied: number };
+    assert.equal(migrations.applied, 1, 'reopening applies no migration twice');
+    await second.close();
+  });
+
+  it('leaves nothing of a transaction that failed half-way, on disk either', async () => {
+    const file = freshFile();
+    const store = sqliteStorage({ path: file });
+    await store.insert('posts', post(1));
+    await assert.rejects(store.transaction(async (tx) => {
+      await tx.insert('posts', post(2));
+      await tx.update('posts', 1, { title: 'changed' });
+      await tx.insert('revisions', { parent: 1 });
+      await tx.insert('posts', { id: 1, title: 'clash' });
+    }), (error) => (error as { code?: string }).code === 'duplicate_id');
+    await store.close();
+
+    const reopened = sqliteStorage({ path: file });
+    assert.deepEqual(idsOf(await reopened.list('posts')), [1]);
+    assert.equal((await reopened.get('posts', 1))!.title, 'Entry 1');
+    assert.deepEqual(await reopened.list('revisions', { withTotal: true }), { items: [], total: 0 });
+    assert.equal((await reopened.insert('posts', post(3))).id, 2, 'the rolled-back insert did not use up an id');
+    await reopened.close();
+  });
+
+  it('opens files in WAL mode', async () => {
+    const store = sqliteStorage({ path: freshFile() });
+    assert.equal(store.database.pragma('journal_mode', { simple: true }), 'wal');
+    await store.close();
+  });
+
+  it('works on a host connection and leaves it open', async () => {
+    const file = freshFile();
+    const database = new Database(file);
+    const store = sqliteStorage({ database });
+    await store.insert('posts', post(1));
+    await store.close();
+    assert.equal(database.open, true);
+    const row = database.prepare("SELECT count(*) AS records FROM quire_records WHERE collection = 'posts'").get() as { records: number };
+    assert.equal(row.records, 1);
+    const again = sqliteStorage({ database });
+    assert.equal((await again.get('posts', 1))!.title, 'Entry 1');
+    database.close();
+  });
+
+  it('refuses a database that a newer version migrated further, and leaves it untouched', async () => {
+    const file = freshFile();
+    const store = sqliteStorage({ path: file });
+    await store.insert('posts', post(1));
+    store.database.prepare("INSERT INTO quire_migrations (version, name, applied_at) VALUES (99, 'from the future', '2099-01-01')").run();
+    await store.close();
+    assert.throws(() => sqliteStorage({ path: file }), /schema version 99/);
+    const database = new Database(file, { readonly: true });
+    assert.equal((database.prepare('SELECT count(*) AS records FROM quire_records').get() as { records: number }).records, 1);
+    database.close();
+  });
+
+  it('makes a usable copy with backup()', async () => {
+    const store = sqliteStorage({ path: freshFile() });
+    await seed(store, 'posts', Array.from({ length: 10 }, (_, index) => post(index)));
+    const copyFile = freshFile();
+    const before = await store.list('posts', published);
+    await store.backup(copyFile);
+    await store.insert('posts', post(11));
+    const copy = sqliteStorage({ path: copyFile });
+    assert.equal((await copy.list('posts', { withTotal: true, limit: 0 })).total, 10);
+    assert.deepEqual(await copy.list('posts', published), before);
+    await copy.close();
+    await store.close();
+  });
+});
+
+describe('sqlite store: query plans', () => {
+  it('answers typical lists from indexes, without sorting or scanning', async () => {
+    const store = sqliteStorage({ path: ':memory:' });
+    await seed(store, 'posts', Array.from({ length: 500 }, (_, index) => post(index)));
+    const plan = store.explain('posts', published);
+    assert.deepEqual(plan, ['SEARCH r USING INDEX quire_records_type_status_date (collection=? AND f_type=? AND f_status=?)']);
+    const dateWindow = store.explain('posts', {
+      ...published,
+      where: [...published.where!, { field: 'date', op: 'gte', value: '2024-03-05' }, { field: 'date', op: 'lt', value: '2024-03-09' }],
+    });
+    assert.deepEqual(dateWindow, ['SEARCH r USING INDEX quire_records_type_status_date (collection=? AND f_type=? AND f_status=? AND f_date>? AND f_date<?)']);
+    const bySlug = store.explain('posts', { where: [{ field: 'slug', op: 'eq', value: 'entry-3' }] });
+    assert.match(bySlug.join('\n'), /USING INDEX quire_records_slug \(collection=\? AND f_slug=\?\)/);
+    const children = store.explain('posts', {
+      where: [{ field: 'parent', op: 'eq', value: 0 }],
+      orderBy: [{ field: 'menu_order', direction: 'asc' }],
+      limit: 10,
+    });
+    assert.deepEqual(children, ['SEARCH r USING INDEX quire_records_parent (collection=? AND f_parent=?)']);
+    await store.close();
+  });
+
+  it('narrows text search with the trigram index and still checks every match exactly', async () => {
+    const store = sqliteStorage({ path: ':memory:' });
+    await seed(store, 'posts', Array.from({ length: 200 }, (_, index) => post(index)));
+    const query: ListQuery = { search: { fields: ['title', 'excerpt', 'content'], terms: ['NEEDLE'] }, withTotal: true };
+    assert.match(store.explain('posts', query).join('\n'), /SCAN quire_text VIRTUAL TABLE/);
+    assert.equal((await store.list('posts', query)).total, 100);
+    // Short terms and fields outside the text index fall back to reading the records.
+    const short = store.explain('posts', { search: { fields: ['title', 'content'], terms: ['ne'] } }).join('\n');
+    assert.doesNotMatch(short, /quire_text/);
+    const otherField = store.explain('posts', { search: { fields: ['title', 'slug'], terms: ['needle'] } }).join('\n');
+    assert.doesNotMatch(otherField, /quire_text/);
+    await store.close();
+  });
+});
