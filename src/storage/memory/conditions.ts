@@ -1,10 +1,5 @@
-import type { Condition, Scalar, TextSearch } from '../../ports/storage.js';
-import { storageError } from './errors.js';
-import { isScalar, readField } from './values.js';
-
-function isQueryScalar(value: unknown): value is Scalar {
-  return isScalar(value) && (typeof value !== 'number' || Number.isFinite(value));
-}
+import type { Condition, Scalar } from '../../ports/storage.js';
+import { readField } from './values.js';
 
 export type Predicate = (record: Record<string, unknown>) => boolean;
 
@@ -17,18 +12,6 @@ export function compileConditions(conditions: readonly Condition[]): Predicate {
   return (record) => predicates.every((predicate) => predicate(record));
 }
 
-/** The search as plain conditions, exactly as the port defines it. */
-export function searchConditions(search: TextSearch): Condition[] {
-  const op = search.match === 'equals' ? 'textEquals' : 'textContains';
-  const anyField = (term: string): Condition => ({
-    op: 'or',
-    conditions: search.fields.map((field) => ({ field, op, value: term })),
-  });
-  return [
-    ...search.terms.map(anyField),
-    ...(search.excludedTerms ?? []).map((term): Condition => ({ op: 'not', condition: anyField(term) })),
-  ];
-}
 
 export function compileCondition(condition: Condition): Predicate {
   switch (condition.op) {
@@ -109,44 +92,4 @@ function arrayField(record: Record<string, unknown>, field: string): unknown[] {
 function textField(record: Record<string, unknown>, field: string): string {
   const value = readField(record, field);
   return typeof value === 'string' ? value.toLowerCase() : '';
-}
-
-const SCALAR_OPS = new Set(['eq', 'ne', 'lt', 'lte', 'gt', 'gte']);
-const LIST_OPS = new Set(['in', 'notIn']);
-const ARRAY_OPS = new Set(['containsAny', 'containsAll', 'containsNone']);
-const TEXT_OPS = new Set(['textContains', 'textEquals']);
-
-/** Rejects malformed conditions up front, so a caller's slip (say, `value: undefined`) is an error, not a miss. */
-export function validateCondition(condition: unknown, where: string): asserts condition is Condition {
-  if (typeof condition !== 'object' || condition === null) invalid(`${where} is not a condition.`);
-  const { op } = condition as { op?: unknown };
-  const shape = condition as Record<string, unknown>;
-  if (op === 'and' || op === 'or') {
-    if (!Array.isArray(shape.conditions)) invalid(`${where}.conditions must be an array.`);
-    shape.conditions.forEach((inner: unknown, index: number) => validateCondition(inner, `${where}.conditions[${index}]`));
-    return;
-  }
-  if (op === 'not') {
-    validateCondition(shape.condition, `${where}.condition`);
-    return;
-  }
-  if (typeof op !== 'string') invalid(`${where}.op is missing.`);
-  if (typeof shape.field !== 'string' || shape.field === '') invalid(`${where}.field must be a non-empty string.`);
-  if (SCALAR_OPS.has(op)) {
-    if (!isQueryScalar(shape.value)) invalid(`${where}.value must be a string, number, boolean or null.`);
-  } else if (LIST_OPS.has(op)) {
-    if (!Array.isArray(shape.values) || !shape.values.every(isQueryScalar)) invalid(`${where}.values must be an array of scalars.`);
-  } else if (ARRAY_OPS.has(op)) {
-    if (!Array.isArray(shape.values) || !shape.values.every((value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) {
-      invalid(`${where}.values must be an array of strings or numbers.`);
-    }
-  } else if (TEXT_OPS.has(op)) {
-    if (typeof shape.value !== 'string') invalid(`${where}.value must be a string.`);
-  } else {
-    invalid(`${where}.op "${op}" is not a known operator.`);
-  }
-}
-
-function invalid(message: string): never {
-  throw storageError('invalid_query', message);
 }

@@ -1,6 +1,6 @@
 import type { ListQuery, NewRecord, RecordId, StoredRecord } from '../../ports/storage.js';
 import { Collection } from './collection.js';
-import { storageError } from './errors.js';
+import { storageError } from '../errors.js';
 import type { ListOutcome } from './list.js';
 import { listRows } from './list.js';
 import { normalizeQuery } from './query.js';

@@ -1,8 +1,8 @@
 import type { ListQuery, ListResult, NewRecord, RecordId, StoragePort, StoredRecord } from '../../ports/storage.js';
 import { MemoryEngine } from './engine.js';
-import { storageError } from './errors.js';
+import { storageError } from '../errors.js';
 import type { QueryPlan } from './list.js';
-import { Mutex } from './mutex.js';
+import { Mutex } from '../mutex.js';
 import { copyJsonOut } from './values.js';
 
 export type { QueryPlan } from './list.js';

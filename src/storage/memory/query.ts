@@ -1,6 +1,6 @@
 import type { Condition, ListQuery, Scalar, SortKey } from '../../ports/storage.js';
-import { compileCondition, searchConditions, validateCondition } from './conditions.js';
-import { storageError } from './errors.js';
+import { checkQuery } from '../query-check.js';
+import { compileCondition } from './conditions.js';
 import { compareScalars, readField, sortValue } from './values.js';
 
 /** A list query checked and reduced to what the planner and executor need. */
@@ -12,32 +12,10 @@ export interface NormalizedQuery {
   withTotal: boolean;
 }
 
+/** The port's checks (shared with every store), with "no limit" as infinity for the executor. */
 export function normalizeQuery(query: ListQuery = {}): NormalizedQuery {
-  if (typeof query !== 'object' || query === null) invalid('The query must be an object.');
-  const where = query.where ?? [];
-  if (!Array.isArray(where)) invalid('where must be an array.');
-  where.forEach((condition, index) => validateCondition(condition, `where[${index}]`));
-
-  const conditions = [...where];
-  if (query.search !== undefined) {
-    const { fields, terms, excludedTerms = [], match = 'contains' } = query.search;
-    if (!isStringList(fields) || fields.length === 0) invalid('search.fields must be a non-empty array of strings.');
-    if (!isStringList(terms) || !isStringList(excludedTerms)) invalid('search terms must be arrays of strings.');
-    if (match !== 'contains' && match !== 'equals') invalid('search.match must be "contains" or "equals".');
-    conditions.push(...searchConditions({ fields, terms, excludedTerms, match }));
-  }
-
-  const orderBy = query.orderBy ?? [];
-  if (!Array.isArray(orderBy)) invalid('orderBy must be an array.');
-  orderBy.forEach((key, index) => validateSortKey(key, `orderBy[${index}]`));
-
-  return {
-    conditions,
-    orderBy,
-    offset: count(query.offset, 'offset') ?? 0,
-    limit: count(query.limit, 'limit') ?? Number.POSITIVE_INFINITY,
-    withTotal: query.withTotal === true,
-  };
+  const checked = checkQuery(query);
+  return { ...checked, limit: checked.limit ?? Number.POSITIVE_INFINITY };
 }
 
 /**
@@ -134,30 +112,3 @@ function eqPositions(rank: readonly Condition[]): { field: string; byValue: Map<
   }
   return { field: first.field, byValue };
 }
-
-function validateSortKey(key: unknown, where: string): asserts key is SortKey {
-  if (typeof key !== 'object' || key === null) invalid(`${where} is not a sort key.`);
-  const shape = key as Record<string, unknown>;
-  if ('rank' in shape) {
-    if (!Array.isArray(shape.rank)) invalid(`${where}.rank must be an array of conditions.`);
-    shape.rank.forEach((condition: unknown, index: number) => validateCondition(condition, `${where}.rank[${index}]`));
-    return;
-  }
-  if (typeof shape.field !== 'string' || shape.field === '') invalid(`${where}.field must be a non-empty string.`);
-  if (shape.direction !== 'asc' && shape.direction !== 'desc') invalid(`${where}.direction must be "asc" or "desc".`);
-}
-
-function count(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) invalid(`${name} must be a non-negative integer.`);
-  return value;
-}
-
-function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
-}
-
-function invalid(message: string): never {
-  throw storageError('invalid_query', message);
-}
-

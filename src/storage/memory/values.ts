@@ -1,5 +1,5 @@
 import type { Scalar } from '../../ports/storage.js';
-import { storageError } from './errors.js';
+import { storageError } from '../errors.js';
 
 const MAX_DEPTH = 200;
 

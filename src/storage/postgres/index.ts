@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { ListQuery, StoragePort } from '../../ports/storage.js';
-import { storageError } from '../sql/errors.js';
-import { Mutex } from '../sql/mutex.js';
-import { checkQuery } from '../sql/query.js';
+import { storageError } from '../errors.js';
+import { Mutex } from '../mutex.js';
+import { checkQuery } from '../query-check.js';
 import type { StringRule } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle } from '../sql/session.js';
 import { LOCK_CLASS, lockKeyOf, migrate, quoteIdentifier, schemaVersion } from './migrate.js';

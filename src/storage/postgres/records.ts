@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
-import { storageError } from '../sql/errors.js';
-import type { CheckedQuery } from '../sql/query.js';
+import { storageError } from '../errors.js';
+import type { CheckedQuery } from '../query-check.js';
 import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
 import { decodeRecord, foldedStrings, foldText } from '../sql/records.js';
 import type { RecordSession } from '../sql/session.js';

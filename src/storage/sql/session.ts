@@ -1,8 +1,8 @@
 import type { ListQuery, ListResult, NewRecord, RecordId, StoragePort, StoredRecord } from '../../ports/storage.js';
-import { storageError } from './errors.js';
-import { Mutex } from './mutex.js';
-import type { CheckedQuery } from './query.js';
-import { checkQuery } from './query.js';
+import { storageError } from '../errors.js';
+import { Mutex } from '../mutex.js';
+import type { CheckedQuery } from '../query-check.js';
+import { checkQuery } from '../query-check.js';
 import type { EncodedPatch, EncodedRecord, StringRule } from './records.js';
 import { encodeNewRecord, encodePatch } from './records.js';
 

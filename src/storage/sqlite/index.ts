@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ListQuery, StoragePort } from '../../ports/storage.js';
-import { Mutex } from '../sql/mutex.js';
-import { checkQuery } from '../sql/query.js';
+import { Mutex } from '../mutex.js';
+import { checkQuery } from '../query-check.js';
 import { foldText } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle, writeOperations } from '../sql/session.js';
 import { FOLD_FUNCTION } from './dialect.js';

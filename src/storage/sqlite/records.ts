@@ -1,9 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
-import { storageError } from '../sql/errors.js';
+import { storageError } from '../errors.js';
 import { TEXT_INDEXED_FIELDS } from '../sql/fields.js';
-import type { CheckedQuery } from '../sql/query.js';
+import type { CheckedQuery } from '../query-check.js';
 import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
 import { applyPatch, decodeRecord, foldText } from '../sql/records.js';
 import type { RecordSession } from '../sql/session.js';

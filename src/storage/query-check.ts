@@ -1,4 +1,4 @@
-import type { Condition, ListQuery, Scalar, SortKey, TextSearch } from '../../ports/storage.js';
+import type { Condition, ListQuery, Scalar, SortKey, TextSearch } from '../ports/storage.js';
 import { storageError } from './errors.js';
 
 /** A list query checked against the port's rules, with its search spelled out as conditions. */

@@ -1,4 +1,4 @@
-import type { StorageError, StorageErrorCode } from '../../ports/storage.js';
+import type { StorageError, StorageErrorCode } from '../ports/storage.js';
 
 export function storageError(code: StorageErrorCode, message: string): StorageError {
   const error = new Error(message) as StorageError;
