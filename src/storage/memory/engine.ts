@@ -4,7 +4,8 @@ import { storageError } from '../errors.js';
 import type { ListOutcome } from './list.js';
 import { listRows } from './list.js';
 import { normalizeQuery } from './query.js';
-import { copyJsonIn, isPlainObject, setMember } from './values.js';
+import { isPlainObject, setMember } from '../json.js';
+import { copyJsonIn } from './values.js';
 
 type UndoStep =
   | { kind: 'row'; collection: Collection; id: number; before: StoredRecord | undefined }

@@ -1,5 +1,7 @@
 import type { Scalar } from '../../ports/storage.js';
 import { storageError } from '../errors.js';
+import { describeValue, isPlainObject, setMember } from '../json.js';
+
 
 const MAX_DEPTH = 200;
 
@@ -24,7 +26,7 @@ export function copyJsonIn(value: unknown, where: string, depth = 0): unknown {
     }
     return copy;
   }
-  throw storageError('invalid_record', `${where} is not a JSON value (${describe(value)}).`);
+  throw storageError('invalid_record', `${where} is not a JSON value (${describeValue(value)}).`);
 }
 
 /** Deep-copies a value already known to be JSON. */
@@ -36,20 +38,7 @@ export function copyJsonOut<T>(value: T): T {
   return copy as T;
 }
 
-/** Assigns without triggering the `__proto__` setter, so a JSON key of that name stays an ordinary member. */
-export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
-}
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
 
 export function isScalar(value: unknown): value is Scalar {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
@@ -83,7 +72,3 @@ export function compareScalars(a: Scalar, b: Scalar): number {
   return typeRank(a) - typeRank(b);
 }
 
-function describe(value: unknown): string {
-  if (typeof value === 'object' && value !== null) return value.constructor?.name ?? 'object';
-  return typeof value;
-}

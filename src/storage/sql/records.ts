@@ -1,5 +1,6 @@
 import type { NewRecord, RecordId, StoredRecord } from '../../ports/storage.js';
 import { storageError } from '../errors.js';
+import { describeValue, isPlainObject, setMember } from '../json.js';
 
 const MAX_DEPTH = 200;
 
@@ -121,26 +122,4 @@ function checkJson(value: unknown, where: string, depth: number, stringRule: Str
     return;
   }
   throw storageError('invalid_record', `${where} is not a JSON value (${describeValue(value)}).`);
-}
-
-/** Assigns without triggering the `__proto__` setter, so a JSON key of that name stays plain data. */
-function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === 'object' && value !== null) return value.constructor?.name ?? 'object';
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'function') return 'a function';
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }

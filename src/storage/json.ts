@@ -1,0 +1,24 @@
+/** Small helpers every store uses on JSON records. */
+
+/** Assigns without triggering the `__proto__` setter, so a JSON key of that name stays an ordinary member. */
+export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** A value named for an error message. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return value.constructor?.name ?? 'object';
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function') return 'a function';
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
