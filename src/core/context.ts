@@ -57,6 +57,11 @@ export interface HandlerResult {
   body?: unknown;
   /** The context records are shown in, when it is not the request's own (creates and updates answer in `edit`). */
   context?: string;
+  /**
+   * Send the item's links even when `_fields` leaves `_links` out. Resources add links only when asked, as the
+   * reference's controllers do; the index documents always carry theirs.
+   */
+  linksAlways?: boolean;
 }
 
 /** Where a request came from: the outer HTTP request, a batch item, or an `_embed` lookup. */

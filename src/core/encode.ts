@@ -9,6 +9,8 @@ export interface EncodedResponse {
 }
 
 const encoder = new TextEncoder();
+/** Frozen bodies cannot change, so each is encoded once (the cached index documents are frozen). */
+const encodedFrozenBodies = new WeakMap<object, Uint8Array>();
 
 export function encodeResponse(response: CmsResponse): EncodedResponse {
   const { status, headers, body } = response;
@@ -18,6 +20,14 @@ export function encodeResponse(response: CmsResponse): EncodedResponse {
   if (body instanceof Uint8Array) return { status, headers, body };
   if (typeof body === 'string' && !isJsonContentType(headers['Content-Type'])) {
     return { status, headers, body: encoder.encode(body) };
+  }
+  if (typeof body === 'object' && Object.isFrozen(body)) {
+    let bytes = encodedFrozenBodies.get(body);
+    if (!bytes) {
+      bytes = encoder.encode(JSON.stringify(body));
+      encodedFrozenBodies.set(body, bytes);
+    }
+    return { status, headers, body: bytes };
   }
   return { status, headers, body: encoder.encode(JSON.stringify(body)) };
 }

@@ -1,6 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import { parseBody, type ParsedBody } from './body.js';
 import type { Principal, Services } from './context.js';
 import { CmsError, internalError, isCmsError } from './errors.js';
+import { deepFreeze } from './freeze.js';
 import { describeRoute } from './index-document.js';
 import { Pipeline, stringHeaders, type Outcome, type PipelineRequest } from './pipeline.js';
 import { parseQueryString } from './query.js';
@@ -28,11 +30,20 @@ export interface CoreOptions {
   jsonp: boolean;
 }
 
+interface Answer {
+  status: number;
+  headers: Record<string, string | number>;
+  body: unknown;
+}
+
+const CACHED_ANSWERS = 64;
+
 const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
 
 /** The HTTP-facing part of the core: one `CmsRequest` in, one `CmsResponse` out. */
 export class HttpCore {
   readonly pipeline: Pipeline;
+  readonly #answers = new LRUCache<string, Answer>({ max: CACHED_ANSWERS });
 
   constructor(readonly options: CoreOptions) {
     this.pipeline = new Pipeline({
@@ -107,14 +118,33 @@ export class HttpCore {
       return finish(outcome.status, outcome.headers, outcome.body, user);
     }
 
-    const outcome = await this.pipeline.run(pipelineRequest);
+    const cacheKey = this.#cacheKey(request, pipelineRequest, realMethod);
+    const cached = cacheKey === null ? undefined : this.#answers.get(cacheKey);
+    const answer = cached ?? await this.#answer(pipelineRequest, realMethod, query);
+    if (cacheKey !== null && !cached && answer.status === 200) this.#answers.set(cacheKey, deepFreeze(answer));
+    return finish(answer.status, answer.headers, answer.body, user);
+  }
+
+  async #answer(request: PipelineRequest, realMethod: string, query: ParamMap): Promise<Answer> {
+    const outcome = await this.pipeline.run(request);
     const embed = realMethod === 'HEAD' || !('_embed' in query) ? null : embedParam(query._embed);
     const rendered = realMethod === 'HEAD' ? null : await this.pipeline.render(outcome, embed);
     if ('_envelope' in query) {
       const envelope = { body: rendered, status: outcome.status, headers: envelopeHeaders(outcome) };
-      return finish(200, {}, this.#output(envelope, query), user);
+      return { status: 200, headers: {}, body: this.#output(envelope, query) };
     }
-    return finish(outcome.status, outcome.headers, this.#output(rendered, query), user);
+    return { status: outcome.status, headers: outcome.headers, body: this.#output(rendered, query) };
+  }
+
+  /**
+   * Answers of cacheable routes (the index documents) depend only on the site address, the method, the path and
+   * the query string, so they are kept — bounded, since the site address may come from the request.
+   */
+  #cacheKey(request: CmsRequest, pipelineRequest: PipelineRequest, realMethod: string): string | null {
+    if (typeof request.query !== 'string' && request.query !== undefined) return null;
+    if (pipelineRequest.body.raw.length > 0 || request.parsedBody !== undefined) return null;
+    if (!this.options.registry.match(pipelineRequest.method, pipelineRequest.path)?.route.cacheable) return null;
+    return [pipelineRequest.site.apiUrl, realMethod, pipelineRequest.method, pipelineRequest.path, request.query ?? ''].join('\n');
   }
 
   async #options(request: PipelineRequest): Promise<{ status: number; headers: Record<string, string | number>; body: unknown }> {

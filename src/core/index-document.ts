@@ -2,6 +2,7 @@ import { argForIndex } from './args/define.js';
 import { args } from './args/define.js';
 import type { HandlerResult, Links, RequestContext } from './context.js';
 import { CmsError } from './errors.js';
+import { deepFreeze } from './freeze.js';
 import { allowAnyone, type EndpointDefinition, type Registry, type Route, type RouteOptions } from './registry.js';
 import { item } from './response.js';
 
@@ -50,14 +51,6 @@ function helpSchema(route: Route): unknown {
   return schemas.get(route);
 }
 
-/** Cached descriptions are shared by every answer, so callers of `handle()` must not be able to change them. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 /** A route as the index describes it; `schema` only in help context. */
 export function describeRoute(route: Route, context: string, site: RequestContext['site']): Record<string, unknown> | null {
@@ -85,7 +78,7 @@ export function registerIndex(registry: Registry): void {
     args: { context: args.untyped({ default: 'view' }) },
     permission: allowAnyone,
     handler: (context) => indexDocument(context, registry),
-  }]);
+  }], { cacheable: true });
 }
 
 function indexDocument(context: RequestContext, registry: Registry): HandlerResult {
@@ -117,7 +110,7 @@ function indexDocument(context: RequestContext, registry: Registry): HandlerResu
       (links['https://api.w.org/featuredmedia'] ??= []).push({ embeddable: true, type, href: site.apiLink(`/cms/v2/media/${id}`) });
     }
   }
-  return item({ data, links });
+  return item({ data, links }, { linksAlways: true });
 }
 
 /** The root route of a namespace: `GET /{namespace}` listing its routes. */
@@ -139,7 +132,7 @@ export function namespaceRoot(registry: Registry): (namespace: string) => [Endpo
         namespace: requested,
         routes: describeRoutes(routes, String(context.params.context ?? 'view'), context.site),
       };
-      return item({ data, links: { up: [{ href: context.site.apiLink('/') }] } });
+      return item({ data, links: { up: [{ href: context.site.apiLink('/') }] } }, { linksAlways: true });
     },
-  }]];
+  }], { cacheable: true }];
 }

@@ -149,10 +149,10 @@ export class Pipeline {
     }
     if (result.item) {
       const data = filterFields(shapeData(result.item), fields);
-      const wantsLinks = fields.length === 0 || isFieldIncluded('_links', fields) || isFieldIncluded('_embedded', fields);
+      const wantsLinks = result.linksAlways || fields.length === 0 || isFieldIncluded('_links', fields) || isFieldIncluded('_embedded', fields);
       const links = wantsLinks ? compactLinks(result.item.links) : null;
-      if (!links || Array.isArray(data)) return data;
-      const withLinks = { ...(data as Record<string, unknown>), _links: links };
+      if (!links) return data;
+      const withLinks = { ...(Array.isArray(data) ? {} : data as Record<string, unknown>), _links: links };
       return embed ? this.#embedLinks(withLinks, embed, context, new Map()) : withLinks;
     }
     return filterFields(result.body, fields);

@@ -24,6 +24,11 @@ export interface RouteOptions {
   /** The item schema: per-field contexts for response filtering, published in help context. */
   schema?: () => JsonSchema;
   allowBatch?: boolean;
+  /**
+   * The answer depends only on the site settings and the query string — never on the caller, the body or stored
+   * data — so the core may reuse it (the index documents).
+   */
+  cacheable?: boolean;
 }
 
 export interface Endpoint {
@@ -41,6 +46,7 @@ export interface Route {
   readonly namespace: string;
   readonly endpoints: readonly Endpoint[];
   readonly schema: (() => JsonSchema) | undefined;
+  readonly cacheable: boolean;
   readonly regex: RegExp;
   /** The pattern with groups replaced by `{name}`, or null when something else is variable. */
   readonly template: string | null;
@@ -119,6 +125,7 @@ export class Registry {
       namespace,
       endpoints,
       schema: options.schema,
+      cacheable: options.cacheable ?? false,
       regex: compilePattern(pattern),
       template: templateOf(pattern),
     };

@@ -5,11 +5,14 @@ interface ResultInit {
   headers?: Record<string, string | number>;
   /** Show the records in this context instead of the request's (the reference answers writes in `edit`). */
   context?: string;
+  /** Keep the item's links whatever `_fields` asks (see `HandlerResult.linksAlways`). */
+  linksAlways?: boolean;
 }
 
 function base(init: ResultInit, status = 200): HandlerResult {
   const result: HandlerResult = { kind: 'result', status: init.status ?? status, headers: init.headers ?? {} };
   if (init.context !== undefined) result.context = init.context;
+  if (init.linksAlways) result.linksAlways = true;
   return result;
 }
 

@@ -93,4 +93,21 @@ describe('the index document', () => {
     assert.equal(body.url, 'http://127.0.0.1:9999');
     assert.equal(response.headers.Link, '<http://127.0.0.1:9999/cms-json/>; rel="https://api.w.org/"');
   });
+
+  it('reuses index answers per site address and query, frozen so no caller can change them', async () => {
+    const bare = createCms();
+    const first = await bare.handle({ method: 'GET', path: '/', query: '', baseUrl: 'http://one.test/cms-json' });
+    const again = await bare.handle({ method: 'GET', path: '/', query: '', baseUrl: 'http://one.test/cms-json' });
+    const other = await bare.handle({ method: 'GET', path: '/', query: '', baseUrl: 'http://two.test/cms-json' });
+    assert.equal(again.body, first.body, 'the same answer object');
+    assert.ok(Object.isFrozen(first.body));
+    assert.throws(() => { (first.body as Record<string, unknown>).name = 'changed'; });
+    assert.equal((other.body as Record<string, string>).url, 'http://two.test');
+    const head = await bare.handle({ method: 'HEAD', path: '/', query: '', baseUrl: 'http://one.test/cms-json' });
+    assert.equal(head.body, null);
+    const filtered = await bare.handle({ method: 'GET', path: '/', query: '_fields=name', baseUrl: 'http://one.test/cms-json' });
+    assert.deepEqual(Object.keys(filtered.body as object), ['name', '_links'], 'the index keeps _links under _fields');
+    const withCors = await bare.handle({ method: 'GET', path: '/', query: '', headers: { origin: 'https://app.test' }, baseUrl: 'http://one.test/cms-json' });
+    assert.equal(withCors.headers['Access-Control-Allow-Origin'], 'https://app.test', 'per-request headers still apply');
+  });
 });
