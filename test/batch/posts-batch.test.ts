@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { makeSite } from '../content/posts/helpers.js';
+import { send } from '../helpers/request.js';
+
+const BATCHABLE = [
+  '/cms/v2/posts GET', '/cms/v2/posts POST',
+  '/cms/v2/posts/(?P<id>[\\d]+) GET', '/cms/v2/posts/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/posts/(?P<id>[\\d]+) DELETE',
+  '/cms/v2/pages GET', '/cms/v2/pages POST',
+  '/cms/v2/pages/(?P<id>[\\d]+) GET', '/cms/v2/pages/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/pages/(?P<id>[\\d]+) DELETE',
+];
+
+async function titles(site: Awaited<ReturnType<typeof makeSite>>) {
+  const list = await site.admin('GET', '/cms/v2/posts?status=any&per_page=100&orderby=id&order=asc');
+  return list.json.map((post: { title: { rendered: string } }) => post.title.rendered);
+}
+
+describe('batches of posts and pages', () => {
+  it('the index marks exactly the post and page endpoints the interface names', async () => {
+    const { cms } = await makeSite();
+    const { routes } = (await send(cms, 'GET', '/')).json;
+    const marked: string[] = [];
+    for (const [pattern, route] of Object.entries(routes as Record<string, { endpoints: { methods: string[]; allow_batch?: unknown }[] }>)) {
+      for (const endpoint of route.endpoints) {
+        if (endpoint.allow_batch !== undefined) {
+          assert.deepEqual(endpoint.allow_batch, { v1: true });
+          marked.push(`${pattern} ${endpoint.methods.join(',')}`);
+        }
+      }
+    }
+    assert.deepEqual(marked, BATCHABLE);
+  });
+
+  it('applies the items before and after one that fails, in order', async () => {
+    const site = await makeSite();
+    const response = await site.admin('POST', '/batch/v1', {
+      json: {
+        requests: [
+          { path: '/cms/v2/posts', body: { title: 'First', status: 'publish' } },
+          { path: '/cms/v2/posts', body: { title: 'Broken', status: 'bogus' } },
+          { path: '/cms/v2/pages', body: { title: 'A page' } },
+          { path: '/cms/v2/posts', body: { title: 'Last', status: 'draft' } },
+        ],
+      },
+    });
+    assert.equal(response.status, 207);
+    const [first, broken, page, last] = response.json.responses;
+    assert.equal(first.status, 201);
+    assert.equal(first.body.title.raw, 'First', 'created posts answer in edit context');
+    assert.match(first.headers.Location, /\/cms\/v2\/posts\/\d+$/);
+    assert.equal(broken.status, 400);
+    assert.equal(broken.body.code, 'rest_invalid_param');
+    assert.ok(broken.body.data.params.status, 'the status parameter is named');
+    assert.equal(page.status, 201);
+    assert.equal(last.status, 201);
+    assert.deepEqual(await titles(site), ['First', 'Last']);
+  });
+
+  it('updates and deletes existing posts by id, with the route index rules for each method', async () => {
+    const site = await makeSite();
+    const post = await site.create({ title: 'Before', status: 'publish' });
+    const response = await site.admin('POST', '/batch/v1', {
+      json: {
+        requests: [
+          { method: 'PATCH', path: `/cms/v2/posts/${post.id}`, body: { title: 'After' } },
+          { method: 'DELETE', path: `/cms/v2/posts/${post.id}` },
+          { method: 'DELETE', path: `/cms/v2/posts/${post.id}` },
+        ],
+      },
+    });
+    const statuses = response.json.responses.map((entry: { status: number }) => entry.status);
+    assert.deepEqual(statuses, [200, 200, 410]);
+    assert.equal(response.json.responses[2].body.code, 'rest_already_trashed');
+    assert.equal(response.json.responses[1].body.status, 'trash');
+  });
+
+  it('never lets a batch do what the same request alone may not', async () => {
+    const site = await makeSite();
+    const response = await site.as('contributor')('POST', '/batch/v1', {
+      json: {
+        requests: [
+          { path: '/cms/v2/posts', body: { title: 'Published by a contributor', status: 'publish' } },
+          { path: '/cms/v2/pages', body: { title: 'A contributor page' } },
+          { path: '/cms/v2/posts', body: { title: 'A draft' } },
+        ],
+      },
+    });
+    const [publish, page, draft] = response.json.responses;
+    assert.equal(publish.status, 403);
+    assert.equal(publish.body.code, 'rest_cannot_publish');
+    assert.equal(page.status, 403);
+    assert.equal(page.body.code, 'rest_cannot_create');
+    assert.equal(draft.status, 201);
+    const anonymous = await site.anonymous('POST', '/batch/v1', { json: { requests: [{ path: '/cms/v2/posts', body: { title: 'x' } }] } });
+    assert.equal(anonymous.json.responses[0].status, 401);
+    assert.deepEqual(await titles(site), ['A draft']);
+  });
+
+  it('refuses media, revision, autosave, term and user routes inside a batch', async () => {
+    const site = await makeSite();
+    const post = await site.create({ title: 'Parent' });
+    const response = await site.admin('POST', '/batch/v1', {
+      json: {
+        requests: [
+          { path: '/cms/v2/media', body: {} },
+          { method: 'DELETE', path: `/cms/v2/posts/${post.id}/revisions/1`, body: { force: true } },
+          { path: `/cms/v2/posts/${post.id}/autosaves`, body: { title: 'x' } },
+          { path: '/cms/v2/categories', body: { name: 'x' } },
+          { path: '/cms/v2/users', body: { username: 'x', email: 'x@example.test', password: 'p' } },
+        ],
+      },
+    });
+    for (const entry of response.json.responses) {
+      assert.equal(entry.status, 400);
+      assert.equal(entry.body.code, 'rest_batch_not_allowed');
+    }
+  });
+
+  it('with require-all-validate, runs nothing when one post fails validation', async () => {
+    const site = await makeSite();
+    const response = await site.admin('POST', '/batch/v1', {
+      json: {
+        validation: 'require-all-validate',
+        requests: [
+          { path: '/cms/v2/posts', body: { title: 'Good' } },
+          { path: '/cms/v2/posts', body: { title: 'Bad', comment_status: 'maybe' } },
+        ],
+      },
+    });
+    assert.equal(response.status, 207);
+    assert.equal(response.json.failed, 'validation');
+    assert.equal(response.json.responses[0], null);
+    assert.equal(response.json.responses[1].body.data.params.comment_status, 'comment_status is not one of open and closed.');
+    assert.deepEqual(await titles(site), []);
+  });
+});
