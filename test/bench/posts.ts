@@ -4,12 +4,24 @@
  * update, and the memory the records take per 1,000 posts.
  *
  *   node --expose-gc --import tsx test/bench/posts.ts
+ *
+ * With `--stores`, the 100,000-post figures for each store instead, side by side (PostgreSQL: a private
+ * throwaway server, or `QUIRE_TEST_POSTGRES_URL`):
+ *
+ *   node --expose-gc --import tsx test/bench/posts.ts --stores
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCms, type Cms } from '../../src/cms.js';
 import { fixedClock } from '../../src/ports/clock.js';
-import type { NewRecord } from '../../src/ports/storage.js';
+import type { NewRecord, StoragePort } from '../../src/ports/storage.js';
+import { createMemoryStorage } from '../../src/storage/memory/index.js';
+import { postgresStorage } from '../../src/storage/postgres/index.js';
+import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { send } from '../helpers/request.js';
+import { startTestPostgres } from '../storage/postgres-server.js';
 
 const SIZES = [10_000, 100_000];
 const WARMUP_SIZE = 2_000;
@@ -40,8 +52,8 @@ function record(index: number, size: number): NewRecord {
   };
 }
 
-async function site(size: number): Promise<{ cms: Cms; admin: number; bytesPerThousand: number }> {
-  const cms = createCms({ clock: fixedClock('2026-06-01T00:00:00Z'), site: { url: 'http://example.test' } });
+async function site(size: number, storage: StoragePort = createMemoryStorage()): Promise<{ cms: Cms; admin: number; bytesPerThousand: number }> {
+  const cms = createCms({ storage, clock: fixedClock('2026-06-01T00:00:00Z'), site: { url: 'http://example.test' } });
   const admin = await cms.users.create({ login: 'admin', email: 'admin@example.test', roles: ['administrator'] });
   for (let author = 0; author < AUTHORS; author++) {
     await cms.users.create({ login: `author${author}`, email: `author${author}@example.test`, roles: ['author'] });
@@ -77,10 +89,60 @@ const note = (label: string, value: string) => {
   if (recording) rows.set(label, [...(rows.get(label) ?? []), value]);
 };
 
-// A first, unrecorded round on a small site lets the JIT settle, so the first column is not penalised.
-for (const size of [WARMUP_SIZE, ...SIZES]) {
-  recording = size !== WARMUP_SIZE;
-  const { cms, admin, bytesPerThousand } = await site(size);
+interface Column {
+  store: 'memory' | 'sqlite' | 'postgres';
+  heading: string;
+  size: number;
+  open(): Promise<{ storage: StoragePort; close(): Promise<void> }>;
+}
+
+const memoryColumn = (size: number): Column => ({
+  store: 'memory',
+  heading: `${size.toLocaleString('en')} posts${process.argv.includes('--stores') ? ', memory' : ''}`,
+  size,
+  open: async () => ({ storage: createMemoryStorage(), close: async () => {} }),
+});
+
+async function columns(): Promise<Column[]> {
+  if (!process.argv.includes('--stores')) return SIZES.map(memoryColumn);
+  const size = SIZES[SIZES.length - 1]!;
+  const postgres = await startTestPostgres();
+  const list: Column[] = [
+    memoryColumn(size),
+    {
+      store: 'sqlite',
+      heading: `${size.toLocaleString('en')} posts, SQLite`,
+      size,
+      open: async () => {
+        const folder = mkdtempSync(join(tmpdir(), 'quire-bench-'));
+        const storage = sqliteStorage({ path: join(folder, 'bench.db') });
+        return { storage, close: async () => { await storage.close(); rmSync(folder, { recursive: true, force: true }); } };
+      },
+    },
+  ];
+  if ('server' in postgres) {
+    let schemaNumber = 0;
+    list.push({
+      store: 'postgres',
+      heading: `${size.toLocaleString('en')} posts, PostgreSQL`,
+      size,
+      open: async () => {
+        const storage = await postgresStorage({ connectionString: postgres.server.connectionString, schema: `bench_${++schemaNumber}_${process.pid}` });
+        return { storage, close: () => storage.close() };
+      },
+    });
+  } else {
+    console.log(`PostgreSQL column left out: ${postgres.skip}`);
+  }
+  process.once('exit', () => void ('server' in postgres && postgres.server.stop()));
+  return list;
+}
+
+async function measure(column: Column): Promise<void> {
+  const { storage, close } = await column.open();
+  const { size } = column;
+  const { cms, admin, bytesPerThousand } = await site(size, storage);
+  if (column.store !== 'memory') await analyze(storage, column.store);
   const user = { id: admin };
   const get = (path: string) => send(cms, 'GET', path);
   // Warm the indexes each query shape uses.
@@ -93,12 +155,27 @@ for (const size of [WARMUP_SIZE, ...SIZES]) {
   note('search, rare word', format(await time(SEARCH_RUNS, () => get(`/cms/v2/posts?search=${RARE_WORD}`))));
   note('create', format(await time(RUNS, (run) => send(cms, 'POST', '/cms/v2/posts', { json: { title: `Bench ${run}`, content: 'Body', status: 'publish' }, user }))));
   note('update (title)', format(await time(RUNS, (run) => send(cms, 'POST', `/cms/v2/posts/${1 + ((run * 104_729) % size)}`, { json: { title: `Renamed ${run}` }, user }))));
-  note('memory per 1,000 posts', collectGarbage ? `${(bytesPerThousand / 1024).toFixed(0)} KiB` : 'run with --expose-gc');
+  const memory = collectGarbage ? `${(bytesPerThousand / 1024).toFixed(0)} KiB` : 'run with --expose-gc';
+  note('memory per 1,000 posts', column.store === 'memory' ? memory : 'on disk');
+  await close();
 }
+
+/** Planner statistics after a bulk load, as an operator would have them (PostgreSQL's ANALYZE, SQLite's). */
+async function analyze(storage: StoragePort, store: 'sqlite' | 'postgres'): Promise<void> {
+  if (store === 'postgres') await (storage as unknown as { pool: { query(sql: string): Promise<unknown> } }).pool.query('ANALYZE');
+  else (storage as unknown as { database: { exec(sql: string): void } }).database.exec('ANALYZE');
+}
+
+// A first, unrecorded round on a small site lets the JIT settle, so the first column is not penalised.
+recording = false;
+await measure(memoryColumn(WARMUP_SIZE));
+recording = true;
+const chosen = await columns();
+for (const column of chosen) await measure(column);
 
 const labelWidth = Math.max(...[...rows.keys()].map((label) => label.length)) + 2;
 const columnWidth = 30;
-console.log(`${'posts via cms.handle'.padEnd(labelWidth)}${SIZES.map((size) => `${size.toLocaleString('en')} posts`.padEnd(columnWidth)).join('')}`);
+console.log(`${'posts via cms.handle'.padEnd(labelWidth)}${chosen.map((column) => column.heading.padEnd(columnWidth)).join('')}`);
 for (const [label, values] of rows) {
   console.log(`${label.padEnd(labelWidth)}${values.map((value) => value.padEnd(columnWidth)).join('')}`);
 }

@@ -21,7 +21,7 @@ export interface Migration {
 function generatedColumns(): string[] {
   return [...INDEXED_FIELDS.values()].map(({ field, column }) =>
     // No declared type: the column must keep each value's own storage class (no affinity).
-    `${column} GENERATED ALWAYS AS (${sortValueSql('data', `'${fieldPath(field)}'`)}) VIRTUAL`);
+    `${column} GENERATED ALWAYS AS (${sortValueSql('data', `'${fieldPath(field)}'`)}) STORED`);
 }
 
 export const MIGRATIONS: Migration[] = [
