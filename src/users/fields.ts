@@ -3,6 +3,7 @@ import sanitizeHtml from 'sanitize-html';
 import { HTML4_ENTITY_NAMES } from '../core/args/html-entities.js';
 import { sanitizeTextField, stripAllTags } from '../core/args/text.js';
 import { ALLOWED_PROTOCOLS, sanitizeUrl } from '../core/args/url.js';
+import { TITLE_ALLOWED_HTML } from '../content/render/kses/allowed-html.js';
 
 export const MAX_LOGIN_LENGTH = 60;
 export const MAX_SLUG_LENGTH = 50;
@@ -57,23 +58,10 @@ export function sanitizeNameField(text: string): string {
   return escapeSpecialCharacters(sanitizeTextField(text));
 }
 
-/** The small inline set the reference allows in user descriptions. */
-const DESCRIPTION_ALLOWED_HTML: Readonly<Record<string, string[]>> = {
-  a: ['href', 'title', 'rel'],
-  abbr: ['title'],
-  acronym: ['title'],
-  b: [],
-  blockquote: ['cite'],
-  cite: [],
-  code: [],
-  del: ['datetime'],
-  em: [],
-  i: [],
-  q: ['cite'],
-  s: [],
-  strike: [],
-  strong: [],
-};
+/** The reference's inline set (as for titles), with `rel` on links for user descriptions. */
+const DESCRIPTION_ALLOWED_HTML: Readonly<Record<string, string[]>> = Object.fromEntries(
+  Object.entries(TITLE_ALLOWED_HTML).map(([tag, attributes]) => [tag, tag === 'a' ? [...attributes, 'rel'] : [...attributes]]),
+);
 
 const DESCRIPTION_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: Object.keys(DESCRIPTION_ALLOWED_HTML),
