@@ -148,6 +148,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     registry,
     services,
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
-    users: createUsersApi(services),
+    users: createUsersApi(services, options.site),
   };
 }

@@ -1,5 +1,6 @@
-import { verifyApplicationPassword as verifyPasswordHash, type Principal, type RoleTable } from '../auth/index.js';
+import { createPrincipal, verifyApplicationPassword as verifyPasswordHash, type Principal, type RoleTable } from '../auth/index.js';
 import { CmsError } from '../core/errors.js';
+import { resolveSite, type SiteSettings } from '../core/site.js';
 import type { Clock } from '../ports/clock.js';
 import type { Condition, StoragePort } from '../ports/storage.js';
 import {
@@ -72,6 +73,14 @@ export interface UsersApiServices {
   userPosts?: UserPostsHandler;
 }
 
+/**
+ * The in-process API acts as the site's operator: when it deletes a user, the posts that go to the trash are
+ * written with an administrator's rights (their content is not filtered as a lesser user's would be).
+ */
+function operatorOf(roles: RoleTable): Principal {
+  return createPrincipal({ id: 0, login: '', roles: ['administrator'] }, roles);
+}
+
 export function toUser(record: UserRecord): User {
   return {
     id: record.id,
@@ -93,7 +102,7 @@ export function toUser(record: UserRecord): User {
 
 const asUser = (record: UserRecord | null) => (record === null ? null : toUser(record));
 
-export function createUsersApi(services: UsersApiServices): UsersApi {
+export function createUsersApi(services: UsersApiServices, site: SiteSettings = {}): UsersApi {
   const { storage, clock, roles } = services;
 
   async function requireUser(id: number): Promise<UserRecord> {
@@ -130,7 +139,7 @@ export function createUsersApi(services: UsersApiServices): UsersApi {
       return storage.transaction(async (tx) => {
         if ((await getUser(tx, id)) === null) return false;
         if (reassign !== undefined) await posts.reassign(tx, id, reassign);
-        else await posts.removeAll(tx, id);
+        else await posts.removeAll(tx, id, { user: operatorOf(roles), site: resolveSite(site, undefined) });
         return tx.remove(USERS, id);
       });
     },

@@ -82,12 +82,13 @@ export async function reassignPosts(storage: StoragePort, from: number, to: numb
 
 /**
  * Removes the posts of a deleted user whose posts are not reassigned, with the revisions that belong to them.
- * The user's own revisions of other people's posts stay (the reference keeps them too).
+ * The user's own revisions of other people's posts stay (the reference keeps them too). Types in `keepTypes`
+ * are left alone (the content module moves those to the trash itself).
  */
-export async function removePostsOf(storage: StoragePort, author: number): Promise<number> {
+export async function removePostsOf(storage: StoragePort, author: number, keepTypes: readonly string[] = []): Promise<number> {
   const ids = await postIdsBy(storage, [
     { field: 'author', op: 'eq', value: author },
-    { field: 'type', op: 'ne', value: 'revision' },
+    { field: 'type', op: 'notIn', values: ['revision', ...keepTypes] },
   ]);
   if (ids.length === 0) return 0;
   const revisions = await postIdsBy(storage, [

@@ -1,5 +1,13 @@
+import type { Principal } from '../core/context.js';
+import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
 import { reassignPosts, removePostsOf } from './posts.js';
+
+/** Who deletes the user, and on which site: writes made for them run with the deleting user's rights. */
+export interface UserDeletionActor {
+  user: Principal | null;
+  site: Site;
+}
 
 /**
  * What happens to a deleted user's posts. The default gives them to another user (`reassign`) or removes them
@@ -8,7 +16,7 @@ import { reassignPosts, removePostsOf } from './posts.js';
  */
 export interface UserPostsHandler {
   reassign(storage: StoragePort, from: number, to: number): Promise<unknown>;
-  removeAll(storage: StoragePort, author: number): Promise<unknown>;
+  removeAll(storage: StoragePort, author: number, actor: UserDeletionActor): Promise<unknown>;
 }
 
 declare module '../core/context.js' {
@@ -19,7 +27,7 @@ declare module '../core/context.js' {
 
 export const DEFAULT_USER_POSTS_HANDLER: UserPostsHandler = {
   reassign: reassignPosts,
-  removeAll: removePostsOf,
+  removeAll: (storage, author) => removePostsOf(storage, author),
 };
 
 export function userPostsHandler(services: { userPosts?: UserPostsHandler }): UserPostsHandler {

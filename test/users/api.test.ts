@@ -5,7 +5,7 @@ import { userCan } from '../../src/auth/index.js';
 import { fixedClock } from '../../src/ports/clock.js';
 import { ensureAdministrator } from '../../src/users/index.js';
 import { send } from '../helpers/request.js';
-import { addPost, basic } from './setup.js';
+import { basic } from './setup.js';
 
 function newCms() {
   return createCms({ site: { url: 'http://example.test' }, clock: fixedClock('2024-01-02T03:04:05Z') });
@@ -83,14 +83,20 @@ describe('cms.users', () => {
   it('deletes users, reassigning or removing their posts', async () => {
     const cms = newCms();
     const keeper = await cms.users.create({ login: 'keeper', email: 'keeper@example.test' });
-    const leaver = await cms.users.create({ login: 'leaver', email: 'leaver@example.test' });
-    const post = await addPost(cms, { author: leaver.id });
+    const leaver = await cms.users.create({ login: 'leaver', email: 'leaver@example.test', roles: ['author'] });
+    const post = (await send(cms, 'POST', '/cms/v2/posts', { json: { title: 'Handed over', status: 'publish' }, user: { id: leaver.id } })).json;
     await assert.rejects(cms.users.delete(leaver.id, { reassign: leaver.id }), { code: 'rest_user_invalid_reassign' });
     assert.equal(await cms.users.delete(leaver.id, { reassign: keeper.id }), true);
     assert.equal((await cms.services.storage.get('posts', post.id))?.author, keeper.id);
     assert.equal(await cms.users.delete(leaver.id), false);
+    const page = await send(cms, 'POST', '/cms/v2/pages', { json: { title: 'Kept page', status: 'publish' }, user: { id: keeper.id } });
+    assert.equal(page.status, 403, 'a subscriber cannot write pages');
+    await cms.users.update(keeper.id, { roles: ['editor'] });
+    const ownPage = await send(cms, 'POST', '/cms/v2/pages', { json: { title: 'Kept page', status: 'publish' }, user: { id: keeper.id } });
     assert.equal(await cms.users.delete(keeper.id), true);
-    assert.equal(await cms.services.storage.get('posts', post.id), null);
+    assert.equal((await cms.services.storage.get('posts', ownPage.json.id))?.status, 'trash', 'pages go to the trash');
+    assert.equal((await cms.services.storage.get('posts', ownPage.json.id))?.title, 'Kept page');
+    assert.equal((await cms.services.storage.get('posts', post.id))?.status, 'trash', 'so do the posts it was given');
   });
 });
 

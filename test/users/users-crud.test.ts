@@ -233,15 +233,26 @@ describe('DELETE /cms/v2/users/{id}', () => {
     assert.equal(await cms.users.get(members.author.id), null);
   });
 
-  it('removes the posts and their revisions without reassign, keeping other people\'s', async () => {
+  it('moves the posts and pages to the trash without reassign, removing other records, keeping other people\'s', async () => {
     const { cms, request, members } = await siteWithMembers();
-    const post = await addPost(cms, { author: members.author.id });
-    const revision = await addPost(cms, { author: members.editor.id, type: 'revision', status: 'inherit', parent: post.id });
+    const created = await request('author', 'POST', '/cms/v2/posts', { json: { title: 'Mine', content: 'Kept', status: 'publish' } });
+    assert.equal(created.status, 201);
+    const post = created.json;
+    const edited = await request('administrator', 'POST', `/cms/v2/posts/${post.id}`, { json: { content: 'Kept, edited' } });
+    assert.equal(edited.status, 200);
+    const attachment = await addPost(cms, { author: members.author.id, type: 'attachment', status: 'inherit' });
     const others = await addPost(cms, { author: members.editor.id });
     const response = await request('administrator', 'DELETE', `/cms/v2/users/${members.author.id}?force=1&reassign=`);
     assert.equal(response.status, 200);
-    assert.equal(await cms.services.storage.get('posts', post.id), null);
-    assert.equal(await cms.services.storage.get('posts', revision.id), null);
+    const trashed = await cms.services.storage.get('posts', post.id);
+    assert.equal(trashed?.status, 'trash', 'the post can still be restored');
+    assert.equal(trashed?.trashed_from_status, 'publish');
+    assert.equal(trashed?.content, 'Kept, edited');
+    const inTrash = await request('administrator', 'GET', '/cms/v2/posts?status=trash');
+    assert.deepEqual(inTrash.json.map((entry: { id: number }) => entry.id), [post.id]);
+    const revisions = await request('administrator', 'GET', `/cms/v2/posts/${post.id}/revisions`);
+    assert.ok(revisions.json.length >= 1, 'revisions stay with the trashed post');
+    assert.equal(await cms.services.storage.get('posts', attachment.id), null);
     assert.notEqual(await cms.services.storage.get('posts', others.id), null);
   });
 

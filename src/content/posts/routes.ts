@@ -10,6 +10,7 @@ import { createPermission, deletePermission, listPermission, readPermission, upd
 import { PAGE_TYPE, POST_TYPE, type PostTypeDefinition } from './post-types.js';
 import { buildItemSchema } from './schema.js';
 import type { PostType } from './scope.js';
+import { authorPostsHandler } from './author-posts.js';
 
 const NAMESPACE = 'cms/v2';
 
@@ -68,8 +69,8 @@ export function registerPostType(registry: Registry, services: Services, definit
 
 /** Posts and pages under `cms/v2`. */
 export function registerPosts(registry: Registry, services: Services): { posts: PostType; pages: PostType } {
-  return {
-    posts: registerPostType(registry, services, POST_TYPE),
-    pages: registerPostType(registry, services, PAGE_TYPE),
-  };
+  const posts = registerPostType(registry, services, POST_TYPE);
+  const pages = registerPostType(registry, services, PAGE_TYPE);
+  services.userPosts = authorPostsHandler(services, [posts, pages]);
+  return { posts, pages };
 }

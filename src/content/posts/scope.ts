@@ -35,7 +35,10 @@ export function scopeOf(context: RequestContext, postType: PostType): PostScope 
   return context.memo(`posts:scope:${postType.definition.type}`, () => buildScope(context, postType));
 }
 
-function buildScope(context: RequestContext, postType: PostType): PostScope {
+/** What a scope is built from: a request, or the actor of a write made outside one (deleting a user). */
+export type ScopeSource = Pick<RequestContext, 'services' | 'site' | 'user' | 'wantsField' | 'url'>;
+
+export function buildScope(context: ScopeSource, postType: PostType): PostScope {
   const { services, site } = context;
   const { definition } = postType;
   const storage = services.storage;

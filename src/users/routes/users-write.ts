@@ -164,7 +164,7 @@ export async function deleteUserHandler(context: RequestContext) {
   await context.services.storage.transaction(async (tx) => {
     if ((await getUser(tx, target.id)) === null) throw new CmsError('rest_cannot_delete', 'The user cannot be deleted.', 500);
     if (reassign !== null) await posts.reassign(tx, target.id, reassign);
-    else await posts.removeAll(tx, target.id);
+    else await posts.removeAll(tx, target.id, { user: context.user, site: context.site });
     await tx.remove(USERS, target.id);
   });
   return reply({ deleted: true, previous });
