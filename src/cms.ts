@@ -11,6 +11,7 @@ import { systemClock, type Clock } from './ports/clock.js';
 import type { StoragePort } from './ports/storage.js';
 import { createMemoryStorage } from './storage/memory/index.js';
 import { registerPosts } from './content/posts/index.js';
+import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
@@ -56,6 +57,8 @@ export interface CmsOptions {
   jsonp?: boolean;
   /** Most requests one batch may carry (default 25). */
   maxBatchSize?: number;
+  /** Permalink structure, page templates by post type, and whether deletes without `force` use the trash. */
+  posts?: PostSettings;
 }
 
 export interface Cms {
@@ -97,6 +100,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     storage: options.storage ?? createMemoryStorage(),
     roles,
     capabilityRules: createCapabilityRules(options.capabilities),
+    ...(options.posts ? { postSettings: options.posts } : {}),
     ...mediaServices(options),
   };
   const authenticationSteps: AuthenticationStep[] = [];

@@ -160,8 +160,7 @@ describe('posts: create, read, update, delete', () => {
   });
 
   it('answers 501 rest_trash_not_supported when the trash is switched off', async () => {
-    const site = await makeSite();
-    site.cms.services.postSettings = { trash: false };
+    const site = await makeSite({ posts: { trash: false } });
     const post = await site.create({ title: 'No trash', status: 'publish' });
     const response = await site.admin('DELETE', `/cms/v2/posts/${post.id}`);
     assert.equal(response.status, 501);
