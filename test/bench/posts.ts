@@ -160,11 +160,7 @@ async function measure(column: Column): Promise<void> {
   await close();
 }
 
-/**
- * Planner statistics after a bulk load, as autovacuum would soon have them. (SQLite is measured as the store
- * leaves it, without ANALYZE: with statistics saying most posts are published, its planner prefers scanning
- * the table to counting through an index whose generated columns it cannot read alone.)
- */
+/** Planner statistics after a bulk load, as autovacuum would soon have them (the SQLite store gathers its own). */
 async function analyze(storage: StoragePort): Promise<void> {
   await (storage as unknown as { pool: { query(sql: string): Promise<unknown> } }).pool.query('ANALYZE');
 }

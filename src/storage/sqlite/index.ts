@@ -9,6 +9,8 @@ import { FOLD_FUNCTION } from './dialect.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { SqliteRecords, sqliteSession } from './records.js';
 
+const OPTIMIZE_AFTER_CHANGES = 1000;
+
 export type SqliteStorageOptions =
   /** A database file (created when missing), or `':memory:'`. The store opens it in WAL mode and closes it. */
   | { path: string; busyTimeoutMs?: number }
@@ -57,20 +59,36 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const writes = writeOperations(session);
   const writeLock = new Mutex();
   let closed = false;
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
+  let changesAtLastOptimize = 0;
+  /**
+   * The planner needs statistics to choose between the list indexes (without them a slug lookup may walk the
+   * date index of every post); `PRAGMA optimize` gathers them where they are missing or stale. It runs on open
+   * and after every OPTIMIZE_AFTER_CHANGES written rows.
+   */
+  const optimizeWhenDue = <T>(result: T): T => {
+    const changes = totalChanges.get() as number;
+    if (changes - changesAtLastOptimize >= OPTIMIZE_AFTER_CHANGES) {
+      db.pragma('optimize');
+      changesAtLastOptimize = changes;
+    }
+    return result;
+  };
+  db.pragma('optimize=0x10002');
 
   return {
     database: db,
     get: reads.get,
     list: reads.list,
-    insert: (collection, record) => writeLock.run(() => writes.insert(collection, record)),
-    update: (collection, id, patch) => writeLock.run(() => writes.update(collection, id, patch)),
-    remove: (collection, id) => writeLock.run(() => writes.remove(collection, id)),
+    insert: (collection, record) => writeLock.run(async () => optimizeWhenDue(await writes.insert(collection, record))),
+    update: (collection, id, patch) => writeLock.run(async () => optimizeWhenDue(await writes.update(collection, id, patch))),
+    remove: (collection, id) => writeLock.run(async () => optimizeWhenDue(await writes.remove(collection, id))),
     transaction: (work) => writeLock.run(async () => {
       db.exec('BEGIN IMMEDIATE');
       try {
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
         db.exec('COMMIT');
-        return result;
+        return optimizeWhenDue(result);
       } catch (error) {
         if (db.inTransaction) db.exec('ROLLBACK');
         throw error;
