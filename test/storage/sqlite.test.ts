@@ -9,6 +9,7 @@ import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { runStorageConformance } from './conformance.js';
 import { idsOf, seed } from './conformance/support.js';
 import { sqlStoreChecks } from './sql-store-checks.js';
+import { MIGRATIONS } from '../../src/storage/sqlite/schema.js';
 
 runStorageConformance('sqlite', async () => sqliteStorage({ path: ':memory:' }));
 sqlStoreChecks(async () => sqliteStorage({ path: ':memory:' }));
@@ -66,9 +67,9 @@ describe('sqlite store: files', () => {
     assert.equal(before.posts.total, 39);
     assert.equal(before.search.total, 21);
     assert.equal((await second.insert('posts', post(41))).id, 41, 'ids continue above every id held, even a removed one');
-    assert.equal(second.schemaVersion(), 1);
+    assert.equal(second.schemaVersion(), MIGRATIONS.length);
     const migrations = second.database.prepare('SELECT count(*) AS applied FROM quire_migrations').get() as { applied: number };
-    assert.equal(migrations.applied, 1, 'reopening applies no migration twice');
+    assert.equal(migrations.applied, MIGRATIONS.length, 'reopening applies no migration twice');
     await second.close();
   });
 
@@ -110,6 +111,21 @@ describe('sqlite store: files', () => {
     const again = sqliteStorage({ database });
     assert.equal((await again.get('posts', 1))!.title, 'Entry 1');
     database.close();
+  });
+
+  it('brings an older database up to date, applying only the missing migrations', async () => {
+    const file = freshFile();
+    const store = sqliteStorage({ path: file });
+    await store.insert('posts', post(1));
+    store.database.exec('DROP INDEX quire_records_parent_type_date');
+    store.database.prepare('DELETE FROM quire_migrations WHERE version = 2').run();
+    await store.close();
+    const upgraded = sqliteStorage({ path: file });
+    assert.equal(upgraded.schemaVersion(), 2);
+    const index = upgraded.database.prepare("SELECT count(*) AS found FROM sqlite_master WHERE name = 'quire_records_parent_type_date'").get() as { found: number };
+    assert.equal(index.found, 1);
+    assert.equal((await upgraded.get('posts', 1))!.title, 'Entry 1');
+    await upgraded.close();
   });
 
   it('refuses a database that a newer version migrated further, and leaves it untouched', async () => {

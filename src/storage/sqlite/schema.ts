@@ -60,4 +60,13 @@ export const MIGRATIONS: Migration[] = [
         + `content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`,
     ],
   },
+  {
+    version: 2,
+    name: 'children of one type by date',
+    statements: [
+      // A post's revisions (or attachments), newest first: the parent and type equalities and the order are all
+      // in the index, so the planner cannot prefer walking the date index of the whole collection.
+      'CREATE INDEX quire_records_parent_type_date ON quire_records (collection, f_parent, f_type, f_date, id)',
+    ],
+  },
 ];
