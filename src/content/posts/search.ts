@@ -4,6 +4,7 @@
  * appear in none. `orderby=relevance` ranks title matches first.
  */
 import type { Condition, TextSearch } from '../../ports/storage.js';
+import { phpTrim } from '../../core/args/php.js';
 
 const STOP_WORDS = new Set([
   'about', 'an', 'are', 'as', 'at', 'be', 'by', 'com', 'for', 'from', 'how', 'in', 'is', 'it', 'of', 'on', 'or',
@@ -31,19 +32,11 @@ export interface ParsedSearch {
   excludedTerms: string[];
 }
 
-function trimCharacters(text: string, characters: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && characters.includes(text[start]!)) start++;
-  while (end > start && characters.includes(text[end - 1]!)) end--;
-  return text.slice(start, end);
-}
-
 function usefulTerms(pieces: readonly string[]): string[] {
   const terms: string[] = [];
   for (const piece of pieces) {
     // A fully quoted phrase keeps its inner spaces; other pieces lose surrounding spaces too.
-    const term = /^".+"$/s.test(piece) ? trimCharacters(piece, '"\'') : trimCharacters(piece, '"\' ');
+    const term = /^".+"$/s.test(piece) ? phpTrim(piece, '"\'') : phpTrim(piece, '"\' ');
     if (term === '' || /^[a-z-]$/i.test(term)) continue;
     if (STOP_WORDS.has(term.toLowerCase())) continue;
     terms.push(term);

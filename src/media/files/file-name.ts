@@ -7,6 +7,7 @@
  */
 import { removeAccents } from '../../content/terms/slug.js';
 import { fileTypeOf, MIME_TYPES, type MimeTable } from './mime-types.js';
+import { phpTrim } from '../../core/args/php.js';
 
 const SPECIAL_CHARACTERS = [
   '?', '[', ']', '/', '\\', '=', '<', '>', ':', ';', ',', "'", '"', '&', '$', '#', '*', '(', ')', '|', '~', '`', '!',
@@ -16,20 +17,12 @@ const SPECIAL_CHARACTERS = [
 const CONTROL_AND_BIDI = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const MAX_NAME_LENGTH = 200;
 
-function trimCharacters(text: string, characters: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && characters.includes(text[start]!)) start++;
-  while (end > start && characters.includes(text[end - 1]!)) end--;
-  return text.slice(start, end);
-}
-
 /** Shortens the base name so the whole name fits, keeping the extension. */
 function capLength(fileName: string): string {
   if (fileName.length <= MAX_NAME_LENGTH) return fileName;
   const dot = fileName.lastIndexOf('.');
   const extension = dot > 0 ? fileName.slice(dot) : '';
-  return trimCharacters(fileName.slice(0, MAX_NAME_LENGTH - extension.length), '.-_') + extension;
+  return phpTrim(fileName.slice(0, MAX_NAME_LENGTH - extension.length), '.-_') + extension;
 }
 
 export function sanitizeFileName(raw: string, allowed: MimeTable = MIME_TYPES): string {
@@ -38,7 +31,7 @@ export function sanitizeFileName(raw: string, allowed: MimeTable = MIME_TYPES): 
   for (const character of SPECIAL_CHARACTERS) name = name.replaceAll(character, '');
   name = name.replaceAll('%20', '-').replaceAll('+', '-');
   name = name.replace(/[\r\n\t -]+/g, '-');
-  name = trimCharacters(name, '.-_');
+  name = phpTrim(name, '.-_');
 
   if (!name.includes('.')) {
     // A bare extension ("jpg") becomes a name of its own.
