@@ -12,11 +12,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { ListQuery, NewRecord, StoragePort } from '../../src/ports/storage.js';
+import type { ListQuery, StoragePort } from '../../src/ports/storage.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { startTestPostgres } from '../storage/postgres-server.js';
+import { benchPost, nextDate } from './records.js';
 
 const POSTS = Number(process.argv[2] ?? 100_000);
 const RUNS = 500;
@@ -37,27 +38,6 @@ const search: ListQuery = {
   withTotal: true,
 };
 
-let dateSeed = 1;
-function nextDate(): string {
-  dateSeed = (dateSeed * 48_271) % 2_147_483_647;
-  return new Date(Date.UTC(2015, 0, 1) + (dateSeed % (10 * 365 * 86_400)) * 1000).toISOString().slice(0, 19);
-}
-
-function post(index: number): NewRecord {
-  return {
-    type: index % 5 === 0 ? 'page' : 'post',
-    status: index % 7 === 0 ? 'draft' : 'publish',
-    author: 1 + (index % 9),
-    date: nextDate(),
-    modified: nextDate(),
-    title: `Post number ${index}`,
-    slug: `post-number-${index}`,
-    content: 'Lorem ipsum dolor sit amet. '.repeat(20),
-    categories: [1 + (index % 4)],
-    tags: [],
-    sticky: false,
-  };
-}
 
 /** Median and 95th percentile of `runs` timed calls, in microseconds. */
 async function time(runs: number, operation: (run: number) => Promise<unknown>): Promise<string> {
@@ -76,7 +56,7 @@ async function measure(store: StoragePort, upkeep: () => Promise<unknown>): Prom
   const figures = new Map<string, string>();
   let start = performance.now();
   await store.transaction(async (tx) => {
-    for (let index = 0; index < POSTS; index++) await tx.insert('posts', post(index));
+    for (let index = 0; index < POSTS; index++) await tx.insert('posts', benchPost(index));
   });
   figures.set(`load ${POSTS.toLocaleString('en')} posts (one transaction)`, `${((performance.now() - start) / 1000).toFixed(1)} s`);
   await upkeep();
@@ -86,7 +66,7 @@ async function measure(store: StoragePort, upkeep: () => Promise<unknown>): Prom
   figures.set('list page 3 with total', await time(RUNS, () => store.list('posts', typicalList)));
   figures.set('search "number 4242" with total', await time(Math.min(RUNS, 100), () => store.list('posts', search)));
   figures.set('get by id', await time(RUNS, (run) => store.get('posts', 1 + ((run * 7919) % POSTS))));
-  figures.set('insert', await time(RUNS, (run) => store.insert('posts', post(POSTS + run))));
+  figures.set('insert', await time(RUNS, (run) => store.insert('posts', benchPost(POSTS + run))));
   figures.set('update (moves in date order)', await time(RUNS, (run) => store.update('posts', 1 + ((run * 7919) % POSTS), { date: nextDate() })));
   figures.set('update (title only)', await time(RUNS, (run) => store.update('posts', 1 + ((run * 104_729) % POSTS), { title: `Renamed ${run}` })));
   return figures;

@@ -5,8 +5,9 @@
  *   node --import tsx test/bench/storage.ts
  */
 import { performance } from 'node:perf_hooks';
-import type { ListQuery, NewRecord, StoragePort } from '../../src/ports/storage.js';
+import type { ListQuery, StoragePort } from '../../src/ports/storage.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
+import { benchPost, nextDate } from './records.js';
 
 const SIZES = [10_000, 100_000];
 const LIST_RUNS = 2_000;
@@ -21,30 +22,11 @@ const typicalList: ListQuery = {
   withTotal: true,
 };
 
-function randomDate(): string {
-  return new Date(Date.UTC(2015, 0, 1) + Math.floor(Math.random() * 10 * 365 * 86_400_000)).toISOString().slice(0, 19);
-}
-
-function post(index: number): NewRecord {
-  return {
-    type: index % 5 === 0 ? 'page' : 'post',
-    status: index % 7 === 0 ? 'draft' : 'publish',
-    author: 1 + (index % 9),
-    date: randomDate(),
-    modified: randomDate(),
-    title: `Post number ${index}`,
-    slug: `post-number-${index}`,
-    content: 'Lorem ipsum dolor sit amet. '.repeat(20),
-    categories: [1 + (index % 4)],
-    tags: [],
-    sticky: false,
-  };
-}
 
 async function filled(size: number, useIndexes: boolean): Promise<StoragePort> {
   const store = createMemoryStorage({ useIndexes });
   await store.transaction(async (tx) => {
-    for (let index = 0; index < size; index++) await tx.insert('posts', post(index));
+    for (let index = 0; index < size; index++) await tx.insert('posts', benchPost(index));
   });
   return store;
 }
@@ -76,8 +58,8 @@ for (const size of SIZES) {
   const scanning = await filled(size, false);
   note('list page 3, full scan', format(await time(SCAN_RUNS, () => scanning.list('posts', typicalList))));
 
-  note('insert', format(await time(WRITE_RUNS, (run) => store.insert('posts', post(size + run)))));
-  note('update (moves in date order)', format(await time(WRITE_RUNS, (run) => store.update('posts', 1 + ((run * 7919) % size), { date: randomDate() }))));
+  note('insert', format(await time(WRITE_RUNS, (run) => store.insert('posts', benchPost(size + run)))));
+  note('update (moves in date order)', format(await time(WRITE_RUNS, (run) => store.update('posts', 1 + ((run * 7919) % size), { date: nextDate() }))));
   note('update (title only)', format(await time(WRITE_RUNS, (run) => store.update('posts', 1 + ((run * 104_729) % size), { title: `Renamed ${run}` }))));
 }
 
