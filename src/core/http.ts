@@ -141,6 +141,7 @@ export class HttpCore {
    * the query string, so they are kept — bounded, since the site address may come from the request.
    */
   #cacheKey(request: CmsRequest, pipelineRequest: PipelineRequest, realMethod: string): string | null {
+    if (pipelineRequest.method !== 'GET' && pipelineRequest.method !== 'HEAD') return null;
     if (typeof request.query !== 'string' && request.query !== undefined) return null;
     if (pipelineRequest.body.raw.length > 0 || request.parsedBody !== undefined) return null;
     if (!this.options.registry.match(pipelineRequest.method, pipelineRequest.path)?.route.cacheable) return null;
