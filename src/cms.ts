@@ -8,6 +8,9 @@ import { openApiDocument } from './core/openapi.js';
 import { normalizeApiRoot, resolveSite, type SiteSettings } from './core/site.js';
 import type { CmsRequest, CmsResponse } from './core/types.js';
 import { systemClock, type Clock } from './ports/clock.js';
+import type { Mailer } from './ports/mailer.js';
+import { createMemoryOutbox } from './mail/index.js';
+import type { CmsDeps } from './deps.js';
 import type { StoragePort } from './ports/storage.js';
 import { createMemoryStorage } from './storage/memory/index.js';
 import { registerPosts } from './content/posts/index.js';
@@ -38,6 +41,8 @@ export interface CmsOptions {
   capabilities?: CapabilityRuleOptions;
   /** Where uploaded files live; default: in memory. */
   blobs?: BlobStore;
+  /** Outbound mail (form mail, sign-up confirmations); default: an in-memory outbox. */
+  mailer?: Mailer;
   /** Outbound HTTP for sideloads and embeds; default: the safe client (no private or loopback targets). */
   httpClient?: HttpClient;
   /** Uploads: public base URL of the files, size limit, image sizes and formats. */
@@ -75,6 +80,8 @@ export interface Cms {
   openapi(requestApiUrl?: string): Record<string, unknown>;
   /** Users and their application passwords, in-process: seeding and administration without HTTP. */
   readonly users: UsersApi;
+  /** The ports and settings every resource was given. */
+  readonly deps: CmsDeps;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -103,6 +110,16 @@ export function createCms(options: CmsOptions = {}): Cms {
     ...(options.posts ? { postSettings: options.posts } : {}),
     ...mediaServices(options),
   };
+  const deps: CmsDeps = Object.freeze({
+    storage: services.storage,
+    clock: services.clock,
+    mailer: options.mailer ?? createMemoryOutbox(),
+    httpClient: services.httpClient,
+    blobs: services.blobs,
+    site: options.site ?? {},
+    roles,
+    capabilityRules: services.capabilityRules,
+  });
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
@@ -111,12 +128,13 @@ export function createCms(options: CmsOptions = {}): Cms {
   // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
   registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
-  const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry, services: Services) => void)[]>> = {
-    'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers],
+  const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
+    'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
+      .map((register) => (into: Registry) => register(into, services)),
   };
   for (const namespace of NAMESPACES) {
     registry.namespace(namespace, namespaceRoot(registry));
-    for (const register of resources[namespace] ?? []) register(registry, services);
+    for (const register of resources[namespace] ?? []) register(registry);
   }
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -153,5 +171,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     services,
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
     users: createUsersApi(services, options.site),
+    deps,
   };
 }

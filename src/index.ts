@@ -14,3 +14,6 @@ export {
   createSafeHttpClient, createMemoryBlobStore, createFilesystemBlobStore, serveUpload, keyOfUploadPath,
   type BlobStore, type HttpClient, type UploadsOptions, type SafeHttpClientOptions, type FilesystemBlobStoreOptions,
 } from './media/index.js';
+export type { CmsDeps } from './deps.js';
+export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
+export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';

@@ -52,6 +52,18 @@ export interface Route {
   readonly template: string | null;
 }
 
+/**
+ * One row of a resource's route table: the path below the namespace in the reference's PCRE form
+ * (`'/contact-forms/(?P<id>\\d+)'`), its endpoints and its options. A resource's `routes.ts` lists its rows
+ * literally, so `grep "'/contact-forms'"` finds the route whole.
+ */
+export interface RouteSpec extends RouteOptions {
+  path: string;
+  endpoints: EndpointDefinition[];
+}
+
+export type RouteTable = readonly RouteSpec[];
+
 export interface RouteMatch {
   route: Route;
   endpoint: Endpoint;
@@ -106,6 +118,11 @@ export class Registry {
     const trimmed = path.replace(/^\/+|\/+$/g, '');
     const pattern = namespace === '' ? `/${trimmed}` : `/${namespace}/${trimmed}`.replace(/\/$/, '');
     return this.#add(namespace, pattern, endpoints, options);
+  }
+
+  /** Registers every row of a route table, in order, under one namespace. */
+  addRoutes(namespace: string, table: RouteTable): void {
+    for (const { path, endpoints, ...options } of table) this.add(namespace, path, endpoints, options);
   }
 
   #add(namespace: string, pattern: string, definitions: EndpointDefinition[], options: RouteOptions): Route {

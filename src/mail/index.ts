@@ -1,0 +1,1 @@
+export { createMemoryOutbox, type MemoryOutbox } from './memory-outbox.js';
