@@ -18,6 +18,7 @@ import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
+import { createMailingApi, createMailingDeps, registerMailing, type MailingApi, type MailingOptions } from './mailing/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -69,6 +70,8 @@ export interface CmsOptions {
   maxBatchSize?: number;
   /** Permalink structure, page templates by post type, and whether deletes without `force` use the trash. */
   posts?: PostSettings;
+  /** Mailing-list sign-up: the provider (local with double opt-in by default, or Mailchimp), link secret and lifetimes. */
+  mailing?: MailingOptions;
 }
 
 export interface Cms {
@@ -87,6 +90,8 @@ export interface Cms {
   readonly users: UsersApi;
   /** The ports and settings every resource was given. */
   readonly deps: CmsDeps;
+  /** Sign-up forms and subscribers, in-process. */
+  readonly mailing: MailingApi;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -125,6 +130,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     roles,
     capabilityRules: services.capabilityRules,
   });
+  const mailingDeps = createMailingDeps(deps, options.mailing);
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
@@ -134,6 +140,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   registerIndex(registry);
   registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
+    'mailing/v1': [(into) => registerMailing(into, mailingDeps)],
     'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
       .map((register) => (into: Registry) => register(into, services)),
   };
@@ -177,5 +184,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
     users: createUsersApi(services, options.site),
     deps,
+    mailing: createMailingApi(mailingDeps),
   };
 }

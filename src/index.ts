@@ -17,3 +17,14 @@ export {
 export type { CmsDeps } from './deps.js';
 export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
 export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';
+export {
+  createLocalMailingProvider, createMailchimpProvider, mailchimpBaseUrl, subscriberHash,
+  type MailingApi, type MailingOptions, type SignupForm, type SignupFormInput, type FormSettings, type FormMessages,
+  type LocalMailingProvider, type LocalMailingProviderOptions, type MailchimpProviderOptions,
+  type ConfirmationDetails, type ConfirmationMailComposer,
+} from './mailing/index.js';
+export {
+  MailingListError, isMailingListError,
+  type MailingListProvider, type SubscribeRequest, type SubscribeResult, type SignupOrigin, type Subscriber,
+  type SubscriberPage, type SubscriberQuery, type SubscriberStatus, type SubscriberTag, type MergeValue, type TokenOutcome,
+} from './ports/mailing-list.js';
