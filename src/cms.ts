@@ -56,6 +56,8 @@ export interface CmsOptions {
   onError?: (error: unknown) => void;
   /** Largest accepted request body, in bytes (default 32 MiB); larger ones get 413. */
   maxBodyBytes?: number;
+  /** Largest body accepted from a caller who is not logged in (default 8 MiB, PHP's `post_max_size`); 413 past it. */
+  maxAnonymousBodyBytes?: number;
   /** Prefix of the paging headers (default `X-WP`, as existing clients expect). */
   headerPrefix?: string;
   /** Serve `_jsonp` callbacks (default true, as the reference). */
@@ -90,6 +92,7 @@ export const NAMESPACES = [
 ] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_ANONYMOUS_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Authentication steps, tried in order; the first that answers (a principal, or a thrown error) wins. */
 export type AuthenticationStep = (input: Parameters<Authenticator>[0], services: Services) =>
@@ -143,6 +146,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     services,
     site: options.site ?? {},
     maxBodyBytes,
+    maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     headerPrefix: options.headerPrefix ?? 'X-WP',
     jsonp: options.jsonp ?? true,
     authenticate: async (input) => {
