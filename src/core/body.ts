@@ -34,11 +34,19 @@ export function emptyBody(): ParsedBody {
   return { json: undefined, jsonError: null, form: Object.create(null) as ParamMap, files: [], raw: EMPTY_BYTES, mediaType: '' };
 }
 
+/** The largest body parsed into parameters by default: PHP's `post_max_size`. */
+export const DEFAULT_MAX_PARSED_BODY_BYTES = 8 * 1024 * 1024;
+
+export function bodyTooLarge(limit: number): CmsError {
+  return new CmsError('rest_request_too_large', `The request body is larger than the ${limit} bytes allowed.`, 413, { max_bytes: limit });
+}
+
 /**
  * Parses the body by its content type. Every parser keeps to the input limits (variables, nesting, JSON depth,
- * multipart parts), and every map it yields is prototype-less.
+ * multipart parts), and every map it yields is prototype-less. A JSON or urlencoded body, or the text fields of
+ * a multipart body, larger than `maxParsedBytes` is refused (413) before it is read; files are not counted.
  */
-export async function parseBody(request: CmsRequest, contentType: string | undefined): Promise<ParsedBody> {
+export async function parseBody(request: CmsRequest, contentType: string | undefined, maxParsedBytes = DEFAULT_MAX_PARSED_BODY_BYTES): Promise<ParsedBody> {
   const mediaType = mediaTypeOf(contentType);
   const method = request.method.toUpperCase();
   const parsed: ParsedBody = { ...emptyBody(), mediaType };
@@ -54,6 +62,8 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
   parsed.raw = raw;
   if (raw.length === 0) return parsed;
 
+  const isForm = mediaType === 'application/x-www-form-urlencoded' || (mediaType === '' && method !== 'POST');
+  if ((isJsonMediaType(mediaType) || isForm) && raw.length > maxParsedBytes) throw bodyTooLarge(maxParsedBytes);
   if (isJsonMediaType(mediaType)) {
     const text = decodeUtf8(raw);
     if (text === null) parsed.jsonError = invalidJson(5, 'Malformed UTF-8 characters, possibly incorrectly encoded');
@@ -62,13 +72,14 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
       if (result.ok) parsed.json = result.value;
       else parsed.jsonError = result.error;
     }
-  } else if (mediaType === 'application/x-www-form-urlencoded' || (mediaType === '' && method !== 'POST')) {
+  } else if (isForm) {
     parsed.form = parseQueryString(decodeUtf8(raw) ?? '');
   } else if (mediaType === 'multipart/form-data' && method === 'POST') {
     if (!hasBoundary(contentType ?? '')) {
       throw new CmsError('rest_invalid_multipart', 'The multipart body has no boundary.', 400);
     }
-    const content = await parseMultipart(raw, contentType!);
+    const content = await parseMultipart(raw, contentType!, maxParsedBytes);
+    if (content.fieldBytes > maxParsedBytes) throw bodyTooLarge(maxParsedBytes);
     parsed.form = content.form;
     parsed.files = content.files;
   }

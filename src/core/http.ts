@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { parseBody, type ParsedBody } from './body.js';
+import { bodyTooLarge, parseBody, type ParsedBody } from './body.js';
 import type { Principal, Services } from './context.js';
 import { CmsError, internalError, isCmsError } from './errors.js';
 import { deepFreeze } from './freeze.js';
@@ -27,6 +27,8 @@ export interface CoreOptions {
   maxBodyBytes: number;
   /** Largest accepted body from a caller who is not logged in (checked before the body is parsed). */
   maxAnonymousBodyBytes?: number;
+  /** Largest JSON or urlencoded body (or multipart text fields) parsed into parameters. */
+  maxParsedBodyBytes?: number;
   /** Prefix of the paging headers; `X-WP` gives `X-WP-Total`. */
   headerPrefix: string;
   /** Whether `_jsonp` callbacks are served. */
@@ -108,7 +110,7 @@ export class HttpCore {
       this.#checkBodySize(request, headers, this.options.maxBodyBytes);
       user = await this.#authenticate(request, headers);
       if (!user) this.#checkBodySize(request, headers, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
-      body = await parseBody(request, headers['content-type']);
+      body = await parseBody(request, headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {
       const error = this.#asError(thrown);
       return finish(error.status, {}, this.#output(error.toBody(), query), user);
@@ -178,9 +180,7 @@ export class HttpCore {
   #checkBodySize(request: CmsRequest, headers: Record<string, string>, limit: number): void {
     const declared = Number(headers['content-length'] ?? 0);
     const actual = typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body?.length ?? 0;
-    if (declared > limit || actual > limit) {
-      throw new CmsError('rest_request_too_large', `The request body is larger than the ${limit} bytes allowed.`, 413, { max_bytes: limit });
-    }
+    if (declared > limit || actual > limit) throw bodyTooLarge(limit);
   }
 
   async #authenticate(request: CmsRequest, headers: Record<string, string>): Promise<Principal | null> {

@@ -17,6 +17,8 @@ const SLICE_BYTES = 1024 * 1024;
 export interface MultipartContent {
   form: ParamMap;
   files: UploadedFile[];
+  /** The bytes of every text field together; past `maxFieldBytes`, fields are no longer kept. */
+  fieldBytes: number;
 }
 
 /**
@@ -24,15 +26,16 @@ export interface MultipartContent {
  * any other is a field whose name is read PHP-style (brackets nest, within the input variable and nesting
  * limits). Parts, fields, files and header sizes are bounded; a truncated body keeps what was complete.
  */
-export async function parseMultipart(raw: Uint8Array, contentType: string): Promise<MultipartContent> {
+export async function parseMultipart(raw: Uint8Array, contentType: string, maxFieldBytes = Infinity): Promise<MultipartContent> {
   const collector = new InputCollector();
+  let fieldBytes = 0;
   const files: UploadedFile[] = [];
   const parser = Busboy({
     headers: { 'content-type': contentType },
     preservePath: false,
     isPartAFile: (_field, _type, filename) => filename !== undefined,
     limits: {
-      fieldSize: Infinity,
+      fieldSize: Number.isFinite(maxFieldBytes) ? maxFieldBytes + 1 : Infinity,
       fields: MAX_INPUT_VARS,
       files: MAX_FILE_UPLOADS,
       parts: MAX_MULTIPART_PARTS,
@@ -41,7 +44,10 @@ export async function parseMultipart(raw: Uint8Array, contentType: string): Prom
     },
   });
   const pending: Promise<void>[] = [];
-  parser.on('field', (name, value) => collector.add(name, value));
+  parser.on('field', (name, value) => {
+    fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (fieldBytes <= maxFieldBytes) collector.add(name, value);
+  });
   parser.on('file', (field, stream, filename, _encoding, mimeType) => {
     const chunks: Buffer[] = [];
     let cut = false;
@@ -70,7 +76,7 @@ export async function parseMultipart(raw: Uint8Array, contentType: string): Prom
   parser.end();
   await finished;
   await Promise.all(pending);
-  return { form: collector.result(), files };
+  return { form: collector.result(), files, fieldBytes };
 }
 
 /** Whether the content type names a boundary at all (without one the body cannot be read). */

@@ -108,6 +108,16 @@ describe('body parsing', () => {
     assert.equal(truncated.files.length, 0);
   });
 
+  it('refuses JSON, urlencoded and multipart text past the parsed-body limit, but not files', async () => {
+    await assert.rejects(parseBody(post('{"a":"' + 'x'.repeat(100) + '"}'), 'application/json', 100), { code: 'rest_request_too_large', status: 413 });
+    await assert.rejects(parseBody({ method: 'PUT', path: '/', body: 'a='.padEnd(101, 'x') }, undefined, 100), { code: 'rest_request_too_large' });
+    const text = multipart('b', [field('a', 'x'.repeat(60)), field('b', 'y'.repeat(60))]);
+    await assert.rejects(parseBody(post(text), 'multipart/form-data; boundary=b', 100), { code: 'rest_request_too_large' });
+    const upload = await parseBody(post(multipart('b', [field('a', 'x'), file('f', 'f.txt', 'z'.repeat(500))])), 'multipart/form-data; boundary=b', 100);
+    assert.equal(upload.files[0]!.bytes.length, 500);
+    assert.equal(upload.form.a, 'x');
+  });
+
   it('refuses a multipart body without a boundary', async () => {
     await assert.rejects(parseBody(post('x'), 'multipart/form-data'), { code: 'rest_invalid_multipart', status: 400 });
   });
