@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -62,6 +62,31 @@ describe('the packed package', () => {
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
   });
 
+  test('compiles every TypeScript example of the README and the guides against the package alone', () => {
+    const examples = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).map((name) => join(root, 'docs', name))]
+      .filter((file) => file.endsWith('.md'))
+      .flatMap((file) => codeBlocks(readFileSync(file, 'utf8')).map((code, index) => ({ name: `${relative(root, file)}#${index + 1}`, code })));
+    assert.ok(examples.length >= 10);
+    const folder = join(scratch, 'examples');
+    mkdirSync(folder, { recursive: true });
+    const files = examples.map(({ name, code }) => {
+      const file = join(folder, `${name.replace(/[^\w]+/g, '_')}.ts`);
+      writeFileSync(file, `${code}\nexport {};\n`);
+      return file;
+    });
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
+    copyFileSync(join(root, 'test', 'package', 'example-prelude.d.ts'), join(folder, 'example-prelude.d.ts'));
+    writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true,
+        skipLibCheck: false, types: ['node'],
+      },
+      files: ['example-prelude.d.ts', ...files],
+    }));
+    const compiled = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: folder, encoding: 'utf8' });
+    assert.equal(compiled.status, 0, compiled.stdout);
+  });
+
   test('ships the sources its source maps point at, and no link in its docs leaves the package', () => {
     const files = listFiles(installed);
     const maps = files.filter((file) => file.endsWith('.map'));
@@ -81,6 +106,12 @@ describe('the packed package', () => {
     }
   });
 });
+
+/** The fenced blocks marked `ts` (indented ones inside lists too); other languages are not compiled. */
+function codeBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^( *)```ts\n([\s\S]*?)^\1```$/gm)].map(([, indent, body]) =>
+    body!.split('\n').map((line) => line.slice(indent!.length)).join('\n'));
+}
 
 function listFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
