@@ -149,6 +149,9 @@ describe('hostile input', () => {
         assert.equal(response.status, 404);
         assert.equal(response.json.code, 'rest_post_invalid_id');
       }
+      const list = await site.admin('GET', `/cms/v2/posts/${postId}/autosaves?id[toString]=x`);
+      assert.equal(list.status, 404);
+      assert.equal(list.json.code, 'rest_post_invalid_parent');
       await assertSiteBehaves();
     });
   });
