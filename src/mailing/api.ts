@@ -38,7 +38,7 @@ export interface MailingApi {
 
 export function createMailingApi(deps: MailingDeps): MailingApi {
   return {
-    createSignupForm: (input) => createForm(deps, checkInput(input, formWriteArgs())),
+    createSignupForm: async (input) => createForm(deps, checkInput(input, formWriteArgs())),
 
     async listSignupForms() {
       const forms: SignupForm[] = [];
@@ -54,7 +54,7 @@ export function createMailingApi(deps: MailingDeps): MailingApi {
       return record ? toSignupForm(record) : null;
     },
 
-    updateSignupForm: (id, changes) => updateForm(deps, id, checkInput(changes, formWriteArgs())),
+    updateSignupForm: async (id, changes) => updateForm(deps, id, checkInput(changes, formWriteArgs())),
 
     async deleteSignupForm(id) {
       if (!(await getFormRecord(deps.storage, id))) return false;

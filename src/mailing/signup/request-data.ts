@@ -4,8 +4,9 @@
  * do not start with `_` are data fields, upper-cased. Every map is prototype-less.
  *
  * Limits the reference does not have (it relies on PHP's), each a 400 with its own code before anything is
- * stored: at most 100 fields, text of at most 1,024 characters (the reference cuts longer values silently), and
- * a value is text or one level of list or map of text with at most 100 items.
+ * stored: at most 100 fields, text of at most 1,024 characters (the reference cuts longer values silently; text
+ * sent longer than 16 KiB is refused before it is cleaned, so no value costs more than a moment), and a value is
+ * text or one level of list or map of text with at most 100 items.
  */
 import { isIntegerKey, phpTrim, toPhpString } from '../../core/args/php.js';
 import { stripAllTags } from '../../core/args/text.js';
@@ -16,6 +17,7 @@ export type Value = string | Value[] | { [key: string]: Value };
 export const MAX_FIELDS = 100;
 export const MAX_ITEMS = 100;
 export const MAX_TEXT = 1024;
+const MAX_RAW_TEXT = 16 * 1024;
 const MAX_NAME = 191;
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -50,11 +52,15 @@ function decodeReferences(text: string): string {
   });
 }
 
+function tooLong(field: string): CmsError {
+  return new CmsError('field_too_long', `The field ${field.slice(0, 100)} is longer than ${MAX_TEXT} characters.`, 400, { field: field.slice(0, 191) });
+}
+
 function cleanText(value: unknown, field: string): string {
-  const text = phpTrim(decodeReferences(phpTrim(stripAllTags(toPhpString(value)))));
-  if (text.length > MAX_TEXT) {
-    throw new CmsError('field_too_long', `The field ${field.slice(0, 100)} is longer than ${MAX_TEXT} characters.`, 400, { field: field.slice(0, 191) });
-  }
+  const sent = toPhpString(value);
+  if (sent.length > MAX_RAW_TEXT) throw tooLong(field);
+  const text = phpTrim(decodeReferences(sent.includes('<') ? stripAllTags(sent) : phpTrim(sent)));
+  if (text.length > MAX_TEXT) throw tooLong(field);
   return text;
 }
 
