@@ -18,6 +18,8 @@ export interface MailingOptions {
   /** Lifetime of confirmation links in seconds (default 7 days) and of unsubscribe links (default 365 days). */
   confirmTtlSeconds?: number;
   unsubscribeTtlSeconds?: number;
+  /** A pending subscriber gets another confirmation message only this long after the last one (default 60 s). */
+  resendAfterSeconds?: number;
   /** Sender of confirmation messages; default `"<site name>" <noreply@<site host>>`. */
   from?: string;
   /** The wording of confirmation messages. */
@@ -52,9 +54,10 @@ export function createMailingDeps(deps: CmsDeps, options: MailingOptions = {}): 
   } else if (options.mailchimp) {
     provider = createMailchimpProvider({ ...options.mailchimp, httpClient: deps.httpClient, clock: deps.clock });
   } else {
-    const { secret, confirmTtlSeconds, unsubscribeTtlSeconds, from, confirmationMail } = options;
+    const { secret, confirmTtlSeconds, unsubscribeTtlSeconds, resendAfterSeconds, from, confirmationMail } = options;
     localProvider = createLocalMailingProvider({
-      storage: deps.storage, mailer: deps.mailer, clock: deps.clock, secret, confirmTtlSeconds, unsubscribeTtlSeconds, from, confirmationMail,
+      storage: deps.storage, mailer: deps.mailer, clock: deps.clock,
+      secret, confirmTtlSeconds, unsubscribeTtlSeconds, resendAfterSeconds, from, confirmationMail,
     });
     provider = localProvider;
   }

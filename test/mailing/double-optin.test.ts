@@ -56,6 +56,7 @@ for (const [storeName, makeStore] of STORES) {
       const site = await makeMailingSite({ storage: makeStore() });
       const id = await site.createForm();
       await site.signup({ ...site.hidden(id), EMAIL: 'p@example.com', FNAME: 'Old' });
+      site.clock.advance(61_000);
       await site.signup({ ...site.hidden(id), EMAIL: 'P@example.com', LNAME: 'New' });
       assert.equal(site.outbox.messages.length, 2);
       const subscribers = await site.subscribers('list01');
@@ -68,6 +69,27 @@ for (const [storeName, makeStore] of STORES) {
       assert.equal((await site.subscribers('list01'))[0]!.status, 'pending');
       assert.equal((await site.anonymous('GET', second.confirm)).status, 200);
       assert.equal((await site.subscribers('list01'))[0]!.status, 'subscribed');
+    });
+
+    it('sends no second message within a minute of the first, so the route cannot flood an inbox', async () => {
+      const site = await makeMailingSite({ storage: makeStore() });
+      const id = await site.createForm({ settings: { lists: ['list01', 'list02'] } });
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const response = await site.signup({ ...site.hidden(id), EMAIL: 'victim@example.com' });
+        assert.equal(response.status, 200, 'the same answer as ever');
+        site.clock.advance(10_000);
+      }
+      assert.equal(site.outbox.messages.length, 1);
+      const first = linksIn(site.outbox.messages[0]!.text);
+      const third = await site.signup({ ...site.hidden(id), _mc4wp_lists: 'list02,list03', EMAIL: 'victim@example.com' });
+      assert.equal(third.status, 200);
+      assert.equal(site.outbox.messages.length, 2, 'a list not yet asked about is mailed at once');
+      assert.match(site.outbox.messages[1]!.text, /unsubscribe\?token=/);
+      site.clock.advance(60_000);
+      await site.signup({ ...site.hidden(id), EMAIL: 'victim@example.com' });
+      assert.equal(site.outbox.messages.length, 3, 'and again once a minute has passed');
+      assert.equal((await site.anonymous('GET', first.confirm)).json.code, 'mailing_invalid_token');
+      assert.equal((await site.anonymous('GET', linksIn(site.outbox.messages[2]!.text).confirm)).status, 200);
     });
 
     it('follows update_existing when a subscribed address signs up again', async () => {

@@ -5,7 +5,8 @@
  * `already_subscribed` unless the form allows updates (then merge fields, interests and tags are updated and the
  * answer is `updated`); anyone else becomes `pending` (double opt-in) or `subscribed`. Every list that leaves a
  * subscriber `pending` is named in one confirmation message whose link carries a fresh nonce, so signing up
- * again while pending re-sends the message and retires the older link.
+ * again while pending re-sends the message and retires the older link — but not within a minute of the last
+ * message (`resendAfterSeconds`), so the public sign-up route cannot be used to flood someone's inbox.
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../../ports/clock.js';
@@ -44,6 +45,8 @@ export interface LocalMailingProviderOptions {
   confirmTtlSeconds?: number;
   /** How long an unsubscribe link works, in seconds (default 365 days). */
   unsubscribeTtlSeconds?: number;
+  /** A pending subscriber gets another confirmation message only this long after the last one (default 60 s). */
+  resendAfterSeconds?: number;
   /** Sender of confirmation messages; default `"<site name>" <noreply@<site host>>`. */
   from?: string;
   /** The wording of confirmation messages. */
@@ -61,12 +64,14 @@ export interface LocalMailingProvider extends MailingListProvider {
 const DAY = 86_400;
 
 const formatUtc = (instant: Date) => instant.toISOString().slice(0, 19);
+const parseUtc = (stored: string) => Date.parse(`${stored}Z`);
 
 export function createLocalMailingProvider(options: LocalMailingProviderOptions): LocalMailingProvider {
   const { storage, mailer, clock } = options;
   const secret = siteSecret(storage, options.secret);
   const confirmTtl = options.confirmTtlSeconds ?? 7 * DAY;
   const unsubscribeTtl = options.unsubscribeTtlSeconds ?? 365 * DAY;
+  const resendAfterMs = (options.resendAfterSeconds ?? 60) * 1000;
   const compose = options.confirmationMail ?? defaultConfirmationMail;
   const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
 
@@ -74,8 +79,8 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
     return createToken(await secret(), { purpose, email, lists, nonce, expires: nowSeconds() + ttl });
   }
 
-  /** Adds or updates one list's subscriber; returns whether the subscriber now waits for confirmation. */
-  async function subscribeToList(list: string, request: SubscribeRequest, email: string, nonce: string): Promise<{ result: SubscribeResult; pending: boolean }> {
+  /** Adds or updates one list's subscriber; returns whether a confirmation message should name the list. */
+  async function subscribeToList(list: string, request: SubscribeRequest, email: string, nonce: string): Promise<{ result: SubscribeResult; mail: boolean }> {
     return storage.transaction(async (tx) => {
       const existing = await findSubscriber(tx, list, email);
       const now = formatUtc(clock.now());
@@ -109,12 +114,20 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
         language: request.language ?? existing?.language ?? null,
         form_id: request.formId ?? existing?.form_id ?? null,
         modified: now,
-        confirm_nonce: status === 'pending' ? nonce : existing?.confirm_nonce ?? null,
+        confirm_nonce: existing?.confirm_nonce ?? null,
+        confirm_sent: existing?.confirm_sent ?? null,
       };
+      const sentLately = existing?.status === 'pending' && existing.confirm_sent !== null
+        && clock.now().getTime() - parseUtc(existing.confirm_sent) < resendAfterMs;
+      const mail = status === 'pending' && !sentLately;
+      if (mail) {
+        fields.confirm_nonce = nonce;
+        fields.confirm_sent = now;
+      }
       if (status === 'subscribed' && existing?.status !== 'subscribed') fields.confirmed = now;
       if (existing) await updateSubscriber(tx, existing.id, fields);
       else await insertSubscriber(tx, { list, email, created: now, confirmed: null, ...fields } as NewSubscriber);
-      return { result: { outcome }, pending: status === 'pending' };
+      return { result: { outcome }, mail };
     });
   }
 
@@ -128,6 +141,11 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
     try {
       await mailer.send(message);
     } catch {
+      // Nothing was sent, so the next sign-up may send at once.
+      for (const list of lists) {
+        const subscriber = await findSubscriber(storage, list, email);
+        if (subscriber) await updateSubscriber(storage, subscriber.id, { confirm_sent: null });
+      }
       throw new MailingListError('mail_failed', 'The confirmation message could not be sent.');
     }
   }
@@ -136,19 +154,19 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
     async subscribe(request, origin) {
       const email = request.email.toLowerCase();
       const nonce = randomBytes(12).toString('base64url');
-      const pendingLists: string[] = [];
+      const mailLists: string[] = [];
       let last: SubscribeResult | MailingListError = new MailingListError('provider_error', 'No list was given.');
       for (const list of request.lists) {
         try {
-          const { result, pending } = await subscribeToList(list, request, email, nonce);
-          if (pending) pendingLists.push(list);
+          const { result, mail } = await subscribeToList(list, request, email, nonce);
+          if (mail) mailLists.push(list);
           last = result;
         } catch (error) {
           if (!isMailingListError(error)) throw error;
           last = error;
         }
       }
-      if (pendingLists.length > 0) await sendConfirmation(email, pendingLists, nonce, origin);
+      if (mailLists.length > 0) await sendConfirmation(email, mailLists, nonce, origin);
       if (last instanceof MailingListError) throw last;
       return last;
     },
@@ -178,7 +196,7 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
         await storage.transaction(async (tx) => {
           const subscriber = await findSubscriber(tx, list, payload.email);
           if (!subscriber || subscriber.status === 'unsubscribed') return;
-          await updateSubscriber(tx, subscriber.id, { status: 'unsubscribed', confirm_nonce: null, modified: formatUtc(clock.now()) });
+          await updateSubscriber(tx, subscriber.id, { status: 'unsubscribed', confirm_nonce: null, confirm_sent: null, modified: formatUtc(clock.now()) });
         });
       }
       return { email: payload.email, lists: payload.lists, status: 'unsubscribed' } satisfies TokenOutcome;

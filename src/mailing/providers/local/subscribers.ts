@@ -26,6 +26,8 @@ export interface NewSubscriber {
   confirmed: string | null;
   /** The nonce of the confirmation link that may confirm this subscriber; null when none may. */
   confirm_nonce: string | null;
+  /** When the last confirmation message went out, UTC. */
+  confirm_sent: string | null;
 }
 
 export interface SubscriberRecord extends StoredRecord, NewSubscriber {
