@@ -48,7 +48,13 @@ export function checkInput(input: unknown, specs: Record<string, ArgSpec>): Form
     allowBatch: false,
     showInIndex: false,
   };
-  const groups = new ParamGroups({ json: structuredClone(input), post: null, query: {}, url: {}, endpoint });
+  let json: unknown;
+  try {
+    json = JSON.parse(JSON.stringify(input));
+  } catch {
+    throw new CmsError('rest_invalid_param', 'The input must be JSON data.', 400);
+  }
+  const groups = new ParamGroups({ json, post: null, query: {}, url: {}, endpoint });
   validateParams(groups, endpoint, { user: null, method: 'POST', param: (name) => groups.get(name) });
   const params = groups.merged();
   return { params, has: (name) => groups.has(name) };
