@@ -18,6 +18,7 @@ import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
+import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
 import { authenticateWithApplicationPassword, createUsersApi, getUser, principalOf, registerUsers, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -64,6 +65,8 @@ export interface CmsOptions {
   maxBatchSize?: number;
   /** Permalink structure, page templates by post type, and whether deletes without `force` use the trash. */
   posts?: PostSettings;
+  /** oEmbed: the trusted provider list, the proxy cache (time to live, size, shared store), outbound deadline. */
+  oembed?: OembedOptions;
 }
 
 export interface Cms {
@@ -82,6 +85,8 @@ export interface Cms {
   readonly users: UsersApi;
   /** The ports and settings every resource was given. */
   readonly deps: CmsDeps;
+  /** oEmbed in-process: a post's discovery links for the page head, this site's oEmbed objects. */
+  readonly oembed: OembedApi;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -120,6 +125,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     roles,
     capabilityRules: services.capabilityRules,
   });
+  const oembedDeps: OembedDeps = Object.freeze({ ...deps, posts: options.posts, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
@@ -129,6 +135,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   registerIndex(registry);
   registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
+    'oembed/1.0': [(into) => registerOembed(into, oembedDeps)],
     'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
       .map((register) => (into: Registry) => register(into, services)),
   };
@@ -172,5 +179,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
     users: createUsersApi(services, options.site),
     deps,
+    oembed: createOembedApi(oembedDeps),
   };
 }
