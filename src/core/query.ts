@@ -35,7 +35,7 @@ function assign(params: ParamMap, name: string, value: string): void {
   const baseName = (closes ? name.slice(0, bracket) : name).replace(/^ +/, '').replace(/[. []/g, '_');
   if (baseName === '') return;
   if (!closes) {
-    params[baseName] = value;
+    setOwn(params, baseName, value);
     return;
   }
   const keys: string[] = [];
@@ -53,18 +53,26 @@ function setNested(container: Container, keys: string[], value: string): void {
   const slots = container as unknown as Record<string, ParamValue>;
   const slot = key !== '' ? key : String(Array.isArray(container) ? container.length : nextIndex(slots));
   if (rest.length === 0) {
-    slots[slot] = value;
+    setOwn(slots, slot, value);
     return;
   }
-  let child = slots[slot];
+  let child = Object.hasOwn(slots, slot) ? slots[slot] : undefined;
   if (child === undefined || typeof child !== 'object') {
     child = rest[0] === '' ? [] : {};
-    slots[slot] = child;
+    setOwn(slots, slot, child);
   } else if (Array.isArray(child) && rest[0] !== '' && !/^\d+$/.test(rest[0] ?? '')) {
     child = { ...child };
-    slots[slot] = child;
+    setOwn(slots, slot, child);
   }
   setNested(child, rest, value);
+}
+
+/**
+ * Stores a parameter as an own property whatever its name: `__proto__` is an ordinary key in a query string, and
+ * plain assignment would reach (and change) a prototype instead.
+ */
+export function setOwn(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function nextIndex(map: Record<string, ParamValue>): number {

@@ -19,6 +19,19 @@ describe('PHP-style query parsing', () => {
     assert.deepEqual(parseQueryString('a=%zz%41&b=%E0%A4'), { a: '%zzA', b: '\u00e0\u00a4' });
   });
 
+  it('keeps __proto__, constructor and prototype as ordinary keys, never reaching a prototype', () => {
+    const parsed = parseQueryString('__proto__[polluted]=1&a[__proto__][b]=2&constructor[prototype][c]=3&__proto__=4');
+    assert.deepEqual(Object.keys(parsed), ['__proto__', 'a', 'constructor']);
+    assert.equal(Object.getPrototypeOf(parsed), Object.prototype);
+    assert.equal(Object.getOwnPropertyDescriptor(parsed, '__proto__')?.value, '4');
+    assert.deepEqual(Object.getOwnPropertyDescriptor(parsed.a, '__proto__')?.value, { b: '2' });
+    assert.equal(Object.getPrototypeOf(parsed.a), Object.prototype);
+    const probe: Record<string, unknown> = {};
+    assert.equal(probe.polluted, undefined);
+    assert.equal(probe.b, undefined);
+    assert.equal(probe.c, undefined);
+  });
+
   it('encodes back the way pagination links need', () => {
     assert.equal(buildQueryString({ per_page: 5, page: 2, _fields: 'id,title', s: 'a b' }), 'per_page=5&page=2&_fields=id%2Ctitle&s=a+b');
     assert.equal(buildQueryString({ a: ['1', '2'], b: { c: 'd' } }), 'a%5B0%5D=1&a%5B1%5D=2&b%5Bc%5D=d');
