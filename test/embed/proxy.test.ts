@@ -196,8 +196,8 @@ describe('GET /oembed/1.0/proxy: lookups', () => {
   });
 });
 
-describe('embed handler output stays within the width the frame allows', () => {
-  it('keeps secrets per answer', async () => {
+describe('secrets of untrusted frames', () => {
+  it('are new for every answer that is not served from the cache', async () => {
     const site = await proxySite();
     const first = await site.proxy('administrator', q({ url: `${env.fixture.base}/page-json` }));
     const second = await site.proxy('editor', q({ url: `${env.fixture.base}/page-json` }));
