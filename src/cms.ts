@@ -19,7 +19,7 @@ import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
 import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
-import { authenticateWithApplicationPassword, createUsersApi, getUser, principalOf, registerUsers, type UsersApi } from './users/index.js';
+import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
   interface Services {
@@ -53,6 +53,11 @@ export interface CmsOptions {
    * `request.user` and before HTTP Basic application passwords.
    */
   authenticate?: Authenticator;
+  /**
+   * Verified application-password credentials are remembered in memory for a short while (default 2 minutes,
+   * never the credential itself), so authenticated clients do not pay the slow hash on every request.
+   */
+  credentialMemory?: CredentialMemoryOptions;
   /** Receives every unexpected error; the client sees only a 500 `internal_error`. */
   onError?: (error: unknown) => void;
   /** Largest accepted request body, in bytes (default 32 MiB); larger ones get 413. */
@@ -129,7 +134,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
-  authenticationSteps.push(authenticateWithApplicationPassword);
+  authenticationSteps.push(createBasicAuthenticator(options.credentialMemory));
 
   // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
