@@ -4,7 +4,7 @@
  * posts module's own permalink for it (`permalinkOf`) is the URL's path, so both directions always agree.
  */
 import type { CapabilityRules } from '../auth/index.js';
-import { permalinkOf, type LinkEnvironment } from '../content/posts/permalink.js';
+import { pageUri, permalinkOf, type LinkEnvironment } from '../content/posts/permalink.js';
 import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
 import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
@@ -115,6 +115,10 @@ async function withSlug(storage: StoragePort, type: string, segment: string): Pr
 }
 
 async function isPermalinkOf(post: PostRecord, relative: string, local: LocalSite): Promise<boolean> {
+  // The page on the front keeps answering at its own path too, as its rewrite rule still matches there.
+  if (post.type === 'page' && post.id === local.site.pageOnFront && normalise(await pageUri(local.storage, post)) === normalise(relative)) {
+    return true;
+  }
   const link = await permalinkOf(post, linkEnvironment(local));
   if (!link.startsWith(local.site.home) || link.includes('?')) return false;
   return normalise(link.slice(local.site.home.length)) === normalise(relative);
