@@ -62,6 +62,13 @@ export interface CmsOptions {
   onError?: (error: unknown) => void;
   /** Largest accepted request body, in bytes (default 32 MiB); larger ones get 413. */
   maxBodyBytes?: number;
+  /** Largest body accepted from a caller who is not logged in (default 8 MiB, PHP's `post_max_size`); 413 past it. */
+  maxAnonymousBodyBytes?: number;
+  /**
+   * Largest JSON or urlencoded body, or text fields of a multipart body, read into parameters (default 8 MiB,
+   * PHP's `post_max_size`); 413 past it. Uploaded files count only toward `maxBodyBytes`.
+   */
+  maxParsedBodyBytes?: number;
   /** Prefix of the paging headers (default `X-WP`, as existing clients expect). */
   headerPrefix?: string;
   /** Serve `_jsonp` callbacks (default true, as the reference). */
@@ -100,6 +107,8 @@ export const NAMESPACES = [
 ] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** PHP's default `post_max_size`, which clients of the reference already live within. */
+export const DEFAULT_MAX_ANONYMOUS_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Authentication steps, tried in order; the first that answers (a principal, or a thrown error) wins. */
 export type AuthenticationStep = (input: Parameters<Authenticator>[0], services: Services) =>
@@ -155,6 +164,8 @@ export function createCms(options: CmsOptions = {}): Cms {
     services,
     site: options.site ?? {},
     maxBodyBytes,
+    maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
+    maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     headerPrefix: options.headerPrefix ?? 'X-WP',
     jsonp: options.jsonp ?? true,
     authenticate: async (input) => {

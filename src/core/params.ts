@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { issueFromValibot, type Arg, type ArgCheckContext } from './args/define.js';
 import { CmsError, type ArgIssue } from './errors.js';
 import type { Endpoint } from './registry.js';
-import { setOwn } from './query.js';
 import type { JsonObject, ParamMap } from './types.js';
 
 export type GroupName = 'JSON' | 'POST' | 'GET' | 'URL' | 'defaults';
@@ -43,11 +42,11 @@ export class ParamGroups {
 
   /** Every parameter by the same precedence; keys sent only as null map to null. */
   merged(): Record<string, unknown> {
-    const merged: Record<string, unknown> = {};
+    const merged = Object.create(null) as Record<string, unknown>;
     for (const [, group] of [...this.#groups].reverse()) {
       for (const [key, value] of group) {
-        if (value !== undefined && value !== null) setOwn(merged, key, value);
-        else if (!Object.hasOwn(merged, key)) setOwn(merged, key, null);
+        if (value !== undefined && value !== null) merged[key] = value;
+        else if (!(key in merged)) merged[key] = null;
       }
     }
     return merged;
