@@ -26,8 +26,8 @@ export async function embedPost(context: RequestContext, runtime: OembedRuntime)
 
 /**
  * Any URL's oEmbed object, in the reference's order: the cache; this site's own posts (never cached, never
- * fetched); the trusted providers, then discovery; the built-in handlers. Failures that cost a fetch are cached
- * briefly.
+ * fetched); the trusted providers, then discovery (never for this site's own host); the built-in handlers.
+ * Failures that cost a fetch are cached briefly.
  */
 export async function proxyLookup(context: RequestContext, runtime: OembedRuntime): Promise<Record<string, unknown>> {
   const { params } = context;
@@ -44,12 +44,12 @@ export async function proxyLookup(context: RequestContext, runtime: OembedRuntim
   const site = runtime.embedSite(context.site);
   const post = await findEmbeddablePost(url, site);
   if (post) return postEmbedData(post, width, site);
-  // The site never fetches its own pages: an own URL that names nothing embeddable is simply not found.
-  if (isOwnHost(url, context.site)) throw invalidUrl();
+  // The site never fetches its own pages: an own URL that names no post can only be one of its media files.
+  const ownHost = isOwnHost(url, context.site);
 
   const lookup = runtime.providerLookup(context.site);
   const size = { width, height: height ?? DEFAULT_EMBED_SIZE.height };
-  const answer = await fetchFromProvider(url, size, params.discover !== false, lookup);
+  const answer = ownHost ? null : await fetchFromProvider(url, size, params.discover !== false, lookup);
   if (answer) {
     const data = { ...answer.data, html: providerHtml(answer.data, url, answer.trusted) };
     await runtime.cache.set(key, { ok: true, data }, runtime.options.ttlMs);
@@ -57,7 +57,7 @@ export async function proxyLookup(context: RequestContext, runtime: OembedRuntim
   }
   const fallback = await fallbackEmbed({ url, width, height: height ?? 0, lookup: (other, otherSize) => htmlFor(other, otherSize, lookup) });
   if (fallback) return fallback;
-  await runtime.cache.set(key, { ok: false }, runtime.options.failureTtlMs);
+  if (!ownHost) await runtime.cache.set(key, { ok: false }, runtime.options.failureTtlMs);
   throw invalidUrl();
 }
 
