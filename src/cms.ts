@@ -18,6 +18,7 @@ import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
+import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
 import { createMailingApi, createMailingDeps, registerMailing, type MailingApi, type MailingOptions } from './mailing/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
@@ -77,6 +78,8 @@ export interface CmsOptions {
   maxBatchSize?: number;
   /** Permalink structure, page templates by post type, and whether deletes without `force` use the trash. */
   posts?: PostSettings;
+  /** oEmbed: the trusted provider list, the proxy cache (time to live, size, shared store), outbound deadline. */
+  oembed?: OembedOptions;
   /** Mailing-list sign-up: the provider (local with double opt-in by default, or Mailchimp), link secret and lifetimes. */
   mailing?: MailingOptions;
 }
@@ -97,6 +100,8 @@ export interface Cms {
   readonly users: UsersApi;
   /** The ports and settings every resource was given. */
   readonly deps: CmsDeps;
+  /** oEmbed in-process: a post's discovery links for the page head, this site's oEmbed objects. */
+  readonly oembed: OembedApi;
   /** Sign-up forms and subscribers, in-process. */
   readonly mailing: MailingApi;
 }
@@ -139,6 +144,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     roles,
     capabilityRules: services.capabilityRules,
   });
+  const oembedDeps: OembedDeps = Object.freeze({ ...deps, posts: options.posts, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
   const mailingDeps = createMailingDeps(deps, options.mailing);
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
@@ -149,6 +155,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   registerIndex(registry);
   registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
+    'oembed/1.0': [(into) => registerOembed(into, oembedDeps)],
     'mailing/v1': [(into) => registerMailing(into, mailingDeps)],
     'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
       .map((register) => (into: Registry) => register(into, services)),
@@ -195,6 +202,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
     users: createUsersApi(services, options.site),
     deps,
+    oembed: createOembedApi(oembedDeps),
     mailing: createMailingApi(mailingDeps),
   };
 }
