@@ -18,6 +18,7 @@ import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
+import { createSlidersApi, registerSliders, type SlidersApi } from './sliders/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -87,6 +88,8 @@ export interface Cms {
   readonly users: UsersApi;
   /** The ports and settings every resource was given. */
   readonly deps: CmsDeps;
+  /** Sliders in-process: create, update, delete, get and list with the write routes' bodies. */
+  readonly sliders: SlidersApi;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -136,6 +139,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
     'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
       .map((register) => (into: Registry) => register(into, services)),
+    slider: [(into) => registerSliders(into, deps)],
   };
   for (const namespace of NAMESPACES) {
     registry.namespace(namespace, namespaceRoot(registry));
@@ -177,5 +181,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
     users: createUsersApi(services, options.site),
     deps,
+    sliders: createSlidersApi(deps),
   };
 }

@@ -17,3 +17,4 @@ export {
 export type { CmsDeps } from './deps.js';
 export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
 export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';
+export type { SlidersApi, SliderDocument, SliderSummary } from './sliders/index.js';
