@@ -38,7 +38,7 @@ export function slidersApiOver(service: SliderService): SlidersApi {
   const notFound = () => new CmsError('slider_not_found', 'Slider not found.', 404);
 
   return {
-    create: (body) => service.create(checkSliderBody(body, true)),
+    create: async (body) => service.create(checkSliderBody(body, true)),
     async update(slider, body) {
       const input = checkSliderBody(body, false);
       const updated = await service.update((await find(slider)).id, input);
