@@ -4,7 +4,7 @@ import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { reply } from '../core/response.js';
 import type { CmsDeps } from '../deps.js';
-import { answering } from './failure.js';
+import { answering, SliderFailure } from './failure.js';
 import type { FullObjectReader } from './full-object.js';
 import { sliderInputOf } from './input.js';
 import { engineOf, requireSliderId, sliderForFullObject, sliderForModal } from './lookup.js';
@@ -84,7 +84,8 @@ export async function sliderNamed(value: string, service: SliderService): Promis
     try {
       id = requireSliderId(value);
     } catch (failure) {
-      throw new CmsError('slider_invalid_id', (failure as Error).message, 400);
+      if (failure instanceof SliderFailure) throw new CmsError(failure.code, failure.message, failure.status);
+      throw failure;
     }
     slider = await service.getSlider(id);
   }

@@ -59,7 +59,8 @@ function namesOf(params: Readonly<Record<string, unknown>>, prefix: string): Nam
 }
 
 async function byAlias(alias: string, service: SliderService): Promise<SliderRecord> {
-  const slider = await service.findByAlias(alias.replaceAll(' ', '-')) ?? await service.findByAlias(alias);
+  const hyphenated = alias.replaceAll(' ', '-');
+  const slider = await service.findByAlias(hyphenated) ?? (hyphenated === alias ? null : await service.findByAlias(alias));
   if (!slider) throw aliasFailure(alias);
   return slider;
 }
