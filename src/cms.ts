@@ -19,6 +19,7 @@ import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
 import { createSlidersApi, registerSliders, type SlidersApi } from './sliders/index.js';
+import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -62,6 +63,13 @@ export interface CmsOptions {
   onError?: (error: unknown) => void;
   /** Largest accepted request body, in bytes (default 32 MiB); larger ones get 413. */
   maxBodyBytes?: number;
+  /** Largest body accepted from a caller who is not logged in (default 8 MiB, PHP's `post_max_size`); 413 past it. */
+  maxAnonymousBodyBytes?: number;
+  /**
+   * Largest JSON or urlencoded body, or text fields of a multipart body, read into parameters (default 8 MiB,
+   * PHP's `post_max_size`); 413 past it. Uploaded files count only toward `maxBodyBytes`.
+   */
+  maxParsedBodyBytes?: number;
   /** Prefix of the paging headers (default `X-WP`, as existing clients expect). */
   headerPrefix?: string;
   /** Serve `_jsonp` callbacks (default true, as the reference). */
@@ -70,6 +78,8 @@ export interface CmsOptions {
   maxBatchSize?: number;
   /** Permalink structure, page templates by post type, and whether deletes without `force` use the trash. */
   posts?: PostSettings;
+  /** oEmbed: the trusted provider list, the proxy cache (time to live, size, shared store), outbound deadline. */
+  oembed?: OembedOptions;
 }
 
 export interface Cms {
@@ -90,6 +100,8 @@ export interface Cms {
   readonly deps: CmsDeps;
   /** Sliders in-process: create, update, delete, get and list with the write routes' bodies. */
   readonly sliders: SlidersApi;
+  /** oEmbed in-process: a post's discovery links for the page head, this site's oEmbed objects. */
+  readonly oembed: OembedApi;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -98,6 +110,8 @@ export const NAMESPACES = [
 ] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** PHP's default `post_max_size`, which clients of the reference already live within. */
+export const DEFAULT_MAX_ANONYMOUS_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Authentication steps, tried in order; the first that answers (a principal, or a thrown error) wins. */
 export type AuthenticationStep = (input: Parameters<Authenticator>[0], services: Services) =>
@@ -128,6 +142,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     roles,
     capabilityRules: services.capabilityRules,
   });
+  const oembedDeps: OembedDeps = Object.freeze({ ...deps, posts: options.posts, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
@@ -137,6 +152,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   registerIndex(registry);
   registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
+    'oembed/1.0': [(into) => registerOembed(into, oembedDeps)],
     'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
       .map((register) => (into: Registry) => register(into, services)),
     slider: [(into) => registerSliders(into, deps)],
@@ -152,6 +168,8 @@ export function createCms(options: CmsOptions = {}): Cms {
     services,
     site: options.site ?? {},
     maxBodyBytes,
+    maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
+    maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     headerPrefix: options.headerPrefix ?? 'X-WP',
     jsonp: options.jsonp ?? true,
     authenticate: async (input) => {
@@ -182,5 +200,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     users: createUsersApi(services, options.site),
     deps,
     sliders: createSlidersApi(deps),
+    oembed: createOembedApi(oembedDeps),
   };
 }

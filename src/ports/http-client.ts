@@ -12,6 +12,8 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** Overrides the client's own limits for this request (never above them). */
   maxBytes?: number;
+  /** Keep the first `maxBytes` of a longer body and stop reading, instead of failing with `too_large`. */
+  truncate?: boolean;
   timeoutMs?: number;
   maxRedirects?: number;
 }

@@ -109,20 +109,23 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): HttpC
     });
   }
 
-  async function readBody(response: IncomingMessage, maxBytes: number, url: string): Promise<Uint8Array> {
+  async function readBody(response: IncomingMessage, maxBytes: number, url: string, truncate: boolean): Promise<Uint8Array> {
     const declared = Number(response.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
+    if (!truncate && Number.isFinite(declared) && declared > maxBytes) {
       response.destroy();
       throw new OutboundError('too_large', `The response is larger than ${maxBytes} bytes.`, url);
     }
     const chunks: Buffer[] = [];
     let total = 0;
     for await (const chunk of response as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > maxBytes) {
+      if (total + chunk.length > maxBytes) {
         response.destroy();
-        throw new OutboundError('too_large', `The response is larger than ${maxBytes} bytes.`, url);
+        if (!truncate) throw new OutboundError('too_large', `The response is larger than ${maxBytes} bytes.`, url);
+        chunks.push(chunk.subarray(0, maxBytes - total));
+        total = maxBytes;
+        break;
       }
+      total += chunk.length;
       chunks.push(chunk);
     }
     const body = Buffer.concat(chunks, total);
@@ -166,7 +169,7 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): HttpC
             url = next;
             continue;
           }
-          const body = method === 'HEAD' ? new Uint8Array(0) : await readBody(response, maxBytes, url.href);
+          const body = method === 'HEAD' ? new Uint8Array(0) : await readBody(response, maxBytes, url.href, request.truncate === true);
           return { status, headers: flattenHeaders(response.headers), body, url: url.href };
         }
       } catch (error) {
