@@ -18,6 +18,7 @@ import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
+import { createSlidersApi, registerSliders, type SlidersApi } from './sliders/index.js';
 import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
 import { createMailingApi, createMailingDeps, registerMailing, type MailingApi, type MailingOptions } from './mailing/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
@@ -100,6 +101,8 @@ export interface Cms {
   readonly users: UsersApi;
   /** The ports and settings every resource was given. */
   readonly deps: CmsDeps;
+  /** Sliders in-process: create, update, delete, get and list with the write routes' bodies. */
+  readonly sliders: SlidersApi;
   /** oEmbed in-process: a post's discovery links for the page head, this site's oEmbed objects. */
   readonly oembed: OembedApi;
   /** Sign-up forms and subscribers, in-process. */
@@ -159,6 +162,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     'mailing/v1': [(into) => registerMailing(into, mailingDeps)],
     'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
       .map((register) => (into: Registry) => register(into, services)),
+    slider: [(into) => registerSliders(into, deps)],
   };
   for (const namespace of NAMESPACES) {
     registry.namespace(namespace, namespaceRoot(registry));
@@ -202,6 +206,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
     users: createUsersApi(services, options.site),
     deps,
+    sliders: createSlidersApi(deps),
     oembed: createOembedApi(oembedDeps),
     mailing: createMailingApi(mailingDeps),
   };

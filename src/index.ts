@@ -17,6 +17,7 @@ export {
 export type { CmsDeps } from './deps.js';
 export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
 export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';
+export type { SlidersApi, SliderDocument, SliderSummary } from './sliders/index.js';
 export { DEFAULT_PROVIDERS, type OembedApi, type OembedDiscoveryLinks, type OembedOptions, type OembedCacheOptions, type OembedProvider } from './embed/index.js';
 export {
   createLocalMailingProvider, createMailchimpProvider, mailchimpBaseUrl, subscriberHash,
