@@ -21,6 +21,8 @@ export type CliCommand =
     uploads: UploadsChoice | null;
     /** Public base URL of uploaded files, when they are served from elsewhere (a CDN, the bucket). */
     uploadsUrl: string | undefined;
+    /** A JSON file of sliders and sign-up forms to store before serving. */
+    importFile: string | undefined;
   };
 
 export type UploadsChoice =
@@ -51,6 +53,9 @@ Options:
       --blobs <url>      keep uploaded files in an S3-compatible bucket instead:
                          s3://bucket?endpoint=https://host[&region=r][&prefix=site/]; credentials from
                          AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN)
+      --import <file>    store the sliders and sign-up forms of a JSON file ({"sliders": [...],
+                         "signupForms": [...]}, the bodies of their POST routes) before serving;
+                         existing aliases and slugs are updated, so importing again is safe
       --uploads-url <url>
                          public base URL of uploaded files (default: <site>/uploads, served by quire)
       --admin-login <login>
@@ -77,6 +82,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     adminAppPassword: adminAppPasswordOf(values['admin-app-password'] ?? (environment.QUIRE_ADMIN_APP_PASSWORD || undefined)),
     ...storeOf(values),
     uploadsUrl: uploadsUrlOf(values['uploads-url']),
+    importFile: values.import,
   };
 }
 
@@ -98,6 +104,7 @@ function parseOrExplain(argv: readonly string[]) {
         uploads: { type: 'string' },
         blobs: { type: 'string' },
         'uploads-url': { type: 'string' },
+        import: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -6,6 +6,7 @@ import { splitTarget } from '../../adapters/routing.js';
 import { createCms, encodeResponse, serveUpload, type BlobStore, type Cms } from '../index.js';
 import { ensureAdministrator } from '../users/index.js';
 import { parseCliArgs, UsageError, USAGE } from './args.js';
+import { importFile, ImportError } from './import.js';
 import { openStores, StoreSetupError, type OpenedStores } from './stores.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
@@ -41,6 +42,7 @@ async function main(argv: readonly string[]): Promise<void> {
     onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
   await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);
+  if (command.importFile !== undefined) await importBeforeServing(cms, command.importFile);
   const apiListener = toNodeListener(cms);
   const server = createServer((req, res) => apiListener(req, res, () => void answerSiteRequest(cms, stores.blobs, req, res)));
 
@@ -67,6 +69,17 @@ async function announceAdministrator(cms: Cms, login: string, applicationPasswor
     }
   } catch (error) {
     process.stderr.write(`quire: cannot set up the administrator: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
+async function importBeforeServing(cms: Cms, path: string): Promise<void> {
+  try {
+    const done = await importFile(cms, path);
+    process.stdout.write(`quire import: ${done.slidersCreated} sliders created, ${done.slidersUpdated} updated; `
+      + `${done.formsCreated} sign-up forms created, ${done.formsUpdated} updated\n`);
+  } catch (error) {
+    process.stderr.write(`quire: ${error instanceof ImportError ? error.message : String(error)}\n`);
     process.exit(1);
   }
 }
