@@ -92,7 +92,7 @@ describe('posts: who sees what', () => {
     assert.equal(unknown.json.data.details.status.code, 'rest_not_in_enum');
   });
 
-  it('lists only readable rows but counts every matching row', async () => {
+  it('lists and counts only the rows the caller may see', async () => {
     const site = await makeSite();
     const posts = await seed(site);
     const everything = 'status=publish,draft,pending,private,future,trash&per_page=100&orderby=id&order=asc';
@@ -102,14 +102,16 @@ describe('posts: who sees what', () => {
     assert.deepEqual(ids(editor.json), Object.values(posts).sort((a, b) => a - b));
 
     const contributor = await site.as('contributor')('GET', `/cms/v2/posts?${everything}`);
-    assert.equal(contributor.headers['X-WP-Total'], '7');
+    assert.equal(contributor.headers['X-WP-Total'], '2');
+    assert.equal(contributor.headers['X-WP-TotalPages'], '1');
     assert.deepEqual(ids(contributor.json), [posts.publish, posts.protected]);
 
     const owner = await site.as('author')('GET', `/cms/v2/posts?${everything}`);
+    assert.equal(owner.headers['X-WP-Total'], '7');
     assert.deepEqual(ids(owner.json), Object.values(posts).sort((a, b) => a - b));
 
     const editContext = await site.as('contributor')('GET', '/cms/v2/posts?context=edit');
-    assert.equal(editContext.headers['X-WP-Total'], '2');
+    assert.equal(editContext.headers['X-WP-Total'], '0');
     assert.deepEqual(editContext.json, []);
 
     const any = await site.as('editor')('GET', '/cms/v2/posts?status=any&per_page=100');
@@ -123,6 +125,28 @@ describe('posts: who sees what', () => {
 
     const anonymous = await site.anonymous('GET', '/cms/v2/posts');
     assert.deepEqual(ids(anonymous.json).sort(), [posts.publish, posts.protected].sort());
+    assert.equal(anonymous.headers['X-WP-Total'], '2');
+  });
+
+  it('pages through readable rows only, so pages stay full and totals agree with them', async () => {
+    const site = await makeSite();
+    const contributor = site.as('contributor');
+    const mine: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      await site.create({ title: `Other draft ${index}`, status: 'draft' });
+      mine.push((await site.create({ title: `My draft ${index}` }, { role: 'contributor' })).id);
+      await site.create({ title: `Other private ${index}`, status: 'private' });
+    }
+    const published = (await site.create({ title: 'Out', status: 'publish' })).id;
+    const first = await contributor('GET', '/cms/v2/posts?status=draft,private,publish&per_page=2&orderby=id&order=asc');
+    assert.equal(first.headers['X-WP-Total'], '4');
+    assert.equal(first.headers['X-WP-TotalPages'], '2');
+    assert.deepEqual(ids(first.json), mine.slice(0, 2));
+    const second = await contributor('GET', '/cms/v2/posts?status=draft,private,publish&per_page=2&page=2&orderby=id&order=asc');
+    assert.deepEqual(ids(second.json), [mine[2], published]);
+    const edit = await contributor('GET', '/cms/v2/posts?status=draft,private,publish&context=edit&per_page=100');
+    assert.equal(edit.headers['X-WP-Total'], '3');
+    assert.deepEqual(ids(edit.json).sort(), [...mine].sort());
   });
 
   it('hides password-protected content and excerpts without the password', async () => {
