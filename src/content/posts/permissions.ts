@@ -40,18 +40,19 @@ export async function loadParentRecord(context: RequestContext, post: PostRecord
 
 /**
  * Whether the user may see the record at all (the reference's `check_read_permission`). An `inherit` record
- * (an attachment) reads with its parent's status, and is readable too when its parent is.
+ * (an attachment) with a parent is readable exactly when its parent is: the reference would also show it to
+ * whoever passes its own check, which takes the parent's status before trashing and the attachment's author,
+ * and so shows the media of a trashed post to any logged-in user.
  */
 export async function canReadPost(post: PostRecord, scope: PostScope, context: RequestContext, depth = 0): Promise<boolean> {
   if (post.status === 'publish') return true;
-  const parent = post.status === 'inherit' ? await loadParentRecord(context, post) : null;
-  if (scope.abilities.canRead(post, parent)) return true;
   if (context.services.capabilityRules.postStatuses[post.status] === 'public') return true;
   if (post.status === 'inherit') {
-    if (parent) return depth < 8 && canReadPost(parent, scope, context, depth + 1);
-    return true;
+    const parent = await loadParentRecord(context, post);
+    if (!parent) return true;
+    return depth < 8 && canReadPost(parent, scope, context, depth + 1);
   }
-  return false;
+  return scope.abilities.canRead(post);
 }
 
 /**

@@ -5,13 +5,12 @@
  * Whether a record is readable (or, in the edit context, editable) depends on its type, its status and whether
  * the caller wrote it (for trashed records, also the status before trashing), so each requested status is
  * checked once for "someone else's" and once for "the caller's own", and the verdicts become status and author
- * conditions. An `inherit` record (an attachment) reads with its parent: it is hidden exactly when its parent
- * is one of the posts found hidden for it, which a second, status-indexed query finds.
+ * conditions. An `inherit` record (an attachment) is readable exactly when its parent is: it is left out when
+ * its parent is one of the unreadable posts a second, status-indexed query finds.
  */
 import type { PostSubject } from '../../auth/index.js';
 import type { RequestContext } from '../../core/context.js';
 import type { Condition, Scalar } from '../../ports/storage.js';
-import { inheritedStatus } from './capabilities.js';
 import { canReadPost } from './permissions.js';
 import { REGISTERED_STATUSES } from './post-types.js';
 import { isPostRecord, POSTS_COLLECTION } from './record.js';
@@ -67,7 +66,7 @@ export function listVisibility(context: RequestContext, scope: PostScope): ListV
       if (context.context === 'edit') return statusConditions(statuses, userId, mayEdit, []);
       const inherit: Condition[] = [];
       if (statuses.includes('inherit')) {
-        const parents = await inheritConditions(context, scope, userId);
+        const parents = await inheritConditions(context, scope);
         inherit.push(parents === null ? eq('status', 'inherit') : and([eq('status', 'inherit'), parents]));
       }
       return statusConditions(statuses.filter((status) => status !== 'inherit'), userId, mayRead, inherit);
@@ -146,54 +145,34 @@ function mentionsStatus(condition: Condition, status: string): boolean {
   return condition.conditions.some((inner) => mentionsStatus(inner, status));
 }
 
+/** Types whose records cannot be parents (the write routes refuse them as one). */
+const NEVER_PARENTS = new Set(['attachment', 'revision']);
+
 /**
- * A condition on `inherit` records of the list's type that leaves out those their parent hides; `null` when the
- * caller may see them all. A parent hides such a record when the record's own check (which takes the parent's
- * status) fails and the parent itself is unreadable. Published parents are always readable, so only parents of
- * the other statuses some check could fail for are looked at (and trashed ones, which pass on their old status).
+ * A condition on `inherit` records that leaves out those whose parent the caller may not read; `null` when the
+ * caller may read every possible parent. Published parents are readable by everyone, so only records of the
+ * other statuses are looked at, with the same check a single read makes.
  */
-async function inheritConditions(context: RequestContext, scope: PostScope, userId: number | null): Promise<Condition | null> {
-  const type = scope.postType.definition.type;
+async function inheritConditions(context: RequestContext, scope: PostScope): Promise<Condition | null> {
   const rules = context.services.capabilityRules;
   if (rules.postStatuses.inherit === 'public') return null;
-  const authors = userId === null ? [SOMEONE_ELSE] : [SOMEONE_ELSE, userId];
-  const shows = (authorId: number, parentStatus: string | undefined) => {
-    const subject: PostSubject = { type, status: 'inherit', authorId };
-    if (parentStatus !== undefined) subject.parentStatus = parentStatus;
+  const candidates = [...new Set<string>([...REGISTERED_STATUSES, ...Object.keys(rules.postStatuses)])]
+    .filter((status) => status !== 'inherit' && status !== 'publish' && rules.postStatuses[status] !== 'public');
+  const parentTypes = Object.keys(rules.postTypes).filter((type) => !NEVER_PARENTS.has(type));
+  const authors = context.user ? [SOMEONE_ELSE, context.user.id] : [SOMEONE_ELSE];
+  const readsAll = parentTypes.every((type) => candidates.every((status) => authors.every((authorId) => {
+    const subject: PostSubject = { type, status, authorId };
     return scope.abilities.canReadSubject(subject);
-  };
-  const known = [...new Set<string>([...REGISTERED_STATUSES, ...Object.keys(rules.postStatuses)])].filter((status) => status !== 'inherit');
-  if (known.every((status) => authors.every((author) => shows(author, status)))) return null;
-  const candidates = known.filter((status) => status === 'trash'
-    || (status !== 'publish' && rules.postStatuses[status] !== 'public' && authors.some((author) => !shows(author, status))));
+  })));
+  if (readsAll) return null;
 
-  const hidden = await context.memo(`posts:hidden-parents:${type}`, async () => {
-    const byAuthor = new Map<number, number[]>(authors.map((author) => [author, []]));
+  const hidden = await context.memo('posts:unreadable-parents', async () => {
     const { items } = await scope.storage.list(POSTS_COLLECTION, { where: [oneOf('status', candidates)], orderBy: [{ field: 'id', direction: 'asc' }] });
+    const ids: number[] = [];
     for (const parent of items) {
-      if (!isPostRecord(parent)) continue;
-      let readable: boolean | undefined;
-      for (const author of authors) {
-        if (shows(author, inheritedStatus(parent))) continue;
-        readable ??= await canReadPost(parent, scope, context);
-        if (!readable) byAuthor.get(author)!.push(parent.id);
-      }
+      if (isPostRecord(parent) && !NEVER_PARENTS.has(parent.type) && !(await canReadPost(parent, scope, context))) ids.push(parent.id);
     }
-    return byAuthor;
+    return ids;
   });
-
-  const underShown = (author: number): Condition | null => {
-    const ids = hidden.get(author)!;
-    return ids.length === 0 ? null : { field: 'parent', op: 'notIn', values: ids };
-  };
-  const forOthers = underShown(SOMEONE_ELSE);
-  if (userId === null || sameIds(hidden.get(SOMEONE_ELSE)!, hidden.get(userId)!)) return forOthers;
-  const forOwn = underShown(userId);
-  const mine = eq('author', userId);
-  const notMine: Condition = { op: 'not', condition: mine };
-  return or([forOwn ? and([mine, forOwn]) : mine, forOthers ? and([notMine, forOthers]) : notMine]);
-}
-
-function sameIds(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((id, index) => id === b[index]);
+  return hidden.length === 0 ? null : { field: 'parent', op: 'notIn', values: hidden };
 }
