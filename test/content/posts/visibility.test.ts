@@ -149,6 +149,51 @@ describe('posts: who sees what', () => {
     assert.deepEqual(ids(edit.json).sort(), [...mine].sort());
   });
 
+  it('finds nothing, and counts nothing, by hidden text', async () => {
+    const site = await makeSite();
+    await site.create({ title: 'Plans', content: 'The merger with Initech', status: 'private' });
+    const mine = await site.create({ title: 'My notes', content: 'Initech rumours', status: 'private' }, { role: 'author' });
+    const locked = await site.create({ title: 'Locked plans', content: 'Initech figures', excerpt: 'Initech', status: 'publish', password: 'pw' });
+    const open = await site.create({ title: 'Open plans', content: 'Nothing here', status: 'publish' });
+
+    const contributor = await site.as('contributor')('GET', '/cms/v2/posts?status=private&search=initech');
+    assert.deepEqual([contributor.json, contributor.headers['X-WP-Total']], [[], '0']);
+    const author = await site.as('author')('GET', '/cms/v2/posts?status=private,publish&search=initech');
+    assert.deepEqual(ids(author.json), [mine.id]);
+    assert.equal(author.headers['X-WP-Total'], '1');
+
+    // Protected text is searched only for those who may read it (in the edit context); the title is public.
+    for (const role of ['subscriber', 'contributor', 'author'] as const) {
+      const found = await site.as(role)('GET', '/cms/v2/posts?search=initech&search_columns=post_content,post_excerpt');
+      assert.deepEqual([found.json, found.headers['X-WP-Total']], [[], '0'], role);
+      const byTitle = await site.as(role)('GET', '/cms/v2/posts?search=plans');
+      assert.deepEqual(ids(byTitle.json), [locked.id, open.id].sort((a, b) => a - b).reverse(), role);
+      const excluded = await site.as(role)('GET', '/cms/v2/posts?search=plans -initech');
+      assert.equal(excluded.headers['X-WP-Total'], '2', `${role}: leaving out hidden text changes nothing`);
+      const relevance = await site.as(role)('GET', '/cms/v2/posts?search=plans figures&orderby=relevance');
+      assert.deepEqual([relevance.json, relevance.headers['X-WP-Total']], [[], '0'], role);
+    }
+    const editor = await site.as('editor')('GET', '/cms/v2/posts?search=initech&search_columns=post_content');
+    assert.deepEqual(ids(editor.json), [locked.id]);
+    const editorExcluded = await site.as('editor')('GET', '/cms/v2/posts?search=plans -initech');
+    assert.deepEqual(ids(editorExcluded.json), [open.id]);
+  });
+
+  it('lists own trash in the edit context by the status it had before', async () => {
+    const site = await makeSite();
+    const contributor = site.as('contributor');
+    const fromDraft = await site.create({ title: 'Was a draft' }, { role: 'contributor' });
+    const fromPublished = await site.create({ title: 'Was published' }, { role: 'contributor' });
+    await site.admin('POST', `/cms/v2/posts/${fromPublished.id}`, { json: { status: 'publish' } });
+    await site.admin('DELETE', `/cms/v2/posts/${fromDraft.id}`);
+    await site.admin('DELETE', `/cms/v2/posts/${fromPublished.id}`);
+    const edit = await contributor('GET', '/cms/v2/posts?status=trash&context=edit');
+    assert.deepEqual([ids(edit.json), edit.headers['X-WP-Total']], [[fromDraft.id], '1']);
+    assert.equal((await contributor('GET', `/cms/v2/posts/${fromPublished.id}?context=edit`)).status, 403);
+    const view = await contributor('GET', '/cms/v2/posts?status=trash');
+    assert.deepEqual(ids(view.json).sort(), [fromDraft.id, fromPublished.id].sort());
+  });
+
   it('hides password-protected content and excerpts without the password', async () => {
     const site = await makeSite();
     const post = await site.create({ title: 'Locked', content: 'Hidden words', excerpt: 'Hidden excerpt', status: 'publish', password: 'pw' });
