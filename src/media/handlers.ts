@@ -4,12 +4,13 @@ import { CmsError } from '../core/errors.js';
 import { collection, created, item, paging, reply } from '../core/response.js';
 import { filterByContext } from '../core/shape.js';
 import { nowDates } from '../content/posts/dates.js';
-import { canReadPost, requirePost } from '../content/posts/permissions.js';
+import { onlyVisible, requirePost } from '../content/posts/permissions.js';
 import { buildListPlan } from '../content/posts/query.js';
 import { POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
 import { answerInContext } from '../content/posts/response-context.js';
 import { deletePost, savePost } from '../content/posts/save.js';
 import { scopeOf, type PostType } from '../content/posts/scope.js';
+import { listVisibility } from '../content/posts/visibility.js';
 import { sanitizeTitle } from '../content/terms/slug.js';
 import type { Condition } from '../ports/storage.js';
 import { acceptFile, allowedTypesFor, monthFolder } from './accept.js';
@@ -48,8 +49,9 @@ export async function listMedia(context: RequestContext, mediaType: PostType): P
   }
   const scope = scopeOf(context, mediaType);
   const statuses = list<string>(params.status);
+  // Media search also finds items by their file name.
   const plan = await buildListPlan(mediaType.definition, { ...params, status: statuses.length > 0 ? statuses : ['inherit'] }, {
-    storage: scope.storage, site: context.site, user: context.user,
+    storage: scope.storage, site: context.site, user: context.user, visibility: listVisibility(context, scope), extraSearchFields: ['file'],
   });
   const where: Condition[] = plan.query.where ?? [];
   const parents = list<number>(params.parent);
@@ -59,8 +61,6 @@ export async function listMedia(context: RequestContext, mediaType: PostType): P
   const mimeTypes = mimeFilter(context);
   if (mimeTypes.length > 0) where.push({ field: 'mime_type', op: 'in', values: mimeTypes });
   plan.query.where = where;
-  // Media search also finds items by their file name.
-  if (plan.query.search && !plan.query.search.fields.includes('file')) plan.query.search.fields.push('file');
 
   const result = await scope.storage.list(POSTS_COLLECTION, plan.query);
   const total = result.total ?? result.items.length;
@@ -68,11 +68,7 @@ export async function listMedia(context: RequestContext, mediaType: PostType): P
   if (plan.page > pages.totalPages && total > 0) {
     throw new CmsError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
   }
-  const visible: AttachmentRecord[] = [];
-  for (const record of result.items as AttachmentRecord[]) {
-    const allowed = context.context === 'edit' ? scope.abilities.canEdit(record) : await canReadPost(record, scope, context);
-    if (allowed) visible.push(record);
-  }
+  const visible = await onlyVisible(result.items as AttachmentRecord[], scope, context);
   const items = await Promise.all(visible.map((record) => prepareAttachment(record, context, mediaType)));
   return collection(items, pages);
 }

@@ -3,11 +3,12 @@ import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
 import { collection, paging } from '../../core/response.js';
 import type { StoragePort } from '../../ports/storage.js';
-import { canReadPost } from './permissions.js';
+import { onlyVisible } from './permissions.js';
 import { preparePost } from './prepare.js';
 import { buildListPlan, type ListPlan } from './query.js';
 import { POSTS_COLLECTION, type PostRecord } from './record.js';
 import { scopeOf, type PostType } from './scope.js';
+import { listVisibility } from './visibility.js';
 
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || value === '0'
   || (Array.isArray(value) && value.length === 0);
@@ -42,7 +43,9 @@ export async function listPosts(context: RequestContext, postType: PostType): Pr
   }
   const scope = scopeOf(context, postType);
   const { definition } = postType;
-  const plan = await buildListPlan(definition, params, { storage: scope.storage, site: context.site, user: context.user });
+  const plan = await buildListPlan(definition, params, {
+    storage: scope.storage, site: context.site, user: context.user, visibility: listVisibility(context, scope),
+  });
   const result = await scope.storage.list(POSTS_COLLECTION, plan.query);
   let records = result.items as PostRecord[];
   const total = result.total ?? records.length;
@@ -53,12 +56,7 @@ export async function listPosts(context: RequestContext, postType: PostType): Pr
   }
   if (plan.stickyFirst) records = await withStickyFirst(records, plan, definition.type, scope.storage);
 
-  // Rows the user may not see are dropped, yet still counted in the totals, as the reference does.
-  const visible: PostRecord[] = [];
-  for (const record of records) {
-    const allowed = context.context === 'edit' ? scope.abilities.canEdit(record) : await canReadPost(record, scope, context);
-    if (allowed) visible.push(record);
-  }
+  const visible = await onlyVisible(records, scope, context);
   const options = scope.prepareOptions(context.context);
   const items = await Promise.all(visible.map((record) => preparePost(record, options)));
   return collection(items, pages);

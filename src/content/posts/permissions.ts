@@ -31,18 +31,42 @@ export async function requirePost(context: RequestContext, postType: PostType): 
   return post;
 }
 
-/** Whether the user may see the record at all (the reference's `check_read_permission`). */
+/** A record's parent by id, loaded once per request; `null` when there is none. */
+export async function loadParentRecord(context: RequestContext, post: PostRecord): Promise<PostRecord | null> {
+  if (!(post.parent > 0) || post.parent === post.id) return null;
+  const parent = await context.memo(`post:${post.parent}`, () => context.services.storage.get(POSTS_COLLECTION, post.parent));
+  return isPostRecord(parent) ? parent : null;
+}
+
+/**
+ * Whether the user may see the record at all (the reference's `check_read_permission`). An `inherit` record
+ * (an attachment) with a parent is readable exactly when its parent is: the reference would also show it to
+ * whoever passes its own check, which takes the parent's status before trashing and the attachment's author,
+ * and so shows the media of a trashed post to any logged-in user.
+ */
 export async function canReadPost(post: PostRecord, scope: PostScope, context: RequestContext, depth = 0): Promise<boolean> {
-  if (post.status === 'publish' || scope.abilities.canRead(post)) return true;
+  if (post.status === 'publish') return true;
   if (context.services.capabilityRules.postStatuses[post.status] === 'public') return true;
   if (post.status === 'inherit') {
-    if (post.parent > 0 && depth < 8) {
-      const parent = await context.services.storage.get(POSTS_COLLECTION, post.parent);
-      if (isPostRecord(parent)) return canReadPost(parent, scope, context, depth + 1);
-    }
-    return true;
+    const parent = await loadParentRecord(context, post);
+    if (!parent) return true;
+    return depth < 8 && canReadPost(parent, scope, context, depth + 1);
   }
-  return false;
+  return scope.abilities.canRead(post);
+}
+
+/**
+ * The records of a list page the user may see (edit them, in the edit context). The list's conditions select
+ * only those already; this check stands behind them, so a record the conditions could not judge (a parent of an
+ * unknown status) is still never shown.
+ */
+export async function onlyVisible<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): Promise<T[]> {
+  const visible: T[] = [];
+  for (const record of records) {
+    const allowed = context.context === 'edit' ? scope.abilities.canEdit(record) : await canReadPost(record, scope, context);
+    if (allowed) visible.push(record);
+  }
+  return visible;
 }
 
 export async function listPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {

@@ -9,8 +9,9 @@ import type { Condition, ListQuery, Scalar, SortKey, StoragePort } from '../../p
 import { descendantIds } from '../terms/service.js';
 import { filterDateToLocal } from './dates.js';
 import { EXCLUDED_FROM_ANY, REGISTERED_STATUSES, type PostTypeDefinition, type TaxonomyBinding } from './post-types.js';
-import { parseSearch, relevanceRank, SEARCH_COLUMNS, textSearch } from './search.js';
+import { parseSearch, protectedTextSearch, relevanceRank, SEARCH_COLUMNS, textSearch } from './search.js';
 import { sanitizeTitle } from './slug.js';
+import type { ListVisibility } from './visibility.js';
 
 export interface ListPlan {
   query: ListQuery & { offset: number; limit: number };
@@ -26,6 +27,22 @@ export interface ListEnvironment {
   storage: StoragePort;
   site: Pick<Site, 'timezone' | 'gmtOffset'>;
   user: Principal | null;
+  /** Which records the caller may see; without it the list selects every record of the statuses asked for. */
+  visibility?: ListVisibility;
+  /** Fields a search looks in besides the post fields (media: the file name). */
+  extraSearchFields?: readonly string[];
+}
+
+/**
+ * The largest offset handed to a store. Offsets arrive as the reference's 64-bit integers (or larger); no store
+ * holds this many records, so anything beyond is past the end all the same.
+ */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
+/** A requested offset (negative ones count from the start, as `absint` does) that a store accepts. */
+export function storableOffset(value: number): number {
+  const offset = Math.abs(value);
+  return Number.isFinite(offset) ? Math.min(Math.floor(offset), MAX_OFFSET) : MAX_OFFSET;
 }
 
 const eq = (field: string, value: Scalar): Condition => ({ field, op: 'eq', value });
@@ -122,10 +139,10 @@ function orderKeys(
 export async function buildListPlan(
   definition: PostTypeDefinition, params: Readonly<Record<string, unknown>>, environment: ListEnvironment,
 ): Promise<ListPlan> {
-  const { storage, site, user } = environment;
+  const { storage, site, user, visibility } = environment;
   const where: Condition[] = [eq('type', definition.type)];
   const statuses = statusesOf(list<string>(params.status).length > 0 ? list<string>(params.status) : ['publish']);
-  where.push(oneOf('status', statuses));
+  where.push(...(visibility ? await visibility.rows(statuses) : [oneOf('status', statuses)]));
 
   const include = list<number>(params.include);
   const excludedIds = list<number>(params.exclude);
@@ -165,10 +182,17 @@ export async function buildListPlan(
     const parsed = parseSearch(searchText);
     const exact = params.search_semantics === 'exact';
     const columns = list<string>(params.search_columns).map((column) => SEARCH_COLUMNS[column]).filter((field) => field !== undefined);
-    search = textSearch(parsed, columns.length > 0 ? [...new Set(columns)] : ['title', 'excerpt', 'content'], exact);
-    rank = relevanceRank(parsed, exact);
+    const fields = [...new Set([...(columns.length > 0 ? columns : ['title', 'excerpt', 'content']), ...(environment.extraSearchFields ?? [])])];
     // Anonymous visitors never find password-protected posts by searching.
     if (!user) where.push(eq('password', ''));
+    const textVisible = user && visibility ? visibility.protectedText(statuses) : null;
+    if (textVisible) {
+      search = textSearch({ ...parsed, excludedTerms: [] }, fields, exact);
+      where.push(protectedTextSearch(parsed, fields, exact, textVisible));
+    } else {
+      search = textSearch(parsed, fields, exact);
+    }
+    rank = relevanceRank(parsed, exact, textVisible);
   }
 
   const taxonomy = await taxonomyClauses(definition, params, storage);
@@ -180,7 +204,7 @@ export async function buildListPlan(
   const direction = params.order === 'asc' ? 'asc' : 'desc';
   const page = typeof params.page === 'number' && params.page > 0 ? params.page : 1;
   const perPage = typeof params.per_page === 'number' && params.per_page > 0 ? params.per_page : 10;
-  const offset = typeof params.offset === 'number' ? Math.abs(params.offset) : (page - 1) * perPage;
+  const offset = storableOffset(typeof params.offset === 'number' ? params.offset : (page - 1) * perPage);
 
   const query: ListPlan['query'] = { where, orderBy: orderKeys(definition, params, direction, rank), offset, limit: perPage, withTotal: true };
   if (search) query.search = search;

@@ -70,9 +70,11 @@ const contains = (field: string, value: string): Condition => ({ field, op: 'tex
 /**
  * The relevance ranks, best first: the whole text in the title; every term in the title; any term in the title
  * (fewer than seven terms); the whole text in the excerpt; in the content. One term: title matches first. The
- * whole-text ranks are skipped when the text holds an exclusion. Exact matching has no title ranks.
+ * whole-text ranks are skipped when the text holds an exclusion. Exact matching has no title ranks. With
+ * `textVisible`, excerpt and content ranks apply only to records it holds for (whose protected text the caller
+ * may read), so the order says nothing about hidden text.
  */
-export function relevanceRank(parsed: ParsedSearch, exact: boolean): Condition[] {
+export function relevanceRank(parsed: ParsedSearch, exact: boolean, textVisible: Condition | null = null): Condition[] {
   const titleTerms = exact ? [] : parsed.terms.map((term) => contains('title', term));
   if (parsed.pieceCount <= 1) return titleTerms.slice(0, 1);
   const wholeText = /(?:\s|^)-/.test(parsed.text) ? null : parsed.text;
@@ -82,6 +84,32 @@ export function relevanceRank(parsed: ParsedSearch, exact: boolean): Condition[]
     ranks.push({ op: 'and', conditions: titleTerms });
     if (titleTerms.length > 1) ranks.push({ op: 'or', conditions: titleTerms });
   }
-  if (wholeText !== null) ranks.push(contains('excerpt', wholeText), contains('content', wholeText));
+  if (wholeText !== null) {
+    for (const field of ['excerpt', 'content']) {
+      ranks.push(textVisible ? { op: 'and', conditions: [textVisible, contains(field, wholeText)] } : contains(field, wholeText));
+    }
+  }
   return ranks;
+}
+
+/**
+ * The search for lists where some records' text is password-protected from the caller (`textVisible` does not
+ * hold for them): those match on their title alone, and exclusions only look at what the caller may read. The
+ * caller keeps the plain search of the terms (without exclusions) beside this, which an index can answer.
+ */
+export function protectedTextSearch(parsed: ParsedSearch, fields: readonly string[], exact: boolean, textVisible: Condition): Condition {
+  const op = exact ? 'textEquals' : 'textContains';
+  const inAny = (columns: readonly string[], term: string): Condition => ({
+    op: 'or',
+    conditions: columns.map((field) => ({ field, op, value: term })),
+  });
+  const none = (columns: readonly string[]) => parsed.excludedTerms.map((term): Condition => ({ op: 'not', condition: inAny(columns, term) }));
+  const shownFields = fields.filter((field) => field === 'title');
+  return {
+    op: 'or',
+    conditions: [
+      { op: 'and', conditions: [textVisible, ...none(fields)] },
+      { op: 'and', conditions: [{ op: 'not', condition: textVisible }, ...parsed.terms.map((term) => inAny(shownFields, term)), ...none(shownFields)] },
+    ],
+  };
 }

@@ -281,12 +281,12 @@ export async function uniqueTermSlug(
 /* Writing. */
 
 function emptyNameError(): CmsError {
-  return new CmsError('empty_term_name', 'A name is required for this term.', 500);
+  return new CmsError('empty_term_name', 'A name is required for this term.', 400);
 }
 
 async function checkParentExists(storage: StoragePort, parent: number): Promise<void> {
   if (parent > 0 && !(await storage.get(TERMS_COLLECTION, parent))) {
-    throw new CmsError('missing_parent', 'Parent term does not exist.', 500);
+    throw new CmsError('missing_parent', 'Parent term does not exist.', 400);
   }
 }
 
@@ -315,7 +315,7 @@ function termExistsError(taxonomy: TaxonomyName, existing: TermRecord): CmsError
 }
 
 /**
- * Creates a term (`wp_insert_term`). Errors: `empty_term_name` (500), `missing_parent` (500), `term_exists`
+ * Creates a term (`wp_insert_term`). Errors: `empty_term_name` (400), `missing_parent` (400), `term_exists`
  * (400, with the existing `term_id`). A slug is made from the name when none is given, and made unique.
  */
 export async function insertTerm(storage: StoragePort, taxonomy: TaxonomyName, input: TermInput & { name: string }): Promise<TermRecord> {
@@ -354,7 +354,7 @@ async function parentWithoutLoop(storage: StoragePort, term: TermRecord, parent:
 
 /**
  * Changes a term (`wp_update_term`): omitted fields keep their values; an empty slug is remade from the name.
- * Errors: `empty_term_name` (500), `missing_parent` (500), `duplicate_term_slug` (500) for a slug another term
+ * Errors: `empty_term_name` (400), `missing_parent` (400), `duplicate_term_slug` (400) for a slug another term
  * of the taxonomy has (unless the parent changes, which makes it unique instead).
  */
 export async function updateTerm(storage: StoragePort, term: TermRecord, changes: TermInput): Promise<TermRecord> {
@@ -374,7 +374,7 @@ export async function updateTerm(storage: StoragePort, term: TermRecord, changes
     const [duplicate] = (await termsWithSlug(tx, slug, term.taxonomy)).filter((other) => other.id !== term.id);
     if (duplicate) {
       if (!emptySlug && parent === term.parent) {
-        throw new CmsError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 500);
+        throw new CmsError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400);
       }
       slug = await uniqueTermSlug(tx, slug, { taxonomy: term.taxonomy, parent: requestedParent, id: term.id });
     }

@@ -104,12 +104,17 @@ export const postgresDialect: SqlDialect = {
     const indexed = INDEXED_FIELDS.get(field);
     const typed = indexed ? values.filter((value) => columnTypeOf(value) === indexed.type) : [];
     if (indexed && typed.length > 0) tests.push(`r.${indexed.column} = ANY(${params.add(typed.map((value) => typedParam(value!)))}::${sqlType(indexed.type)}[])`);
+    const inColumn = new Set(typed);
     for (const value of values) {
-      if (value !== null && !typed.includes(value)) rest.push(value);
+      if (value !== null && !inColumn.has(value)) rest.push(value);
     }
     if (rest.length > 0) tests.push(`${json(field, params)} = ANY(${params.add(rest.map((value) => JSON.stringify(value)))}::jsonb[])`);
     if (values.includes(null)) tests.push(postgresDialect.equals(field, null, params));
     return tests.length === 1 ? tests[0]! : `(${tests.join(' OR ')})`;
+  },
+
+  idIn(ids, params) {
+    return `r.id = ANY(${params.add(ids)}::bigint[])`;
   },
 
   range(field, op, bound, params) {

@@ -114,7 +114,7 @@ class ConditionCompiler {
   private idIn(values: Scalar[]): string {
     const ids = values.filter((value): value is number => typeof value === 'number' && Number.isSafeInteger(value));
     if (ids.length === 0) return this.dialect.falseSql;
-    return `r.id IN (${ids.map((id) => this.params.add(id)).join(', ')})`;
+    return this.dialect.idIn(ids, this.params);
   }
 
   private idRange(op: RangeOp, bound: string | number | boolean): string {

@@ -26,8 +26,10 @@ export interface SqlDialect {
   definitely(expression: string): string;
   /** Strict equality; `null` matches null and missing. */
   equals(field: string, value: Scalar, params: Params): string;
-  /** Strict membership in a non-empty list of distinct values. */
+  /** Strict membership in a non-empty list of distinct values (of any length: long lists travel as one value). */
   isIn(field: string, values: Scalar[], params: Params): string;
+  /** `r.id` is one of a non-empty list of distinct safe integers (of any length). */
+  idIn(ids: number[], params: Params): string;
   /** Only values of the bound's type match. */
   range(field: string, op: RangeOp, bound: string | number | boolean, params: Params): string;
   /** The field is an array holding at least one of (or all of) a non-empty list of values. */

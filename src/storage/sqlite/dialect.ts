@@ -32,6 +32,12 @@ export const TEXT_TABLE = 'quire_text';
 
 const TRUE_BLOB = Buffer.from([1]);
 const FALSE_BLOB = Buffer.from([0]);
+/**
+ * Lists longer than this travel as one JSON array read with `json_each` rather than one parameter per value
+ * (SQLite allows at most 32,766 parameters in a statement).
+ */
+const MAX_LISTED_PARAMETERS = 64;
+
 /** The smallest trigram FTS5 can look up. */
 const MIN_TRIGRAM_NEEDLE = 3;
 
@@ -75,9 +81,22 @@ export const sqliteDialect: SqlDialect = {
     const target = valueOf(field, params);
     const present = values.filter((value): value is Exclude<Scalar, null> => value !== null);
     const tests: string[] = [];
-    if (present.length > 0) tests.push(`${target} IN (${present.map((value) => params.add(bindable(value))).join(', ')})`);
+    if (present.length > MAX_LISTED_PARAMETERS) {
+      // `json_each` yields strings as TEXT and numbers as INTEGER or REAL, which compare as the sort values do.
+      const plain = present.filter((value) => typeof value !== 'boolean');
+      const flags = present.filter((value) => typeof value === 'boolean');
+      if (plain.length > 0) tests.push(`${target} IN (SELECT value FROM json_each(${params.add(JSON.stringify(plain))}))`);
+      if (flags.length > 0) tests.push(`${target} IN (${flags.map((value) => params.add(bindable(value))).join(', ')})`);
+    } else if (present.length > 0) {
+      tests.push(`${target} IN (${present.map((value) => params.add(bindable(value))).join(', ')})`);
+    }
     if (present.length < values.length) tests.push(`${target} IS NULL`);
     return tests.length === 1 ? tests[0]! : `(${tests.join(' OR ')})`;
+  },
+
+  idIn(ids, params) {
+    if (ids.length > MAX_LISTED_PARAMETERS) return `r.id IN (SELECT value FROM json_each(${params.add(JSON.stringify(ids))}))`;
+    return `r.id IN (${ids.map((id) => params.add(id)).join(', ')})`;
   },
 
   range(field, op: RangeOp, bound, params) {

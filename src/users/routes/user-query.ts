@@ -121,7 +121,17 @@ export async function planUserList(context: RequestContext): Promise<UserListPla
 
   const perPage = Number(params.per_page);
   const offset = !isEmptyParam(params.offset) ? Number(params.offset) : (Number(params.page) - 1) * perPage;
-  return { query: { where, orderBy: orderOf(context, include, slugs), offset: Math.max(0, offset), limit: perPage, withTotal: true }, offset, perPage };
+  const query: ListQuery = { where, orderBy: orderOf(context, include, slugs), offset: storableOffset(offset), limit: perPage, withTotal: true };
+  return { query, offset, perPage };
+}
+
+/**
+ * Offsets arrive as the reference's 64-bit integers (or larger, or not numbers at all); no store holds more
+ * records than the largest safe integer, so anything beyond it is past the end all the same.
+ */
+function storableOffset(offset: number): number {
+  if (Number.isNaN(offset) || offset <= 0) return 0;
+  return Number.isFinite(offset) ? Math.min(Math.floor(offset), Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
 }
 
 function orderOf(context: RequestContext, include: number[], slugs: string[]): SortKey[] {

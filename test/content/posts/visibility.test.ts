@@ -92,7 +92,7 @@ describe('posts: who sees what', () => {
     assert.equal(unknown.json.data.details.status.code, 'rest_not_in_enum');
   });
 
-  it('lists only readable rows but counts every matching row', async () => {
+  it('lists and counts only the rows the caller may see', async () => {
     const site = await makeSite();
     const posts = await seed(site);
     const everything = 'status=publish,draft,pending,private,future,trash&per_page=100&orderby=id&order=asc';
@@ -102,14 +102,16 @@ describe('posts: who sees what', () => {
     assert.deepEqual(ids(editor.json), Object.values(posts).sort((a, b) => a - b));
 
     const contributor = await site.as('contributor')('GET', `/cms/v2/posts?${everything}`);
-    assert.equal(contributor.headers['X-WP-Total'], '7');
+    assert.equal(contributor.headers['X-WP-Total'], '2');
+    assert.equal(contributor.headers['X-WP-TotalPages'], '1');
     assert.deepEqual(ids(contributor.json), [posts.publish, posts.protected]);
 
     const owner = await site.as('author')('GET', `/cms/v2/posts?${everything}`);
+    assert.equal(owner.headers['X-WP-Total'], '7');
     assert.deepEqual(ids(owner.json), Object.values(posts).sort((a, b) => a - b));
 
     const editContext = await site.as('contributor')('GET', '/cms/v2/posts?context=edit');
-    assert.equal(editContext.headers['X-WP-Total'], '2');
+    assert.equal(editContext.headers['X-WP-Total'], '0');
     assert.deepEqual(editContext.json, []);
 
     const any = await site.as('editor')('GET', '/cms/v2/posts?status=any&per_page=100');
@@ -123,6 +125,73 @@ describe('posts: who sees what', () => {
 
     const anonymous = await site.anonymous('GET', '/cms/v2/posts');
     assert.deepEqual(ids(anonymous.json).sort(), [posts.publish, posts.protected].sort());
+    assert.equal(anonymous.headers['X-WP-Total'], '2');
+  });
+
+  it('pages through readable rows only, so pages stay full and totals agree with them', async () => {
+    const site = await makeSite();
+    const contributor = site.as('contributor');
+    const mine: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      await site.create({ title: `Other draft ${index}`, status: 'draft' });
+      mine.push((await site.create({ title: `My draft ${index}` }, { role: 'contributor' })).id);
+      await site.create({ title: `Other private ${index}`, status: 'private' });
+    }
+    const published = (await site.create({ title: 'Out', status: 'publish' })).id;
+    const first = await contributor('GET', '/cms/v2/posts?status=draft,private,publish&per_page=2&orderby=id&order=asc');
+    assert.equal(first.headers['X-WP-Total'], '4');
+    assert.equal(first.headers['X-WP-TotalPages'], '2');
+    assert.deepEqual(ids(first.json), mine.slice(0, 2));
+    const second = await contributor('GET', '/cms/v2/posts?status=draft,private,publish&per_page=2&page=2&orderby=id&order=asc');
+    assert.deepEqual(ids(second.json), [mine[2], published]);
+    const edit = await contributor('GET', '/cms/v2/posts?status=draft,private,publish&context=edit&per_page=100');
+    assert.equal(edit.headers['X-WP-Total'], '3');
+    assert.deepEqual(ids(edit.json).sort(), [...mine].sort());
+  });
+
+  it('finds nothing, and counts nothing, by hidden text', async () => {
+    const site = await makeSite();
+    await site.create({ title: 'Plans', content: 'The merger with Initech', status: 'private' });
+    const mine = await site.create({ title: 'My notes', content: 'Initech rumours', status: 'private' }, { role: 'author' });
+    const locked = await site.create({ title: 'Locked plans', content: 'Initech figures', excerpt: 'Initech', status: 'publish', password: 'pw' });
+    const open = await site.create({ title: 'Open plans', content: 'Nothing here', status: 'publish' });
+
+    const contributor = await site.as('contributor')('GET', '/cms/v2/posts?status=private&search=initech');
+    assert.deepEqual([contributor.json, contributor.headers['X-WP-Total']], [[], '0']);
+    const author = await site.as('author')('GET', '/cms/v2/posts?status=private,publish&search=initech');
+    assert.deepEqual(ids(author.json), [mine.id]);
+    assert.equal(author.headers['X-WP-Total'], '1');
+
+    // Protected text is searched only for those who may read it (in the edit context); the title is public.
+    for (const role of ['subscriber', 'contributor', 'author'] as const) {
+      const found = await site.as(role)('GET', '/cms/v2/posts?search=initech&search_columns=post_content,post_excerpt');
+      assert.deepEqual([found.json, found.headers['X-WP-Total']], [[], '0'], role);
+      const byTitle = await site.as(role)('GET', '/cms/v2/posts?search=plans');
+      assert.deepEqual(ids(byTitle.json), [locked.id, open.id].sort((a, b) => a - b).reverse(), role);
+      const excluded = await site.as(role)('GET', '/cms/v2/posts?search=plans -initech');
+      assert.equal(excluded.headers['X-WP-Total'], '2', `${role}: leaving out hidden text changes nothing`);
+      const relevance = await site.as(role)('GET', '/cms/v2/posts?search=plans figures&orderby=relevance');
+      assert.deepEqual([relevance.json, relevance.headers['X-WP-Total']], [[], '0'], role);
+    }
+    const editor = await site.as('editor')('GET', '/cms/v2/posts?search=initech&search_columns=post_content');
+    assert.deepEqual(ids(editor.json), [locked.id]);
+    const editorExcluded = await site.as('editor')('GET', '/cms/v2/posts?search=plans -initech');
+    assert.deepEqual(ids(editorExcluded.json), [open.id]);
+  });
+
+  it('lists own trash in the edit context by the status it had before', async () => {
+    const site = await makeSite();
+    const contributor = site.as('contributor');
+    const fromDraft = await site.create({ title: 'Was a draft' }, { role: 'contributor' });
+    const fromPublished = await site.create({ title: 'Was published' }, { role: 'contributor' });
+    await site.admin('POST', `/cms/v2/posts/${fromPublished.id}`, { json: { status: 'publish' } });
+    await site.admin('DELETE', `/cms/v2/posts/${fromDraft.id}`);
+    await site.admin('DELETE', `/cms/v2/posts/${fromPublished.id}`);
+    const edit = await contributor('GET', '/cms/v2/posts?status=trash&context=edit');
+    assert.deepEqual([ids(edit.json), edit.headers['X-WP-Total']], [[fromDraft.id], '1']);
+    assert.equal((await contributor('GET', `/cms/v2/posts/${fromPublished.id}?context=edit`)).status, 403);
+    const view = await contributor('GET', '/cms/v2/posts?status=trash');
+    assert.deepEqual(ids(view.json).sort(), [fromDraft.id, fromPublished.id].sort());
   });
 
   it('hides password-protected content and excerpts without the password', async () => {

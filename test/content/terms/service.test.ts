@@ -128,7 +128,7 @@ describe('terms service: writing', () => {
 
   it('refuses names that are empty after trimming', async () => {
     const storage = createMemoryStorage();
-    await assert.rejects(insertTerm(storage, 'post_tag', { name: '   ' }), { code: 'empty_term_name', status: 500 });
+    await assert.rejects(insertTerm(storage, 'post_tag', { name: '   ' }), { code: 'empty_term_name', status: 400 });
   });
 
   it('uses the id as slug when the name yields none', async () => {
@@ -161,7 +161,7 @@ describe('terms service: writing', () => {
     const renamed = await updateTerm(storage, first, { name: 'Renamed' });
     assert.deepEqual([renamed.name, renamed.slug, renamed.description], ['Renamed', 'first', 'd']);
     await assert.rejects(updateTerm(storage, second, { slug: 'first' }), {
-      code: 'duplicate_term_slug', status: 500, message: 'The slug &#8220;first&#8221; is already in use by another term.',
+      code: 'duplicate_term_slug', status: 400, message: 'The slug &#8220;first&#8221; is already in use by another term.',
     });
     const remade = await updateTerm(storage, renamed, { slug: '' });
     assert.equal(remade.slug, 'renamed');

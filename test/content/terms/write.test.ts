@@ -41,8 +41,12 @@ describe('POST /cms/v2/categories and /tags', () => {
     assert.equal(missing.status, 400);
     assert.deepEqual(missing.json, { code: 'rest_missing_callback_param', message: 'Missing parameter(s): name', data: { status: 400, params: ['name'] } });
     const blank = await send(fixture.cms, 'POST', '/cms/v2/tags', { json: { name: '  <b></b> ' }, user: fixture.admin });
-    assert.equal(blank.status, 500);
-    assert.deepEqual(blank.json, { code: 'empty_term_name', message: 'A name is required for this term.', data: { status: 500 } });
+    assert.equal(blank.status, 400);
+    assert.deepEqual(blank.json, { code: 'empty_term_name', message: 'A name is required for this term.', data: { status: 400 } });
+    const before = (await send(fixture.cms, 'GET', '/cms/v2/categories?hide_empty=false')).headers['X-WP-Total'];
+    const empty = await send(fixture.cms, 'POST', '/cms/v2/categories?name=', { user: fixture.editor });
+    assert.deepEqual([empty.status, empty.json.code, empty.json.data.status], [400, 'empty_term_name', 400]);
+    assert.equal((await send(fixture.cms, 'GET', '/cms/v2/categories?hide_empty=false')).headers['X-WP-Total'], before);
     const typed = await send(fixture.cms, 'POST', '/cms/v2/tags', { json: { name: ['x'] }, user: fixture.admin });
     assert.equal(typed.status, 400);
     assert.equal(typed.json.data.params.name, 'name is not of type string.');
@@ -137,9 +141,9 @@ describe('POST /cms/v2/categories/{id} (update)', () => {
     const a = await makeTerm(fixture, 'categories', { name: 'A' });
     const b = await makeTerm(fixture, 'categories', { name: 'B' });
     const taken = await send(fixture.cms, 'POST', `/cms/v2/categories/${b.id}`, { json: { slug: 'a' }, user: fixture.admin });
-    assert.equal(taken.status, 500);
+    assert.equal(taken.status, 400);
     assert.deepEqual(taken.json, {
-      code: 'duplicate_term_slug', message: 'The slug &#8220;a&#8221; is already in use by another term.', data: { status: 500 },
+      code: 'duplicate_term_slug', message: 'The slug &#8220;a&#8221; is already in use by another term.', data: { status: 400 },
     });
     const moved = await send(fixture.cms, 'POST', `/cms/v2/categories/${b.id}`, { json: { slug: 'a', parent: a.id }, user: fixture.admin });
     assert.equal(moved.status, 200);

@@ -14,6 +14,9 @@ const FIXTURE: NewRecord[] = [
   { kind: 'post', status: 'publish', n: 2.5, label: 42, date: '2024-02-01T10:00:00', flag: true },
 ];
 const ALL = [1, 2, 3, 4, 5, 6, 7];
+/** More values than SQLite takes as parameters of one statement: long lists must work all the same. */
+const NUMBERS = Array.from({ length: 40_000 }, (_, index) => 1_000 + index);
+const WORDS = NUMBERS.map((number) => `word ${number}`);
 
 /** Each case: conditions (all must hold) and the ids expected, in id order. */
 const CASES: [string, Condition[], number[]][] = [
@@ -92,6 +95,12 @@ const CASES: [string, Condition[], number[]][] = [
   ['two id lists intersect', [{ field: 'id', op: 'in', values: [1, 2, 3] }, { field: 'id', op: 'in', values: [2, 3, 4] }], [2, 3]],
   ['id and another field', [{ field: 'id', op: 'in', values: [1, 2, 3] }, { field: 'kind', op: 'eq', value: 'page' }], [3]],
   ['ne and ranges on id', [{ field: 'id', op: 'ne', value: 1 }, { field: 'id', op: 'lte', value: 3 }], [2, 3]],
+  ['a long in is strict about types', [{ field: 'n', op: 'in', values: [...NUMBERS, '3', 10] }], [4, 5]],
+  ['a long in of strings', [{ field: 'status', op: 'in', values: [...WORDS, 'draft', 'trash'] }], [2, 6]],
+  ['a long in with booleans and null', [{ field: 'flag', op: 'in', values: [...NUMBERS, ...WORDS, false, null] }], [2, 4, 5, 6]],
+  ['a long notIn', [{ field: 'n', op: 'notIn', values: [...NUMBERS, 1, 2, '3'] }], [3, 5, 6, 7]],
+  ['a long in on id', [{ field: 'id', op: 'in', values: [...NUMBERS, 2, 5] }], [2, 5]],
+  ['a long notIn on id', [{ field: 'id', op: 'notIn', values: [...NUMBERS, 2, 5] }], [1, 3, 4, 6, 7]],
 ];
 
 const SEARCH_FIXTURE: NewRecord[] = [
