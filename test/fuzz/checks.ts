@@ -7,7 +7,7 @@ export const DOCUMENTED_SERVER_ERRORS: readonly { status: number; code: string }
   { status: 501, code: 'rest_trash_not_supported' },
 ];
 
-/** The longest a single request may take. */
+/** The longest a single request may take: CPU time of the process while it runs (see runCase). */
 export const MAX_REQUEST_MS = 2000;
 
 export interface Violation {
@@ -162,11 +162,15 @@ export class PrototypeGuard {
   }
 }
 
-/** A short, stable name for an unexpected error: its constructor, message (numbers blanked) and first frame. */
+/**
+ * A short, stable name for an unexpected error: its constructor, message (numbers blanked) and the first frame
+ * in the project's own code, so that one defect reached from many routes is reported once.
+ */
 export function describeError(error: unknown): { signature: string; detail: string } {
   if (!(error instanceof Error)) return { signature: String(error).slice(0, 80), detail: String(error) };
-  const frame = /\n\s+at (.*)/.exec(error.stack ?? '')?.[1] ?? '';
+  const frames = [...(error.stack ?? '').matchAll(/\n\s+at (.*)/g)].map((match) => match[1]!);
+  const frame = frames.find((candidate) => /\/(src|adapters)\//.test(candidate)) ?? frames[0] ?? '';
+  const place = frame.replace(/:\d+:\d+\)?$/, '').replace(/\(?[^(]*\/(src|adapters|node_modules|test)\//, '$1/');
   const message = error.message.replace(/\d+/g, 'N').slice(0, 100);
-  const place = frame.replace(/:\d+:\d+\)?$/, '').replace(/\(?[^(]*\/(src|node_modules|test)\//, '$1/');
   return { signature: `${error.name}: ${message} @ ${place}`, detail: error.stack ?? `${error.name}: ${error.message}` };
 }
