@@ -18,7 +18,7 @@ import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
-import { authenticateWithApplicationPassword, createUsersApi, getUser, principalOf, registerUsers, type UsersApi } from './users/index.js';
+import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
   interface Services {
@@ -52,10 +52,22 @@ export interface CmsOptions {
    * `request.user` and before HTTP Basic application passwords.
    */
   authenticate?: Authenticator;
+  /**
+   * Verified application-password credentials are remembered in memory for a short while (default 2 minutes,
+   * never the credential itself), so authenticated clients do not pay the slow hash on every request.
+   */
+  credentialMemory?: CredentialMemoryOptions;
   /** Receives every unexpected error; the client sees only a 500 `internal_error`. */
   onError?: (error: unknown) => void;
   /** Largest accepted request body, in bytes (default 32 MiB); larger ones get 413. */
   maxBodyBytes?: number;
+  /** Largest body accepted from a caller who is not logged in (default 8 MiB, PHP's `post_max_size`); 413 past it. */
+  maxAnonymousBodyBytes?: number;
+  /**
+   * Largest JSON or urlencoded body, or text fields of a multipart body, read into parameters (default 8 MiB,
+   * PHP's `post_max_size`); 413 past it. Uploaded files count only toward `maxBodyBytes`.
+   */
+  maxParsedBodyBytes?: number;
   /** Prefix of the paging headers (default `X-WP`, as existing clients expect). */
   headerPrefix?: string;
   /** Serve `_jsonp` callbacks (default true, as the reference). */
@@ -90,6 +102,8 @@ export const NAMESPACES = [
 ] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** PHP's default `post_max_size`, which clients of the reference already live within. */
+export const DEFAULT_MAX_ANONYMOUS_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Authentication steps, tried in order; the first that answers (a principal, or a thrown error) wins. */
 export type AuthenticationStep = (input: Parameters<Authenticator>[0], services: Services) =>
@@ -123,7 +137,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
-  authenticationSteps.push(authenticateWithApplicationPassword);
+  authenticationSteps.push(createBasicAuthenticator(options.credentialMemory));
 
   // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
@@ -143,6 +157,8 @@ export function createCms(options: CmsOptions = {}): Cms {
     services,
     site: options.site ?? {},
     maxBodyBytes,
+    maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
+    maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     headerPrefix: options.headerPrefix ?? 'X-WP',
     jsonp: options.jsonp ?? true,
     authenticate: async (input) => {

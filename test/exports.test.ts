@@ -26,6 +26,7 @@ const requiredFunctions: Record<string, string[]> = {
   './fetch': ['toFetchHandler'],
   './sqlite': ['sqliteStorage'],
   './postgres': ['postgresStorage'],
+  './s3': ['s3BlobStore'],
 };
 
 describe('package exports', () => {

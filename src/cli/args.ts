@@ -17,9 +17,15 @@ export type CliCommand =
     adminLogin: string;
     adminAppPassword: string | undefined;
     store: StoreChoice;
-    /** Folder of uploaded files; null keeps them in memory (with `--storage memory`). */
-    uploads: string | null;
+    /** Where uploaded files are kept: a folder, an S3 bucket, or memory (null, with `--storage memory`). */
+    uploads: UploadsChoice | null;
+    /** Public base URL of uploaded files, when they are served from elsewhere (a CDN, the bucket). */
+    uploadsUrl: string | undefined;
   };
+
+export type UploadsChoice =
+  | { kind: 'folder'; path: string }
+  | { kind: 's3'; bucket: string; endpoint: string; region: string | undefined; keyPrefix: string | undefined };
 
 export type StoreChoice =
   | { kind: 'sqlite'; path: string }
@@ -42,6 +48,11 @@ Options:
       --storage <kind>   sqlite (default) or memory (nothing is kept after exit)
       --postgres <url>   keep content in PostgreSQL instead (postgres://user:pass@host/db)
       --uploads <dir>    folder of uploaded files (default: uploads/ beside the database file)
+      --blobs <url>      keep uploaded files in an S3-compatible bucket instead:
+                         s3://bucket?endpoint=https://host[&region=r][&prefix=site/]; credentials from
+                         AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN)
+      --uploads-url <url>
+                         public base URL of uploaded files (default: <site>/uploads, served by quire)
       --admin-login <login>
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
       --admin-app-password <password>
@@ -65,6 +76,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     adminLogin: adminLoginOf(values['admin-login']),
     adminAppPassword: adminAppPasswordOf(values['admin-app-password'] ?? (environment.QUIRE_ADMIN_APP_PASSWORD || undefined)),
     ...storeOf(values),
+    uploadsUrl: uploadsUrlOf(values['uploads-url']),
   };
 }
 
@@ -84,6 +96,8 @@ function parseOrExplain(argv: readonly string[]) {
         storage: { type: 'string' },
         postgres: { type: 'string' },
         uploads: { type: 'string' },
+        blobs: { type: 'string' },
+        'uploads-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -132,7 +146,42 @@ function adminAppPasswordOf(value: string | undefined): string | undefined {
   return value;
 }
 
-function storeOf(values: { data?: string | undefined; storage?: string | undefined; postgres?: string | undefined; uploads?: string | undefined }): { store: StoreChoice; uploads: string | null } {
+interface StoreFlags { data?: string | undefined; storage?: string | undefined; postgres?: string | undefined; uploads?: string | undefined; blobs?: string | undefined }
+
+function storeOf(values: StoreFlags): { store: StoreChoice; uploads: UploadsChoice | null } {
+  const { store, uploadsFolder } = contentStoreOf(values);
+  if (values.blobs === undefined) return { store, uploads: uploadsFolder === null ? null : { kind: 'folder', path: uploadsFolder } };
+  if (values.uploads !== undefined) throw new UsageError('--blobs cannot be combined with --uploads');
+  return { store, uploads: bucketOf(values.blobs) };
+}
+
+function bucketOf(value: string): UploadsChoice {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  const endpoint = url?.searchParams.get('endpoint') ?? '';
+  if (!url || url.protocol !== 's3:' || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(url.hostname) || !/^https?:\/\/[^/]/.test(endpoint)) {
+    throw new UsageError(`--blobs must be a URL such as s3://bucket?endpoint=https://s3.example.com, not '${value}'`);
+  }
+  return {
+    kind: 's3',
+    bucket: url.hostname,
+    endpoint,
+    region: url.searchParams.get('region') ?? undefined,
+    keyPrefix: url.searchParams.get('prefix') ?? undefined,
+  };
+}
+
+function uploadsUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--uploads-url must be an http(s) URL, not '${value}'`);
+  return value.replace(/\/+$/, '');
+}
+
+function contentStoreOf(values: StoreFlags): { store: StoreChoice; uploadsFolder: string | null } {
   const kind = values.storage ?? (values.postgres !== undefined ? 'postgres' : 'sqlite');
   if (kind !== 'sqlite' && kind !== 'memory' && kind !== 'postgres') {
     throw new UsageError(`--storage must be sqlite or memory, not '${kind}'`);
@@ -143,13 +192,13 @@ function storeOf(values: { data?: string | undefined; storage?: string | undefin
     if (!/^postgres(ql)?:\/\//.test(values.postgres ?? '')) {
       throw new UsageError(`--postgres must be a URL such as postgres://user:password@host/database, not '${values.postgres ?? ''}'`);
     }
-    return { store: { kind: 'postgres', url: values.postgres! }, uploads: values.uploads ?? './uploads' };
+    return { store: { kind: 'postgres', url: values.postgres! }, uploadsFolder: values.uploads ?? './uploads' };
   }
   if (kind === 'memory') {
     if (values.data !== undefined) throw new UsageError('--data cannot be combined with --storage memory');
-    return { store: { kind: 'memory' }, uploads: values.uploads ?? null };
+    return { store: { kind: 'memory' }, uploadsFolder: values.uploads ?? null };
   }
   const path = values.data ?? DEFAULT_DATA_FILE;
   if (path.trim() === '') throw new UsageError('--data must name a file');
-  return { store: { kind: 'sqlite', path }, uploads: values.uploads ?? join(dirname(path), 'uploads') };
+  return { store: { kind: 'sqlite', path }, uploadsFolder: values.uploads ?? join(dirname(path), 'uploads') };
 }

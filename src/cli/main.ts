@@ -28,7 +28,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
   let stores: OpenedStores;
   try {
-    stores = await openStores(command.store, command.uploads);
+    stores = await openStores(command.store, command.uploads, process.env);
   } catch (error) {
     process.stderr.write(`quire: ${error instanceof StoreSetupError ? error.message : String(error)}\n`);
     process.exit(1);
@@ -37,6 +37,7 @@ async function main(argv: readonly string[]): Promise<void> {
     site: { apiRoot: command.apiRoot },
     storage: stores.storage,
     blobs: stores.blobs,
+    ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),
     onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
   await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);

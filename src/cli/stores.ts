@@ -2,7 +2,8 @@ import type { BlobStore } from '../ports/blobs.js';
 import type { StoragePort } from '../ports/storage.js';
 import { createFilesystemBlobStore, createMemoryBlobStore } from '../storage/blobs/index.js';
 import { createMemoryStorage } from '../storage/memory/index.js';
-import type { StoreChoice } from './args.js';
+import { s3BlobStore } from '../storage/blobs/s3.js';
+import type { StoreChoice, UploadsChoice } from './args.js';
 
 export interface OpenedStores {
   storage: StoragePort;
@@ -43,14 +44,31 @@ async function openStorage(choice: StoreChoice): Promise<{ storage: StoragePort;
   }
 }
 
-/** Opens the content store and the uploads folder the command line chose. */
-export async function openStores(choice: StoreChoice, uploadsFolder: string | null): Promise<OpenedStores> {
+function openBlobs(choice: UploadsChoice | null, environment: NodeJS.ProcessEnv): { blobs: BlobStore; where: string | null } {
+  if (choice === null) return { blobs: createMemoryBlobStore(), where: null };
+  if (choice.kind === 'folder') return { blobs: createFilesystemBlobStore({ root: choice.path }), where: choice.path };
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = environment;
+  if (!accessKeyId || !secretAccessKey) {
+    throw new StoreSetupError('--blobs needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment');
+  }
+  const blobs = s3BlobStore({
+    bucket: choice.bucket,
+    endpoint: choice.endpoint,
+    credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) },
+    ...(choice.region ? { region: choice.region } : {}),
+    ...(choice.keyPrefix ? { keyPrefix: choice.keyPrefix } : {}),
+  });
+  return { blobs, where: `bucket ${choice.bucket} at ${choice.endpoint}` };
+}
+
+/** Opens the content store and the uploads store the command line chose. */
+export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}): Promise<OpenedStores> {
+  const { blobs, where } = openBlobs(uploads, environment);
   const { storage, description } = await openStorage(choice);
-  const blobs = uploadsFolder === null ? createMemoryBlobStore() : createFilesystemBlobStore({ root: uploadsFolder });
   return {
     storage,
     blobs,
-    description: uploadsFolder === null ? description : `${description}, uploads in ${uploadsFolder}`,
+    description: where === null ? description : `${description}, uploads in ${where}`,
     close: async () => {
       await storage.close?.();
     },

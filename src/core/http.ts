@@ -1,11 +1,12 @@
 import { LRUCache } from 'lru-cache';
-import { parseBody, type ParsedBody } from './body.js';
+import { bodyTooLarge, parseBody, type ParsedBody } from './body.js';
 import type { Principal, Services } from './context.js';
 import { CmsError, internalError, isCmsError } from './errors.js';
 import { deepFreeze } from './freeze.js';
 import { describeRoute } from './index-document.js';
 import { Pipeline, stringHeaders, type Outcome, type PipelineRequest } from './pipeline.js';
 import { parseQueryString } from './query.js';
+import { toSafeTree } from './safe-object.js';
 import type { Registry } from './registry.js';
 import { parseList } from './shape.js';
 import { resolveSite, type Site, type SiteSettings } from './site.js';
@@ -24,6 +25,10 @@ export interface CoreOptions {
   onError?: (error: unknown) => void;
   /** Largest accepted request body in bytes. */
   maxBodyBytes: number;
+  /** Largest accepted body from a caller who is not logged in (checked before the body is parsed). */
+  maxAnonymousBodyBytes?: number;
+  /** Largest JSON or urlencoded body (or multipart text fields) parsed into parameters. */
+  maxParsedBodyBytes?: number;
   /** Prefix of the paging headers; `X-WP` gives `X-WP-Total`. */
   headerPrefix: string;
   /** Whether `_jsonp` callbacks are served. */
@@ -71,7 +76,7 @@ export class HttpCore {
 
   async #handle(request: CmsRequest): Promise<CmsResponse> {
     const headers = normalizeHeaders(request.headers);
-    const query: ParamMap = typeof request.query === 'string' ? parseQueryString(request.query) : { ...(request.query ?? {}) };
+    const query = typeof request.query === 'string' ? parseQueryString(request.query) : safeParams(request.query);
     const site = resolveSite(this.options.site, request.baseUrl);
     const realMethod = request.method.toUpperCase();
     const overrideHeader = headers['x-http-method-override'];
@@ -102,9 +107,10 @@ export class HttpCore {
     let user: Principal | null = null;
     let body: ParsedBody;
     try {
-      this.#checkBodySize(request, headers);
-      body = parseBody(request, headers['content-type']);
+      this.#checkBodySize(request, headers, this.options.maxBodyBytes);
       user = await this.#authenticate(request, headers);
+      if (!user) this.#checkBodySize(request, headers, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
+      body = await parseBody(request, headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {
       const error = this.#asError(thrown);
       return finish(error.status, {}, this.#output(error.toBody(), query), user);
@@ -176,13 +182,10 @@ export class HttpCore {
     };
   }
 
-  #checkBodySize(request: CmsRequest, headers: Record<string, string>): void {
-    const limit = this.options.maxBodyBytes;
+  #checkBodySize(request: CmsRequest, headers: Record<string, string>, limit: number): void {
     const declared = Number(headers['content-length'] ?? 0);
     const actual = typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body?.length ?? 0;
-    if (declared > limit || actual > limit) {
-      throw new CmsError('rest_request_too_large', `The request body is larger than the ${limit} bytes allowed.`, 413, { max_bytes: limit });
-    }
+    if (declared > limit || actual > limit) throw bodyTooLarge(limit);
   }
 
   async #authenticate(request: CmsRequest, headers: Record<string, string>): Promise<Principal | null> {
@@ -223,6 +226,12 @@ function routePath(path: string, query: ParamMap): string {
   const raw = fromQuery ?? path;
   const trimmed = raw.replace(/\/+$/, '');
   return trimmed === '' ? '/' : trimmed;
+}
+
+/** Parameters a host parsed itself, copied into prototype-less maps. */
+function safeParams(query: ParamMap | undefined): ParamMap {
+  const copy = toSafeTree(query ?? {});
+  return copy !== null && typeof copy === 'object' && !Array.isArray(copy) ? copy as ParamMap : Object.create(null) as ParamMap;
 }
 
 function normalizeHeaders(headers: HeaderMap | undefined): Record<string, string> {

@@ -95,7 +95,7 @@ function indexDocument(context: RequestContext, registry: Registry): HandlerResu
     show_on_front: site.showOnFront,
     namespaces: [...registry.namespaces],
     authentication: { 'application-passwords': { endpoints: { authorization: site.authorizationUrl } } },
-    routes: describeRoutes(registry.routes, String(context.params.context ?? 'view'), site),
+    routes: describeRoutes(registry.routes, textParam(context.params.context, 'view'), site),
     site_logo: site.siteLogo,
     site_icon: site.siteIcon,
     site_icon_url: site.siteIconUrl,
@@ -113,6 +113,12 @@ function indexDocument(context: RequestContext, registry: Registry): HandlerResu
   return item({ data, links }, { linksAlways: true });
 }
 
+/** An untyped parameter as text; a bracketed one (a list or map) names nothing, as its fallback does not. */
+function textParam(value: unknown, fallback: string): string {
+  if (value === undefined || value === null) return fallback;
+  return typeof value === 'object' ? '' : String(value);
+}
+
 /** The root route of a namespace: `GET /{namespace}` listing its routes. */
 export function namespaceRoot(registry: Registry): (namespace: string) => [EndpointDefinition[], RouteOptions?] {
   return (namespace) => [[{
@@ -123,14 +129,14 @@ export function namespaceRoot(registry: Registry): (namespace: string) => [Endpo
     },
     permission: allowAnyone,
     handler: (context) => {
-      const requested = String(context.params.namespace ?? namespace);
-      const routes = registry.routesOf(requested);
+      const requested = textParam(context.params.namespace, namespace);
+      const routes = typeof context.params.namespace === 'object' ? undefined : registry.routesOf(requested);
       if (!routes) {
         throw new CmsError('rest_invalid_namespace', 'The specified namespace could not be found.', 404);
       }
       const data = {
         namespace: requested,
-        routes: describeRoutes(routes, String(context.params.context ?? 'view'), context.site),
+        routes: describeRoutes(routes, textParam(context.params.context, 'view'), context.site),
       };
       return item({ data, links: { up: [{ href: context.site.apiLink('/') }] } }, { linksAlways: true });
     },

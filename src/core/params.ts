@@ -42,7 +42,7 @@ export class ParamGroups {
 
   /** Every parameter by the same precedence; keys sent only as null map to null. */
   merged(): Record<string, unknown> {
-    const merged: Record<string, unknown> = {};
+    const merged = Object.create(null) as Record<string, unknown>;
     for (const [, group] of [...this.#groups].reverse()) {
       for (const [key, value] of group) {
         if (value !== undefined && value !== null) merged[key] = value;

@@ -1,4 +1,4 @@
-import type { ParsedBody } from './body.js';
+import { emptyBody, type ParsedBody } from './body.js';
 import type {
   HandlerResult, InternalRequest, InternalResponse, Item, PreparedRequest, Principal, RequestContext, RequestOrigin, Services,
 } from './context.js';
@@ -177,8 +177,8 @@ export class Pipeline {
     const prepared = this.prepare({
       method: request.method.toUpperCase(),
       path,
-      query: { ...parseQueryString(search), ...request.query },
-      body: { json: undefined, jsonError: null, form: {}, files: [], raw: new Uint8Array(0), mediaType: '' },
+      query: Object.assign(parseQueryString(search), request.query),
+      body: emptyBody(),
       post: request.body ?? null,
       headers,
       user: parent.user,

@@ -1,78 +1,178 @@
+import { isUnsafeKey } from './safe-object.js';
 import type { ParamMap, ParamValue } from './types.js';
+
+/** PHP's `max_input_vars`: variables past this many in one query string or form body are dropped. */
+export const MAX_INPUT_VARS = 1000;
+/** PHP's `max_input_nesting_level`: a name with more bracket groups than this is dropped, with its whole variable. */
+export const MAX_INPUT_NESTING = 64;
+
+const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
+const CANONICAL_INT = /^(?:0|-?[1-9][0-9]{0,18})$/;
+
+type Node = string | PhpArray;
+
+/** A PHP array while it is being filled: ordered keys and the next free integer index. */
+class PhpArray {
+  readonly entries = new Map<string, Node>();
+  #next: bigint | null = null;
+
+  get(key: string): Node | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, value: Node): void {
+    const index = integerKey(key);
+    if (index !== null && (this.#next === null || index >= this.#next)) this.#next = index < INT64_MAX ? index + 1n : INT64_MAX;
+    this.entries.set(index === null ? key : String(index), value);
+  }
+
+  /** `$array[] = $value`; false when the next index is taken (it stops at the largest integer). */
+  append(value: Node): boolean {
+    const index = this.#next ?? 0n;
+    if (this.entries.has(String(index))) return false;
+    this.set(String(index), value);
+    return true;
+  }
+}
+
+function integerKey(key: string): bigint | null {
+  if (!CANONICAL_INT.test(key)) return null;
+  const value = BigInt(key);
+  return value > INT64_MAX || value < INT64_MIN || key === '-0' ? null : value;
+}
+
+/**
+ * Collects input variables the way PHP registers `$_GET`/`$_POST` entries, within PHP's limits: at most
+ * `MAX_INPUT_VARS` variables (the rest dropped) and `MAX_INPUT_NESTING` bracket levels (a deeper name drops its
+ * whole variable). Names are walked once, so the cost is linear in the input. Keys that could reach a prototype
+ * (`__proto__`, `constructor`, `prototype`) drop their variable.
+ */
+export class InputCollector {
+  readonly #root = new PhpArray();
+  #count = 0;
+
+  constructor(readonly maxVars = MAX_INPUT_VARS, readonly maxNesting = MAX_INPUT_NESTING) {}
+
+  /** Whether the variable limit has been reached: anything added now is dropped. */
+  get full(): boolean {
+    return this.#count >= this.maxVars;
+  }
+
+  /** Registers one variable; it counts toward the limit even when its name is unusable. */
+  add(name: string, value: string): void {
+    if (this.full) return;
+    this.#count++;
+    this.#register(name, value);
+  }
+
+  /** The collected parameters: prototype-less maps, and lists where the keys run 0, 1, 2, … in order. */
+  result(): ParamMap {
+    const params = Object.create(null) as ParamMap;
+    for (const [key, node] of this.#root.entries) params[key] = toParam(node);
+    return params;
+  }
+
+  #register(rawName: string, value: string): void {
+    const nul = rawName.indexOf('\0');
+    const name = nul === -1 ? rawName : rawName.slice(0, nul);
+    let start = 0;
+    while (name.charCodeAt(start) === 0x20) start++;
+    const bracket = name.indexOf('[', start);
+    let base = (bracket === -1 ? name.slice(start) : name.slice(start, bracket)).replace(/[ .]/g, '_');
+    if (base === '') return;
+    const path: (string | null)[] = [];
+    if (bracket !== -1) {
+      let open = bracket;
+      for (let level = 1; ; level++) {
+        if (level > this.maxNesting) {
+          this.#root.entries.delete(integerKey(base) === null ? base : String(integerKey(base)));
+          return;
+        }
+        const close = name.indexOf(']', open + 1);
+        if (close === -1) {
+          // An unclosed first bracket makes the whole name a plain one; later, the rest is ignored.
+          if (level === 1) base = `${base}_${name.slice(open + 1).replace(/[ .[]/g, '_')}`;
+          break;
+        }
+        path.push(close === open + 1 ? null : name.slice(open + 1, close));
+        if (name.charCodeAt(close + 1) !== 0x5b) break;
+        open = close + 1;
+      }
+    }
+    if (isUnsafeKey(base) || path.some((key) => key !== null && isUnsafeKey(key))) return;
+    placeValue(this.#root, base, path, value);
+  }
+}
+
+function placeValue(root: PhpArray, base: string, path: (string | null)[], value: string): void {
+  let container = root;
+  let key: string | null = base;
+  for (const next of path) {
+    let child: PhpArray;
+    if (key === null) {
+      child = new PhpArray();
+      if (!container.append(child)) return;
+    } else {
+      const existing = container.get(key);
+      if (existing instanceof PhpArray) child = existing;
+      else {
+        child = new PhpArray();
+        container.set(key, child);
+      }
+    }
+    container = child;
+    key = next;
+  }
+  if (key === null) container.append(value);
+  else container.set(key, value);
+}
+
+function toParam(node: Node): ParamValue {
+  if (typeof node === 'string') return node;
+  let position = 0;
+  let isList = true;
+  for (const key of node.entries.keys()) {
+    if (key !== String(position++)) {
+      isList = false;
+      break;
+    }
+  }
+  if (isList) return [...node.entries.values()].map(toParam);
+  const map = Object.create(null) as Record<string, ParamValue>;
+  for (const [key, child] of node.entries) map[key] = toParam(child);
+  return map;
+}
 
 /**
  * Parses a query string (or a urlencoded body) the way PHP fills `$_GET`: the last of repeated keys wins,
  * `a[]=1&a[]=2` gives a list, `a[x][y]=3` gives nested maps, `+` is a space, and dots or spaces in the base
- * name become underscores. Every leaf is a string.
+ * name become underscores. Every leaf is a string. Parsing stops once the variable limit is reached.
  */
-export function parseQueryString(text: string): ParamMap {
-  const params: ParamMap = {};
-  if (!text) return params;
-  for (const pair of text.split('&')) {
-    if (pair === '') continue;
-    const separator = pair.indexOf('=');
-    const rawName = separator === -1 ? pair : pair.slice(0, separator);
-    const rawValue = separator === -1 ? '' : pair.slice(separator + 1);
-    const name = decodeComponent(rawName);
-    if (name === '') continue;
-    assign(params, name, decodeComponent(rawValue));
+export function parseQueryString(text: string, collector = new InputCollector()): ParamMap {
+  let position = 0;
+  while (text && position <= text.length && !collector.full) {
+    const end = text.indexOf('&', position);
+    const stop = end === -1 ? text.length : end;
+    if (stop > position) {
+      const pair = text.slice(position, stop);
+      const separator = pair.indexOf('=');
+      const name = decodeComponent(separator === -1 ? pair : pair.slice(0, separator));
+      collector.add(name, separator === -1 ? '' : decodeComponent(pair.slice(separator + 1)));
+    }
+    position = stop + 1;
   }
-  return params;
+  return collector.result();
 }
 
 function decodeComponent(text: string): string {
-  const spaced = text.replace(/\+/g, ' ');
+  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  if (!spaced.includes('%')) return spaced;
   try {
     return decodeURIComponent(spaced);
   } catch {
     return spaced.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   }
-}
-
-function assign(params: ParamMap, name: string, value: string): void {
-  const bracket = name.indexOf('[');
-  const closes = bracket > 0 && name.indexOf(']', bracket) !== -1;
-  const baseName = (closes ? name.slice(0, bracket) : name).replace(/^ +/, '').replace(/[. []/g, '_');
-  if (baseName === '') return;
-  if (!closes) {
-    params[baseName] = value;
-    return;
-  }
-  const keys: string[] = [];
-  const keyPattern = /\[([^\]]*)\]/y;
-  keyPattern.lastIndex = bracket;
-  for (let match = keyPattern.exec(name); match; match = keyPattern.exec(name)) keys.push(match[1] ?? '');
-  setNested(params, [baseName, ...keys], value);
-}
-
-type Container = Record<string, ParamValue> | ParamValue[];
-
-function setNested(container: Container, keys: string[], value: string): void {
-  const [key, ...rest] = keys;
-  if (key === undefined) return;
-  const slots = container as unknown as Record<string, ParamValue>;
-  const slot = key !== '' ? key : String(Array.isArray(container) ? container.length : nextIndex(slots));
-  if (rest.length === 0) {
-    slots[slot] = value;
-    return;
-  }
-  let child = slots[slot];
-  if (child === undefined || typeof child !== 'object') {
-    child = rest[0] === '' ? [] : {};
-    slots[slot] = child;
-  } else if (Array.isArray(child) && rest[0] !== '' && !/^\d+$/.test(rest[0] ?? '')) {
-    child = { ...child };
-    slots[slot] = child;
-  }
-  setNested(child, rest, value);
-}
-
-function nextIndex(map: Record<string, ParamValue>): number {
-  let next = 0;
-  for (const key of Object.keys(map)) {
-    if (/^\d+$/.test(key)) next = Math.max(next, Number(key) + 1);
-  }
-  return next;
 }
 
 /** Encodes parameters back into a query string (used for pagination links), PHP `http_build_query` style. */

@@ -37,17 +37,27 @@ function patternSchema(key: string, schema: JsonSchema): JsonSchema | undefined 
   return undefined;
 }
 
-/** Splits `_fields` (a comma/space list or a list) into trimmed, non-empty names. */
+/**
+ * Splits `_fields` (a comma/space list) into trimmed, non-empty names; a list or map gives its scalar values
+ * (`wp_parse_list`).
+ */
 export function parseList(value: unknown): string[] {
   if (value === undefined || value === null || value === false) return [];
-  const parts = Array.isArray(value) ? value.map(String) : String(value).split(/[\s,]+/);
+  const parts = typeof value === 'object'
+    ? Object.values(value).filter(isScalar).map(String)
+    : String(value).split(/[\s,]+/);
   return parts.map((part) => part.trim()).filter((part) => part !== '');
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 type FieldTree = { [key: string]: FieldTree | true };
 
+/** The requested field paths as a tree of prototype-less nodes, so any name is just a key. */
 function fieldTree(fields: readonly string[]): FieldTree {
-  const tree: FieldTree = {};
+  const tree = Object.create(null) as FieldTree;
   for (const field of fields) {
     const parts = field.split('.');
     let node = tree;
@@ -59,7 +69,7 @@ function fieldTree(fields: readonly string[]): FieldTree {
         covered = true;
         break;
       }
-      node = (node[next] = existing ?? {});
+      node = (node[next] = existing ?? Object.create(null) as FieldTree);
     }
     if (!covered) node[parts[0]!] = true;
   }
@@ -72,7 +82,8 @@ function intersect(data: unknown, tree: FieldTree): unknown {
   for (const [key, value] of Object.entries(data)) {
     const spec = tree[key];
     if (spec === undefined) continue;
-    output[key] = spec !== true && value !== null && typeof value === 'object' ? intersect(value, spec) : value;
+    const kept = spec !== true && value !== null && typeof value === 'object' ? intersect(value, spec) : value;
+    Object.defineProperty(output, key, { value: kept, enumerable: true, writable: true, configurable: true });
   }
   return Array.isArray(data) ? Object.values(output) : output;
 }

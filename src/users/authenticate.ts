@@ -8,12 +8,14 @@ import {
   type Principal,
   type RoleTable,
 } from '../auth/index.js';
+import { createHmac, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../ports/clock.js';
 import type { StoragePort } from '../ports/storage.js';
 import { recordApplicationPasswordUse } from './application-passwords.js';
 import { applicationPasswordPrincipalOf } from './principal.js';
 import type { UserRecord } from './records.js';
-import { findUserByEmail, findUserByLogin } from './store.js';
+import { findUserByEmail, findUserByLogin, getUser } from './store.js';
 
 export interface BasicAuthenticationInput {
   headers: Readonly<Record<string, string>>;
@@ -37,30 +39,76 @@ function directoryOf(storage: StoragePort): ApplicationPasswordDirectory<UserRec
   };
 }
 
+export interface CredentialMemoryOptions {
+  /** How long a verified credential is remembered, in milliseconds (default 2 minutes; 0 remembers nothing). */
+  rememberMs?: number;
+  /** Most credentials remembered at once (default 10,000; the least recently used go first). */
+  maxRemembered?: number;
+}
+
+/** What a verified credential is remembered as: never the credential itself. */
+interface RememberedLogin {
+  userId: number;
+  username: string;
+  uuid: string;
+  passwordHash: string;
+}
+
+export type BasicAuthenticator = (input: BasicAuthenticationInput, services: BasicAuthenticationServices) => Promise<Principal | undefined>;
+
 /**
  * The HTTP Basic step of authentication: `undefined` when the request makes no Basic attempt (no
  * `Authorization` header, or another scheme), the user's principal when login (or email) and application
  * password match, and otherwise a thrown 401 `incorrect_password`, the same for every kind of failure.
+ *
+ * Verifying a password is deliberately slow (scrypt), so a verified header is remembered for a short while,
+ * keyed by an HMAC of it under a key that lives only in this process. A remembered login is used only while the
+ * user still holds that very application password (same uuid and hash) under the same login or email, and the
+ * principal is always built from the user as stored now, so a revoke, a new password, a login change or a role
+ * change takes effect on the next request. Failures are never remembered.
  */
-export async function authenticateWithApplicationPassword(
-  input: BasicAuthenticationInput,
-  services: BasicAuthenticationServices,
-): Promise<Principal | undefined> {
-  const credentials = parseBasicAuthorization(input.headers.authorization);
-  if (credentials === null) return undefined;
-  if (credentials === 'malformed') {
-    // As slow as a real attempt, so an unreadable header cannot be told apart by timing either.
-    await dummyVerify();
-    throw invalidApplicationPasswordError();
-  }
-  const login = await loginWithApplicationPassword(credentials, directoryOf(services.storage));
-  if (login === null) throw invalidApplicationPasswordError();
-  const used = login.user.application_passwords[login.passwordIndex];
-  if (used === undefined) throw invalidApplicationPasswordError();
+export function createBasicAuthenticator(options: CredentialMemoryOptions = {}): BasicAuthenticator {
+  const rememberMs = options.rememberMs ?? 2 * 60 * 1000;
+  const memory = rememberMs > 0 ? new LRUCache<string, RememberedLogin>({ max: options.maxRemembered ?? 10_000, ttl: rememberMs }) : null;
+  const secret = randomBytes(32);
+  const keyOf = (header: string) => createHmac('sha256', secret).update(header).digest('base64');
+
+  return async (input, services) => {
+    const header = input.headers.authorization;
+    const credentials = parseBasicAuthorization(header);
+    if (credentials === null) return undefined;
+    if (credentials === 'malformed') {
+      // As slow as a real attempt, so an unreadable header cannot be told apart by timing either.
+      await dummyVerify();
+      throw invalidApplicationPasswordError();
+    }
+    const key = memory ? keyOf(header!) : '';
+    const remembered = memory?.get(key);
+    if (remembered) {
+      const user = await getUser(services.storage, remembered.userId);
+      const used = user?.application_passwords.find((record) => record.uuid === remembered.uuid && record.password_hash === remembered.passwordHash);
+      if (user && used && answersTo(user, remembered.username)) return principalFor(user, used.uuid, input, services);
+      memory!.delete(key);
+    }
+    const login = await loginWithApplicationPassword(credentials, directoryOf(services.storage));
+    if (login === null) throw invalidApplicationPasswordError();
+    const used = login.user.application_passwords[login.passwordIndex];
+    if (used === undefined) throw invalidApplicationPasswordError();
+    memory?.set(key, { userId: login.user.id, username: credentials.username, uuid: used.uuid, passwordHash: used.password_hash });
+    return principalFor(login.user, used.uuid, input, services);
+  };
+}
+
+function answersTo(user: UserRecord, username: string): boolean {
+  const name = username.toLowerCase();
+  return user.login.toLowerCase() === name || user.email.toLowerCase() === name;
+}
+
+async function principalFor(user: UserRecord, uuid: string, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<Principal> {
   try {
-    await recordApplicationPasswordUse(services.storage, services.clock, login.user.id, used.uuid, input.remoteAddress ?? null);
+    await recordApplicationPasswordUse(services.storage, services.clock, user.id, uuid, input.remoteAddress ?? null);
   } catch {
     // A failed usage stamp must not turn a valid login into an error; the next request records it again.
   }
-  return applicationPasswordPrincipalOf(login.user, services.roles, used.uuid);
+  return applicationPasswordPrincipalOf(user, services.roles, uuid);
 }

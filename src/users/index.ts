@@ -8,7 +8,7 @@ export {
   type CreatedApplicationPassword,
   type NewApplicationPassword,
 } from './application-passwords.js';
-export { authenticateWithApplicationPassword, type BasicAuthenticationInput } from './authenticate.js';
+export { createBasicAuthenticator, type BasicAuthenticationInput, type BasicAuthenticator, type CredentialMemoryOptions } from './authenticate.js';
 export { ensureAdministrator, type AdministratorOptions, type AdministratorSetup } from './bootstrap.js';
 export { authenticatedApplicationPassword, principalOf } from './principal.js';
 export { USERS, toUserRecord, type ApplicationPasswordRecord, type UserRecord } from './records.js';

@@ -3,7 +3,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { isValidBlobKey, type BlobStore } from '../../src/ports/blobs.js';
+import { isValidBlobKey } from '../../src/ports/blobs.js';
+import { runBlobStoreConformance } from '../storage/blob-conformance.js';
 import { serveUpload } from '../../src/media/serve.js';
 import { createFilesystemBlobStore } from '../../src/storage/blobs/filesystem.js';
 import { createMemoryBlobStore } from '../../src/storage/blobs/memory.js';
@@ -28,49 +29,9 @@ after(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-function conformance(name: string, make: () => Promise<BlobStore>) {
-  describe(name, () => {
-    it('puts, gets, lists by prefix and removes', async () => {
-      const store = await make();
-      await store.put('2026/11/a.jpg', bytes('A'), { contentType: 'image/jpeg' });
-      await store.put('2026/11/a-150x150.jpg', bytes('AA'), { contentType: 'image/jpeg' });
-      await store.put('2026/12/b.png', bytes('B'), { contentType: 'image/png' });
-      const got = await store.get('2026/11/a.jpg');
-      assert.equal(new TextDecoder().decode(got!.bytes), 'A');
-      assert.equal(got!.contentType, 'image/jpeg');
-      assert.equal(got!.size, 1);
-      assert.equal(await store.exists('2026/11/a.jpg'), true);
-      assert.equal(await store.exists('2026/11/zzz.jpg'), false);
-      assert.deepEqual((await store.list('2026/11/')).map((blob) => blob.key), ['2026/11/a-150x150.jpg', '2026/11/a.jpg']);
-      assert.deepEqual((await store.list('2026/11/a-')).map((blob) => blob.key), ['2026/11/a-150x150.jpg']);
-      assert.deepEqual((await store.list('')).map((blob) => blob.key), ['2026/11/a-150x150.jpg', '2026/11/a.jpg', '2026/12/b.png']);
-      assert.deepEqual(await store.list('2030/'), []);
-      assert.equal(await store.remove('2026/11/a.jpg'), true);
-      assert.equal(await store.remove('2026/11/a.jpg'), false);
-      assert.equal(await store.get('2026/11/a.jpg'), null);
-    });
-
-    it('replaces a blob written twice', async () => {
-      const store = await make();
-      await store.put('x/y.txt', bytes('one'), { contentType: 'text/plain' });
-      await store.put('x/y.txt', bytes('two'), { contentType: 'text/plain' });
-      assert.equal(new TextDecoder().decode((await store.get('x/y.txt'))!.bytes), 'two');
-    });
-
-    it('refuses traversal keys on every operation', async () => {
-      const store = await make();
-      await assert.rejects(store.put('../escape.txt', bytes('x'), { contentType: 'text/plain' }), /Not a valid blob key/);
-      await assert.rejects(store.get('2026/../../escape.txt'), /Not a valid blob key/);
-      await assert.rejects(store.remove('/etc/passwd'), /Not a valid blob key/);
-      await assert.rejects(store.exists('a/../../b'), /Not a valid blob key/);
-      await assert.rejects(store.list('../'), /Not a valid blob key/);
-    });
-  });
-}
-
-conformance('memory blob store', async () => createMemoryBlobStore());
+runBlobStoreConformance('memory blob store', async () => createMemoryBlobStore());
 let counter = 0;
-conformance('filesystem blob store', async () => createFilesystemBlobStore({ root: join(folder, `store-${counter++}`) }));
+runBlobStoreConformance('filesystem blob store', async () => createFilesystemBlobStore({ root: join(folder, `store-${counter++}`) }));
 
 describe('filesystem blob store layout', () => {
   it('keeps files at their keys below the root, with types from their extension, and no temporary files', async () => {

@@ -6,6 +6,7 @@ import type { PostType } from '../posts/scope.js';
 
 export async function createPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
   const id = context.params.id;
-  if (id === undefined || id === null || Number(id) === 0) return new CmsError('rest_post_invalid_id', 'Invalid item ID.', 404);
+  // A bracketed `?id[x]=` overrides the route's id with a map, which names no post.
+  if ((typeof id !== 'string' && typeof id !== 'number') || Number(id) === 0) return new CmsError('rest_post_invalid_id', 'Invalid item ID.', 404);
   return updatePermission(context, postType);
 }

@@ -19,6 +19,8 @@ export function invalidRevision(): CmsError {
 }
 
 function positiveId(value: unknown): number | null {
+  // A bracketed `?id[x]=` (a list or map) names no post.
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
   const id = Number(value);
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }

@@ -1,3 +1,4 @@
+import { isUnsafeKey } from '../safe-object.js';
 import type { ArgIssue } from '../errors.js';
 import { hasUniqueItems, isBuiltInType, resolveTypeList, sanitizeBoolean, toList, toMap } from './coerce.js';
 import { findAnyMatchingSchema, findOneMatchingSchema } from './combine.js';
@@ -89,6 +90,7 @@ function sanitizeArray(value: unknown, schema: JsonSchema, param: string): Sanit
 function sanitizeObject(value: unknown, schema: JsonSchema, param: string): SanitizeResult {
   const sanitized: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(toMap(value))) {
+    if (isUnsafeKey(name)) continue;
     let child = propertySchema(schema, name) ?? patternPropertySchema(schema, name);
     if (child === undefined) {
       const additional = schema.additionalProperties;

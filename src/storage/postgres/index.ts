@@ -8,18 +8,28 @@ import { readOperations, runScoped, transactionHandle } from '../sql/session.js'
 import { LOCK_CLASS, lockKeyOf, migrate, quoteIdentifier, schemaVersion } from './migrate.js';
 import { postgresSession, PostgresRecords } from './records.js';
 
+/**
+ * A node-postgres `Pool`, described by the members quire's declarations mention, so that projects using the
+ * store compile without the driver's type package.
+ */
+export interface PostgresPool {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  connect(): Promise<unknown>;
+  end(): Promise<void>;
+}
+
 export type PostgresStorageOptions = (
   /** The store makes its own pool (`max` connections, default 10) and ends it on `close()`. */
   | { connectionString: string; max?: number }
   /** A host's pool. The store never ends it. */
-  | { pool: pg.Pool }
+  | { pool: PostgresPool }
 ) & {
   /** The schema holding quire's tables, created when missing. Default: the connection's current schema. */
   schema?: string;
 };
 
 export interface PostgresStorage extends StoragePort {
-  readonly pool: pg.Pool;
+  readonly pool: PostgresPool;
   /** The schema the tables live in. */
   readonly schema: string;
   schemaVersion(): Promise<number>;
@@ -44,7 +54,7 @@ const postgresStrings: StringRule = (value, where) => {
  */
 export async function postgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
   const ownsPool = !('pool' in options);
-  const pool = 'pool' in options ? options.pool : ownPool(options.connectionString, options.max ?? 10);
+  const pool = 'pool' in options ? options.pool as pg.Pool : ownPool(options.connectionString, options.max ?? 10);
   let schemaName: string;
   try {
     schemaName = await migrate(pool, options.schema);

@@ -11,15 +11,26 @@ import { SqliteRecords, sqliteSession } from './records.js';
 
 const OPTIMIZE_AFTER_CHANGES = 1000;
 
+/**
+ * A better-sqlite3 `Database`, described by the members quire's declarations mention, so that projects using
+ * the store compile without the driver's type package.
+ */
+export interface SqliteConnection {
+  prepare(source: string): { run(...parameters: unknown[]): unknown; get(...parameters: unknown[]): unknown; all(...parameters: unknown[]): unknown[] };
+  exec(source: string): unknown;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  close(): unknown;
+}
+
 export type SqliteStorageOptions =
   /** A database file (created when missing), or `':memory:'`. The store opens it in WAL mode and closes it. */
   | { path: string; busyTimeoutMs?: number }
   /** A host's open better-sqlite3 connection. The store leaves its settings alone and never closes it. */
-  | { database: BetterSqlite3.Database };
+  | { database: SqliteConnection };
 
 export interface SqliteStorage extends StoragePort {
   /** The connection, for a host's own maintenance (not for writing quire's tables). */
-  readonly database: BetterSqlite3.Database;
+  readonly database: SqliteConnection;
   /** The schema version the database is at (the number of the last migration applied). */
   schemaVersion(): number;
   /** Copies the whole database to a file while the store stays usable (SQLite's online backup). */
@@ -40,7 +51,7 @@ export interface SqliteStorage extends StoragePort {
  */
 export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const ownsConnection = !('database' in options);
-  const db = 'database' in options ? options.database : openFile(options.path, options.busyTimeoutMs ?? 5000);
+  const db = 'database' in options ? options.database as BetterSqlite3.Database : openFile(options.path, options.busyTimeoutMs ?? 5000);
   try {
     // Takes effect only on a database that has no tables yet: its text (and so every index) then compares by
     // UTF-16 code unit, the port's string order. An existing UTF-8 database compares by code point, which

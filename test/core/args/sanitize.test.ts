@@ -124,12 +124,13 @@ describe('sanitizeValue: objects', () => {
     assert.deepEqual(sanitized({ a: '1' }, { type: 'object' }), { a: '1' });
   });
 
-  it('keeps a "__proto__" key as a plain property', () => {
-    const input = JSON.parse('{"__proto__":"1","count":"2"}') as unknown;
+  it('drops keys that could reach a prototype', () => {
+    const input = JSON.parse('{"__proto__":{"polluted":"1"},"constructor":{"prototype":{"x":1}},"prototype":"2","count":"2"}') as unknown;
     const result = sanitized(input, { type: 'object', properties: { count: { type: 'integer' } } }) as Record<string, unknown>;
     assert.equal(Object.getPrototypeOf(result), Object.prototype);
-    assert.deepEqual(Object.keys(result), ['__proto__', 'count']);
+    assert.deepEqual(Object.keys(result), ['count']);
     assert.equal(result.count, 2);
+    assert.equal((result as { polluted?: unknown }).polluted, undefined);
   });
 });
 

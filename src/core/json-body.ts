@@ -1,0 +1,74 @@
+import { CmsError } from './errors.js';
+import { toSafeTree } from './safe-object.js';
+
+/**
+ * The reference decodes with depth 512: its 512th open array or object is an error (code 1). The nesting is
+ * measured before parsing, so a deeply nested body costs one scan up to that bracket, not a parse.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+export function invalidJson(code: number, message: string): CmsError {
+  return new CmsError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: code, json_error_message: message });
+}
+
+const DEPTH_ERROR = () => invalidJson(1, 'Maximum stack depth exceeded');
+const SYNTAX_ERROR = () => invalidJson(4, 'Syntax error');
+const CONTROL_ERROR = () => invalidJson(3, 'Control character error, possibly incorrectly encoded');
+const SURROGATE_ERROR = () => invalidJson(10, 'Single unpaired UTF-16 surrogate in unicode escape');
+
+/**
+ * Decodes a JSON body as the reference does (`json_decode($body, true)` with its error codes), giving back
+ * prototype-less maps without keys that could reach a prototype.
+ */
+export function decodeJson(text: string): { ok: true; value: unknown } | { ok: false; error: CmsError } {
+  const tooDeepAt = depthLimitPosition(text);
+  if (tooDeepAt !== -1) return { ok: false, error: errorBeforeDepthLimit(text.slice(0, tooDeepAt)) };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: /control character/i.test((error as Error).message) ? CONTROL_ERROR() : SYNTAX_ERROR() };
+  }
+  if (hasLoneSurrogateEscape(text)) return { ok: false, error: SURROGATE_ERROR() };
+  return { ok: true, value: toSafeTree(value) };
+}
+
+/** The index just past the bracket that opens level `MAX_JSON_DEPTH`, or -1; strings are skipped. */
+function depthLimitPosition(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth >= MAX_JSON_DEPTH) return index + 1;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return -1;
+}
+
+/**
+ * The reference reports the first error in the text: when everything before the too-deep bracket is a valid
+ * beginning of a JSON text, that is the depth error, else the earlier one.
+ */
+function errorBeforeDepthLimit(prefix: string): CmsError {
+  if (hasLoneSurrogateEscape(prefix)) return SURROGATE_ERROR();
+  try {
+    JSON.parse(prefix);
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/Unexpected end of JSON input/.test(message)) return DEPTH_ERROR();
+    const position = /at position (\d+)/.exec(message);
+    if (position && Number(position[1]) >= prefix.length) return DEPTH_ERROR();
+    return /control character/i.test(message) ? CONTROL_ERROR() : SYNTAX_ERROR();
+  }
+  return DEPTH_ERROR();
+}
+
+function hasLoneSurrogateEscape(text: string): boolean {
+  if (!text.includes('\\u')) return false;
+  return /\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])/.test(text) || /(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F]/.test(text);
+}

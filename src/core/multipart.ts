@@ -1,0 +1,85 @@
+import { once } from 'node:events';
+import { Busboy } from '@fastify/busboy';
+import { InputCollector, MAX_INPUT_VARS } from './query.js';
+import type { ParamMap, UploadedFile } from './types.js';
+
+/** PHP's `max_file_uploads`: later files are dropped. */
+export const MAX_FILE_UPLOADS = 20;
+/** PHP's default `max_multipart_body_parts` (input variables plus uploads): later parts are skipped. */
+export const MAX_MULTIPART_PARTS = MAX_INPUT_VARS + MAX_FILE_UPLOADS;
+/** The largest header block of one part; longer headers are cut there. */
+export const MAX_PART_HEADER_BYTES = 16 * 1024;
+/** The most header lines one part may have. */
+export const MAX_PART_HEADER_PAIRS = 32;
+/** Bodies are fed to the parser in slices this big, yielding to other work between them. */
+const SLICE_BYTES = 1024 * 1024;
+
+export interface MultipartContent {
+  form: ParamMap;
+  files: UploadedFile[];
+  /** The bytes of every text field together; past `maxFieldBytes`, fields are no longer kept. */
+  fieldBytes: number;
+}
+
+/**
+ * Parses a `multipart/form-data` body as PHP fills `$_POST` and `$_FILES`: a part with a `filename` is a file,
+ * any other is a field whose name is read PHP-style (brackets nest, within the input variable and nesting
+ * limits). Parts, fields, files and header sizes are bounded; a truncated body keeps what was complete.
+ */
+export async function parseMultipart(raw: Uint8Array, contentType: string, maxFieldBytes = Infinity): Promise<MultipartContent> {
+  const collector = new InputCollector();
+  let fieldBytes = 0;
+  const files: UploadedFile[] = [];
+  const parser = Busboy({
+    headers: { 'content-type': contentType },
+    preservePath: false,
+    isPartAFile: (_field, _type, filename) => filename !== undefined,
+    limits: {
+      fieldSize: Number.isFinite(maxFieldBytes) ? maxFieldBytes + 1 : Infinity,
+      fields: MAX_INPUT_VARS,
+      files: MAX_FILE_UPLOADS,
+      parts: MAX_MULTIPART_PARTS,
+      headerPairs: MAX_PART_HEADER_PAIRS,
+      headerSize: MAX_PART_HEADER_BYTES,
+    },
+  });
+  const pending: Promise<void>[] = [];
+  parser.on('field', (name, value) => {
+    fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (fieldBytes <= maxFieldBytes) collector.add(name, value);
+  });
+  parser.on('file', (field, stream, filename, _encoding, mimeType) => {
+    const chunks: Buffer[] = [];
+    let cut = false;
+    pending.push(new Promise((resolve) => {
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (!cut) files.push({ field, filename, contentType: mimeType || 'application/octet-stream', bytes: new Uint8Array(Buffer.concat(chunks)) });
+        resolve();
+      });
+      // A part cut short by the end of the body is not an upload.
+      stream.on('error', () => {
+        cut = true;
+        resolve();
+      });
+    }));
+  });
+  const finished = new Promise<void>((resolve) => {
+    parser.on('finish', resolve);
+    parser.on('error', () => resolve());
+  });
+  const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  for (let offset = 0; offset < body.length; offset += SLICE_BYTES) {
+    if (offset > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (!parser.write(body.subarray(offset, offset + SLICE_BYTES))) await Promise.race([once(parser, 'drain'), finished]);
+  }
+  parser.end();
+  await finished;
+  await Promise.all(pending);
+  return { form: collector.result(), files, fieldBytes };
+}
+
+/** Whether the content type names a boundary at all (without one the body cannot be read). */
+export function hasBoundary(contentType: string): boolean {
+  return /;\s*boundary=(?:"[^"]+"|[^;\s]+)/i.test(contentType);
+}

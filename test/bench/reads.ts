@@ -1,0 +1,195 @@
+/**
+ * Read path benchmark: `node --import tsx test/bench/reads.ts [--store memory|sqlite]` (or `npm run bench:reads`).
+ *
+ * A child process serves quire (node adapter) over a site of 100 realistic posts (several paragraphs of block
+ * markup, categories, tags, featured images) and, beside it, a bare `http.createServer` that writes the very
+ * bytes quire answered for each request. The parent loads both with autocannon, one after the other, and
+ * prints requests/s and p99 for each, and their ratio. Rows: anonymous list, an administrator's edit-context
+ * list (HTTP Basic with an application password), anonymous single read. Also prints the in-process time of
+ * one uncached list. BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 16) set the load.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { toNodeListener } from '../../adapters/node.js';
+import { createCms, encodeResponse, type Cms, type CmsRequest } from '../../src/index.js';
+import type { StoragePort } from '../../src/ports/storage.js';
+import { createMemoryStorage } from '../../src/storage/memory/index.js';
+import { sqliteStorage } from '../../src/storage/sqlite/index.js';
+
+const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const HOST = 'bench.test';
+const API_ROOT = '/cms-json';
+const POSTS = 100;
+const PASSWORD = 'benc hmar kpas swor dabc defg';
+const AUTHORIZATION = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
+const store = process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1]! : 'memory';
+
+interface Row { label: string; path: string; headers: Record<string, string> }
+
+function rows(firstPostId: number): Row[] {
+  return [
+    { label: 'anonymous GET /cms/v2/posts?per_page=10', path: '/cms/v2/posts?per_page=10', headers: {} },
+    { label: 'admin GET /cms/v2/posts?per_page=10&context=edit', path: '/cms/v2/posts?per_page=10&context=edit', headers: { authorization: AUTHORIZATION } },
+    { label: `anonymous GET /cms/v2/posts/${firstPostId}`, path: `/cms/v2/posts/${firstPostId}`, headers: {} },
+  ];
+}
+
+function paragraphs(index: number): string {
+  const sentence = 'Quire serves content from inside any application, with the interface existing clients already speak.';
+  return Array.from({ length: 5 }, (_, paragraph) =>
+    `<!-- wp:paragraph -->\n<p>${sentence} Paragraph ${paragraph + 1} of post ${index}, with <a href="https://example.com/${index}">a link</a> and <strong>some emphasis</strong>.</p>\n<!-- /wp:paragraph -->`)
+    .concat(`<!-- wp:heading -->\n<h2>Section of post ${index}</h2>\n<!-- /wp:heading -->`, '<!-- wp:list -->\n<ul><li>One</li><li>Two</li><li>Three</li></ul>\n<!-- /wp:list -->')
+    .join('\n\n');
+}
+
+/** A site of realistic posts, seeded through the API as a client would. */
+async function seededSite(storage: StoragePort): Promise<{ cms: Cms; firstPostId: number }> {
+  const cms = createCms({ storage, site: { url: `http://${HOST}` } });
+  const admin = await cms.users.create({ login: 'admin', email: 'admin@bench.test', roles: ['administrator'] });
+  await cms.users.createApplicationPassword(admin.id, { name: 'bench', password: PASSWORD });
+  const call = async (method: string, path: string, body: unknown) => {
+    const answer = await cms.handle({
+      method, path, headers: { authorization: AUTHORIZATION, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as { id: number };
+  };
+  const categories = [];
+  for (const name of ['News', 'Guides', 'Releases']) categories.push((await call('POST', '/cms/v2/categories', { name })).id);
+  const tags = [];
+  for (const name of ['node', 'cms', 'rest', 'typescript']) tags.push((await call('POST', '/cms/v2/tags', { name })).id);
+  const image = await cms.handle({
+    method: 'POST', path: '/cms/v2/media',
+    headers: { authorization: AUTHORIZATION, 'content-type': 'image/gif', 'content-disposition': 'attachment; filename="cover.gif"' },
+    body: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+  });
+  const featured = (image.body as { id: number }).id;
+  let firstPostId = 0;
+  for (let index = 0; index < POSTS; index += 1) {
+    const post = await call('POST', '/cms/v2/posts', {
+      title: `Post number ${index}: notes on serving content`,
+      content: paragraphs(index),
+      excerpt: '',
+      status: 'publish',
+      categories: [categories[index % categories.length]],
+      tags: [tags[index % tags.length], tags[(index + 1) % tags.length]],
+      featured_media: featured,
+    });
+    firstPostId ||= post.id;
+  }
+  return { cms, firstPostId };
+}
+
+function requestFor(row: Row): CmsRequest {
+  const [path, query] = row.path.split('?') as [string, string | undefined];
+  return { method: 'GET', path, query: query ?? '', headers: { host: HOST, ...row.headers }, baseUrl: `http://${HOST}${API_ROOT}` };
+}
+
+/** Child process: quire and the bare server, announcing their ports on stdout. */
+async function serveTargets(): Promise<void> {
+  const folder = store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'quire-bench-')) : null;
+  const storage = folder ? sqliteStorage({ path: join(folder, 'bench.db') }) : createMemoryStorage();
+  const { cms, firstPostId } = await seededSite(storage);
+  const prepared = new Map<string, { status: number; headers: http.OutgoingHttpHeaders; body: Uint8Array }>();
+  let uncachedListMs = 0;
+  for (const [index, row] of rows(firstPostId).entries()) {
+    const started = performance.now();
+    const encoded = encodeResponse(await cms.handle(requestFor(row)));
+    if (index === 0) uncachedListMs = performance.now() - started;
+    const body = encoded.body ?? new Uint8Array(0);
+    prepared.set(`${API_ROOT}${row.path}`, { status: encoded.status, headers: { ...encoded.headers, 'Content-Length': body.byteLength }, body });
+  }
+  const bare = http.createServer((req, res) => {
+    const answer = prepared.get(req.url ?? '');
+    if (!answer) return void res.writeHead(404).end();
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  });
+  const adapter = http.createServer(toNodeListener(cms));
+  const portOf = (server: http.Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  const ports = { adapter: await portOf(adapter), bare: await portOf(bare) };
+  process.stdout.write(`${JSON.stringify({ ports, firstPostId, uncachedListMs, inProcessListMs: await inProcessListMs(cms) })}\n`);
+  process.once('SIGTERM', () => {
+    if (folder) rmSync(folder, { recursive: true, force: true });
+    process.exit(0);
+  });
+}
+
+/** Median time of one anonymous list of 10 posts through `cms.handle()`, after warming up. */
+async function inProcessListMs(cms: Cms): Promise<number> {
+  const request = requestFor(rows(0)[0]!);
+  for (let i = 0; i < 200; i += 1) await cms.handle(request);
+  const times: number[] = [];
+  for (let i = 0; i < 500; i += 1) {
+    const started = performance.now();
+    await cms.handle(request);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
+interface Started { ports: { adapter: number; bare: number }; firstPostId: number; uncachedListMs: number; inProcessListMs: number }
+
+async function startTargets(): Promise<Started & { stop: () => void }> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', '--store', store], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const started = await new Promise<Started>((resolve, reject) => {
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      if (text.includes('\n')) resolve(JSON.parse(text.slice(0, text.indexOf('\n'))));
+    });
+    child.once('exit', (code) => reject(new Error(`benchmark servers exited with code ${code}`)));
+  });
+  return { ...started, stop: () => child.kill('SIGTERM') };
+}
+
+async function load(port: number, row: Row): Promise<{ rate: number; p99: number }> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${API_ROOT}${row.path}`,
+    headers: { host: HOST, ...row.headers },
+    connections: CONNECTIONS,
+    duration: HTTP_SECONDS,
+  });
+  if (result.errors > 0 || result.non2xx > 0) {
+    process.stderr.write(`warning: ${result.errors} errors and ${result.non2xx} non-2xx answers on port ${port}\n`);
+  }
+  return { rate: result.requests.average, p99: result.latency.p99 };
+}
+
+async function main(): Promise<void> {
+  const { ports, firstPostId, uncachedListMs, inProcessListMs, stop } = await startTargets();
+  const lines: string[][] = [];
+  try {
+    for (const row of rows(firstPostId)) {
+      const quire = await load(ports.adapter, row);
+      const bare = await load(ports.bare, row);
+      lines.push([row.label, whole(quire.rate), `${quire.p99}`, whole(bare.rate), `${bare.p99}`, `${Math.round((quire.rate / bare.rate) * 100)}%`]);
+    }
+  } finally {
+    stop();
+  }
+  const header = ['request', 'quire req/s', 'p99 ms', 'bare node req/s', 'p99 ms', 'quire/bare'];
+  process.stdout.write(`quire read benchmark: ${store} store, ${POSTS} posts, node ${process.version}, loopback, ${CONNECTIONS} connections, ${HTTP_SECONDS} s per run\n`);
+  process.stdout.write(`in-process anonymous list of 10: first ${uncachedListMs.toFixed(2)} ms, median of 500 repeats ${inProcessListMs.toFixed(3)} ms\n\n`);
+  process.stdout.write(`${table([header, ...lines])}\n`);
+}
+
+function whole(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+function table(data: string[][]): string {
+  const widths = data[0]!.map((_, column) => Math.max(...data.map((row) => row[column]!.length)));
+  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  return [line(data[0]!), widths.map((width) => '-'.repeat(width)).join('  '), ...data.slice(1).map(line)].join('\n');
+}
+
+if (process.argv.includes('--serve')) await serveTargets();
+else await main();

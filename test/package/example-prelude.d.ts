@@ -1,0 +1,13 @@
+/**
+ * What the guides' examples take as given from the surrounding application: a `cms`, an HTTP request and
+ * response, an Express app, the host's own session lookup. Everything else an example uses it imports itself.
+ */
+declare const cms: import('quire').Cms;
+declare const req: import('node:http').IncomingMessage;
+declare const res: import('node:http').ServerResponse;
+declare const app: import('express').Express;
+declare const session: { quireUserId: number; email: string };
+declare const sessions: { fromCookie(cookie: string | undefined): Promise<{ email: string } | null> };
+declare function renderSite(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void;
+declare function sessionUserOf(req: import('node:http').IncomingMessage): { cmsId: number } | null;
+declare const Deno: { serve(handler: (request: Request) => Response | Promise<Response>): unknown };

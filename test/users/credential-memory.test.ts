@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createMemoryStorage } from '../../src/storage/memory/index.js';
+import type { StoragePort } from '../../src/ports/storage.js';
+import { send } from '../helpers/request.js';
+import { basic, siteWithMembers } from './setup.js';
+
+/**
+ * A store that counts lookups of users by login or email: those happen only when a password is verified in
+ * full (a remembered credential reads its user by id).
+ */
+function countingStorage(): { storage: StoragePort; userLookups: () => number } {
+  const inner = createMemoryStorage();
+  let lookups = 0;
+  const storage: StoragePort = {
+    ...inner,
+    list: (collection, query) => {
+      if (collection === 'users') lookups += 1;
+      return inner.list(collection, query);
+    },
+  };
+  return { storage, userLookups: () => lookups };
+}
+
+const me = '/cms/v2/users/me';
+
+describe('remembered application-password credentials', () => {
+  it('verify a credential once, then answer from memory while it stays valid', async () => {
+    const { storage, userLookups } = countingStorage();
+    const { cms, members } = await siteWithMembers({ storage });
+    const before = userLookups();
+    assert.equal((await send(cms, 'GET', me, { headers: members.editor.headers })).status, 200);
+    const afterFirst = userLookups();
+    assert.ok(afterFirst > before, 'the first request verifies the password');
+    for (let round = 0; round < 3; round += 1) {
+      assert.equal((await send(cms, 'GET', me, { headers: members.editor.headers })).status, 200);
+    }
+    assert.equal(userLookups(), afterFirst, 'later requests do not look the user up by login again');
+  });
+
+  it('verify every time when memory is turned off', async () => {
+    const { storage, userLookups } = countingStorage();
+    const { cms, members } = await siteWithMembers({ storage, credentialMemory: { rememberMs: 0 } });
+    await send(cms, 'GET', me, { headers: members.editor.headers });
+    const afterFirst = userLookups();
+    await send(cms, 'GET', me, { headers: members.editor.headers });
+    assert.ok(userLookups() > afterFirst);
+  });
+
+  it('forget a revoked password on the very next request', async () => {
+    const { cms, members } = await siteWithMembers();
+    assert.equal((await send(cms, 'GET', me, { headers: members.author.headers })).status, 200);
+    const [password] = await cms.users.listApplicationPasswords(members.author.id);
+    await cms.users.revokeApplicationPassword(members.author.id, password!.uuid);
+    const refused = await send(cms, 'GET', me, { headers: members.author.headers });
+    assert.equal(refused.status, 401);
+    assert.equal((refused.body as { code: string }).code, 'incorrect_password');
+  });
+
+  it('follow a role change on the very next request', async () => {
+    const { cms, members } = await siteWithMembers();
+    const page = { json: { title: 'About', status: 'publish' } };
+    assert.equal((await send(cms, 'POST', '/cms/v2/pages', { ...page, headers: members.editor.headers })).status, 201);
+    await cms.users.update(members.editor.id, { roles: ['subscriber'] });
+    assert.equal((await send(cms, 'POST', '/cms/v2/pages', { ...page, headers: members.editor.headers })).status, 403);
+    const roles = await send(cms, 'GET', `${me}?context=edit`, { headers: members.editor.headers });
+    assert.deepEqual((roles.body as { roles: string[] }).roles, ['subscriber']);
+  });
+
+  it('stop answering to an email address the user no longer has', async () => {
+    const { cms, members } = await siteWithMembers();
+    const byEmail = basic(members.author.email, members.author.password);
+    assert.equal((await send(cms, 'GET', me, { headers: byEmail })).status, 200);
+    await cms.users.update(members.author.id, { email: 'renamed@example.test' });
+    assert.equal((await send(cms, 'GET', me, { headers: byEmail })).status, 401);
+    assert.equal((await send(cms, 'GET', me, { headers: basic('renamed@example.test', members.author.password) })).status, 200);
+  });
+
+  it('never remember a failed attempt, and never let one through after a success', async () => {
+    const { cms, members } = await siteWithMembers();
+    const wrong = basic('author', 'aaaa bbbb cccc dddd eeee ffff');
+    assert.equal((await send(cms, 'GET', me, { headers: wrong })).status, 401);
+    assert.equal((await send(cms, 'GET', me, { headers: members.author.headers })).status, 200);
+    assert.equal((await send(cms, 'GET', me, { headers: wrong })).status, 401);
+    const otherUser = basic('editor', members.author.password);
+    assert.equal((await send(cms, 'GET', me, { headers: otherUser })).status, 401);
+  });
+
+  it('forget a credential once its time is up', async () => {
+    const { storage, userLookups } = countingStorage();
+    const { cms, members } = await siteWithMembers({ storage, credentialMemory: { rememberMs: 1 } });
+    await send(cms, 'GET', me, { headers: members.editor.headers });
+    const afterFirst = userLookups();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal((await send(cms, 'GET', me, { headers: members.editor.headers })).status, 200);
+    assert.ok(userLookups() > afterFirst, 'the expired credential is verified again');
+  });
+});
