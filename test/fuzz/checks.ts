@@ -11,7 +11,8 @@ export const DOCUMENTED_SERVER_ERRORS: readonly { status: number; code: string }
 export const MAX_REQUEST_MS = 2000;
 
 export interface Violation {
-  kind: 'server-error' | 'error-shape' | 'unreadable-body' | 'prototype-changed' | 'too-slow' | 'unexpected-error' | 'threw' | 'unencodable';
+  kind: 'server-error' | 'error-shape' | 'unreadable-body' | 'prototype-changed' | 'too-slow' | 'unexpected-error' | 'threw'
+    | 'crashed' | 'unencodable';
   detail: string;
   /** What groups equal failures: the kind, and whatever tells this failure apart from others of that kind. */
   signature: string;

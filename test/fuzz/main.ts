@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { PrototypeGuard } from './checks.js';
+import { CrashWatch } from './crashes.js';
 import { makeCase } from './requests.js';
 import { describeRequest, formatReport, runCase, runFuzz } from './runner.js';
 import { seedSite, type StoreKind } from './site.js';
@@ -41,7 +42,10 @@ const appPasswordRate = Number(values['app-password-rate']);
 if (values.replay !== undefined) {
   const site = await seedSite(store);
   const fuzzCase = makeCase(site, site.cms.registry.routes, whole('replay', values.replay), { appPasswordRate });
-  const result = await runCase(site, new PrototypeGuard(), fuzzCase);
+  const crashes = new CrashWatch();
+  crashes.start();
+  const result = await runCase(site, new PrototypeGuard(), crashes, fuzzCase);
+  crashes.stop();
   await site.close();
   const body = result.response?.body;
   const shown = body instanceof Uint8Array ? new TextDecoder().decode(body) : JSON.stringify(body);

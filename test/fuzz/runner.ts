@@ -1,5 +1,6 @@
 import type { CmsRequest, CmsResponse } from '../../src/core/types.js';
 import { checkResponse, describeError, readBody, MAX_REQUEST_MS, PrototypeGuard, type Violation } from './checks.js';
+import { CrashWatch } from './crashes.js';
 import { caseSeed } from './random.js';
 import { makeCase, type FuzzCase } from './requests.js';
 import { seedSite, type SeededSite, type StoreKind } from './site.js';
@@ -39,7 +40,7 @@ export interface RunReport {
 }
 
 const DEFAULT_APP_PASSWORD_RATE = 0.01;
-/** A request that waits this long fails even if it computed little. */
+/** A request still unanswered after this long fails, however little it computed. */
 const HANG_MS = 5 * MAX_REQUEST_MS;
 const DEFAULT_FRESH_EVERY = 20_000;
 
@@ -61,16 +62,22 @@ export interface CaseResult {
 }
 
 /** Sends one case and checks everything the fuzzer promises about its answer. */
-export async function runCase(site: SeededSite, guard: PrototypeGuard, fuzzCase: FuzzCase): Promise<CaseResult> {
+export async function runCase(site: SeededSite, guard: PrototypeGuard, crashes: CrashWatch, fuzzCase: FuzzCase): Promise<CaseResult> {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   let response: CmsResponse | null = null;
   const violations: Violation[] = [];
   try {
-    response = await site.cms.handle(fuzzCase.request);
+    const outcome = await crashes.race(site.cms.handle(fuzzCase.request), HANG_MS);
+    if ('value' in outcome) response = outcome.value;
+    if ('hung' in outcome) violations.push({ kind: 'too-slow', detail: `no answer after ${HANG_MS} ms`, signature: fuzzCase.route });
   } catch (error) {
     const { signature, detail } = describeError(error);
     violations.push({ kind: 'threw', detail, signature });
+  }
+  for (const error of crashes.take()) {
+    const { signature, detail } = describeError(error);
+    violations.push({ kind: 'crashed', detail, signature });
   }
   const elapsedMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
@@ -86,7 +93,7 @@ export async function runCase(site: SeededSite, guard: PrototypeGuard, fuzzCase:
   violations.push(...guard.check());
   // The time the process spent on the request, so that other processes on a busy machine do not count; a wait
   // far beyond the limit counts however little it computed.
-  if (cpuMs > MAX_REQUEST_MS || elapsedMs > HANG_MS) {
+  if (cpuMs > MAX_REQUEST_MS) {
     violations.push({ kind: 'too-slow', detail: `${Math.round(elapsedMs)} ms (${Math.round(cpuMs)} ms of CPU)`, signature: fuzzCase.route });
   }
   return { fuzzCase, response, elapsedMs, violations };
@@ -100,6 +107,8 @@ export async function runFuzz(options: RunOptions): Promise<RunReport> {
   const report: RunReport = { seed: options.seed, store: options.store, requests: 0, elapsedMs: 0, statuses: {}, codes: {}, slowestMs: 0, failures: [] };
   const failures = new Map<string, Failure>();
   const guard = new PrototypeGuard();
+  const crashes = new CrashWatch();
+  crashes.start();
   const started = performance.now();
   let site: SeededSite | null = null;
   let seededAt = from;
@@ -112,7 +121,7 @@ export async function runFuzz(options: RunOptions): Promise<RunReport> {
       }
       const routes = site.cms.registry.routes;
       const fuzzCase = makeCase(site, routes, caseSeed(options.seed, index), { appPasswordRate });
-      const result = await runCase(site, guard, fuzzCase);
+      const result = await runCase(site, guard, crashes, fuzzCase);
       report.requests++;
       if (result.response) report.statuses[result.response.status] = (report.statuses[result.response.status] ?? 0) + 1;
       const code = errorCode(result.response);
@@ -122,7 +131,7 @@ export async function runFuzz(options: RunOptions): Promise<RunReport> {
         // A changed prototype or an unexpected error (named by where it was thrown) has one cause wherever it is
         // reached from; other failures are told apart by route too.
         const key = violation.kind === 'prototype-changed' ? `${violation.kind} ${violation.signature.split('.')[0]}`
-          : violation.kind === 'unexpected-error' || violation.kind === 'threw' ? `${violation.kind} ${violation.signature}`
+          : ['unexpected-error', 'threw', 'crashed'].includes(violation.kind) ? `${violation.kind} ${violation.signature}`
             : `${violation.kind} ${violation.signature} ${fuzzCase.route}`;
         const known = failures.get(key);
         if (known) {
@@ -152,6 +161,7 @@ export async function runFuzz(options: RunOptions): Promise<RunReport> {
       }
     }
   } finally {
+    crashes.stop();
     await site?.close();
   }
   report.elapsedMs = performance.now() - started;
