@@ -120,8 +120,13 @@ export class HttpCore {
       method, path, query, body, post: body.form, headers, user, origin: 'http', site,
     };
     if (method === 'OPTIONS') {
+      // The route description is an answer like any other: `_envelope` and `_jsonp` apply to it too.
       const outcome = await this.#options(pipelineRequest);
-      return finish(outcome.status, outcome.headers, outcome.body, user);
+      if ('_envelope' in query) {
+        const envelope = { body: outcome.body, status: outcome.status, headers: Object.keys(outcome.headers).length === 0 ? [] : outcome.headers };
+        return finish(200, {}, this.#output(envelope, query), user);
+      }
+      return finish(outcome.status, outcome.headers, this.#output(outcome.body, query), user);
     }
 
     const cacheKey = this.#cacheKey(request, pipelineRequest, realMethod);

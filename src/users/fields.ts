@@ -4,6 +4,7 @@ import { HTML4_ENTITY_NAMES } from '../core/args/html-entities.js';
 import { sanitizeTextField, stripAllTags } from '../core/args/text.js';
 import { ALLOWED_PROTOCOLS, sanitizeUrl } from '../core/args/url.js';
 import { TITLE_ALLOWED_HTML } from '../content/render/kses/allowed-html.js';
+import { limitNesting } from '../content/render/kses/nesting.js';
 
 export const MAX_LOGIN_LENGTH = 60;
 export const MAX_SLUG_LENGTH = 50;
@@ -77,7 +78,7 @@ const DESCRIPTION_OPTIONS: sanitizeHtml.IOptions = {
 
 /** Biographical info: only the inline tags above survive, with safe URLs. */
 export function sanitizeDescription(html: string): string {
-  return sanitizeHtml(html.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, ''), DESCRIPTION_OPTIONS);
+  return sanitizeHtml(limitNesting(html.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '')), DESCRIPTION_OPTIONS);
 }
 
 export function sanitizeUserUrl(url: string): string {

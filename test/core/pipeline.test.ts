@@ -70,6 +70,18 @@ describe('OPTIONS', () => {
     assert.equal(editor.headers.Allow, 'GET, POST, PUT, PATCH, DELETE');
   });
 
+  it('wraps the description for _jsonp and _envelope as any other answer', async () => {
+    const jsonp = await core.handle({ method: 'OPTIONS', path: '/test/v1/things/4', query: '_jsonp=cb' });
+    assert.equal(jsonp.headers['Content-Type'], 'application/javascript; charset=UTF-8');
+    assert.match(String(jsonp.body), /^\/\*\*\/cb\(\{"namespace":"test\/v1",/);
+    const envelope = await send(core, 'OPTIONS', '/test/v1/things/4?_envelope');
+    assert.equal(envelope.status, 200);
+    assert.equal(envelope.json.status, 200);
+    assert.equal(envelope.json.body.namespace, 'test/v1');
+    assert.deepEqual(envelope.json.headers, { Allow: 'GET' });
+    assert.equal(envelope.headers.Allow, undefined, 'the route headers move into the envelope');
+  });
+
   it('answers 200 [] without Allow when nothing matches', async () => {
     const response = await send(core, 'OPTIONS', '/nothing/here');
     assert.equal(response.status, 200);

@@ -6,6 +6,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { ALLOWED_PROTOCOLS, GLOBAL_ATTRIBUTES, POST_ALLOWED_HTML, TITLE_ALLOWED_HTML, URL_ATTRIBUTES } from './allowed-html.js';
+import { limitNesting } from './nesting.js';
 import { stripDisallowedProtocols } from './protocols.js';
 import { filterStyleAttribute } from './safe-css.js';
 
@@ -65,7 +66,7 @@ const CONTROL_CHARACTERS = /[\x00-\x08\x0B\x0C\x0E-\x1F]/g;
 const MARKUP = /<!--[^\n]*?-->|<[^>]*(?:>|$)/g;
 
 function sanitizeKeepingComments(html: string, options: sanitizeHtml.IOptions): string {
-  const input = html.replace(CONTROL_CHARACTERS, '');
+  const input = limitNesting(html.replace(CONTROL_CHARACTERS, ''));
   if (!input.includes('<!--')) return sanitizeHtml(input, options);
 
   const marker = unusedPrivateUseCharacter(input);
