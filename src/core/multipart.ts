@@ -44,11 +44,17 @@ export async function parseMultipart(raw: Uint8Array, contentType: string, maxFi
     },
   });
   const pending: Promise<void>[] = [];
-  parser.on('field', (name, value) => {
+  parser.on('field', (name: string | undefined, value: string | undefined) => {
+    // A part without a name is not a form variable (PHP skips it too).
+    if (typeof name !== 'string' || typeof value !== 'string') return;
     fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
     if (fieldBytes <= maxFieldBytes) collector.add(name, value);
   });
-  parser.on('file', (field, stream, filename, _encoding, mimeType) => {
+  parser.on('file', (field: string | undefined, stream, filename, _encoding, mimeType) => {
+    if (typeof field !== 'string') {
+      stream.resume();
+      return;
+    }
     const chunks: Buffer[] = [];
     let cut = false;
     pending.push(new Promise((resolve) => {

@@ -155,7 +155,8 @@ export class Pipeline {
       const withLinks = { ...(Array.isArray(data) ? {} : data as Record<string, unknown>), _links: links };
       return embed ? this.#embedLinks(withLinks, embed, context, new Map()) : withLinks;
     }
-    return filterFields(result.body, fields);
+    // As the reference: `_fields` never filters an error answer, whoever wrote it.
+    return outcome.status >= 400 ? result.body : filterFields(result.body, fields);
   }
 
   /** Runs a request from inside the pipeline and renders it without embeds (embeds use this). */

@@ -76,6 +76,15 @@ describe('body parsing', () => {
     assert.equal(new TextDecoder().decode(parsed.files[0]!.bytes), 'PNGDATA');
   });
 
+  it('skips multipart parts without a name, text or file, instead of failing', async () => {
+    const nameless: [string[], string] = [['Content-Disposition: form-data'], 'no name'];
+    const namelessFile: [string[], string] = [['Content-Disposition: form-data; filename="x.txt"', 'Content-Type: text/plain'], 'data'];
+    const body = multipart('b', [field('first', '1'), nameless, namelessFile, field('last', '2')]);
+    const parsed = await parseBody(post(body), 'multipart/form-data; boundary=b');
+    assert.deepEqual(structuredClone(parsed.form), { first: '1', last: '2' });
+    assert.equal(parsed.files.length, 0);
+  });
+
   it('reads multipart field names within the same limits, and keeps prototypes untouched', async () => {
     const deepName = `x${'[a]'.repeat(64000)}`;
     const parts = [field(deepName, '1'), field('__proto__[_method]', 'DELETE'), field('constructor[prototype][p]', '1'), field('ok[a]', '2')];
