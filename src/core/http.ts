@@ -118,6 +118,7 @@ export class HttpCore {
 
     const pipelineRequest: PipelineRequest = {
       method, path, query, body, post: body.form, headers, user, origin: 'http', site,
+      ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
     };
     if (method === 'OPTIONS') {
       const outcome = await this.#options(pipelineRequest);
