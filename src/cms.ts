@@ -18,6 +18,7 @@ import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
+import { createFormsApi, registerForms, type FormsApi, type FormsOptions } from './forms/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -76,6 +77,8 @@ export interface CmsOptions {
   maxBatchSize?: number;
   /** Permalink structure, page templates by post type, and whether deletes without `force` use the trash. */
   posts?: PostSettings;
+  /** Contact forms: the hashing secret, spam and pre-send hooks, date formats, whether submissions are kept. */
+  forms?: FormsOptions;
 }
 
 export interface Cms {
@@ -92,6 +95,8 @@ export interface Cms {
   openapi(requestApiUrl?: string): Record<string, unknown>;
   /** Users and their application passwords, in-process: seeding and administration without HTTP. */
   readonly users: UsersApi;
+  /** Contact forms, their HTML and their kept submissions, in-process. */
+  readonly forms: FormsApi;
   /** The ports and settings every resource was given. */
   readonly deps: CmsDeps;
 }
@@ -145,6 +150,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
     'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
       .map((register) => (into: Registry) => register(into, services)),
+    'forms/v1': [(into) => registerForms(into, deps, options.forms)],
   };
   for (const namespace of NAMESPACES) {
     registry.namespace(namespace, namespaceRoot(registry));
@@ -187,6 +193,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     services,
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
     users: createUsersApi(services, options.site),
+    forms: createFormsApi(deps, options.forms),
     deps,
   };
 }

@@ -17,3 +17,9 @@ export {
 export type { CmsDeps } from './deps.js';
 export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
 export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';
+export { createSmtpMailer, type SmtpMailer, type SmtpMailerOptions } from './mail/index.js';
+export {
+  createFormsApi, registerForms, FORM_TYPE,
+  type FormsApi, type FormsOptions, type FormSummary, type FormView, type FormWrite, type RenderOptions, type Submission,
+  type SubmissionSummary, type SpamVerdict, type BeforeSendMailVerdict,
+} from './forms/index.js';

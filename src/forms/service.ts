@@ -14,6 +14,7 @@ import {
   FORM_TYPE, isFormRecord, POSTS_COLLECTION, SUBMISSIONS_COLLECTION,
   type ContactForm, type FormProperties, type FormRecord, type SubmissionRecord,
 } from './record.js';
+import { completeMessages } from './properties.js';
 import { flatten, phpString } from './text.js';
 
 type SiteTime = Pick<Site, 'timezone' | 'gmtOffset'>;
@@ -22,7 +23,10 @@ function isMailTemplate(value: unknown): value is MailTemplate {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** A stored record as a form; a mail without a recipient gets the admin address, as the reference's upgrade does. */
+/**
+ * A stored record as a form. As the reference's upgrade on load does, a mail without a recipient gets the admin
+ * address and missing messages their default texts.
+ */
 export function formOf(record: FormRecord, adminEmail: string): ContactForm {
   const mail = isMailTemplate(record.mail) ? { ...record.mail } : defaultMail(adminEmail);
   if (!Object.hasOwn(mail, 'recipient')) mail.recipient = adminEmail;
@@ -36,7 +40,7 @@ export function formOf(record: FormRecord, adminEmail: string): ContactForm {
       form: typeof record.form === 'string' ? record.form : '',
       mail,
       mail_2: isMailTemplate(record.mail_2) ? record.mail_2 : defaultMail2(adminEmail),
-      messages: record.messages !== null && typeof record.messages === 'object' ? record.messages : {},
+      messages: completeMessages(record.messages !== null && typeof record.messages === 'object' ? record.messages : {}),
       additional_settings: typeof record.additional_settings === 'string' ? record.additional_settings : '',
     },
   };
