@@ -21,6 +21,8 @@ export type CliCommand =
     uploads: UploadsChoice | null;
     /** Public base URL of uploaded files, when they are served from elsewhere (a CDN, the bucket). */
     uploadsUrl: string | undefined;
+    /** Where form mail goes: an SMTP server address; mail stays in memory without one. */
+    smtp: string | undefined;
   };
 
 export type UploadsChoice =
@@ -53,6 +55,8 @@ Options:
                          AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN)
       --uploads-url <url>
                          public base URL of uploaded files (default: <site>/uploads, served by quire)
+      --smtp <url>       send form mail through this SMTP server: smtp://user:pass@host:587 or smtps://...
+                         (default: mail is kept in memory, not sent)
       --admin-login <login>
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
       --admin-app-password <password>
@@ -77,6 +81,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     adminAppPassword: adminAppPasswordOf(values['admin-app-password'] ?? (environment.QUIRE_ADMIN_APP_PASSWORD || undefined)),
     ...storeOf(values),
     uploadsUrl: uploadsUrlOf(values['uploads-url']),
+    smtp: smtpOf(values.smtp),
   };
 }
 
@@ -98,6 +103,7 @@ function parseOrExplain(argv: readonly string[]) {
         uploads: { type: 'string' },
         blobs: { type: 'string' },
         'uploads-url': { type: 'string' },
+        smtp: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -173,6 +179,20 @@ function bucketOf(value: string): UploadsChoice {
     region: url.searchParams.get('region') ?? undefined,
     keyPrefix: url.searchParams.get('prefix') ?? undefined,
   };
+}
+
+function smtpOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new UsageError('--smtp must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  return value;
 }
 
 function uploadsUrlOf(value: string | undefined): string | undefined {

@@ -153,8 +153,10 @@ class ConfigValidator {
     return stripWhitespaces(this.#minimumInput(content).replace(/[\r\n]/g, ''));
   }
 
+  /** No address at all counts as invalid too (the reference tests the list's truthiness). */
   #invalidMailbox(content: string): boolean {
-    return mailboxList(this.#oneLine(content)) === null;
+    const addresses = mailboxList(this.#oneLine(content));
+    return addresses === null || addresses.length === 0;
   }
 
   #unsafeEmail(content: string): boolean {
