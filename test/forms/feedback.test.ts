@@ -153,10 +153,10 @@ describe('feedback: statuses', async () => {
     assert.equal(anonymous.json.status, 'error');
     assert.equal(anonymous.json.message, 'This contact form is available only for logged in users.');
     assert.equal('posted_data_hash' in anonymous.json, false);
-    const subscriber = await postFeedback(cms, members.id, validAnchorFields(members.quizHash), { headers: site.headersOf('subscriber') });
+    const subscriber = await postFeedback(cms, members.id, validAnchorFields(members.quizHash), { user: site.userOf('subscriber') });
     assert.equal(subscriber.json.status, 'mail_sent');
     // Logged-in subscribers skip the spam checks, as the reference does.
-    const shortAgent = await postFeedback(cms, members.id, validAnchorFields(members.quizHash), { headers: { ...site.headersOf('subscriber'), 'user-agent': 'x' } });
+    const shortAgent = await postFeedback(cms, members.id, validAnchorFields(members.quizHash), { user: site.userOf('subscriber'), headers: { 'user-agent': 'x' } });
     assert.equal(shortAgent.json.status, 'mail_sent');
   });
 });

@@ -2,7 +2,7 @@ import { createCms, type CmsOptions } from '../../src/cms.js';
 import type { MemoryOutbox } from '../../src/mail/index.js';
 import { fixedClock } from '../../src/ports/clock.js';
 import { send } from '../helpers/request.js';
-import { basic, ROLES, type Actor, type Role } from '../users/setup.js';
+import { ROLES, type Actor, type Role } from '../users/setup.js';
 
 /** The form the reference was observed with: every common field type, pipes, limits, a quiz and an acceptance. */
 export const ANCHOR_FORM = `<label> Your name [text* your-name] </label>
@@ -30,17 +30,17 @@ export async function formsSite(options: CmsOptions = {}) {
     forms: { secret: 'test-secret', ...options.forms },
     ...Object.fromEntries(Object.entries(options).filter(([key]) => key !== 'site' && key !== 'forms')),
   });
-  const headers = {} as Record<Role, Record<string, string>>;
+  // Callers are passed as principals the host resolved (`request.user`), which skips the deliberately slow
+  // application-password hashing; authentication itself is tested with the users module.
+  const ids = {} as Record<Role, number>;
   for (const role of ROLES) {
-    const user = await cms.users.create({ login: role, email: `${role}@example.test`, roles: [role], name: `The ${role}` });
-    const { password } = await cms.users.createApplicationPassword(user.id, { name: 'tests' });
-    headers[role] = basic(role, password);
+    ids[role] = (await cms.users.create({ login: role, email: `${role}@example.test`, roles: [role], name: `The ${role}` })).id;
   }
-  const headersOf = (actor: Actor) => (actor === 'anonymous' ? {} : headers[actor]);
+  const userOf = (actor: Actor) => (actor === 'anonymous' ? null : { id: ids[actor] });
   const request = (actor: Actor, method: string, path: string, init: { json?: unknown; form?: string; headers?: Record<string, string> } = {}) =>
-    send(cms, method, path, { ...init, headers: { ...headersOf(actor), ...init.headers } });
+    send(cms, method, path, { ...init, user: userOf(actor) });
   const outbox = cms.deps.mailer as MemoryOutbox;
-  return { cms, clock, request, headersOf, outbox };
+  return { cms, clock, request, userOf, outbox };
 }
 
 export interface MultipartFile {
@@ -72,7 +72,7 @@ export function multipart(fields: Record<string, string | string[]>, files: Mult
 /** Posts feedback as a browser would (multipart, a real user agent), with extra headers if given. */
 export async function postFeedback(
   cms: Awaited<ReturnType<typeof formsSite>>['cms'], id: number, fields: Record<string, string | string[]>,
-  options: { files?: MultipartFile[]; headers?: Record<string, string>; remoteAddress?: string } = {},
+  options: { files?: MultipartFile[]; headers?: Record<string, string>; remoteAddress?: string; user?: { id: number } | null } = {},
 ) {
   const { body, contentType } = multipart(fields, options.files);
   const response = await cms.handle({
@@ -81,6 +81,7 @@ export async function postFeedback(
     headers: { 'content-type': contentType, 'user-agent': BROWSER, ...options.headers },
     body,
     ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+    ...(options.user ? { user: options.user } : {}),
   });
   return { ...response, json: response.body as any };
 }
