@@ -19,6 +19,9 @@ import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
 import { createFormsApi, registerForms, type FormsApi, type FormsOptions } from './forms/index.js';
+import { createSlidersApi, registerSliders, type SlidersApi } from './sliders/index.js';
+import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
+import { createMailingApi, createMailingDeps, registerMailing, type MailingApi, type MailingOptions } from './mailing/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -79,6 +82,10 @@ export interface CmsOptions {
   posts?: PostSettings;
   /** Contact forms: the hashing secret, spam and pre-send hooks, date formats, whether submissions are kept. */
   forms?: FormsOptions;
+  /** oEmbed: the trusted provider list, the proxy cache (time to live, size, shared store), outbound deadline. */
+  oembed?: OembedOptions;
+  /** Mailing-list sign-up: the provider (local with double opt-in by default, or Mailchimp), link secret and lifetimes. */
+  mailing?: MailingOptions;
 }
 
 export interface Cms {
@@ -99,6 +106,12 @@ export interface Cms {
   readonly forms: FormsApi;
   /** The ports and settings every resource was given. */
   readonly deps: CmsDeps;
+  /** Sliders in-process: create, update, delete, get and list with the write routes' bodies. */
+  readonly sliders: SlidersApi;
+  /** oEmbed in-process: a post's discovery links for the page head, this site's oEmbed objects. */
+  readonly oembed: OembedApi;
+  /** Sign-up forms and subscribers, in-process. */
+  readonly mailing: MailingApi;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -139,6 +152,8 @@ export function createCms(options: CmsOptions = {}): Cms {
     roles,
     capabilityRules: services.capabilityRules,
   });
+  const oembedDeps: OembedDeps = Object.freeze({ ...deps, posts: options.posts, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
+  const mailingDeps = createMailingDeps(deps, options.mailing);
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
@@ -148,9 +163,12 @@ export function createCms(options: CmsOptions = {}): Cms {
   registerIndex(registry);
   registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
+    'oembed/1.0': [(into) => registerOembed(into, oembedDeps)],
+    'mailing/v1': [(into) => registerMailing(into, mailingDeps)],
     'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
       .map((register) => (into: Registry) => register(into, services)),
     'forms/v1': [(into) => registerForms(into, deps, options.forms)],
+    slider: [(into) => registerSliders(into, deps)],
   };
   for (const namespace of NAMESPACES) {
     registry.namespace(namespace, namespaceRoot(registry));
@@ -195,5 +213,8 @@ export function createCms(options: CmsOptions = {}): Cms {
     users: createUsersApi(services, options.site),
     forms: createFormsApi(deps, options.forms),
     deps,
+    sliders: createSlidersApi(deps),
+    oembed: createOembedApi(oembedDeps),
+    mailing: createMailingApi(mailingDeps),
   };
 }

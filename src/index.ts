@@ -23,3 +23,16 @@ export {
   type FormsApi, type FormsOptions, type FormSummary, type FormView, type FormWrite, type RenderOptions, type Submission,
   type SubmissionSummary, type SpamVerdict, type BeforeSendMailVerdict,
 } from './forms/index.js';
+export type { SlidersApi, SliderDocument, SliderSummary } from './sliders/index.js';
+export { DEFAULT_PROVIDERS, type OembedApi, type OembedDiscoveryLinks, type OembedOptions, type OembedCacheOptions, type OembedProvider } from './embed/index.js';
+export {
+  createLocalMailingProvider, createMailchimpProvider, mailchimpBaseUrl, subscriberHash,
+  type MailingApi, type MailingOptions, type SignupForm, type SignupFormInput, type FormSettings, type FormMessages,
+  type LocalMailingProvider, type LocalMailingProviderOptions, type MailchimpProviderOptions,
+  type ConfirmationDetails, type ConfirmationMailComposer,
+} from './mailing/index.js';
+export {
+  MailingListError, isMailingListError,
+  type MailingListProvider, type SubscribeRequest, type SubscribeResult, type SignupOrigin, type Subscriber,
+  type SubscriberPage, type SubscriberQuery, type SubscriberStatus, type SubscriberTag, type MergeValue, type TokenOutcome,
+} from './ports/mailing-list.js';

@@ -55,7 +55,8 @@ Options:
                          AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN)
       --uploads-url <url>
                          public base URL of uploaded files (default: <site>/uploads, served by quire)
-      --smtp <url>       send form mail through this SMTP server: smtp://user:pass@host:587 or smtps://...
+      --smtp <url>       send mail (forms, sign-up confirmations) through this SMTP server:
+                         smtp://user:pass@host:587 or smtps://...
                          (default: mail is kept in memory, not sent)
       --admin-login <login>
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})

@@ -136,11 +136,14 @@ export class HttpCore {
     const outcome = await this.pipeline.run(request);
     const embed = realMethod === 'HEAD' || !('_embed' in query) ? null : embedParam(query._embed);
     const rendered = realMethod === 'HEAD' ? null : await this.pipeline.render(outcome, embed);
-    if ('_envelope' in query) {
-      const envelope = { body: rendered, status: outcome.status, headers: envelopeHeaders(outcome) };
-      return { status: 200, headers: {}, body: this.#output(envelope, query) };
-    }
-    return { status: outcome.status, headers: outcome.headers, body: this.#output(rendered, query) };
+    const enveloped = '_envelope' in query;
+    const answer: Answer = enveloped
+      ? { status: 200, headers: {}, body: { body: rendered, status: outcome.status, headers: envelopeHeaders(outcome) } }
+      : { status: outcome.status, headers: outcome.headers, body: rendered };
+    // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
+    const own = outcome.route?.serialize?.(answer, { method: request.method, params: outcome.context?.params ?? {} });
+    if (own) return { status: own.status ?? answer.status, headers: { ...answer.headers, 'Content-Type': own.contentType }, body: own.body };
+    return { ...answer, body: this.#output(answer.body, query) };
   }
 
   /**

@@ -58,7 +58,8 @@ export function describeRoute(route: Route, context: string, site: RequestContex
   if (!base) return null;
   const description: Record<string, unknown> = { ...base };
   if (context === 'help' && route.schema) description.schema = helpSchema(route);
-  if (route.template !== null) description._links = { self: [{ href: site.apiLink(route.template) }] };
+  // Only routes without parameters link to themselves, as the reference's index does.
+  if (route.template !== null && !route.template.includes('{')) description._links = { self: [{ href: site.apiLink(route.template) }] };
   return description;
 }
 

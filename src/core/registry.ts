@@ -29,7 +29,18 @@ export interface RouteOptions {
    * data — so the core may reuse it (the index documents).
    */
   cacheable?: boolean;
+  /**
+   * Writes the final answer in a format other than JSON when the request asks for one (the oEmbed XML), errors
+   * included. Returning null keeps JSON.
+   */
+  serialize?: AnswerSerializer;
 }
+
+/** What a route's own serialiser sees: the answer as JSON data, and the request's method and parameters. */
+export type AnswerSerializer = (
+  answer: { status: number; body: unknown },
+  request: { method: string; params: Readonly<Record<string, unknown>> },
+) => { status?: number; contentType: string; body: string | Uint8Array } | null;
 
 export interface Endpoint {
   readonly methods: readonly Method[];
@@ -47,6 +58,7 @@ export interface Route {
   readonly endpoints: readonly Endpoint[];
   readonly schema: (() => JsonSchema) | undefined;
   readonly cacheable: boolean;
+  readonly serialize: AnswerSerializer | undefined;
   readonly regex: RegExp;
   /** The pattern with groups replaced by `{name}`, or null when something else is variable. */
   readonly template: string | null;
@@ -143,6 +155,7 @@ export class Registry {
       endpoints,
       schema: options.schema,
       cacheable: options.cacheable ?? false,
+      serialize: options.serialize,
       regex: compilePattern(pattern),
       template: templateOf(pattern),
     };

@@ -20,7 +20,7 @@ const POST_ONLY_RELATIONS = ['version-history', 'predecessor-version', `${API}at
  * The attachment's page: below its parent's address when the parent has a pretty one, at the site root
  * otherwise, and the plain `?attachment_id=` form without pretty permalinks.
  */
-async function attachmentLink(post: PostRecord, scope: PostScope): Promise<string> {
+export async function attachmentLink(post: PostRecord, scope: PostScope): Promise<string> {
   const { home, permalinkStructure, storage } = scope.links;
   if (permalinkStructure !== '' && post.parent > 0 && post.parent !== post.id) {
     const parent = await storage.get(POSTS_COLLECTION, post.parent);

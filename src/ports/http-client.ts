@@ -2,16 +2,20 @@
  * The outbound HTTP port, for fetches the service makes on a user's behalf (media sideloads, oEmbed lookups).
  * Implementations must refuse targets a caller should not reach through the service (loopback, private and
  * link-local networks), and cap size, time and redirects. The default is `createSafeHttpClient` in
- * `src/media/outbound`.
+ * `src/media/outbound`. Write methods carry a body (calls to a mailing-list provider's API).
  */
 
 export interface HttpRequest {
   /** An absolute `http:` or `https:` URL. */
   url: string;
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
+  /** The request body (write methods only); set `content-type` in `headers`. */
+  body?: Uint8Array | string;
   /** Overrides the client's own limits for this request (never above them). */
   maxBytes?: number;
+  /** Keep the first `maxBytes` of a longer body and stop reading, instead of failing with `too_large`. */
+  truncate?: boolean;
   timeoutMs?: number;
   maxRedirects?: number;
 }

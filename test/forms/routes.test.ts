@@ -97,6 +97,8 @@ describe('forms/v1 permissions, as observed per role', async () => {
         assert.equal(routes[pattern].namespace, 'forms/v1');
       }
       assert.deepEqual(routes['/forms/v1/contact-forms'].methods, ['GET', 'POST']);
+      assert.ok(routes['/forms/v1/contact-forms']._links.self[0].href.endsWith('/forms/v1/contact-forms'));
+      assert.equal(routes['/forms/v1/contact-forms/(?P<id>\\d+)']._links, undefined);
       assert.deepEqual(routes['/forms/v1/contact-forms/(?P<id>\\d+)'].methods, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
     }
   });

@@ -154,6 +154,19 @@ describe('safe HTTP client', () => {
     assert.equal(small.body.byteLength, 11);
   });
 
+  it('keeps the head of a longer body when asked to truncate, never more than the cap', async () => {
+    const client = createSafeHttpClient({ allow: ['127.0.0.1'], maxBytes: 4096 });
+    for (const path of ['/big', '/big-chunked']) {
+      const head = await client.fetch({ url: `${base}${path}`, maxBytes: 1000, truncate: true });
+      assert.equal(head.status, 200);
+      assert.equal(head.body.byteLength, 1000, path);
+      const capped = await client.fetch({ url: `${base}${path}`, maxBytes: 1_000_000, truncate: true });
+      assert.equal(capped.body.byteLength, 4096, `${path}: the client's own cap still holds`);
+    }
+    const small = await client.fetch({ url: `${base}/hello`, maxBytes: 1000, truncate: true });
+    assert.equal(small.body.byteLength, 11);
+  });
+
   it('gives up at the deadline', async () => {
     const client = createSafeHttpClient({ allow: ['127.0.0.1'], timeoutMs: 200 });
     const started = Date.now();

@@ -100,29 +100,32 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): HttpC
     return chosen;
   }
 
-  function send(url: URL, address: ResolvedAddress, method: string, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+  function send(url: URL, address: ResolvedAddress, method: string, headers: Record<string, string>, body: Uint8Array | null, signal: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolvePromise, reject) => {
       const requester = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const outgoing = requester(url, { method, headers, lookup: pinnedLookup(address), agent: false, signal }, resolvePromise);
       outgoing.on('error', reject);
-      outgoing.end();
+      outgoing.end(body ?? undefined);
     });
   }
 
-  async function readBody(response: IncomingMessage, maxBytes: number, url: string): Promise<Uint8Array> {
+  async function readBody(response: IncomingMessage, maxBytes: number, url: string, truncate: boolean): Promise<Uint8Array> {
     const declared = Number(response.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
+    if (!truncate && Number.isFinite(declared) && declared > maxBytes) {
       response.destroy();
       throw new OutboundError('too_large', `The response is larger than ${maxBytes} bytes.`, url);
     }
     const chunks: Buffer[] = [];
     let total = 0;
     for await (const chunk of response as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > maxBytes) {
+      if (total + chunk.length > maxBytes) {
         response.destroy();
-        throw new OutboundError('too_large', `The response is larger than ${maxBytes} bytes.`, url);
+        if (!truncate) throw new OutboundError('too_large', `The response is larger than ${maxBytes} bytes.`, url);
+        chunks.push(chunk.subarray(0, maxBytes - total));
+        total = maxBytes;
+        break;
       }
+      total += chunk.length;
       chunks.push(chunk);
     }
     const body = Buffer.concat(chunks, total);
@@ -150,11 +153,13 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): HttpC
         ...lowerCaseKeys(request.headers ?? {}),
         'accept-encoding': 'identity',
       };
+      let payload = requestBody(method, request.body);
+      if (payload) headers['content-length'] = String(payload.byteLength);
       try {
         for (let hop = 0; ; hop++) {
           const address = await target(url);
           if (controller.signal.aborted) throw new OutboundError('timeout', `No answer within ${timeoutMs} ms.`, url.href);
-          const response = await send(url, address, method, headers, controller.signal);
+          const response = await send(url, address, method, headers, payload, controller.signal);
           const status = response.statusCode ?? 0;
           const location = response.headers.location;
           if (REDIRECT_STATUSES.has(status) && location) {
@@ -162,11 +167,17 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): HttpC
             if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects.`, url.href);
             const next = new URL(location, url);
             if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
-            if (status === 303 && method !== 'HEAD') method = 'GET';
+            // 307 and 308 repeat the request as it was; the others turn a write into a GET without its body.
+            if ((status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && payload)) {
+              method = 'GET';
+              payload = null;
+              delete headers['content-length'];
+              delete headers['content-type'];
+            }
             url = next;
             continue;
           }
-          const body = method === 'HEAD' ? new Uint8Array(0) : await readBody(response, maxBytes, url.href);
+          const body = method === 'HEAD' ? new Uint8Array(0) : await readBody(response, maxBytes, url.href, request.truncate === true);
           return { status, headers: flattenHeaders(response.headers), body, url: url.href };
         }
       } catch (error) {
@@ -178,6 +189,11 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): HttpC
       }
     },
   };
+}
+
+function requestBody(method: string, body: HttpRequest['body']): Uint8Array | null {
+  if (body === undefined || method === 'GET' || method === 'HEAD') return null;
+  return typeof body === 'string' ? new TextEncoder().encode(body) : body;
 }
 
 function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {

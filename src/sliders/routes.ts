@@ -1,0 +1,32 @@
+/**
+ * The `slider` namespace: the reference's five public read routes (no declared arguments, as there) and our
+ * authenticated write routes on the same paths.
+ */
+import { allowAnyone, CREATABLE, DELETABLE, READABLE, type RouteTable } from '../core/registry.js';
+import { sliderWriteArgs } from './args.js';
+import { createSlider, deleteSlider, readFullObject, readModal, readStream, updateSlider, type SliderRuntime } from './handlers.js';
+import { canManageSliders } from './permissions.js';
+
+export function sliderRoutes(runtime: SliderRuntime): RouteTable {
+  const manage = (context: Parameters<typeof canManageSliders>[0]) => canManageSliders(context, runtime.deps.capabilityRules);
+  return [
+    { path: '/sliders', endpoints: [
+      { methods: READABLE, permission: allowAnyone, handler: (c) => readFullObject(c, runtime) },
+      { methods: CREATABLE, args: sliderWriteArgs(true), permission: manage, handler: (c) => createSlider(c, runtime) },
+    ] },
+    { path: '/sliders/(?P<slider>[\\w\\-]+)', endpoints: [
+      { methods: READABLE, permission: allowAnyone, handler: (c) => readFullObject(c, runtime) },
+      { methods: ['PUT', 'PATCH'], args: sliderWriteArgs(false), permission: manage, handler: (c) => updateSlider(c, runtime) },
+      { methods: DELETABLE, permission: manage, handler: (c) => deleteSlider(c, runtime) },
+    ] },
+    { path: '/sliders/slides/(?P<id>\\d+)', endpoints: [
+      { methods: READABLE, permission: allowAnyone, handler: (c) => readFullObject(c, runtime) },
+    ] },
+    { path: '/sliders/stream/(?P<id>[0-9,]+)', endpoints: [
+      { methods: READABLE, permission: allowAnyone, handler: (c) => readStream(c, runtime) },
+    ] },
+    { path: '/sliders/modal/(?P<slider>[\\w\\-]+)', endpoints: [
+      { methods: READABLE, permission: allowAnyone, handler: (c) => readModal(c, runtime) },
+    ] },
+  ];
+}
