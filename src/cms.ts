@@ -18,6 +18,7 @@ import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
+import { createFormsApi, registerForms, type FormsApi, type FormsOptions } from './forms/index.js';
 import { createSlidersApi, registerSliders, type SlidersApi } from './sliders/index.js';
 import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
 import { createMailingApi, createMailingDeps, registerMailing, type MailingApi, type MailingOptions } from './mailing/index.js';
@@ -79,6 +80,8 @@ export interface CmsOptions {
   maxBatchSize?: number;
   /** Permalink structure, page templates by post type, and whether deletes without `force` use the trash. */
   posts?: PostSettings;
+  /** Contact forms: the hashing secret, spam and pre-send hooks, date formats, whether submissions are kept. */
+  forms?: FormsOptions;
   /** oEmbed: the trusted provider list, the proxy cache (time to live, size, shared store), outbound deadline. */
   oembed?: OembedOptions;
   /** Mailing-list sign-up: the provider (local with double opt-in by default, or Mailchimp), link secret and lifetimes. */
@@ -99,6 +102,8 @@ export interface Cms {
   openapi(requestApiUrl?: string): Record<string, unknown>;
   /** Users and their application passwords, in-process: seeding and administration without HTTP. */
   readonly users: UsersApi;
+  /** Contact forms, their HTML and their kept submissions, in-process. */
+  readonly forms: FormsApi;
   /** The ports and settings every resource was given. */
   readonly deps: CmsDeps;
   /** Sliders in-process: create, update, delete, get and list with the write routes' bodies. */
@@ -162,6 +167,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     'mailing/v1': [(into) => registerMailing(into, mailingDeps)],
     'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
       .map((register) => (into: Registry) => register(into, services)),
+    'forms/v1': [(into) => registerForms(into, deps, options.forms)],
     slider: [(into) => registerSliders(into, deps)],
   };
   for (const namespace of NAMESPACES) {
@@ -205,6 +211,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     services,
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
     users: createUsersApi(services, options.site),
+    forms: createFormsApi(deps, options.forms),
     deps,
     sliders: createSlidersApi(deps),
     oembed: createOembedApi(oembedDeps),

@@ -17,6 +17,12 @@ export {
 export type { CmsDeps } from './deps.js';
 export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
 export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';
+export { createSmtpMailer, type SmtpMailer, type SmtpMailerOptions } from './mail/index.js';
+export {
+  createFormsApi, registerForms, FORM_TYPE,
+  type FormsApi, type FormsOptions, type FormSummary, type FormView, type FormWrite, type RenderOptions, type Submission,
+  type SubmissionSummary, type SpamVerdict, type BeforeSendMailVerdict,
+} from './forms/index.js';
 export type { SlidersApi, SliderDocument, SliderSummary } from './sliders/index.js';
 export { DEFAULT_PROVIDERS, type OembedApi, type OembedDiscoveryLinks, type OembedOptions, type OembedCacheOptions, type OembedProvider } from './embed/index.js';
 export {

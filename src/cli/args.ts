@@ -23,6 +23,8 @@ export type CliCommand =
     uploadsUrl: string | undefined;
     /** A JSON file of sliders and sign-up forms to store before serving. */
     importFile: string | undefined;
+    /** Where form mail goes: an SMTP server address; mail stays in memory without one. */
+    smtp: string | undefined;
   };
 
 export type UploadsChoice =
@@ -58,6 +60,9 @@ Options:
                          existing aliases and slugs are updated, so importing again is safe
       --uploads-url <url>
                          public base URL of uploaded files (default: <site>/uploads, served by quire)
+      --smtp <url>       send mail (forms, sign-up confirmations) through this SMTP server:
+                         smtp://user:pass@host:587 or smtps://...
+                         (default: mail is kept in memory, not sent)
       --admin-login <login>
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
       --admin-app-password <password>
@@ -83,6 +88,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     ...storeOf(values),
     uploadsUrl: uploadsUrlOf(values['uploads-url']),
     importFile: values.import,
+    smtp: smtpOf(values.smtp),
   };
 }
 
@@ -105,6 +111,7 @@ function parseOrExplain(argv: readonly string[]) {
         blobs: { type: 'string' },
         'uploads-url': { type: 'string' },
         import: { type: 'string' },
+        smtp: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -180,6 +187,20 @@ function bucketOf(value: string): UploadsChoice {
     region: url.searchParams.get('region') ?? undefined,
     keyPrefix: url.searchParams.get('prefix') ?? undefined,
   };
+}
+
+function smtpOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new UsageError('--smtp must be a URL such as smtp://user:password@mail.example.com:587');
+  }
+  return value;
 }
 
 function uploadsUrlOf(value: string | undefined): string | undefined {

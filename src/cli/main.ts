@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { baseUrlOf, toNodeListener, writeResponse } from '../../adapters/node.js';
 import { splitTarget } from '../../adapters/routing.js';
-import { createCms, encodeResponse, serveUpload, type BlobStore, type Cms } from '../index.js';
+import { createCms, createSmtpMailer, encodeResponse, serveUpload, type BlobStore, type Cms } from '../index.js';
 import { ensureAdministrator } from '../users/index.js';
 import { parseCliArgs, UsageError, USAGE } from './args.js';
 import { importFile, ImportError } from './import.js';
@@ -39,6 +39,7 @@ async function main(argv: readonly string[]): Promise<void> {
     storage: stores.storage,
     blobs: stores.blobs,
     ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),
+    ...(command.smtp ? { mailer: createSmtpMailer(command.smtp) } : {}),
     onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
   });
   await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);

@@ -85,6 +85,8 @@ export interface RequestContext {
   /** Request headers, names lower-cased, repeated values joined with `,`. */
   readonly headers: Readonly<Record<string, string>>;
   readonly user: Principal | null;
+  /** The client's address as the adapter saw it, when it told. */
+  readonly remoteAddress?: string;
   readonly site: Site;
   readonly services: Services;
   readonly origin: RequestOrigin;

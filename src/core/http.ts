@@ -118,6 +118,7 @@ export class HttpCore {
 
     const pipelineRequest: PipelineRequest = {
       method, path, query, body, post: body.form, headers, user, origin: 'http', site,
+      ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
     };
     if (method === 'OPTIONS') {
       // The route description is an answer like any other: `_envelope` and `_jsonp` apply to it too.

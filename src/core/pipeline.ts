@@ -23,6 +23,8 @@ export interface PipelineRequest {
   user: Principal | null;
   origin: RequestOrigin;
   site: Site;
+  /** The client's address, when the adapter passed one. */
+  remoteAddress?: string;
 }
 
 /** The dispatch result before it is written out. */
@@ -269,6 +271,7 @@ export class Pipeline {
       body: request.body,
       headers: request.headers,
       user: request.user,
+      ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
       site: request.site,
       services: this.options.services,
       origin: request.origin,

@@ -23,6 +23,12 @@ export interface SiteSettings {
   siteIconUrl?: string;
   /** Where a user grants an application a credential; default `{url}/admin/authorize-application`. */
   authorizationUrl?: string;
+  /** The site administrator's address (form mail goes there by default); default `admin@example.com`. */
+  adminEmail?: string;
+  /** Words that mark a form submission as spam when any posted value, the address or the user agent holds one. */
+  disallowedKeys?: readonly string[];
+  /** The site's locale, e.g. `en_US` (the default); new forms take it. */
+  locale?: string;
 }
 
 /** The settings resolved for one request. */
