@@ -19,6 +19,8 @@ import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
 import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
 import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
+import { createCommentsApi, registerComments, type CommentOptions, type CommentsApi, type CommentsDeps } from './comments/index.js';
+import { postEvents } from './content/posts/events.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -79,6 +81,8 @@ export interface CmsOptions {
   posts?: PostSettings;
   /** oEmbed: the trusted provider list, the proxy cache (time to live, size, shared store), outbound deadline. */
   oembed?: OembedOptions;
+  /** Comments: whether visitors may comment, moderation, flood and trash choices. */
+  comments?: CommentOptions;
 }
 
 export interface Cms {
@@ -99,6 +103,8 @@ export interface Cms {
   readonly deps: CmsDeps;
   /** oEmbed in-process: a post's discovery links for the page head, this site's oEmbed objects. */
   readonly oembed: OembedApi;
+  /** Comments in-process: seeding and moderation. */
+  readonly comments: CommentsApi;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -140,6 +146,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     capabilityRules: services.capabilityRules,
   });
   const oembedDeps: OembedDeps = Object.freeze({ ...deps, posts: options.posts, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
+  const commentsDeps: CommentsDeps = Object.freeze({ ...deps, posts: options.posts, comments: options.comments, postEvents: postEvents(services) });
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
@@ -150,8 +157,11 @@ export function createCms(options: CmsOptions = {}): Cms {
   registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
     'oembed/1.0': [(into) => registerOembed(into, oembedDeps)],
-    'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
-      .map((register) => (into: Registry) => register(into, services)),
+    'cms/v2': [
+      ...[registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
+        .map((register) => (into: Registry) => register(into, services)),
+      (into) => registerComments(into, commentsDeps),
+    ],
   };
   for (const namespace of NAMESPACES) {
     registry.namespace(namespace, namespaceRoot(registry));
@@ -196,5 +206,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     users: createUsersApi(services, options.site),
     deps,
     oembed: createOembedApi(oembedDeps),
+    comments: createCommentsApi(commentsDeps),
   };
 }

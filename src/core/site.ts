@@ -23,6 +23,8 @@ export interface SiteSettings {
   siteIconUrl?: string;
   /** Where a user grants an application a credential; default `{url}/admin/authorize-application`. */
   authorizationUrl?: string;
+  /** Whether emoticons in content become emoji (default true). */
+  useSmilies?: boolean;
 }
 
 /** The settings resolved for one request. */
@@ -43,6 +45,7 @@ export interface Site {
   readonly siteIcon: number;
   readonly siteIconUrl: string;
   readonly authorizationUrl: string;
+  readonly useSmilies: boolean;
   /** Absolute URL for an API path, e.g. `/cms/v2/posts/4`. */
   apiLink(path: string, query?: Record<string, unknown>): string;
 }
@@ -81,6 +84,7 @@ export function resolveSite(settings: SiteSettings, requestApiUrl: string | unde
     siteIcon: settings.siteIcon ?? 0,
     siteIconUrl: settings.siteIconUrl ?? '',
     authorizationUrl: settings.authorizationUrl ?? `${url}/admin/authorize-application`,
+    useSmilies: settings.useSmilies ?? true,
     apiLink(path: string, query?: Record<string, unknown>): string {
       const search = query ? buildQueryString(query) : '';
       return `${apiUrl}${path}${search ? `?${search}` : ''}`;
