@@ -21,6 +21,7 @@ import { registerTerms } from './content/terms/index.js';
 import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
 import { createCommentsApi, registerComments, type CommentOptions, type CommentsApi, type CommentsDeps } from './comments/index.js';
 import { postEvents } from './content/posts/events.js';
+import { registerDiscovery } from './discovery/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -158,8 +159,9 @@ export function createCms(options: CmsOptions = {}): Cms {
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
     'oembed/1.0': [(into) => registerOembed(into, oembedDeps)],
     'cms/v2': [
-      ...[registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
-        .map((register) => (into: Registry) => register(into, services)),
+      ...[registerPosts, registerRevisionsAndAutosaves, registerMedia].map((register) => (into: Registry) => register(into, services)),
+      (into) => registerDiscovery(into, deps),
+      ...[registerTerms, registerUsers].map((register) => (into: Registry) => register(into, services)),
       (into) => registerComments(into, commentsDeps),
     ],
   };

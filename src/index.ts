@@ -18,3 +18,4 @@ export type { CmsDeps } from './deps.js';
 export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
 export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';
 export { DEFAULT_PROVIDERS, type OembedApi, type OembedDiscoveryLinks, type OembedOptions, type OembedCacheOptions, type OembedProvider } from './embed/index.js';
+export type { CommentsApi, CommentOptions, CommentRecord, CommentStatus, NewCommentInput } from './comments/index.js';
