@@ -22,6 +22,7 @@ import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type 
 import { createCommentsApi, registerComments, type CommentOptions, type CommentsApi, type CommentsDeps } from './comments/index.js';
 import { postEvents } from './content/posts/events.js';
 import { registerDiscovery } from './discovery/index.js';
+import { createSiteSettingsStore, registerSettings } from './settings/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -148,6 +149,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   });
   const oembedDeps: OembedDeps = Object.freeze({ ...deps, posts: options.posts, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
   const commentsDeps: CommentsDeps = Object.freeze({ ...deps, posts: options.posts, comments: options.comments, postEvents: postEvents(services) });
+  const siteSettings = createSiteSettingsStore(deps.storage, deps.site);
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
@@ -163,6 +165,7 @@ export function createCms(options: CmsOptions = {}): Cms {
       (into) => registerDiscovery(into, deps),
       ...[registerTerms, registerUsers].map((register) => (into: Registry) => register(into, services)),
       (into) => registerComments(into, commentsDeps),
+      (into) => registerSettings(into, { ...deps, settings: siteSettings }),
     ],
   };
   for (const namespace of NAMESPACES) {
@@ -175,6 +178,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     registry,
     services,
     site: options.site ?? {},
+    currentSite: siteSettings.current,
     maxBodyBytes,
     maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
