@@ -23,6 +23,7 @@ import { createCommentsApi, registerComments, type CommentOptions, type Comments
 import { postEvents } from './content/posts/events.js';
 import { registerDiscovery } from './discovery/index.js';
 import { createSiteSettingsStore, registerSettings } from './settings/index.js';
+import { registerSearch } from './search/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -165,6 +166,7 @@ export function createCms(options: CmsOptions = {}): Cms {
       (into) => registerDiscovery(into, deps),
       ...[registerTerms, registerUsers].map((register) => (into: Registry) => register(into, services)),
       (into) => registerComments(into, commentsDeps),
+      (into) => registerSearch(into, { ...deps, posts: options.posts }),
       (into) => registerSettings(into, { ...deps, settings: siteSettings }),
     ],
   };
