@@ -22,6 +22,11 @@ import { createFormsApi, registerForms, type FormsApi, type FormsOptions } from 
 import { createSlidersApi, registerSliders, type SlidersApi } from './sliders/index.js';
 import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
 import { createMailingApi, createMailingDeps, registerMailing, type MailingApi, type MailingOptions } from './mailing/index.js';
+import { createCommentsApi, registerComments, type CommentOptions, type CommentsApi, type CommentsDeps } from './comments/index.js';
+import { postEvents } from './content/posts/events.js';
+import { registerDiscovery } from './discovery/index.js';
+import { createSiteSettingsStore, registerSettings } from './settings/index.js';
+import { registerSearch } from './search/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -86,6 +91,8 @@ export interface CmsOptions {
   oembed?: OembedOptions;
   /** Mailing-list sign-up: the provider (local with double opt-in by default, or Mailchimp), link secret and lifetimes. */
   mailing?: MailingOptions;
+  /** Comments: whether visitors may comment, moderation, flood and trash choices. */
+  comments?: CommentOptions;
 }
 
 export interface Cms {
@@ -112,6 +119,8 @@ export interface Cms {
   readonly oembed: OembedApi;
   /** Sign-up forms and subscribers, in-process. */
   readonly mailing: MailingApi;
+  /** Comments in-process: seeding and moderation. */
+  readonly comments: CommentsApi;
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -154,6 +163,8 @@ export function createCms(options: CmsOptions = {}): Cms {
   });
   const oembedDeps: OembedDeps = Object.freeze({ ...deps, posts: options.posts, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
   const mailingDeps = createMailingDeps(deps, options.mailing);
+  const commentsDeps: CommentsDeps = Object.freeze({ ...deps, posts: options.posts, comments: options.comments, postEvents: postEvents(services) });
+  const siteSettings = createSiteSettingsStore(deps.storage, deps.site);
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
@@ -165,8 +176,14 @@ export function createCms(options: CmsOptions = {}): Cms {
   const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
     'oembed/1.0': [(into) => registerOembed(into, oembedDeps)],
     'mailing/v1': [(into) => registerMailing(into, mailingDeps)],
-    'cms/v2': [registerPosts, registerRevisionsAndAutosaves, registerMedia, registerTerms, registerUsers]
-      .map((register) => (into: Registry) => register(into, services)),
+    'cms/v2': [
+      ...[registerPosts, registerRevisionsAndAutosaves, registerMedia].map((register) => (into: Registry) => register(into, services)),
+      (into) => registerDiscovery(into, deps),
+      ...[registerTerms, registerUsers].map((register) => (into: Registry) => register(into, services)),
+      (into) => registerComments(into, commentsDeps),
+      (into) => registerSearch(into, { ...deps, posts: options.posts }),
+      (into) => registerSettings(into, { ...deps, settings: siteSettings }),
+    ],
     'forms/v1': [(into) => registerForms(into, deps, options.forms)],
     slider: [(into) => registerSliders(into, deps)],
   };
@@ -180,6 +197,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     registry,
     services,
     site: options.site ?? {},
+    currentSite: siteSettings.current,
     maxBodyBytes,
     maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
@@ -216,5 +234,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     sliders: createSlidersApi(deps),
     oembed: createOembedApi(oembedDeps),
     mailing: createMailingApi(mailingDeps),
+    comments: createCommentsApi(commentsDeps),
   };
 }

@@ -36,3 +36,4 @@ export {
   type MailingListProvider, type SubscribeRequest, type SubscribeResult, type SignupOrigin, type Subscriber,
   type SubscriberPage, type SubscriberQuery, type SubscriberStatus, type SubscriberTag, type MergeValue, type TokenOutcome,
 } from './ports/mailing-list.js';
+export type { CommentsApi, CommentOptions, CommentRecord, CommentStatus, NewCommentInput } from './comments/index.js';

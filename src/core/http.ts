@@ -20,6 +20,8 @@ export interface CoreOptions {
   registry: Registry;
   services: Services;
   site: SiteSettings;
+  /** The settings in effect for each request, when they can change while the site runs (stored settings). */
+  currentSite?: () => Promise<SiteSettings>;
   authenticate?: Authenticator;
   /** Called with every unexpected error (the response is a bare 500 `internal_error`). */
   onError?: (error: unknown) => void;
@@ -49,6 +51,7 @@ const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'n
 export class HttpCore {
   readonly pipeline: Pipeline;
   readonly #answers = new LRUCache<string, Answer>({ max: CACHED_ANSWERS });
+  #answersSettings: SiteSettings | null = null;
 
   constructor(readonly options: CoreOptions) {
     this.pipeline = new Pipeline({
@@ -69,6 +72,17 @@ export class HttpCore {
     }
   }
 
+  /** The settings for this request; kept answers are dropped when they change. */
+  async #settings(): Promise<SiteSettings> {
+    if (!this.options.currentSite) return this.options.site;
+    const settings = await this.options.currentSite();
+    if (settings !== this.#answersSettings) {
+      this.#answers.clear();
+      this.#answersSettings = settings;
+    }
+    return settings;
+  }
+
   /** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */
   discoveryLink(requestApiUrl?: string): string {
     return `<${resolveSite(this.options.site, requestApiUrl).apiUrl}/>; rel="https://api.w.org/"`;
@@ -77,7 +91,7 @@ export class HttpCore {
   async #handle(request: CmsRequest): Promise<CmsResponse> {
     const headers = normalizeHeaders(request.headers);
     const query = typeof request.query === 'string' ? parseQueryString(request.query) : safeParams(request.query);
-    const site = resolveSite(this.options.site, request.baseUrl);
+    const site = resolveSite(await this.#settings(), request.baseUrl);
     const realMethod = request.method.toUpperCase();
     const overrideHeader = headers['x-http-method-override'];
     const method = typeof query._method === 'string' && query._method !== ''

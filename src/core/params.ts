@@ -112,6 +112,7 @@ function validateOne(compiled: Arg, value: unknown, name: string, context: ArgCh
 }
 
 function sanitizeOne(compiled: Arg, value: unknown, name: string, context: ArgCheckContext): { ok: true; value: unknown } | { ok: false; issue: ArgIssue } {
+  if (value === null && compiled.keepNull) return { ok: true, value: null };
   const result = runPipeline(compiled.sanitizer, value);
   if (!result.ok) return result;
   if (compiled.phase === 'sanitize' && compiled.check) {

@@ -29,6 +29,8 @@ export interface SiteSettings {
   disallowedKeys?: readonly string[];
   /** The site's locale, e.g. `en_US` (the default); new forms take it. */
   locale?: string;
+  /** Whether emoticons in content become emoji (default true). */
+  useSmilies?: boolean;
 }
 
 /** The settings resolved for one request. */
@@ -49,6 +51,7 @@ export interface Site {
   readonly siteIcon: number;
   readonly siteIconUrl: string;
   readonly authorizationUrl: string;
+  readonly useSmilies: boolean;
   /** Absolute URL for an API path, e.g. `/cms/v2/posts/4`. */
   apiLink(path: string, query?: Record<string, unknown>): string;
 }
@@ -87,6 +90,7 @@ export function resolveSite(settings: SiteSettings, requestApiUrl: string | unde
     siteIcon: settings.siteIcon ?? 0,
     siteIconUrl: settings.siteIconUrl ?? '',
     authorizationUrl: settings.authorizationUrl ?? `${url}/admin/authorize-application`,
+    useSmilies: settings.useSmilies ?? true,
     apiLink(path: string, query?: Record<string, unknown>): string {
       const search = query ? buildQueryString(query) : '';
       return `${apiUrl}${path}${search ? `?${search}` : ''}`;

@@ -29,6 +29,8 @@ export interface ArgOptions {
   check?: ArgCheck;
   /** Applied to the sanitised value (the reference's sanitize callbacks: absint, sanitize_key, ...). */
   transform?: (value: unknown) => unknown;
+  /** A JSON `null` stays `null` instead of being cast to the type (settings: null resets a value). */
+  keepNull?: boolean;
 }
 
 /** One argument of an endpoint: a JSON schema for the index and valibot pipelines compiled from it. */
@@ -38,6 +40,7 @@ export interface Arg {
   readonly phase: ArgPhase;
   readonly check: ArgCheck | undefined;
   readonly transform: ((value: unknown) => unknown) | undefined;
+  readonly keepNull: boolean;
   /** Validation only (first pass). */
   readonly validator: v.GenericSchema<unknown, unknown>;
   /** Sanitisation, preceded by validation when `phase` is `sanitize` (second pass). */
@@ -110,6 +113,7 @@ export function compileArg(name: string, spec: ArgSpec): Arg {
     phase,
     check: options.check,
     transform: options.transform,
+    keepNull: options.keepNull === true,
     validator: compileValidator(schema, name),
     sanitizer: compileSanitizer(schema, name, phase === 'sanitize'),
   };

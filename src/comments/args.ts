@@ -1,0 +1,89 @@
+/** Arguments of the comment routes, as the reference declares them (they feed validation and the route index). */
+import { arg, args, type ArgSpec } from '../core/args/define.js';
+import type { JsonSchema } from '../core/args/schema.js';
+import { sanitizeKey, sanitizeTextField } from '../core/args/text.js';
+import { commentSchema } from './schema.js';
+
+const absoluteInteger = (value: unknown) => Math.abs(Math.trunc(Number(value) || 0));
+const asText = (value: unknown) => sanitizeTextField(value);
+
+export function contextArg(): ArgSpec {
+  return args.string(
+    { description: 'Scope under which the request is made; determines fields present in response.', enum: ['view', 'embed', 'edit'], default: 'view' },
+    { transform: sanitizeKey },
+  );
+}
+
+const idArg = () => args.integer({ description: 'Unique identifier for the comment.' });
+const passwordArg = () => args.string({ description: 'The password for the parent post of the comment (if the post is password protected).' }, { phase: 'sanitize' });
+const integerList = (description: string, withDefault: boolean): ArgSpec =>
+  arg({ description, type: 'array', items: { type: 'integer' }, ...(withDefault ? { default: [] } : {}) }, { phase: 'sanitize' });
+
+/** `GET /comments`, in the reference's order. */
+export function listArgs(): Record<string, ArgSpec> {
+  return {
+    context: contextArg(),
+    page: args.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }, { transform: absoluteInteger }),
+    per_page: args.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }, { transform: absoluteInteger }),
+    search: args.string({ description: 'Limit results to those matching a string.' }, { transform: asText }),
+    after: args.string({ description: 'Limit response to comments published after a given ISO8601 compliant date.', format: 'date-time' }, { phase: 'sanitize' }),
+    author: integerList('Limit result set to comments assigned to specific user IDs. Requires authorization.', false),
+    author_exclude: integerList('Ensure result set excludes comments assigned to specific user IDs. Requires authorization.', false),
+    author_email: arg(
+      { default: null, description: 'Limit result set to that from a specific author email. Requires authorization.', format: 'email', type: 'string' },
+      { phase: 'sanitize' },
+    ),
+    before: args.string({ description: 'Limit response to comments published before a given ISO8601 compliant date.', format: 'date-time' }, { phase: 'sanitize' }),
+    exclude: integerList('Ensure result set excludes specific IDs.', true),
+    include: integerList('Limit result set to specific IDs.', true),
+    offset: args.integer({ description: 'Offset the result set by a specific number of items.' }, { phase: 'sanitize' }),
+    order: args.string({ description: 'Order sort attribute ascending or descending.', default: 'desc', enum: ['asc', 'desc'] }, { phase: 'sanitize' }),
+    orderby: args.string(
+      { description: 'Sort collection by comment attribute.', default: 'date_gmt', enum: ['date', 'date_gmt', 'id', 'include', 'post', 'parent', 'type'] },
+      { phase: 'sanitize' },
+    ),
+    parent: arg({ default: [], description: 'Limit result set to comments of specific parent IDs.', type: 'array', items: { type: 'integer' } }, { phase: 'sanitize' }),
+    parent_exclude: arg({ default: [], description: 'Ensure result set excludes specific parent IDs.', type: 'array', items: { type: 'integer' } }, { phase: 'sanitize' }),
+    post: arg({ default: [], description: 'Limit result set to comments assigned to specific post IDs.', type: 'array', items: { type: 'integer' } }, { phase: 'sanitize' }),
+    status: arg(
+      { default: 'approve', description: 'Limit result set to comments assigned a specific status. Requires authorization.', type: 'string' },
+      { transform: sanitizeKey },
+    ),
+    type: arg(
+      { default: 'comment', description: 'Limit result set to comments assigned a specific type. Requires authorization.', type: 'string' },
+      { transform: sanitizeKey },
+    ),
+    password: args.string({ description: 'The password for the post if it is password protected.' }, { phase: 'sanitize' }),
+  };
+}
+
+export function readArgs(): Record<string, ArgSpec> {
+  return { id: idArg(), context: contextArg(), password: passwordArg() };
+}
+
+export function deleteArgs(): Record<string, ArgSpec> {
+  return {
+    id: idArg(),
+    force: args.boolean({ description: 'Whether to bypass Trash and force deletion.', default: false }, { phase: 'sanitize' }),
+    password: passwordArg(),
+  };
+}
+
+/** Fields checked by the handler instead of the schema (an empty email is allowed; content may be a string or `{raw}`). */
+const UNCHECKED = new Set(['author_email', 'content', 'meta']);
+const TEXT_FIELDS = new Set(['author_name', 'author_user_agent']);
+
+/** The writable fields of the item schema, as create (with defaults) or update arguments. */
+export function writeArgs(creating: boolean): Record<string, ArgSpec> {
+  const result: Record<string, ArgSpec> = creating ? {} : { id: idArg() };
+  for (const [name, property] of Object.entries(commentSchema().properties)) {
+    if (property.readonly) continue;
+    const { context: _context, readonly: _readonly, default: fallback, ...published } = property;
+    const schema: JsonSchema = creating && fallback !== undefined ? { ...published, default: fallback } : published;
+    if (UNCHECKED.has(name)) result[name] = arg(schema, { phase: 'none' });
+    else if (TEXT_FIELDS.has(name)) result[name] = arg(schema, { transform: asText });
+    else if (name === 'status') result[name] = arg(schema, { transform: sanitizeKey });
+    else result[name] = arg(schema);
+  }
+  return result;
+}

@@ -1,0 +1,103 @@
+/** The list parameters of `GET /comments` → one storage query, readable comments only. */
+import { filterDateToLocal } from '../content/posts/dates.js';
+import type { Site } from '../core/site.js';
+import type { Condition, ListQuery, SortKey } from '../ports/storage.js';
+import { readableCondition, type Viewer } from './readability.js';
+
+const SEARCHED_FIELDS = ['author_name', 'author_email', 'author_url', 'author_ip', 'content'];
+
+const ORDER_FIELDS: Readonly<Record<string, string>> = {
+  date: 'date', date_gmt: 'date_gmt', id: 'id', post: 'post', parent: 'parent', type: 'type',
+};
+
+function integers(value: unknown): number[] {
+  if (value === undefined || value === null) return [];
+  return (Array.isArray(value) ? value : [value]).map(Number).filter(Number.isSafeInteger);
+}
+
+/** `status`: `approve` and `hold` (also `1` and `0`), `all` (both), `any` (every status), or a stored status. */
+function statusCondition(status: string): Condition | null {
+  switch (status) {
+    case 'any':
+      return null;
+    case 'all':
+    case '':
+      return { field: 'status', op: 'in', values: ['approved', 'hold'] };
+    case 'approve':
+    case 'approved':
+    case '1':
+      return { field: 'status', op: 'eq', value: 'approved' };
+    case 'hold':
+    case '0':
+      return { field: 'status', op: 'eq', value: 'hold' };
+    default:
+      return { field: 'status', op: 'eq', value: status };
+  }
+}
+
+/** `type`: `comment` (also untyped ones), `pings` (pingbacks and trackbacks), `all`, or a stored type. */
+function typeCondition(type: string): Condition | null {
+  switch (type) {
+    case 'all':
+    case '':
+      return null;
+    case 'comment':
+      return { field: 'type', op: 'in', values: ['comment', ''] };
+    case 'pings':
+      return { field: 'type', op: 'in', values: ['pingback', 'trackback'] };
+    default:
+      return { field: 'type', op: 'eq', value: type };
+  }
+}
+
+export interface ListWindow {
+  query: ListQuery;
+  page: number;
+  perPage: number;
+}
+
+export function listQuery(params: Readonly<Record<string, unknown>>, viewer: Viewer, site: Pick<Site, 'timezone' | 'gmtOffset'>, unlockedPost: number): ListWindow {
+  const where: Condition[] = [readableCondition(viewer, unlockedPost)];
+  const add = (condition: Condition | null) => {
+    if (condition) where.push(condition);
+  };
+  const inList = (field: string, values: number[], op: 'in' | 'notIn') => {
+    if (values.length > 0) add({ field, op, values });
+  };
+  inList('user_id', integers(params.author), 'in');
+  inList('user_id', integers(params.author_exclude), 'notIn');
+  inList('id', integers(params.include), 'in');
+  inList('id', integers(params.exclude), 'notIn');
+  inList('parent', integers(params.parent), 'in');
+  inList('parent', integers(params.parent_exclude), 'notIn');
+  inList('post', integers(params.post), 'in');
+  if (typeof params.author_email === 'string' && params.author_email !== '') {
+    add({ field: 'author_email', op: 'textEquals', value: params.author_email });
+  }
+  add(statusCondition(typeof params.status === 'string' ? params.status : 'approve'));
+  add(typeCondition(typeof params.type === 'string' ? params.type : 'comment'));
+  for (const [name, op] of [['after', 'gt'], ['before', 'lt']] as const) {
+    const value = params[name];
+    const local = typeof value === 'string' ? filterDateToLocal(value, site) : null;
+    if (local !== null) add({ field: 'date', op, value: local });
+  }
+
+  const direction = params.order === 'asc' ? 'asc' : 'desc';
+  const include = integers(params.include);
+  let orderBy: SortKey[];
+  if (params.orderby === 'include' && include.length > 0) {
+    orderBy = [{ rank: include.map((id): Condition => ({ field: 'id', op: 'eq', value: id })) }];
+  } else {
+    const field = ORDER_FIELDS[String(params.orderby)] ?? 'date_gmt';
+    orderBy = [{ field, direction }];
+  }
+
+  const perPage = Number(params.per_page) || 10;
+  const page = Math.max(1, Number(params.page) || 1);
+  const offsetParam = Number(params.offset);
+  const offset = Number.isSafeInteger(offsetParam) && offsetParam > 0 ? offsetParam : (page - 1) * perPage;
+  const query: ListQuery = { where, orderBy, offset, limit: perPage, withTotal: true };
+  const search = typeof params.search === 'string' ? params.search : '';
+  if (search !== '') query.search = { fields: SEARCHED_FIELDS, terms: [search] };
+  return { query, page, perPage };
+}

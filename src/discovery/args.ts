@@ -1,0 +1,20 @@
+/** Arguments of the discovery routes, as the reference declares them. */
+import { args, type ArgSpec } from '../core/args/define.js';
+import { sanitizeKey } from '../core/args/text.js';
+
+export function contextArg(): ArgSpec {
+  return args.string(
+    { description: 'Scope under which the request is made; determines fields present in response.', enum: ['view', 'embed', 'edit'], default: 'view' },
+    { transform: sanitizeKey },
+  );
+}
+
+export const typeListArgs = () => ({ context: contextArg() });
+export const typeItemArgs = () => ({ type: args.string({ description: 'An alphanumeric identifier for the post type.' }), context: contextArg() });
+export const taxonomyListArgs = () => ({
+  context: contextArg(),
+  type: args.string({ description: 'Limit results to taxonomies associated with a specific post type.' }, { phase: 'sanitize' }),
+});
+export const taxonomyItemArgs = () => ({ taxonomy: args.string({ description: 'An alphanumeric identifier for the taxonomy.' }), context: contextArg() });
+export const statusListArgs = () => ({ context: contextArg() });
+export const statusItemArgs = () => ({ status: args.string({ description: 'An alphanumeric identifier for the status.' }), context: contextArg() });

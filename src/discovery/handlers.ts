@@ -1,0 +1,61 @@
+/** The handlers of `/types`, `/taxonomies` and `/statuses`. */
+import type { HandlerResult, Item, RequestContext } from '../core/context.js';
+import { CmsError, forbidden } from '../core/errors.js';
+import { item, reply } from '../core/response.js';
+import { POST_TYPES, STATUSES, TAXONOMIES } from './definitions.js';
+import { canAssignTerms, canEditPostsOf, canSeeStatus, findStatus, type DiscoveryDeps } from './permissions.js';
+import { keyedCollection, preparePostType, prepareStatus, prepareTaxonomy } from './prepare.js';
+import { postStatusSchema, postTypeSchema, taxonomyItemSchema } from './schema.js';
+
+export function listTypes(context: RequestContext, deps: DiscoveryDeps): HandlerResult {
+  const rules = deps.capabilityRules;
+  const entries: [string, Item][] = POST_TYPES
+    .filter((type) => context.context !== 'edit' || canEditPostsOf(context, rules, type.slug))
+    .map((type) => [type.slug, preparePostType(type, rules, context)]);
+  return reply(keyedCollection(entries, postTypeSchema(), context.context));
+}
+
+export function readType(context: RequestContext, deps: DiscoveryDeps): HandlerResult {
+  const rules = deps.capabilityRules;
+  const slug = String(context.params.type);
+  const type = POST_TYPES.find((candidate) => candidate.slug === slug);
+  if (!type) {
+    // Types the capability rules know but that have no routes here are the reference's types hidden from REST.
+    if (Object.hasOwn(rules.postTypes, slug)) throw forbidden(context.user, 'rest_cannot_read_type', 'Cannot view post type.');
+    throw new CmsError('rest_type_invalid', 'Invalid post type.', 404);
+  }
+  if (context.context === 'edit' && !canEditPostsOf(context, rules, slug)) {
+    throw forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+  }
+  return item(preparePostType(type, rules, context));
+}
+
+export function listTaxonomies(context: RequestContext, deps: DiscoveryDeps): HandlerResult {
+  const rules = deps.capabilityRules;
+  const type = typeof context.params.type === 'string' ? context.params.type : '';
+  const entries: [string, Item][] = TAXONOMIES
+    .filter((taxonomy) => type === '' || taxonomy.types.includes(type))
+    .filter((taxonomy) => context.context !== 'edit' || canAssignTerms(context, rules, taxonomy.slug))
+    .map((taxonomy) => [taxonomy.slug, prepareTaxonomy(taxonomy, rules, context)]);
+  return reply(keyedCollection(entries, taxonomyItemSchema(), context.context));
+}
+
+export function readTaxonomy(context: RequestContext, deps: DiscoveryDeps): HandlerResult {
+  const taxonomy = TAXONOMIES.find((candidate) => candidate.slug === context.params.taxonomy);
+  if (!taxonomy) throw new CmsError('rest_taxonomy_invalid', 'Invalid taxonomy.', 404);
+  return item(prepareTaxonomy(taxonomy, deps.capabilityRules, context));
+}
+
+export function listStatuses(context: RequestContext, deps: DiscoveryDeps): HandlerResult {
+  const listed = STATUSES.filter((status) => !status.internal || status.slug === 'trash');
+  const entries: [string, Item][] = listed
+    .filter((status) => canSeeStatus(status, context, deps.capabilityRules))
+    .map((status) => [status.slug, prepareStatus(status, context)]);
+  return reply(keyedCollection(entries, postStatusSchema(), context.context));
+}
+
+export function readStatus(context: RequestContext): HandlerResult {
+  const status = findStatus(context.params.status);
+  if (!status) throw new CmsError('rest_status_invalid', 'Invalid status.', 404);
+  return item(prepareStatus(status, context), { linksAlways: true });
+}

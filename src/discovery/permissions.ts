@@ -1,0 +1,69 @@
+/** Who may see post types, taxonomies and statuses in which context, with the reference's codes. */
+import { userCan, type CapabilityRules } from '../auth/index.js';
+import type { PermissionResult, RequestContext } from '../core/context.js';
+import { CmsError, forbidden } from '../core/errors.js';
+import { HIDDEN_TAXONOMIES, POST_TYPES, STATUSES, TAXONOMIES, type StatusFacts } from './definitions.js';
+
+export interface DiscoveryDeps {
+  readonly capabilityRules: CapabilityRules;
+}
+
+export function canEditPostsOf(context: RequestContext, rules: CapabilityRules, type: string): boolean {
+  const names = rules.postTypes[type];
+  return names !== undefined && userCan(context.user, names.edit_posts, undefined, rules);
+}
+
+/** Whether the caller may edit records of any served post type. */
+export function canEditSomeType(context: RequestContext, rules: CapabilityRules): boolean {
+  return POST_TYPES.some((type) => canEditPostsOf(context, rules, type.slug));
+}
+
+export function canAssignTerms(context: RequestContext, rules: CapabilityRules, taxonomy: string): boolean {
+  const names = rules.taxonomies[taxonomy];
+  return names !== undefined && userCan(context.user, names.assign_terms, undefined, rules);
+}
+
+export function canListTypes(context: RequestContext, deps: DiscoveryDeps): PermissionResult {
+  if (context.context !== 'edit' || canEditSomeType(context, deps.capabilityRules)) return true;
+  return forbidden(context.user, 'rest_cannot_view', 'Sorry, you are not allowed to edit posts in this post type.');
+}
+
+export function canListTaxonomies(context: RequestContext, deps: DiscoveryDeps): PermissionResult {
+  if (context.context !== 'edit') return true;
+  const type = typeof context.params.type === 'string' ? context.params.type : '';
+  const candidates = type === '' ? TAXONOMIES : TAXONOMIES.filter((taxonomy) => taxonomy.types.includes(type));
+  if (candidates.some((taxonomy) => canAssignTerms(context, deps.capabilityRules, taxonomy.slug))) return true;
+  return forbidden(context.user, 'rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.');
+}
+
+export function canReadTaxonomy(context: RequestContext, deps: DiscoveryDeps): PermissionResult {
+  const slug = String(context.params.taxonomy);
+  if (HIDDEN_TAXONOMIES.has(slug)) return forbidden(context.user);
+  const known = TAXONOMIES.some((taxonomy) => taxonomy.slug === slug);
+  if (known && context.context === 'edit' && !canAssignTerms(context, deps.capabilityRules, slug)) {
+    return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to manage terms in this taxonomy.');
+  }
+  return true;
+}
+
+export function canListStatuses(context: RequestContext, deps: DiscoveryDeps): PermissionResult {
+  if (context.context !== 'edit' || canEditSomeType(context, deps.capabilityRules)) return true;
+  return forbidden(context.user, 'rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.');
+}
+
+/** Public statuses are for everyone; the others (and the trash) for those who may edit some type; internal ones for nobody. */
+export function canSeeStatus(status: StatusFacts, context: RequestContext, rules: CapabilityRules): boolean {
+  if (status.public) return true;
+  return (!status.internal || status.slug === 'trash') && canEditSomeType(context, rules);
+}
+
+export function findStatus(slug: unknown): StatusFacts | undefined {
+  return STATUSES.find((status) => status.slug === slug);
+}
+
+export function canReadStatus(context: RequestContext, deps: DiscoveryDeps): PermissionResult {
+  const status = findStatus(context.params.status);
+  if (!status) return new CmsError('rest_status_invalid', 'Invalid status.', 404);
+  if (!canSeeStatus(status, context, deps.capabilityRules)) return forbidden(context.user, 'rest_cannot_read_status', 'Cannot view status.');
+  return true;
+}

@@ -1,0 +1,66 @@
+/**
+ * Stored site settings: one record of the values written through `/settings`, laid over the host's settings. The
+ * merged settings are kept in memory and read again after a write here, or after `refreshMs` (so several processes
+ * sharing one store follow each other's changes).
+ */
+import type { SiteSettings } from '../core/site.js';
+import type { StoragePort } from '../ports/storage.js';
+import { withStoredValues } from './definitions.js';
+
+export const SETTINGS_COLLECTION = 'settings';
+const RECORD_ID = 1;
+
+export interface SiteSettingsStore {
+  /** The settings in effect: the host's with the stored values over them. The same object until something changes. */
+  current(): Promise<SiteSettings>;
+  /** The values written through `/settings`, by setting name. */
+  stored(): Promise<Readonly<Record<string, unknown>>>;
+  /** Writes values (null removes a stored value, so the host's or the default applies again). */
+  update(changes: Readonly<Record<string, unknown>>): Promise<void>;
+}
+
+export interface SettingsStoreOptions {
+  /** How long the merged settings are trusted before the store is read again, in milliseconds (default 1000). */
+  refreshMs?: number;
+  /** Milliseconds of a monotonic clock; default `performance.now`. */
+  now?: () => number;
+}
+
+function valuesOf(record: Record<string, unknown> | null): Record<string, unknown> {
+  const values = record?.values;
+  if (values === null || typeof values !== 'object' || Array.isArray(values)) return {};
+  return { ...(values as Record<string, unknown>) };
+}
+
+export function createSiteSettingsStore(storage: StoragePort, host: SiteSettings, options: SettingsStoreOptions = {}): SiteSettingsStore {
+  const refreshMs = options.refreshMs ?? 1000;
+  const now = options.now ?? (() => performance.now());
+  let cached: { stored: Record<string, unknown>; settings: SiteSettings; key: string; at: number } | null = null;
+
+  async function load(): Promise<NonNullable<typeof cached>> {
+    if (cached && now() - cached.at < refreshMs) return cached;
+    const stored = valuesOf(await storage.get(SETTINGS_COLLECTION, RECORD_ID));
+    const key = JSON.stringify(stored);
+    // Unchanged values keep the same settings object, so answers cached for it stay valid.
+    const settings = cached && cached.key === key ? cached.settings : Object.freeze(withStoredValues(host, stored));
+    cached = { stored, settings, key, at: now() };
+    return cached;
+  }
+
+  return {
+    current: async () => (await load()).settings,
+    stored: async () => (await load()).stored,
+    async update(changes) {
+      await storage.transaction(async (tx) => {
+        const values = valuesOf(await tx.get(SETTINGS_COLLECTION, RECORD_ID));
+        for (const [name, value] of Object.entries(changes)) {
+          if (value === null) delete values[name];
+          else values[name] = value;
+        }
+        if (await tx.get(SETTINGS_COLLECTION, RECORD_ID)) await tx.update(SETTINGS_COLLECTION, RECORD_ID, { values });
+        else await tx.insert(SETTINGS_COLLECTION, { id: RECORD_ID, values });
+      });
+      if (cached) cached.at = -Infinity;
+    },
+  };
+}
