@@ -1,4 +1,4 @@
-import { isEmail } from '../core/args/formats.js';
+import { isEmail } from '../format/formats.js';
 import { CmsError } from '../core/errors.js';
 import { matchApplicationPassword } from './app-passwords.js';
 import type { BasicCredentials } from './basic.js';

@@ -1,7 +1,7 @@
 /** Escaping for the markup oEmbed answers carry, with the reference's rules (`esc_url`, `esc_attr`, `esc_html`). */
-import { escapeHtml } from '../core/args/html-entities.js';
-import { toInt } from '../core/args/php.js';
-import { sanitizeUrl } from '../core/args/url.js';
+import { escapeHtml } from '../format/entities.js';
+import { toInt } from '../format/php.js';
+import { sanitizeUrl } from '../format/url.js';
 
 /** `esc_attr` and `esc_html`: `& < > " '` escaped, well-formed character references kept. */
 export const escapeText = escapeHtml;

@@ -7,8 +7,8 @@
  */
 import { Parser } from 'htmlparser2';
 import sanitizeHtml from 'sanitize-html';
-import { isNumeric } from '../core/args/php.js';
-import { ALLOWED_PROTOCOLS } from '../content/render/kses/allowed-html.js';
+import { isNumeric } from '../format/php.js';
+import { ALLOWED_PROTOCOLS } from '../format/url.js';
 import { escapeText, escapeUrl } from './escape.js';
 import { embedSecret } from './post-embed.js';
 

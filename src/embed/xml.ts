@@ -5,7 +5,7 @@
  * with a DOCTYPE so no entity can be declared.
  */
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { isNumeric, toPhpString } from '../core/args/php.js';
+import { isNumeric, toPhpString } from '../format/php.js';
 
 type OrderedNode = Record<string, OrderedNode[] | string>;
 

@@ -8,7 +8,7 @@ import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { checkFileType } from './files/check-type.js';
 import { sanitizeFileName, splitExtension } from './files/file-name.js';
-import { allowedMimeTypes, defaultExtensionFor, type MimeTable } from './files/mime-types.js';
+import { allowedMimeTypes, defaultExtensionFor, type MimeTable } from '../format/mime-types.js';
 import { uniqueFileName } from './files/unique-name.js';
 import { canEdit, decodeImage, ImageDecodeError } from './images/codec.js';
 import { readImageHeader, type ImageHeader } from './images/header.js';

@@ -2,7 +2,7 @@
 import { userCan } from '../auth/index.js';
 import { arg, args, type ArgCheck, type ArgSpec } from '../core/args/define.js';
 import type { JsonSchema } from '../core/args/schema.js';
-import { sanitizeTextField } from '../core/args/text.js';
+import { sanitizeTextField } from '../format/text.js';
 import { authorizationStatus } from '../core/errors.js';
 import type { Principal, Services } from '../core/context.js';
 import { capabilitiesOf } from '../content/posts/capabilities.js';

@@ -1,7 +1,7 @@
 /** What a host can set for uploads, and the services the media module adds. */
 import type { BlobStore } from '../ports/blobs.js';
 import type { HttpClient } from '../ports/http-client.js';
-import { MIME_TYPES, type MimeTable } from './files/mime-types.js';
+import { MIME_TYPES, type MimeTable } from '../format/mime-types.js';
 import type { ImageSize } from './images/sizes.js';
 import { resolveImageOptions, type ImageProcessingOptions } from './images/subsizes.js';
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { isOutboundError } from '../ports/http-client.js';
-import { fileTypeOf } from './files/mime-types.js';
+import { fileTypeOf } from '../format/mime-types.js';
 
 export type Transport = 'multipart' | 'raw' | 'sideload';
 

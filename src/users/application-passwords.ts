@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid } from '../core/args/formats.js';
-import { sanitizeTextField } from '../core/args/text.js';
+import { isUuid } from '../format/formats.js';
+import { sanitizeTextField } from '../format/text.js';
 import { CmsError } from '../core/errors.js';
 import {
   generateApplicationPassword,

@@ -1,4 +1,4 @@
-import { isEmail } from '../core/args/formats.js';
+import { isEmail } from '../format/formats.js';
 import { formatApplicationPassword } from '../auth/index.js';
 import type { User, UsersApi } from './api.js';
 import { userSlug } from './fields.js';

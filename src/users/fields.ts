@@ -1,10 +1,11 @@
 /** How user fields are cleaned before they are stored (the reference's `pre_user_*` filters and helpers). */
 import sanitizeHtml from 'sanitize-html';
-import { HTML4_ENTITY_NAMES } from '../core/args/html-entities.js';
-import { sanitizeTextField, stripAllTags } from '../core/args/text.js';
-import { ALLOWED_PROTOCOLS, sanitizeUrl } from '../core/args/url.js';
-import { TITLE_ALLOWED_HTML } from '../content/render/kses/allowed-html.js';
-import { limitNesting } from '../content/render/kses/nesting.js';
+import { HTML4_ENTITY_NAMES } from '../format/entities.js';
+import { stripAllTags } from '../format/strip-tags.js';
+import { sanitizeTextField } from '../format/text.js';
+import { ALLOWED_PROTOCOLS, sanitizeUrl } from '../format/url.js';
+import { TITLE_ALLOWED_HTML } from '../format/kses/allowed-html.js';
+import { limitNesting } from '../format/kses/nesting.js';
 
 export const MAX_LOGIN_LENGTH = 60;
 export const MAX_SLUG_LENGTH = 50;

@@ -1,4 +1,4 @@
-import { isEmail } from '../core/args/formats.js';
+import { isEmail } from '../format/formats.js';
 import { CmsError } from '../core/errors.js';
 import { hashAccountPassword, type RoleTable } from '../auth/index.js';
 import type { Clock } from '../ports/clock.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkFileType } from '../../src/media/files/check-type.js';
 import { sanitizeFileName } from '../../src/media/files/file-name.js';
-import { allowedMimeTypes, fileTypeOf, MIME_TYPES } from '../../src/media/files/mime-types.js';
+import { allowedMimeTypes, fileTypeOf, MIME_TYPES } from '../../src/format/mime-types.js';
 import { sniffContent } from '../../src/media/files/sniff.js';
 import { uniqueFileName } from '../../src/media/files/unique-name.js';
 import { createMemoryBlobStore } from '../../src/storage/blobs/memory.js';

@@ -6,7 +6,7 @@
  *   fields not sent. When every sent field equals the post's current value, the user's autosave is removed and
  *   the request fails with `rest_autosave_no_changes`.
  */
-import { phpTrim } from '../../core/args/php.js';
+import { phpTrim } from '../../format/php.js';
 import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
 import { nowDates } from '../posts/dates.js';

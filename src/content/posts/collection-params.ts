@@ -1,7 +1,7 @@
 /** The list arguments of a post type's collection route, in the order the route index publishes them. */
 import { arg, type ArgCheck, type ArgSpec } from '../../core/args/define.js';
 import type { JsonSchema } from '../../core/args/schema.js';
-import { sanitizeKey, sanitizeTextField } from '../../core/args/text.js';
+import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
 import { authorizationStatus } from '../../core/errors.js';
 import type { Principal, Services } from '../../core/context.js';
 import { userCan } from '../../auth/index.js';

@@ -3,7 +3,7 @@
  * REST layer's extra steps (sticky, featured image, format, template, terms, meta): one call, one transaction.
  */
 import type { PostTypeCapabilities } from '../../auth/index.js';
-import { phpTrim } from '../../core/args/php.js';
+import { phpTrim } from '../../format/php.js';
 import { CmsError } from '../../core/errors.js';
 import type { Services } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';

@@ -4,7 +4,7 @@
  * appear in none. `orderby=relevance` ranks title matches first.
  */
 import type { Condition, TextSearch } from '../../ports/storage.js';
-import { phpTrim } from '../../core/args/php.js';
+import { phpTrim } from '../../format/php.js';
 
 const STOP_WORDS = new Set([
   'about', 'an', 'are', 'as', 'at', 'be', 'by', 'com', 'for', 'from', 'how', 'in', 'is', 'it', 'of', 'on', 'or',

@@ -1,5 +1,5 @@
 /** Post slugs: the reference's `sanitize_title` (shared with terms) and its length limit for suffixed slugs. */
-export { removeAccents, sanitizeTitle } from '../terms/slug.js';
+export { removeAccents, sanitizeTitle } from '../../format/slug.js';
 
 const encoder = new TextEncoder();
 

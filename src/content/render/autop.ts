@@ -3,7 +3,8 @@
  * newlines become `<br />`, block-level elements are never wrapped, and `<pre>` contents stay untouched.
  */
 import { replaceInHtmlTags } from './html-split.js';
-import { ASCII_SPACE, trimCharacters } from './patterns.js';
+import { ASCII_SPACE } from './patterns.js';
+import { phpTrim } from '../../format/php.js';
 
 const W = ASCII_SPACE;
 const BLOCKS =
@@ -44,7 +45,7 @@ const BR_BEFORE_BLOCK_TAG = new RegExp(`<br />(${W}*</?(?:p|li|div|dl|dd|dt|th|p
 const FINAL_NEWLINE_IN_P = /\n<\/p>(?=\n?$)/g;
 
 export function autop(input: string, lineBreaks = true): string {
-  if (trimCharacters(input) === '') return '';
+  if (phpTrim(input) === '') return '';
 
   let text = `${input}\n`;
   const preBlocks = new Map<string, string>();
@@ -74,7 +75,7 @@ export function autop(input: string, lineBreaks = true): string {
   text = text
     .split(PARAGRAPH_BREAK)
     .filter((chunk) => chunk !== '')
-    .map((chunk) => `<p>${trimCharacters(chunk, '\n')}</p>\n`)
+    .map((chunk) => `<p>${phpTrim(chunk, '\n')}</p>\n`)
     .join('');
 
   text = text.replace(EMPTY_PARAGRAPH, '');

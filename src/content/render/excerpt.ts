@@ -8,10 +8,11 @@ import { hasBlocks } from './blocks/render.js';
 import { convertChars } from './characters.js';
 import { renderContent, type ContentRenderOptions } from './content.js';
 import { filterContentTags } from './content-tags.js';
-import { replaceEach, trimCharacters } from './patterns.js';
+import { replaceEach } from './patterns.js';
+import { phpTrim } from '../../format/php.js';
 import { DEFAULT_SHORTCODE_TAGS, stripShortcodes, unautopShortcodes } from './shortcodes.js';
 import { convertSmilies } from './smilies.js';
-import { trimWords } from './strip-tags.js';
+import { trimWords } from './words.js';
 import { texturize } from './texturize.js';
 
 export const DEFAULT_EXCERPT_LENGTH = 55;
@@ -27,7 +28,7 @@ export interface ExcerptRenderOptions extends ContentRenderOptions {
 
 export function renderExcerpt(rawExcerpt: string, rawContent: string, options: ExcerptRenderOptions = {}): string {
   let excerpt = rawExcerpt;
-  if (trimCharacters(excerpt) === '' && options.generateFromContent !== false) {
+  if (phpTrim(excerpt) === '' && options.generateFromContent !== false) {
     excerpt = generateExcerpt(rawContent, options);
   }
   const shortcodeTags = options.shortcodeTags ?? DEFAULT_SHORTCODE_TAGS;

@@ -13,17 +13,6 @@ export const TEXT_SPACES = '[\\r\\n\\t ]|\\u00a0|&nbsp;';
 /** PCRE `$` (and `\Z`) outside multiline mode: the end of the text, or just before a final newline. */
 export const TEXT_END = '(?=\\n?$)';
 
-const PHP_TRIM_CHARACTERS = ' \t\n\r\0\x0B';
-
-/** Trims only the given characters (by default the set PHP's `trim` removes), never other Unicode spaces. */
-export function trimCharacters(text: string, characters: string = PHP_TRIM_CHARACTERS): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && characters.includes(text.charAt(start))) start++;
-  while (end > start && characters.includes(text.charAt(end - 1))) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
-}
-
 /** Replaces each pair in turn over the whole text, every occurrence, like a list-form `str_replace`. */
 export function replaceEach(text: string, pairs: ReadonlyArray<readonly [string, string]>): string {
   let result = text;

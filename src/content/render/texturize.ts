@@ -4,7 +4,8 @@
  * inside a `[code]` shortcode, inside HTML comments and inside registered shortcode tags is left as it is.
  */
 import { DEFAULT_SHORTCODE_TAGS, registeredNamesIn } from './shortcodes.js';
-import { ASCII_SPACE, TEXT_SPACES, escapeRegExp, replaceEach, trimCharacters } from './patterns.js';
+import { ASCII_SPACE, TEXT_SPACES, escapeRegExp, replaceEach } from './patterns.js';
+import { phpTrim } from '../../format/php.js';
 
 const OPEN_DOUBLE = '&#8220;';
 const CLOSE_DOUBLE = '&#8221;';
@@ -102,7 +103,7 @@ export function texturize(text: string, registeredShortcodes: readonly string[] 
       const element = piece.replace(BARE_AMPERSAND, '&#038;');
       pieces[index] = element;
       trackDisabledElement(element, openTags, NO_TEXTURIZE_TAGS);
-    } else if (trimCharacters(piece) === '') {
+    } else if (phpTrim(piece) === '') {
       continue;
     } else if (piece.startsWith('[') && wholeShortcode !== null && wholeShortcode.test(piece)) {
       if (!piece.startsWith('[[') && !piece.endsWith(']]')) {

@@ -1,6 +1,6 @@
 /** `title.rendered`: the stored title with the display prefixes and display filters applied. */
 import { capitalizeBrandInTitle, convertChars } from './characters.js';
-import { trimCharacters } from './patterns.js';
+import { phpTrim } from '../../format/php.js';
 import { texturize } from './texturize.js';
 
 export interface TitleOptions {
@@ -21,5 +21,5 @@ export function renderTitle(raw: string, options: TitleOptions): string {
   } else if (options.status === 'private') {
     title = `Private: ${title}`;
   }
-  return capitalizeBrandInTitle(trimCharacters(convertChars(texturize(title))));
+  return capitalizeBrandInTitle(phpTrim(convertChars(texturize(title))));
 }

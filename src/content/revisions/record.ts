@@ -3,7 +3,7 @@
  * type `revision`, status `inherit` and `parent` = the post's id. An autosave is a revision whose slug is
  * `{parent}-autosave-v1`; ordinary revisions are named `{parent}-revision-v1`.
  */
-import { phpTrim } from '../../core/args/php.js';
+import { phpTrim } from '../../format/php.js';
 import type { Condition, StoragePort } from '../../ports/storage.js';
 import { POSTS_COLLECTION, type PostRecord } from '../posts/record.js';
 

@@ -1,6 +1,6 @@
 import { args, type ArgSpec } from '../../core/args/define.js';
-import { sanitizeKey, sanitizeTextField } from '../../core/args/text.js';
-import { sanitizeTitle } from './slug.js';
+import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
+import { sanitizeTitle } from '../../format/slug.js';
 import { TAXONOMIES, type TaxonomyName } from './taxonomies.js';
 
 const absoluteInteger = (value: unknown) => Math.abs(Math.trunc(Number(value)));

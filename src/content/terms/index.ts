@@ -7,4 +7,4 @@ export {
   type TermInput, type TermRecord,
 } from './service.js';
 export { TAXONOMIES, isTaxonomyName, type TaxonomyDefinition, type TaxonomyName } from './taxonomies.js';
-export { removeAccents, sanitizeTitle } from './slug.js';
+export { removeAccents, sanitizeTitle } from '../../format/slug.js';

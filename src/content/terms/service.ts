@@ -1,10 +1,10 @@
-import { asciiLower } from '../../core/args/php.js';
-import { sanitizeTextField } from '../../core/args/text.js';
+import { asciiLower } from '../../format/php.js';
+import { sanitizeTextField } from '../../format/text.js';
 import { CmsError } from '../../core/errors.js';
-import { sanitizeTitleHtml } from '../render/kses/sanitize.js';
-import { escapeHtml } from '../../core/args/html-entities.js';
+import { sanitizeTitleHtml } from '../../format/kses/sanitize.js';
+import { escapeHtml } from '../../format/entities.js';
 import { isStorageError, type Condition, type StoragePort, type StoredRecord } from '../../ports/storage.js';
-import { sanitizeTitle } from './slug.js';
+import { sanitizeTitle } from '../../format/slug.js';
 import { TAXONOMIES, type TaxonomyName } from './taxonomies.js';
 
 /**

@@ -11,7 +11,7 @@ import {
   splitList,
   toBool,
   toFloat,
-} from './php.js';
+} from '../../format/php.js';
 
 export const BUILT_IN_TYPES = ['array', 'object', 'string', 'number', 'integer', 'boolean', 'null'] as const;
 

@@ -1,9 +1,11 @@
 /** `anyOf` / `oneOf`: finding the matching sub-schema, and the reference's error when none (or several) match. */
 
 import type { ArgIssue } from '../errors.js';
-import { joinEnglishList, isPhpArray, entriesOf } from './php.js';
+import { joinEnglishList, isPhpArray, entriesOf } from '../../format/php.js';
 import type { JsonSchema } from './schema.js';
-import { validateValue } from './validate.js';
+
+/** Validates one value against one schema: the first problem, or null. Passed in, as validation recurses through here. */
+export type ValueCheck = (value: unknown, schema: JsonSchema, param: string) => ArgIssue | null;
 
 interface BranchFailure {
   issue: ArgIssue;
@@ -19,7 +21,7 @@ function withInheritedType(branch: JsonSchema, parent: JsonSchema): JsonSchema {
   return branch;
 }
 
-export function findAnyMatchingSchema(value: unknown, schema: JsonSchema, param: string): MatchResult {
+export function findAnyMatchingSchema(value: unknown, schema: JsonSchema, param: string, validateValue: ValueCheck): MatchResult {
   const failures: BranchFailure[] = [];
   for (const [index, branch] of (schema.anyOf ?? []).entries()) {
     const candidate = withInheritedType(branch, schema);
@@ -30,7 +32,7 @@ export function findAnyMatchingSchema(value: unknown, schema: JsonSchema, param:
   return { ok: false, issue: combiningError(value, param, failures) };
 }
 
-export function findOneMatchingSchema(value: unknown, schema: JsonSchema, param: string): MatchResult {
+export function findOneMatchingSchema(value: unknown, schema: JsonSchema, param: string, validateValue: ValueCheck): MatchResult {
   const failures: BranchFailure[] = [];
   const matches: { schema: JsonSchema; index: number }[] = [];
   for (const [index, branch] of (schema.oneOf ?? []).entries()) {

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import type { ArgIssue } from '../errors.js';
 import { INDEX_KEYWORDS, type JsonSchema } from './schema.js';
-import { sanitizeValue, parseValue } from './sanitize.js';
-import { validateValue } from './validate.js';
+import { parseValue, sanitizeValue, validateValue } from './engine.js';
 
 /**
  * When an argument is checked, mirroring the reference's two passes:

@@ -1,6 +1,6 @@
 /** Looking up the schema that applies to one property of an object value. */
 
-import { matchesPattern } from './pattern.js';
+import { matchesPattern } from '../../format/pcre.js';
 import type { JsonSchema } from './schema.js';
 
 export function hasOwn(record: object, key: string): boolean {

@@ -1,14 +1,13 @@
 import { isUnsafeKey } from '../safe-object.js';
 import type { ArgIssue } from '../errors.js';
 import { hasUniqueItems, isBuiltInType, resolveTypeList, sanitizeBoolean, toList, toMap } from './coerce.js';
-import { findAnyMatchingSchema, findOneMatchingSchema } from './combine.js';
-import { sanitizeHexColor } from './formats.js';
-import { isEmpty, isPhpArray, toFloat, toInt, toPhpString } from './php.js';
+import { findAnyMatchingSchema, findOneMatchingSchema, type ValueCheck } from './combine.js';
+import { sanitizeHexColor } from '../../format/formats.js';
+import { isEmpty, isPhpArray, toFloat, toInt, toPhpString } from '../../format/php.js';
 import { patternPropertySchema, propertySchema } from './properties.js';
 import type { JsonSchema } from './schema.js';
-import { sanitizeTextField } from './text.js';
-import { sanitizeUrl } from './url.js';
-import { validateValue } from './validate.js';
+import { sanitizeTextField } from '../../format/text.js';
+import { sanitizeUrl } from '../../format/url.js';
 
 export type SanitizeResult = { ok: true; value: unknown } | { ok: false; issue: ArgIssue };
 
@@ -21,18 +20,18 @@ const fail = (issue: ArgIssue): SanitizeResult => ({ ok: false, issue });
  * re-indexed and their items sanitised (uniqueItems is checked again afterwards), unknown keys of objects
  * that forbid additional properties are dropped (a list given for an object stays a list while its indices
  * remain 0..n-1), scalars are cast, and string formats are cleaned.
- * The input is never modified.
+ * The input is never modified. `validateValue` picks the anyOf/oneOf branch (the validator recurses into here).
  */
-export function sanitizeValue(value: unknown, schema: JsonSchema, param: string): SanitizeResult {
+export function sanitizeValueWith(value: unknown, schema: JsonSchema, param: string, validateValue: ValueCheck): SanitizeResult {
   let current = value;
   let type: unknown = schema.type;
 
   for (const find of [schema.anyOf != null ? findAnyMatchingSchema : null, schema.oneOf != null ? findOneMatchingSchema : null]) {
     if (!find) continue;
-    const match = find(current, type === schema.type ? schema : { ...schema, type: type as JsonSchema['type'] }, param);
+    const match = find(current, type === schema.type ? schema : { ...schema, type: type as JsonSchema['type'] }, param, validateValue);
     if (!match.ok) return fail(match.issue);
     if (type == null) type = match.schema.type;
-    const inner = sanitizeValue(current, match.schema, param);
+    const inner = sanitizeValueWith(current, match.schema, param, validateValue);
     if (!inner.ok) return inner;
     current = inner.value;
   }
@@ -45,9 +44,9 @@ export function sanitizeValue(value: unknown, schema: JsonSchema, param: string)
 
   switch (type) {
     case 'array':
-      return sanitizeArray(current, schema, param);
+      return sanitizeArray(current, schema, param, validateValue);
     case 'object':
-      return sanitizeObject(current, schema, param);
+      return sanitizeObject(current, schema, param, validateValue);
     case 'null':
       return ok(null);
     case 'integer':
@@ -65,18 +64,12 @@ export function sanitizeValue(value: unknown, schema: JsonSchema, param: string)
   return ok(type === 'string' ? toPhpString(current) : current);
 }
 
-/** Validates, then sanitises (`rest_parse_request_arg`). */
-export function parseValue(value: unknown, schema: JsonSchema, param: string): SanitizeResult {
-  const problem = validateValue(value, schema, param);
-  return problem ? fail(problem) : sanitizeValue(value, schema, param);
-}
-
-function sanitizeArray(value: unknown, schema: JsonSchema, param: string): SanitizeResult {
+function sanitizeArray(value: unknown, schema: JsonSchema, param: string, validateValue: ValueCheck): SanitizeResult {
   const list = toList(value);
   const items = schema.items;
   if (items != null && !isEmpty(items)) {
     for (const [index, item] of list.entries()) {
-      const result = sanitizeValue(item, items, `${param}[${index}]`);
+      const result = sanitizeValueWith(item, items, `${param}[${index}]`, validateValue);
       if (!result.ok) return result;
       list[index] = result.value;
     }
@@ -87,7 +80,7 @@ function sanitizeArray(value: unknown, schema: JsonSchema, param: string): Sanit
   return ok(list);
 }
 
-function sanitizeObject(value: unknown, schema: JsonSchema, param: string): SanitizeResult {
+function sanitizeObject(value: unknown, schema: JsonSchema, param: string, validateValue: ValueCheck): SanitizeResult {
   const sanitized: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(toMap(value))) {
     if (isUnsafeKey(name)) continue;
@@ -99,7 +92,7 @@ function sanitizeObject(value: unknown, schema: JsonSchema, param: string): Sani
     }
     let result = item;
     if (child !== undefined) {
-      const inner = sanitizeValue(item, child, `${param}[${name}]`);
+      const inner = sanitizeValueWith(item, child, `${param}[${name}]`, validateValue);
       if (!inner.ok) return inner;
       result = inner.value;
     }

@@ -12,8 +12,8 @@ import {
   valuesEqual,
 } from './coerce.js';
 import { findAnyMatchingSchema, findOneMatchingSchema } from './combine.js';
-import { isEmail, isHexColor, isIpAddress, isUuid, parseDateTime } from './formats.js';
-import { matchesPattern } from './pattern.js';
+import { isEmail, isHexColor, isIpAddress, isUuid, parseDateTime } from '../../format/formats.js';
+import { matchesPattern } from '../../format/pcre.js';
 import { hasOwn, patternPropertySchema, propertySchema } from './properties.js';
 import {
   formatCount,
@@ -26,9 +26,9 @@ import {
   phpJsonEncode,
   toFloat,
   toPhpString,
-} from './php.js';
+} from '../../format/php.js';
 import type { JsonSchema } from './schema.js';
-import { sanitizeValue } from './sanitize.js';
+import { sanitizeValueWith } from './sanitize.js';
 
 /**
  * Validates a value against a schema with the reference's semantics (`rest_validate_value_from_schema`):
@@ -41,7 +41,7 @@ export function validateValue(value: unknown, schema: JsonSchema, param: string)
   for (const find of [schema.anyOf != null ? findAnyMatchingSchema : null, schema.oneOf != null ? findOneMatchingSchema : null]) {
     if (!find) continue;
     // A type adopted from an anyOf match is inherited by the oneOf branches, as in the reference.
-    const match = find(value, type === schema.type ? schema : { ...schema, type: type as JsonSchema['type'] }, param);
+    const match = find(value, type === schema.type ? schema : { ...schema, type: type as JsonSchema['type'] }, param, validateValue);
     if (!match.ok) return match.issue;
     if (type == null && match.schema.type != null) type = match.schema.type;
   }
@@ -217,7 +217,7 @@ function checkString(value: unknown, schema: JsonSchema, param: string): ArgIssu
 }
 
 function checkEnum(value: unknown, schema: JsonSchema, param: string): ArgIssue | null {
-  const sanitized = sanitizeValue(value, schema, param);
+  const sanitized = sanitizeValueWith(value, schema, param, validateValue);
   if (!sanitized.ok) return sanitized.issue;
   const allowed = schema.enum ?? [];
   if (allowed.some((entry) => valuesEqual(sanitized.value, entry))) return null;

@@ -3,7 +3,7 @@
  * claims. An image whose bytes are another common image type keeps its content and gets the right extension
  * (`photo.png` holding a JPEG becomes `photo.jpg`), as the reference does; any other mismatch is refused.
  */
-import { fileTypeOf, type MimeTable } from './mime-types.js';
+import { fileTypeOf, type MimeTable } from '../../format/mime-types.js';
 import { IMAGE_EXTENSION_FOR, isImageKind, sniffContent, type SniffedKind } from './sniff.js';
 
 /** The kinds of content each type may hold. Types not listed accept only content no signature recognises. */

@@ -5,9 +5,9 @@
  * Beyond the reference, control characters and bidirectional overrides are removed too, and the result is
  * capped in length.
  */
-import { removeAccents } from '../../content/terms/slug.js';
-import { fileTypeOf, MIME_TYPES, type MimeTable } from './mime-types.js';
-import { phpTrim } from '../../core/args/php.js';
+import { removeAccents } from '../../format/slug.js';
+import { fileTypeOf, MIME_TYPES, type MimeTable } from '../../format/mime-types.js';
+import { phpTrim } from '../../format/php.js';
 
 const SPECIAL_CHARACTERS = [
   '?', '[', ']', '/', '\\', '=', '<', '>', ':', ';', ',', "'", '"', '&', '$', '#', '*', '(', ')', '|', '~', '`', '!',

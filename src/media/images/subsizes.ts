@@ -9,7 +9,7 @@
  *    caller can store it as it grows (a failure halfway leaves what was made, for post-processing to finish).
  */
 import type { BlobStore } from '../../ports/blobs.js';
-import { defaultExtensionFor } from '../files/mime-types.js';
+import { defaultExtensionFor } from '../../format/mime-types.js';
 import { splitExtension } from '../files/file-name.js';
 import { canEdit, decodeImage, DEFAULT_JPEG_QUALITY, encodeImage } from './codec.js';
 import { resizeDimensions } from './dimensions.js';

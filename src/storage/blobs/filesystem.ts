@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { assertBlobKey, assertBlobPrefix, type BlobInfo, type BlobStore } from '../../ports/blobs.js';
-import { contentTypeForFileName } from '../../media/files/mime-types.js';
+import { contentTypeForFileName } from '../../format/mime-types.js';
 
 export interface FilesystemBlobStoreOptions {
   /** The folder that holds the blobs (the uploads folder); created when missing. */

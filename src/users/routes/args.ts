@@ -1,5 +1,5 @@
 import { arg, type ArgCheck, type ArgSpec } from '../../core/args/define.js';
-import { sanitizeKey, sanitizeTextField } from '../../core/args/text.js';
+import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
 import { isValidLogin, userSlug } from '../fields.js';
 import { USER_LOCALES } from './schema.js';
 

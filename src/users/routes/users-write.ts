@@ -1,7 +1,7 @@
 import { filterByContext } from '../../core/shape.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
-import { isNumeric, toInt } from '../../core/args/php.js';
+import { isNumeric, toInt } from '../../format/php.js';
 import { created, item, reply } from '../../core/response.js';
 import { notLoggedInError, unknownRoleError } from '../errors.js';
 import { USERS, type UserRecord } from '../records.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { limitNesting, MAX_NESTING_DEPTH } from '../../../src/content/render/kses/nesting.js';
+import { limitNesting, MAX_NESTING_DEPTH } from '../../../src/format/kses/nesting.js';
 import { sanitizePostHtml } from '../../../src/content/render/index.js';
 import { sanitizeDescription } from '../../../src/users/fields.js';
 

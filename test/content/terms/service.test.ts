@@ -5,7 +5,7 @@ import {
   getTerm, insertTerm, recountTerms, sanitizeTermName, sortTermIdsByName, termsExist, uniqueTermSlug, updateTerm,
   updateTermCountsForPost,
 } from '../../../src/content/terms/index.js';
-import { removeAccents, sanitizeTitle } from '../../../src/content/terms/slug.js';
+import { removeAccents, sanitizeTitle } from '../../../src/format/slug.js';
 import { createMemoryStorage } from '../../../src/storage/memory/index.js';
 
 describe('terms service: the default category', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isEmail, isHexColor, isIpAddress, isUuid, parseDateTime, sanitizeHexColor } from '../../../src/core/args/formats.js';
+import { isEmail, isHexColor, isIpAddress, isUuid, parseDateTime, sanitizeHexColor } from '../../../src/format/formats.js';
 
 describe('isEmail', () => {
   it('accepts what is_email accepts', () => {

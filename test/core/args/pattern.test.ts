@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { matchesPattern } from '../../../src/core/args/pattern.js';
+import { matchesPattern } from '../../../src/format/pcre.js';
 
 describe('matchesPattern', () => {
   const cases: [pattern: string, subject: string, expected: boolean][] = [

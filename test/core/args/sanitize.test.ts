@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JsonSchema } from '../../../src/core/args/schema.js';
-import { parseValue, sanitizeValue } from '../../../src/core/args/sanitize.js';
+import { parseValue, sanitizeValue } from '../../../src/core/args/engine.js';
 import { categoriesSchema } from './schemas.js';
 
 function sanitized(value: unknown, schema: JsonSchema, param = 'p'): unknown {

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { sanitizeKey, sanitizeTextField, stripAllTags } from '../../../src/core/args/text.js';
+import { stripAllTags } from '../../../src/format/strip-tags.js';
+import { sanitizeKey, sanitizeTextField } from '../../../src/format/text.js';
 
 describe('sanitizeTextField', () => {
   it('strips tags and collapses white space (verified example)', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { sanitizeUrl } from '../../../src/core/args/url.js';
+import { sanitizeUrl } from '../../../src/format/url.js';
 
 describe('sanitizeUrl', () => {
   it('adds http:// to scheme-less values and encodes spaces (verified example)', () => {
