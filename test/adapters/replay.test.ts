@@ -182,6 +182,22 @@ const cases: Case[] = [
     text: `/**/handle.result(${JSON.stringify(NO_ROUTE)})`,
   },
   {
+    name: 'GET /cms/v2/comments (none yet)', method: 'GET', target: `${API_ROOT}/cms/v2/comments?post=1`, status: 200, json: [],
+    expectHeaders: { 'x-wp-total': '0', 'x-wp-totalpages': '0', allow: 'GET' },
+  },
+  {
+    name: 'GET /cms/v2/types/post', method: 'GET', target: `${API_ROOT}/cms/v2/types/post?_fields=slug,rest_base`, status: 200,
+    json: { slug: 'post', rest_base: 'posts' },
+  },
+  {
+    name: 'GET /cms/v2/settings needs a login', method: 'GET', target: `${API_ROOT}/cms/v2/settings`, status: 401,
+    json: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } },
+  },
+  {
+    name: 'GET /cms/v2/search with an unknown type', method: 'GET', target: `${API_ROOT}/cms/v2/search?type=user`, status: 400,
+    check: (json) => assert.equal(json.code, 'rest_invalid_param'),
+  },
+  {
     name: '_jsonp with an invalid callback', method: 'GET', target: `${API_ROOT}/cms/v2?_jsonp=a-b`, status: 400,
     expectHeaders: { 'content-type': 'application/javascript; charset=UTF-8' },
     json: { code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' },
