@@ -60,12 +60,15 @@ export interface DispatcherOptions {
 
 const CACHED_ANSWERS = 64;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 export class Dispatcher implements RouteSteps {
   /** Answers of `cacheable` routes (the index documents), valid while the site settings stay the same. */
   readonly #answers = new LRUCache<string, Answer>({ max: CACHED_ANSWERS });
   #answersSettings: SiteSettings | null = null;
   readonly #internal: InternalDispatch = (request, parent) => prepareInternal(this, request, parent).run();
+  /** Each request context's memo (records its permission check and handler share). */
+  readonly #memos = new WeakMap<RequestContext, Map<string, unknown>>();
 
   constructor(readonly options: DispatcherOptions) {}
 
@@ -228,6 +231,9 @@ export class Dispatcher implements RouteSteps {
         outcome = errorOutcome(toCmsError(thrown, this.options.onError), match.route, context);
       }
     }
+    // `Allow` asks the permission checks again, about the state the handler left: after a write the records they
+    // remembered may be stale (a deleted post allows nothing), as the reference's checks re-read the object cache.
+    if (!SAFE_METHODS.has(context.method)) this.#memos.get(context)?.clear();
     const allow = await this.allowedMethods(match.route, context);
     if (allow.length > 0) outcome.headers.Allow = allow.join(', ');
     return outcome;
@@ -258,7 +264,7 @@ export class Dispatcher implements RouteSteps {
     const fields = parseList(params._fields);
     const memo = new Map<string, unknown>();
     const parent: InternalParent = { user: call.user, site: call.site, origin: call.origin };
-    return Object.freeze({
+    const context: RequestContext = Object.freeze({
       method: call.method,
       route: route.pattern,
       path: call.path,
@@ -282,5 +288,7 @@ export class Dispatcher implements RouteSteps {
       dispatch: (inner) => this.#internal(inner, parent),
       prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { ...parent, origin }),
     } satisfies RequestContext);
+    this.#memos.set(context, memo);
+    return context;
   }
 }

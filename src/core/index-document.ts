@@ -58,9 +58,18 @@ export function describeRoute(route: Route, context: string, site: RequestContex
   if (!base) return null;
   const description: Record<string, unknown> = { ...base };
   if (context === 'help' && route.schema) description.schema = helpSchema(route);
-  // Only routes without parameters link to themselves, as the reference's index does.
-  if (route.template !== null && !route.template.includes('{')) description._links = { self: [{ href: site.apiLink(route.template) }] };
+  const self = selfPath(route);
+  if (self !== null) description._links = { self: [{ href: site.apiLink(self) }] };
   return description;
+}
+
+/**
+ * The path a route description links to, or null. As the reference's `get_data_for_route` (index, namespace
+ * roots and OPTIONS alike): each named group becomes `{name}`, and a route where a `{` remains has no link.
+ */
+function selfPath(route: Route): string | null {
+  const path = route.pattern.replace(/\(\?P<(\w+?)>.*?\)/g, '{$1}');
+  return path.includes('{') ? null : path;
 }
 
 function describeRoutes(routes: readonly Route[], context: string, site: RequestContext['site']): Record<string, unknown> {

@@ -20,7 +20,7 @@ import { baseNameOf } from './images/metadata.js';
 import { readImageMeta } from './images/image-meta.js';
 import { incomingFile } from './incoming.js';
 import { generateMetadata } from './metadata-writer.js';
-import { prepareAttachment } from './prepare.js';
+import { attachmentLink, prepareAttachment } from './prepare.js';
 import { blobKeysOf, fileUrl, uploadsBaseUrl, type AttachmentRecord } from './record.js';
 
 const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
@@ -74,7 +74,10 @@ export async function listMedia(context: RequestContext, mediaType: PostType): P
 
 export async function readMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
   const record = (await requirePost(context, mediaType)) as AttachmentRecord;
-  return item(await prepareAttachment(record, context, mediaType));
+  const prepared = await prepareAttachment(record, context, mediaType);
+  // As for single posts: the page that shows the record, for clients that want its HTML view.
+  const page = typeof prepared.data.link === 'string' ? prepared.data.link : await attachmentLink(record, scopeOf(context, mediaType));
+  return item(prepared, { headers: { Link: `<${page}>; rel="alternate"; type=text/html` } });
 }
 
 /** The default title: the embedded title unless it is only a number, else the file name without extension. */

@@ -65,6 +65,7 @@ function isNamespaceIndex(json: any): void {
   assert.ok(routes.every((route) => route.startsWith('/cms/v2')));
   assert.deepEqual(json.routes['/cms/v2/replay-echo'].methods, ['POST', 'PUT']);
   assert.equal(json.routes['/cms/v2']._links.self[0].href, `${SITE}${API_ROOT}/cms/v2`);
+  assert.equal(json.routes['/cms/v2/posts/(?P<id>[\\d]+)']._links, undefined, 'routes with parameters have no links');
 }
 
 const cases: Case[] = [
@@ -102,6 +103,15 @@ const cases: Case[] = [
     json: {
       namespace: 'cms/v2', methods: ['POST', 'PUT'], endpoints: [{ methods: ['POST', 'PUT'], args: [] }],
       _links: { self: [{ href: `${SITE}${API_ROOT}/cms/v2/replay-echo` }] },
+    },
+  },
+  {
+    name: 'OPTIONS on an item route: no links', method: 'OPTIONS', target: `${API_ROOT}/cms/v2/posts/1`, status: 200,
+    expectHeaders: { allow: null },
+    check: (json) => {
+      assert.equal(json.namespace, 'cms/v2');
+      assert.deepEqual(json.methods, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+      assert.equal('_links' in json, false);
     },
   },
   {

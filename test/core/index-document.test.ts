@@ -73,6 +73,23 @@ describe('the index document', () => {
     }
   });
 
+  it('links only parameterless routes to themselves, alike in the index, a namespace root and OPTIONS', async () => {
+    const index = (await send(cms, 'GET', '/')).json.routes;
+    const namespace = (await send(cms, 'GET', '/cms/v2')).json.routes;
+    const withParameters = Object.keys(namespace).filter((pattern) => pattern.includes('(?P<'));
+    assert.ok(withParameters.includes('/cms/v2/posts/(?P<id>[\\d]+)') && withParameters.length > 10);
+    for (const pattern of Object.keys(namespace)) {
+      const expected = pattern.includes('(?P<') ? undefined : { self: [{ href: `https://example.com/cms-json${pattern}` }] };
+      assert.deepEqual(namespace[pattern]._links, expected, pattern);
+      assert.deepEqual(index[pattern]._links, expected, pattern);
+    }
+    const item = await send(cms, 'OPTIONS', '/cms/v2/posts/1');
+    assert.equal(item.json.namespace, 'cms/v2');
+    assert.equal('_links' in item.json, false, 'an item route has no links');
+    const collection = await send(cms, 'OPTIONS', '/cms/v2/posts');
+    assert.deepEqual(collection.json._links, { self: [{ href: 'https://example.com/cms-json/cms/v2/posts' }] });
+  });
+
   it('answers an unknown ?namespace= with 404 rest_invalid_namespace', async () => {
     const response = await send(cms, 'GET', '/cms/v2?namespace=foo');
     assert.equal(response.status, 404);

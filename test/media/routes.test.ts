@@ -101,6 +101,23 @@ describe('single media items', () => {
     assert.equal(unknown.json.code, 'rest_post_invalid_id');
   });
 
+  it('points single reads at the attachment page with Link rel="alternate", as single posts do', async () => {
+    const site = await makeMediaSite();
+    const admin = as(site, 'administrator');
+    const holder = (await admin('POST', '/cms/v2/posts', { json: { title: 'Holder', status: 'publish' } })).json;
+    const attached = await upload(site, 'cat.png', png(quarters(16, 16)), 'image/png', `post=${holder.id}`);
+    const loose = await upload(site, 'dog.png', png(quarters(16, 16)), 'image/png');
+    for (const [item, page] of [[attached, 'http://example.test/2026/11/21/holder/cat/'], [loose, 'http://example.test/dog/']] as const) {
+      const read = await as(site, null)('GET', `/cms/v2/media/${item.id}`);
+      assert.equal(read.json.link, page);
+      assert.equal(read.headers.Link, `<${page}>; rel="alternate"; type=text/html`);
+      const narrowed = await as(site, null)('GET', `/cms/v2/media/${item.id}?_fields=id`);
+      assert.equal(narrowed.headers.Link, `<${page}>; rel="alternate"; type=text/html`, 'whatever the fields asked');
+    }
+    const list = await as(site, null)('GET', '/cms/v2/media');
+    assert.equal(list.headers.Link, '<http://example.test/cms-json/>; rel="https://api.w.org/"', 'lists keep the discovery link');
+  });
+
   it('updates alt text, caption, description, title and the attached post', async () => {
     const site = await makeMediaSite();
     const admin = as(site, 'administrator');
@@ -145,6 +162,7 @@ describe('single media items', () => {
 
     const deleted = await admin('DELETE', `/cms/v2/media/${item.id}?force=true`);
     assert.equal(deleted.status, 200);
+    assert.equal(deleted.headers.Allow, undefined, 'the permission checks find nothing left to allow');
     assert.equal(deleted.json.deleted, true);
     assert.equal(deleted.json.previous.id, item.id);
     assert.equal(deleted.json.previous.media_details.original_image, 'big.jpg');

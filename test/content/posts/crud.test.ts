@@ -131,6 +131,7 @@ describe('posts: create, read, update, delete', () => {
     const trashed = await site.admin('DELETE', `/cms/v2/posts/${post.id}`);
     assert.equal(trashed.status, 200);
     assert.equal(trashed.json.status, 'trash');
+    assert.equal(trashed.headers.Allow, 'GET, POST, PUT, PATCH, DELETE', 'a trashed post is still there to read and edit');
     assert.equal(trashed.json.slug, 'doomed__trashed');
     assert.equal(trashed.json.title.raw, 'Doomed');
 
@@ -146,6 +147,7 @@ describe('posts: create, read, update, delete', () => {
     assert.equal(gone.json.previous.status, 'trash');
     assert.equal(gone.json.previous.title.raw, 'Doomed');
     assert.equal(gone.json.previous._links, undefined);
+    assert.equal(gone.headers.Allow, undefined, 'nothing is allowed on a post that is gone, as the reference answers');
     const after = await site.admin('GET', `/cms/v2/posts/${post.id}`);
     assert.equal(after.status, 404);
   });

@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { args } from '../../src/core/args/define.js';
+import type { RequestContext, Services } from '../../src/core/context.js';
+import { Dispatcher } from '../../src/core/dispatch.js';
+import { CmsError } from '../../src/core/errors.js';
+import { namespaceRoot } from '../../src/core/index-document.js';
+import { allowAnyone, Registry } from '../../src/core/registry.js';
+import { item } from '../../src/core/response.js';
 import { send } from '../helpers/request.js';
 import { makeCore, THING_COUNT } from './fixture.js';
 
@@ -307,5 +314,75 @@ describe('response shaping', () => {
     const invalid = await core.handle({ method: 'GET', path: '/', query: '_jsonp=alert(1)' });
     assert.equal(invalid.status, 400);
     assert.deepEqual(invalid.body, { code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' });
+  });
+});
+
+describe('Allow after a write', () => {
+  /** A route whose permission checks read a record through the request memo, as resources do. */
+  function recordsCore() {
+    const records = new Map([[1, 'one'], [2, 'two']]);
+    let loads = 0;
+    const registry = new Registry();
+    registry.namespace('rec/v1', namespaceRoot(registry));
+    const load = (context: RequestContext) => context.memo(`record:${String(context.params.id)}`, () => {
+      loads += 1;
+      return records.get(context.params.id as number) ?? null;
+    });
+    const exists = (context: RequestContext) => load(context) !== null || new CmsError('rest_record_invalid_id', 'Invalid record ID.', 404);
+    registry.add('rec/v1', '/records/(?P<id>[\\d]+)', [
+      { methods: ['GET'], args: { id: args.integer() }, permission: exists, handler: (context) => ({ value: load(context) }) },
+      { methods: ['POST'], args: { id: args.integer(), value: args.string() }, permission: exists, handler: (context) => {
+        records.set(context.params.id as number, String(context.params.value));
+        return { value: records.get(context.params.id as number) };
+      } },
+      { methods: ['DELETE'], args: { id: args.integer() }, permission: exists, handler: (context) => {
+        records.delete(context.params.id as number);
+        return { deleted: true };
+      } },
+    ]);
+    const core = new Dispatcher({ registry, services: {} as Services, site: { url: 'http://example.test' }, maxBodyBytes: 1024, headerPrefix: 'X-WP', jsonp: true });
+    return { core, loads: () => loads };
+  }
+
+  it('asks the permission checks about the state the write left: nothing is allowed on a deleted record', async () => {
+    const { core } = recordsCore();
+    const updated = await send(core, 'POST', '/rec/v1/records/1', { json: { value: 'uno' } });
+    assert.deepEqual(updated.json, { value: 'uno' });
+    assert.equal(updated.headers.Allow, 'GET, POST, DELETE');
+    const deleted = await send(core, 'DELETE', '/rec/v1/records/2');
+    assert.deepEqual(deleted.json, { deleted: true });
+    assert.equal(deleted.headers.Allow, undefined);
+    assert.equal((await send(core, 'GET', '/rec/v1/records/2')).status, 404);
+  });
+
+  it('reads keep what their permission check loaded for the Allow header', async () => {
+    const { core, loads } = recordsCore();
+    const read = await send(core, 'GET', '/rec/v1/records/1');
+    assert.equal(read.headers.Allow, 'GET, POST, DELETE');
+    assert.equal(loads(), 1, 'one load for the permission check, the handler and the Allow header');
+  });
+});
+
+describe('the request context', () => {
+  it('is the dispatcher\'s: a handler cannot change it, and chooses the answer\'s context through its result', async () => {
+    const registry = new Registry();
+    registry.namespace('ctx/v1', namespaceRoot(registry));
+    const schema = { type: 'object', properties: { id: { type: 'integer', context: ['view', 'edit'] }, secret: { type: 'string', context: ['edit'] } } } as const;
+    registry.add('ctx/v1', '/mutate', [{ methods: ['GET'], permission: allowAnyone, handler: (context) => {
+      Object.assign(context, { context: 'edit' });
+      return item({ data: { id: 1, secret: 's' } });
+    } }], { schema: () => schema });
+    registry.add('ctx/v1', '/edit', [{ methods: ['GET'], permission: allowAnyone, handler: () => item({ data: { id: 1, secret: 's' } }, { context: 'edit' }) }],
+      { schema: () => schema });
+    const errors: unknown[] = [];
+    const core = new Dispatcher({
+      registry, services: {} as Services, site: { url: 'http://example.test' }, maxBodyBytes: 1024, headerPrefix: 'X-WP', jsonp: true,
+      onError: (error) => errors.push(error),
+    });
+    const mutated = await send(core, 'GET', '/ctx/v1/mutate');
+    assert.equal(mutated.status, 500);
+    assert.equal(mutated.json.code, 'internal_error');
+    assert.ok(errors[0] instanceof TypeError, 'the frozen context refused the change');
+    assert.deepEqual((await send(core, 'GET', '/ctx/v1/edit')).json, { id: 1, secret: 's' });
   });
 });
