@@ -16,8 +16,7 @@ export interface Names {
 }
 
 /** Neutral namespace → the reference's name. Namespaces not listed keep their name (`oembed/1.0`, `batch/v1`). */
-const WORDPRESS_NAMESPACES: Readonly<Record<string, string>> = Object.freeze({
-  __proto__: null,
+const WORDPRESS_NAMESPACES: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, {
   'cms/v2': 'wp/v2',
   'forms/v1': 'contact-form-7/v1',
   'mailing/v1': 'mc4wp/v1',
@@ -25,7 +24,7 @@ const WORDPRESS_NAMESPACES: Readonly<Record<string, string>> = Object.freeze({
   'cms-site-health/v1': 'wp-site-health/v1',
   'cms-block-editor/v1': 'wp-block-editor/v1',
   'cms-abilities/v1': 'wp-abilities/v1',
-} as Record<string, string>);
+}));
 
 export const NEUTRAL_NAMES: Names = Object.freeze({
   scheme: 'neutral',
