@@ -4,9 +4,8 @@
  * through. Works with or without a body parser before it.
  */
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import type { Cms } from '../src/index.js';
-import { baseUrlOf, serveNode, type NodeAdapterOptions, type NodeTarget } from './node.js';
-import { corePath, normalizePrefix, splitTarget } from './routing.js';
+import { normalizePrefix, type Cms } from '../src/index.js';
+import { nodeTarget, serveNode, type NodeAdapterOptions, type NodeTarget } from './node.js';
 
 export type ExpressAdapterOptions = NodeAdapterOptions;
 
@@ -19,11 +18,11 @@ export type ExpressMiddleware = [RequestHandler, ErrorRequestHandler];
 export function toExpress(cms: Cms, options: ExpressAdapterOptions = {}): ExpressMiddleware {
   const ownPrefix = options.prefix === undefined ? undefined : normalizePrefix(options.prefix);
 
-  const targetOf = (req: Request): Omit<NodeTarget, 'body' | 'parsedBody'> | null => {
+  /** `req.url` is below the mount path (`req.baseUrl`), which links keep. */
+  const targetOf = (req: Request): NodeTarget | null => {
     const prefix = ownPrefix ?? (req.baseUrl === '' ? cms.apiRoot : '');
-    const { pathname, query } = splitTarget(req.url);
-    const path = corePath(pathname, query, prefix);
-    return path === null ? null : { path, query, baseUrl: baseUrlOf(req, req.baseUrl + prefix, options.trustProxy) };
+    const { path, ...target } = nodeTarget(req, prefix, options.trustProxy, req.baseUrl + prefix);
+    return path === null ? null : { ...target, path };
   };
 
   const handler: RequestHandler = (req, res, next) => {

@@ -2,8 +2,10 @@
  * Fetch adapter for any runtime with Web `Request`/`Response` (Deno, Bun, workers, service workers):
  * `Deno.serve(toFetchHandler(cms))`, `export default { fetch: toFetchHandler(cms) }`. No Node built-ins.
  */
-import { encodeResponse, type Cms, type CmsRequest } from '../src/index.js';
-import { apiRootUrl, corePath, firstForwarded, normalizePrefix } from './routing.js';
+import {
+  encodeResponse, mountTarget, normalizePrefix, outsideApi, readStreamBody, type Cms, type CmsRequest, type EncodedResponse,
+  type MountTarget,
+} from '../src/index.js';
 
 export interface FetchAdapterOptions {
   /** Path of the API root in request URLs; default `cms.apiRoot` (`/cms-json`). */
@@ -17,27 +19,23 @@ export interface FetchAdapterOptions {
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /** Where a request goes: `path` is null when it is not for the API. */
-export interface FetchTarget {
-  path: string | null;
-  query: string;
-  baseUrl: string;
-}
+export type FetchTarget = MountTarget;
 
 export function toFetchHandler(cms: Cms, options: FetchAdapterOptions = {}): FetchHandler {
   const prefix = normalizePrefix(options.prefix ?? cms.apiRoot);
   return async (request) => {
-    const target = fetchTarget(request, prefix, options.trustProxy);
-    if (target.path !== null) return serveFetch(cms, request, { ...target, path: target.path }, options);
-    return new Response(null, { status: 404, headers: { Link: cms.discoveryLink(target.baseUrl) } });
+    const { path, ...target } = fetchTarget(request, prefix, options.trustProxy);
+    if (path !== null) return serveFetch(cms, request, { ...target, path }, options);
+    return toResponse(outsideApi(cms.discoveryLink(target.baseUrl)));
   };
 }
 
 export function fetchTarget(request: Request, prefix: string, trustProxy = false): FetchTarget {
   const url = new URL(request.url);
-  const query = url.search.slice(1);
-  const proto = (trustProxy ? firstForwarded(request.headers.get('x-forwarded-proto')) : undefined) ?? url.protocol.slice(0, -1);
-  const host = (trustProxy ? firstForwarded(request.headers.get('x-forwarded-host')) : undefined) ?? url.host;
-  return { path: corePath(url.pathname, query, prefix), query, baseUrl: apiRootUrl(proto, host, url.host, prefix) };
+  return mountTarget({
+    pathname: url.pathname, query: url.search.slice(1), scheme: url.protocol.slice(0, -1), host: url.host, fallbackHost: url.host,
+    forwardedProto: request.headers.get('x-forwarded-proto'), forwardedHost: request.headers.get('x-forwarded-host'),
+  }, { prefix, trustProxy });
 }
 
 /** Extra facts a runtime knows: the client address, or a body a framework already read. */
@@ -51,44 +49,15 @@ export async function serveFetch(
 ): Promise<Response> {
   const headers = Object.fromEntries(request.headers);
   headers.host ??= new URL(request.url).host;
-  const body = extras.readBody ? new Uint8Array(await extras.readBody()) : await readLimited(request, cms.maxBodyBytes);
-  const response = await cms.handle({
-    method: request.method,
-    path: target.path,
-    query: target.query,
-    headers,
-    ...(body ? { body } : {}),
-    baseUrl: target.baseUrl,
-    ...(extras.remoteAddress ? { remoteAddress: extras.remoteAddress } : {}),
-    ...(options.user ? { user: await options.user(request) } : {}),
-  });
-  const encoded = encodeResponse(response);
-  // The core's bytes never sit on a SharedArrayBuffer, which is all the DOM typing guards against.
-  return new Response(encoded.body as Uint8Array<ArrayBuffer> | null, { status: encoded.status, headers: encoded.headers });
+  const body = extras.readBody
+    ? new Uint8Array(await extras.readBody())
+    : await readStreamBody(request.body, request.headers.get('content-length'), cms.maxBodyBytes);
+  const user = options.user ? await options.user(request) : undefined;
+  const { path, query, baseUrl } = target;
+  return toResponse(encodeResponse(await cms.handle({ method: request.method, path, query, headers, body, baseUrl, remoteAddress: extras.remoteAddress, user })));
 }
 
-/**
- * Reads at most `limit + 1` bytes: a declared length over the limit is not read (the core answers 413 from the
- * header), and a longer stream is left unread past that point (the core answers 413 from the size).
- */
-async function readLimited(request: Request, limit: number): Promise<Uint8Array | undefined> {
-  if (!request.body || Number(request.headers.get('content-length') ?? 0) > limit) return undefined;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size <= limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  reader.releaseLock();
-  const body = new Uint8Array(Math.min(size, limit + 1));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, body.length - offset);
-    body.set(part, offset);
-    offset += part.length;
-  }
-  return body;
+function toResponse(encoded: EncodedResponse): Response {
+  // The core's bytes never sit on a SharedArrayBuffer, which is all the DOM typing guards against.
+  return new Response(encoded.body as Uint8Array<ArrayBuffer> | null, { status: encoded.status, headers: encoded.headers });
 }

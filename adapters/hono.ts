@@ -3,9 +3,8 @@
  * or `app.use(toHono(cms))` to also serve `?rest_route=` anywhere. Requests that are not for the API go to `next()`.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { Cms } from '../src/index.js';
+import { normalizePrefix, type Cms } from '../src/index.js';
 import { fetchTarget, serveFetch, type FetchAdapterOptions } from './fetch.js';
-import { normalizePrefix } from './routing.js';
 
 /** `prefix` is the API root in the full request path: under `app.route('/api', sub)` it starts with `/api`. */
 export type HonoAdapterOptions = FetchAdapterOptions;

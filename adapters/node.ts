@@ -4,8 +4,10 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { encodeResponse, type Cms, type CmsRequest, type EncodedResponse } from '../src/index.js';
-import { apiRootUrl, corePath, firstForwarded, normalizePrefix, splitTarget } from './routing.js';
+import {
+  encodeResponse, firstForwarded, mountTarget, normalizePrefix, outsideApi, readEventedBody, splitTarget,
+  type Cms, type CmsRequest, type EncodedResponse, type MountTarget,
+} from '../src/index.js';
 
 export interface NodeAdapterOptions {
   /** Path of the API root on this server; default `cms.apiRoot` (`/cms-json`). */
@@ -18,47 +20,40 @@ export interface NodeAdapterOptions {
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
-/** What an adapter resolved for one API request; a body a framework already read goes in `body`/`parsedBody`. */
-export interface NodeTarget {
-  path: string;
-  query: string;
-  baseUrl: string;
-  body?: Uint8Array | string;
-  parsedBody?: unknown;
-}
+/** One API request as resolved; a body a framework already read goes in `body` or `parsedBody`. */
+export type NodeTarget = MountTarget & { path: string; body?: Uint8Array | string; parsedBody?: unknown };
 
 export function toNodeListener(cms: Cms, options: NodeAdapterOptions = {}): NodeListener {
   const prefix = normalizePrefix(options.prefix ?? cms.apiRoot);
   return (req, res, next) => {
-    const { pathname, query } = splitTarget(req.url ?? '/');
-    const path = corePath(pathname, query, prefix);
-    const baseUrl = () => baseUrlOf(req, prefix, options.trustProxy);
-    if (path !== null) void serveNode(cms, req, res, { path, query, baseUrl: baseUrl() }, options, next);
+    const { path, ...target } = nodeTarget(req, prefix, options.trustProxy);
+    if (path !== null) void serveNode(cms, req, res, { ...target, path }, options, next);
     else if (next) next();
-    else writeResponse(res, { status: 404, headers: { Link: cms.discoveryLink(baseUrl()) }, body: null });
+    else writeResponse(res, outsideApi(cms.discoveryLink(target.baseUrl)));
   };
 }
 
+/** Where a request goes (`apiRootPath`: the API root's path in links, when it is not `prefix`). */
+export function nodeTarget(req: IncomingMessage, prefix: string, trustProxy = false, apiRootPath?: string): MountTarget {
+  const socket = req.socket as Partial<TLSSocket>;
+  const local = socket.localAddress?.includes(':') ? `[${socket.localAddress}]` : socket.localAddress ?? 'localhost';
+  return mountTarget({
+    ...splitTarget(req.url ?? '/'), scheme: socket.encrypted ? 'https' : 'http', host: req.headers.host, fallbackHost: `${local}:${socket.localPort ?? 80}`,
+    forwardedProto: req.headers['x-forwarded-proto'], forwardedHost: req.headers['x-forwarded-host'],
+  }, { prefix, trustProxy, ...(apiRootPath === undefined ? {} : { apiRootPath }) });
+}
+
+/** The API root as this request reached it: `http://host:port/cms-json`. */
+export const baseUrlOf = (req: IncomingMessage, apiRootPath: string, trustProxy = false): string => nodeTarget(req, apiRootPath, trustProxy).baseUrl;
+
 /** Answers one API request; failures reading the request go to `next` when given, else the socket is dropped. */
-export async function serveNode(
-  cms: Cms, req: IncomingMessage, res: ServerResponse, target: NodeTarget, options: NodeAdapterOptions, next?: (error?: unknown) => void,
-): Promise<void> {
+export async function serveNode(cms: Cms, req: IncomingMessage, res: ServerResponse, target: NodeTarget, options: NodeAdapterOptions, next?: (error?: unknown) => void): Promise<void> {
   try {
-    const alreadyRead = target.body !== undefined || target.parsedBody !== undefined;
-    const read: { body?: Uint8Array; complete: boolean } = alreadyRead ? { complete: true } : await readBody(req, cms.maxBodyBytes);
-    const body = target.body ?? read.body;
+    const read = target.body !== undefined || target.parsedBody !== undefined ? { complete: true } : await readBody(req, cms.maxBodyBytes);
     const remoteAddress = (options.trustProxy ? firstForwarded(req.headers['x-forwarded-for']) : undefined) ?? req.socket.remoteAddress;
-    const response = await cms.handle({
-      method: req.method ?? 'GET',
-      path: target.path,
-      query: target.query,
-      headers: req.headers,
-      ...(body !== undefined ? { body } : {}),
-      ...(target.parsedBody !== undefined ? { parsedBody: target.parsedBody } : {}),
-      baseUrl: target.baseUrl,
-      ...(remoteAddress ? { remoteAddress } : {}),
-      ...(options.user ? { user: await options.user(req) } : {}),
-    });
+    const user = options.user ? await options.user(req) : undefined;
+    const { path, query, baseUrl, body = read.body, parsedBody } = target;
+    const response = await cms.handle({ method: req.method ?? 'GET', path, query, headers: req.headers, body, parsedBody, baseUrl, remoteAddress, user });
     writeResponse(res, encodeResponse(response), { close: !read.complete });
   } catch (error) {
     if (next && !res.headersSent) next(error);
@@ -66,49 +61,14 @@ export async function serveNode(
   }
 }
 
-/**
- * Reads the body, holding at most `limit + 1` bytes. A declared length over the limit is not read at all, and a
- * stream that runs past it stops being read; either way `complete` is false (the core answers 413 and the
- * connection should close, as unread bytes remain).
- */
-export function readBody(req: IncomingMessage, limit: number): Promise<{ body?: Uint8Array; complete: boolean }> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.resolve({ complete: false });
-  const hasBody = req.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
-  if (!hasBody || req.readableEnded) return Promise.resolve({ complete: true });
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (complete: boolean) => {
-      req.off('data', onData).off('end', onEnd).off('error', reject);
-      if (!complete) req.pause();
-      resolve({ body: Buffer.concat(chunks, Math.min(size, limit + 1)), complete });
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size > limit) finish(false);
-    };
-    const onEnd = () => finish(true);
-    req.on('data', onData).on('end', onEnd).on('error', reject);
-  });
-}
+/** Reads the body within `limit`; `complete` is false when bytes were left unread (413 follows). */
+export const readBody = (req: IncomingMessage, limit: number) => readEventedBody(req, limit);
 
 /** Writes an encoded response; `close` asks Node to end the connection after it. */
 export function writeResponse(res: ServerResponse, encoded: EncodedResponse, options: { close?: boolean } = {}): void {
   const headers: OutgoingHttpHeaders = { ...encoded.headers };
-  const bodiless = res.req?.method === 'HEAD' || encoded.status === 204 || encoded.status === 304;
-  if (!bodiless) headers['Content-Length'] = encoded.body?.byteLength ?? 0;
+  if (res.req?.method !== 'HEAD' && encoded.status !== 204 && encoded.status !== 304) headers['Content-Length'] = encoded.body?.byteLength ?? 0;
   if (options.close) headers.Connection = 'close';
   res.writeHead(encoded.status, headers);
   res.end(encoded.body ?? undefined);
-}
-
-/** The API root as this request reached it: `http://host:port/cms-json`. */
-export function baseUrlOf(req: IncomingMessage, apiRootPath: string, trustProxy = false): string {
-  const socket = req.socket as Partial<TLSSocket>;
-  const proto = (trustProxy ? firstForwarded(req.headers['x-forwarded-proto']) : undefined) ?? (socket.encrypted ? 'https' : 'http');
-  const host = (trustProxy ? firstForwarded(req.headers['x-forwarded-host']) : undefined) ?? req.headers.host;
-  const local = socket.localAddress?.includes(':') ? `[${socket.localAddress}]` : socket.localAddress ?? 'localhost';
-  return apiRootUrl(proto, host, `${local}:${socket.localPort ?? 80}`, apiRootPath);
 }

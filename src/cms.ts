@@ -1,7 +1,7 @@
 import { createCapabilityRules, createRoleTable, type CapabilityRuleOptions, type CapabilityRules, type RoleChanges, type RoleTable } from './auth/index.js';
 import { registerBatch } from './batch/index.js';
 import type { Principal, Services } from './core/context.js';
-import { HttpCore, type Authenticator } from './core/http.js';
+import { Dispatcher, type Authenticator } from './core/dispatch.js';
 import { namespaceRoot, registerIndex } from './core/index-document.js';
 import { Registry } from './core/registry.js';
 import { openApiDocument } from './core/openapi.js';
@@ -193,7 +193,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   }
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const core = new HttpCore({
+  const core = new Dispatcher({
     registry,
     services,
     site: options.site ?? {},

@@ -2,8 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { baseUrlOf, toNodeListener, writeResponse } from '../../adapters/node.js';
-import { splitTarget } from '../../adapters/routing.js';
-import { createCms, createSmtpMailer, encodeResponse, serveUpload, type BlobStore, type Cms } from '../index.js';
+import { createCms, createSmtpMailer, encodeResponse, serveUpload, splitTarget, type BlobStore, type Cms } from '../index.js';
 import { ensureAdministrator } from '../users/index.js';
 import { parseCliArgs, UsageError, USAGE } from './args.js';
 import { importFile, ImportError } from './import.js';

@@ -56,6 +56,20 @@ export function internalError(): CmsError {
   return new CmsError('internal_error', 'The server met an unexpected condition and could not answer the request.', 500);
 }
 
+/**
+ * The one normaliser: a `CmsError` passes as it is; anything else is reported (never to the client) and becomes
+ * a bare 500 `internal_error`. A failing reporter is ignored rather than turned into a second failure.
+ */
+export function toCmsError(thrown: unknown, report: ((error: unknown) => void) | undefined): CmsError {
+  if (isCmsError(thrown)) return thrown;
+  try {
+    report?.(thrown);
+  } catch {
+    // Nothing more can be done with an error about an error.
+  }
+  return internalError();
+}
+
 /** The detail entry of one failed argument, as it appears in `data.details`. */
 export interface ArgIssue {
   code: string;

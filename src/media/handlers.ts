@@ -7,7 +7,6 @@ import { nowDates } from '../content/posts/dates.js';
 import { onlyVisible, requirePost } from '../content/posts/permissions.js';
 import { buildListPlan } from '../content/posts/query.js';
 import { POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
-import { answerInContext } from '../content/posts/response-context.js';
 import { deletePost, savePost } from '../content/posts/save.js';
 import { scopeOf, type PostType } from '../content/posts/scope.js';
 import { listVisibility } from '../content/posts/visibility.js';
@@ -133,9 +132,8 @@ export async function createMedia(context: RequestContext, mediaType: PostType):
     generateSubSizes: context.params.generate_sub_sizes !== false,
     convertFormat: context.params.convert_format !== false,
   });
-  answerInContext(context, 'edit');
   const prepared = await prepareAttachment(record, context, mediaType, 'edit');
-  return created(prepared, context.url(`/cms/v2/media/${record.id}`), { headers: { 'X-WP-Upload-Attachment-ID': record.id } });
+  return created(prepared, context.url(`/cms/v2/media/${record.id}`), { context: 'edit', headers: { 'X-WP-Upload-Attachment-ID': record.id } });
 }
 
 export async function updateMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
@@ -152,8 +150,7 @@ export async function updateMedia(context: RequestContext, mediaType: PostType):
     }
     return post as AttachmentRecord;
   });
-  answerInContext(context, 'edit');
-  return item(await prepareAttachment(saved, context, mediaType, 'edit'));
+  return item(await prepareAttachment(saved, context, mediaType, 'edit'), { context: 'edit' });
 }
 
 export async function deleteMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
@@ -162,7 +159,6 @@ export async function deleteMedia(context: RequestContext, mediaType: PostType):
   if (context.params.force !== true) {
     throw new CmsError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
   }
-  answerInContext(context, 'edit');
   const previous = await prepareAttachment(record, context, mediaType, 'edit');
   await scope.storage.transaction(async (tx) => {
     await deletePost(record, scope.saveEnvironment(tx));

@@ -6,7 +6,6 @@ import type { RequestContext } from '../core/context.js';
 import { item } from '../core/response.js';
 import { requirePost } from '../content/posts/permissions.js';
 import { POSTS_COLLECTION } from '../content/posts/record.js';
-import { answerInContext } from '../content/posts/response-context.js';
 import type { PostType } from '../content/posts/scope.js';
 import { canEdit } from './images/codec.js';
 import { readImageHeader } from './images/header.js';
@@ -48,6 +47,5 @@ async function createMissingSizes(context: RequestContext, record: AttachmentRec
 export async function postProcessMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
   let record = (await requirePost(context, mediaType)) as AttachmentRecord;
   if (context.params.action === 'create-image-subsizes') record = await createMissingSizes(context, record);
-  answerInContext(context, 'edit');
-  return item(await prepareAttachment(record, context, mediaType, 'edit'));
+  return item(await prepareAttachment(record, context, mediaType, 'edit'), { context: 'edit' });
 }

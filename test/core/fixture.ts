@@ -3,7 +3,7 @@ import type { JsonSchema } from '../../src/core/args/schema.js';
 import type { Principal } from '../../src/core/context.js';
 import { CmsError, forbidden } from '../../src/core/errors.js';
 import { registerBatch } from '../../src/batch/index.js';
-import { HttpCore } from '../../src/core/http.js';
+import { Dispatcher } from '../../src/core/dispatch.js';
 import { namespaceRoot, registerIndex } from '../../src/core/index-document.js';
 import { allowAnyone, Registry } from '../../src/core/registry.js';
 import { collection, created, item, paging } from '../../src/core/response.js';
@@ -175,7 +175,7 @@ export function makeCore(options: { onError?: (error: unknown) => void; maxBodyB
 
   const users = options.users ?? { 'Bearer editor': editor };
   const services = { clock: systemClock } as Services;
-  return new HttpCore({
+  return new Dispatcher({
     registry,
     services,
     site: { name: 'Test site', description: 'Just testing', url: 'http://example.test', timezone: '' },

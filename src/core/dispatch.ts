@@ -1,0 +1,286 @@
+/**
+ * The dispatcher: one `CmsRequest` in, one `CmsResponse` out, in one readable flow.
+ *
+ *   read the request once (method override, `rest_route`, query, output switches)   transport.ts
+ *   → JSONP refusal → body limits → authentication → `maxAnonymousBodyBytes` → body parsing
+ *   → the answer (kept for `cacheable` routes):
+ *       OPTIONS: the route's description and `Allow`
+ *       else: match → validation → permission → handler → paging headers → `Allow` → rendering   render.ts
+ *       then `_envelope`, the route's own format (`serialize`), JSONP or `_pretty`
+ *   → transport headers (fixed headers, CORS, no-cache) laid over it.
+ *
+ * Batches and embeds run requests inside it through `prepareInternal` (internal.ts). Every error, whatever
+ * throws it, goes through `toCmsError()`.
+ */
+import { LRUCache } from 'lru-cache';
+import { bodyTooLarge, parseBody, type ParsedBody } from './body.js';
+import type { Principal, RequestContext, Services } from './context.js';
+import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
+import { deepFreeze } from './freeze.js';
+import { describeRoute } from './index-document.js';
+import { prepareInternal } from './internal.js';
+import { errorOutcome, type InternalParent, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
+import { ParamGroups, validateParams } from './params.js';
+import type { Registry, Route, RouteMatch } from './registry.js';
+import { pagingHeaders, render, type InternalDispatch } from './render.js';
+import { isHandlerResult } from './response.js';
+import { isFieldIncluded, parseList } from './shape.js';
+import { resolveSite, type SiteSettings } from './site.js';
+import {
+  discoveryLink, envelope, fixedHeaders, formatBody, jsonpRefusal, readIncoming, stringHeaders, transportHeaders,
+  type Answer, type Incoming,
+} from './transport.js';
+import type { CmsRequest, CmsResponse } from './types.js';
+
+/** Resolves who is calling: a principal, null for anonymous, or a thrown `CmsError` for bad credentials. */
+export type Authenticator = (request: { headers: Readonly<Record<string, string>>; user: CmsRequest['user']; remoteAddress?: string }) =>
+  Promise<Principal | null> | Principal | null;
+
+export interface DispatcherOptions {
+  registry: Registry;
+  /** Handed to every request context as it is; the core never looks inside. */
+  services: Services;
+  site: SiteSettings;
+  /** The settings in effect for each request, when they can change while the site runs (stored settings). */
+  currentSite?: () => Promise<SiteSettings>;
+  authenticate?: Authenticator;
+  /** Called with every unexpected error (the response is a bare 500 `internal_error`). */
+  onError?: (error: unknown) => void;
+  /** Largest accepted request body in bytes. */
+  maxBodyBytes: number;
+  /** Largest accepted body from a caller who is not logged in (checked once the caller is known, before parsing). */
+  maxAnonymousBodyBytes?: number;
+  /** Largest JSON or urlencoded body (or multipart text fields) parsed into parameters. */
+  maxParsedBodyBytes?: number;
+  /** Prefix of the paging headers; `X-WP` gives `X-WP-Total`. */
+  headerPrefix: string;
+  /** Whether `_jsonp` callbacks are served. */
+  jsonp: boolean;
+}
+
+const CACHED_ANSWERS = 64;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export class Dispatcher implements RouteSteps {
+  /** Answers of `cacheable` routes (the index documents), valid while the site settings stay the same. */
+  readonly #answers = new LRUCache<string, Answer>({ max: CACHED_ANSWERS });
+  #answersSettings: SiteSettings | null = null;
+  readonly #internal: InternalDispatch = (request, parent) => prepareInternal(this, request, parent).run();
+
+  constructor(readonly options: DispatcherOptions) {}
+
+  /** Answers one request; never throws. */
+  async handle(request: CmsRequest): Promise<CmsResponse> {
+    try {
+      return await this.#handle(request);
+    } catch (thrown) {
+      const error = toCmsError(thrown, this.options.onError);
+      return { status: error.status, headers: { 'Content-Type': 'application/json; charset=UTF-8' }, body: error.toBody() };
+    }
+  }
+
+  /** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */
+  discoveryLink(requestApiUrl?: string): string {
+    return discoveryLink(resolveSite(this.options.site, requestApiUrl));
+  }
+
+  async #handle(request: CmsRequest): Promise<CmsResponse> {
+    const incoming = readIncoming(request);
+    const site = resolveSite(await this.#settings(), request.baseUrl);
+    const respond = (answer: Answer, user: Principal | null): CmsResponse => {
+      const headers = { ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers };
+      Object.assign(headers, transportHeaders(incoming, answer.status, user));
+      return { status: answer.status, headers: stringHeaders(headers), body: incoming.realMethod === 'HEAD' ? null : answer.body };
+    };
+
+    const refused = jsonpRefusal(incoming.query, this.options.jsonp);
+    if (refused) return respond(refused, null);
+
+    let user: Principal | null = null;
+    let body: ParsedBody;
+    try {
+      this.#checkBodySize(request, incoming, this.options.maxBodyBytes);
+      user = await this.#authenticate(request, incoming);
+      if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
+      body = await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
+    } catch (thrown) {
+      const error = toCmsError(thrown, this.options.onError);
+      return respond({ status: error.status, headers: {}, body: formatBody(error.toBody(), incoming.query) }, user);
+    }
+
+    const call: RouteCall = {
+      method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
+      user, origin: 'http', site, ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
+    };
+    // The one place an answer is assembled; a cache of whole answers sits here.
+    const key = this.#cacheKey(request, call, incoming);
+    const cached = key === null ? undefined : this.#answers.get(key);
+    const answer = cached ?? await this.#answer(call, incoming);
+    if (key !== null && !cached && answer.status === 200) this.#answers.set(key, deepFreeze(answer));
+    return respond(answer, user);
+  }
+
+  /** The answer before transport headers: the route's (or OPTIONS') answer, enveloped, then in its output format. */
+  async #answer(call: RouteCall, incoming: Incoming): Promise<Answer> {
+    let answer: Answer;
+    let outcome: Outcome | null = null;
+    if (call.method === 'OPTIONS') {
+      answer = await this.#describe(call);
+    } else {
+      outcome = await this.#run(call);
+      const body = incoming.realMethod === 'HEAD' ? null : await render(outcome, incoming.embed, this.#internal);
+      answer = { status: outcome.status, headers: outcome.headers, body };
+    }
+    if (incoming.envelope) answer = envelope(answer);
+    // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
+    const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
+    if (own) return { status: own.status ?? answer.status, headers: { ...answer.headers, 'Content-Type': own.contentType }, body: own.body };
+    return { ...answer, body: formatBody(answer.body, incoming.query) };
+  }
+
+  /** OPTIONS: the first route matching the path, described in help context, with the methods the caller may use. */
+  async #describe(call: RouteCall): Promise<Answer> {
+    const found = this.options.registry.matchAnyMethod(call.path);
+    if (!found) return { status: 200, headers: {}, body: [] };
+    const endpoint = found.route.endpoints[found.route.endpoints.length - 1]!;
+    const { context } = this.prepare(call, { route: found.route, endpoint, urlParams: found.urlParams });
+    const headers: Record<string, string | number> = {};
+    const allow = context ? await this.allowedMethods(found.route, context) : [];
+    if (allow.length > 0) headers.Allow = allow.join(', ');
+    return { status: 200, headers, body: describeRoute(found.route, 'help', call.site) ?? [] };
+  }
+
+  /**
+   * Answers of cacheable routes depend only on the site address, the method, the path and the query string, so
+   * they are kept — bounded, since the site address may come from the request.
+   */
+  #cacheKey(request: CmsRequest, call: RouteCall, incoming: Incoming): string | null {
+    if (call.method !== 'GET' && call.method !== 'HEAD') return null;
+    if (typeof request.query !== 'string' && request.query !== undefined) return null;
+    if (call.body.raw.length > 0 || request.parsedBody !== undefined) return null;
+    if (!this.options.registry.match(call.method, call.path)?.route.cacheable) return null;
+    return [call.site.apiUrl, incoming.realMethod, call.method, call.path, request.query ?? ''].join('\n');
+  }
+
+  /** The settings for this request; kept answers are dropped when they change. */
+  async #settings(): Promise<SiteSettings> {
+    if (!this.options.currentSite) return this.options.site;
+    const settings = await this.options.currentSite();
+    if (settings !== this.#answersSettings) {
+      this.#answers.clear();
+      this.#answersSettings = settings;
+    }
+    return settings;
+  }
+
+  #checkBodySize(request: CmsRequest, incoming: Incoming, limit: number): void {
+    const declared = Number(incoming.headers['content-length'] ?? 0);
+    const actual = typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body?.length ?? 0;
+    if (declared > limit || actual > limit) throw bodyTooLarge(limit);
+  }
+
+  async #authenticate(request: CmsRequest, incoming: Incoming): Promise<Principal | null> {
+    if (!this.options.authenticate) return null;
+    const input = { headers: incoming.headers, user: request.user, ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}) };
+    return (await this.options.authenticate(input)) ?? null;
+  }
+
+  async #run(call: RouteCall): Promise<Outcome> {
+    const prepared = this.prepare(call);
+    return prepared.match ? this.execute(prepared.match, prepared.context, prepared.error) : errorOutcome(prepared.error);
+  }
+
+  /** Match, validate and sanitise; permission and handler are not run. */
+  prepare(call: RouteCall, found: RouteMatch | null = this.options.registry.match(call.method, call.path)): Prepared {
+    if (!found) return { match: null, context: null, error: noRoute() };
+    const groups = new ParamGroups({
+      json: call.body.json,
+      post: BODY_METHODS.has(call.method) ? call.post : null,
+      query: call.query,
+      url: found.urlParams,
+      endpoint: found.endpoint,
+    });
+    let error: CmsError | null = call.body.jsonError;
+    if (!error) {
+      try {
+        validateParams(groups, found.endpoint, { user: call.user, method: call.method, param: (name) => groups.get(name) });
+      } catch (thrown) {
+        error = toCmsError(thrown, this.options.onError);
+      }
+    }
+    return { match: found, context: this.#context(call, found.route, groups), error };
+  }
+
+  /** Permission and handler for a prepared request, then the paging headers and `Allow`. */
+  async execute(match: RouteMatch, context: RequestContext, validationError: CmsError | null): Promise<Outcome> {
+    let outcome: Outcome;
+    if (validationError) {
+      outcome = errorOutcome(validationError, match.route, context);
+    } else {
+      try {
+        const permitted = await match.endpoint.permission(context);
+        if (permitted !== true) throw isCmsError(permitted) ? permitted : forbidden(context.user);
+        const value: unknown = await match.endpoint.handler(context);
+        const result = isHandlerResult(value) ? value : { kind: 'result' as const, status: 200, headers: {}, body: value ?? null };
+        const headers = { ...result.headers, ...(result.paging ? pagingHeaders(result.paging, context, this.options.headerPrefix) : {}) };
+        outcome = { status: result.status, headers, error: null, result, route: match.route, context };
+      } catch (thrown) {
+        outcome = errorOutcome(toCmsError(thrown, this.options.onError), match.route, context);
+      }
+    }
+    const allow = await this.allowedMethods(match.route, context);
+    if (allow.length > 0) outcome.headers.Allow = allow.join(', ');
+    return outcome;
+  }
+
+  /** Methods whose permission check answers exactly `true` for this request (the reference's `Allow`). */
+  async allowedMethods(route: Route, context: RequestContext): Promise<string[]> {
+    const allowed: string[] = [];
+    for (const endpoint of route.endpoints) {
+      let granted = false;
+      try {
+        granted = (await endpoint.permission(context)) === true;
+      } catch {
+        granted = false;
+      }
+      if (granted) allowed.push(...endpoint.methods);
+    }
+    return allowed;
+  }
+
+  render(outcome: Outcome): Promise<unknown> {
+    return render(outcome, null, this.#internal);
+  }
+
+  /** The request context handed to permission checks and handlers; frozen, so the answer's context is the result's. */
+  #context(call: RouteCall, route: Route, groups: ParamGroups): RequestContext {
+    const params = groups.merged();
+    const fields = parseList(params._fields);
+    const memo = new Map<string, unknown>();
+    const parent: InternalParent = { user: call.user, site: call.site, origin: call.origin };
+    return Object.freeze({
+      method: call.method,
+      route: route.pattern,
+      path: call.path,
+      params,
+      has: (name: string) => groups.has(name),
+      query: call.query,
+      body: call.body,
+      headers: call.headers,
+      user: call.user,
+      ...(call.remoteAddress ? { remoteAddress: call.remoteAddress } : {}),
+      site: call.site,
+      services: this.options.services,
+      origin: call.origin,
+      context: typeof params.context === 'string' && params.context !== '' ? params.context : 'view',
+      wantsField: (field: string) => isFieldIncluded(field, fields),
+      url: (path: string, query?: Record<string, unknown>) => call.site.apiLink(path, query),
+      memo<T>(key: string, compute: () => T): T {
+        if (!memo.has(key)) memo.set(key, compute());
+        return memo.get(key) as T;
+      },
+      dispatch: (inner) => this.#internal(inner, parent),
+      prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { ...parent, origin }),
+    } satisfies RequestContext);
+  }
+}

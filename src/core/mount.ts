@@ -1,0 +1,182 @@
+/**
+ * What every adapter decides the same way, owned by the core so that adapters only convert: whether a request is
+ * for the API, its path below the API root, the absolute URL of the API root as the client reached it, the answer
+ * outside the API, and reading a body within the size limit. Runtime-neutral (no Node built-ins).
+ */
+import type { EncodedResponse } from './encode.js';
+import { parseQueryString } from './query.js';
+import { normalizeApiRoot } from './site.js';
+
+/** Where a request goes: `path` (below the API root) is null when the request is not for the API. */
+export interface MountTarget {
+  path: string | null;
+  /** The raw query string, without `?`. */
+  query: string;
+  /** The API root as the client reached it: `http://host:port/cms-json`. */
+  baseUrl: string;
+}
+
+/** The facts of one request an adapter reads from its runtime. */
+export interface MountRequest {
+  /** The raw request path and query (without `?`); see `splitTarget`. */
+  pathname: string;
+  query: string;
+  /** The connection's own scheme (`http`, `https`) and `Host` header. */
+  scheme: string;
+  host: string | null | undefined;
+  /** The authority used when `Host` is missing or implausible (the server's own address). */
+  fallbackHost: string;
+  /** `X-Forwarded-Proto` and `X-Forwarded-Host`, honoured only with `trustProxy`. */
+  forwardedProto?: string | string[] | null | undefined;
+  forwardedHost?: string | string[] | null | undefined;
+}
+
+export interface MountOptions {
+  /** The API root in `pathname`, normalised (`normalizePrefix`). */
+  prefix: string;
+  /** The API root's path in links, when it is not `prefix` (Express strips its mount path from `req.url`). */
+  apiRootPath?: string;
+  trustProxy?: boolean | undefined;
+}
+
+export function mountTarget(request: MountRequest, options: MountOptions): MountTarget {
+  const trusted = options.trustProxy === true;
+  const scheme = (trusted ? firstForwarded(request.forwardedProto) : undefined) ?? request.scheme;
+  const host = (trusted ? firstForwarded(request.forwardedHost) : undefined) ?? request.host ?? undefined;
+  return {
+    path: corePath(request.pathname, request.query, options.prefix),
+    query: request.query,
+    baseUrl: apiRootUrl(scheme, host, request.fallbackHost, options.apiRootPath ?? options.prefix),
+  };
+}
+
+/** `/cms-json/` → `/cms-json`; `/` or empty → `` (the API at the site root). */
+export function normalizePrefix(prefix: string): string {
+  return normalizeApiRoot(prefix);
+}
+
+/** Splits a request target into its raw path and raw query (without `?`); an absolute-form target loses its origin. */
+export function splitTarget(target: string): { pathname: string; query: string } {
+  const relative = target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?]*/i, '') || '/';
+  const mark = relative.indexOf('?');
+  return mark === -1
+    ? { pathname: relative, query: '' }
+    : { pathname: relative.slice(0, mark), query: relative.slice(mark + 1) };
+}
+
+/**
+ * The path handed to the core, or null when the request is not for the API. Under the prefix the prefix is
+ * stripped; anywhere else a non-empty `rest_route` query parameter makes it an API request (the dispatcher routes
+ * by it). The path stays percent-encoded, as the reference matches routes against the raw request path.
+ */
+export function corePath(pathname: string, query: string, prefix: string): string | null {
+  if (pathname === prefix) return '/';
+  if (pathname.startsWith(`${prefix}/`)) return pathname.slice(prefix.length);
+  if (query === '') return null;
+  const restRoute = parseQueryString(query).rest_route;
+  return typeof restRoute === 'string' && restRoute !== '' ? '/' : null;
+}
+
+/** The first entry of a comma-separated forwarding header. */
+export function firstForwarded(value: string | string[] | null | undefined): string | undefined {
+  const joined = Array.isArray(value) ? value[0] : value;
+  const first = joined?.split(',')[0]?.trim();
+  return first === '' ? undefined : first;
+}
+
+/** `http://host:port/prefix`, refusing scheme and host values that are not plausible (links are built from them). */
+export function apiRootUrl(proto: string | undefined, host: string | undefined, fallbackHost: string, prefix: string): string {
+  const scheme = proto && /^https?$/i.test(proto) ? proto.toLowerCase() : 'http';
+  const authority = host && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host) ? host : fallbackHost;
+  return `${scheme}://${authority}${prefix}`;
+}
+
+/** The answer to a request outside the API when nothing else takes it: 404, pointing at the API. */
+export function outsideApi(discoveryLink: string): EncodedResponse {
+  return { status: 404, headers: { Link: discoveryLink }, body: null };
+}
+
+/** Whether a declared `Content-Length` is over the limit: such a body is not read at all (the core answers 413). */
+export function declaredOverLimit(contentLength: string | null | undefined, limit: number): boolean {
+  return contentLength !== undefined && contentLength !== null && Number(contentLength) > limit;
+}
+
+/**
+ * Collects body chunks, holding at most `limit + 1` bytes: enough for the core to see the body is too large
+ * (413) without keeping the rest. `add` answers false once the limit is passed (stop reading).
+ */
+export class BodyCollector {
+  readonly #chunks: Uint8Array[] = [];
+  #size = 0;
+
+  constructor(readonly limit: number) {}
+
+  add(chunk: Uint8Array): boolean {
+    this.#chunks.push(chunk);
+    this.#size += chunk.byteLength;
+    return this.#size <= this.limit;
+  }
+
+  bytes(): Uint8Array {
+    const body = new Uint8Array(Math.min(this.#size, this.limit + 1));
+    let offset = 0;
+    for (const chunk of this.#chunks) {
+      const part = chunk.subarray(0, body.length - offset);
+      body.set(part, offset);
+      offset += part.length;
+    }
+    return body;
+  }
+}
+
+/** Reads a Web stream body within the limit (see `BodyCollector`); a stream longer than that is left unread. */
+export async function readStreamBody(stream: ReadableStream<Uint8Array> | null, contentLength: string | null, limit: number): Promise<Uint8Array | undefined> {
+  if (!stream || declaredOverLimit(contentLength, limit)) return undefined;
+  const reader = stream.getReader();
+  const collector = new BodyCollector(limit);
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    if (!collector.add(next.value)) break;
+  }
+  reader.releaseLock();
+  return collector.bytes();
+}
+
+/** A body that arrives as events (a Node `IncomingMessage`), with its request headers. */
+export interface EventedBody {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly readableEnded: boolean;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  off(event: string, listener: (...args: any[]) => void): unknown;
+  pause(): unknown;
+}
+
+/**
+ * Reads an evented body within the limit (see `BodyCollector`). A declared length over the limit is not read at
+ * all, and a stream that runs past it stops being read (paused); either way `complete` is false: the core answers
+ * 413 and the connection should close, as unread bytes remain.
+ */
+export function readEventedBody(source: EventedBody, limit: number): Promise<{ body?: Uint8Array; complete: boolean }> {
+  const declared = source.headers['content-length'];
+  if (typeof declared === 'string' && declaredOverLimit(declared, limit)) return Promise.resolve({ complete: false });
+  const hasBody = source.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
+  if (!hasBody || source.readableEnded) return Promise.resolve({ complete: true });
+  const collector = new BodyCollector(limit);
+  return new Promise((resolve, reject) => {
+    const finish = (complete: boolean) => {
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', reject);
+      if (!complete) source.pause();
+      resolve({ body: collector.bytes(), complete });
+    };
+    const onData = (chunk: Uint8Array) => {
+      if (!collector.add(chunk)) finish(false);
+    };
+    const onEnd = () => finish(true);
+    source.on('data', onData);
+    source.on('end', onEnd);
+    source.on('error', reject);
+  });
+}

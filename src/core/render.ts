@@ -1,0 +1,119 @@
+/**
+ * Shaping an outcome into the answer's body and headers: context filtering, `_fields`, compacted `_links`,
+ * `_embedded` (the outer request only), and the paging headers of collections.
+ */
+import type { HandlerResult, InternalRequest, InternalResponse, Item, RequestContext } from './context.js';
+import type { InternalParent, Outcome } from './outcome.js';
+import { parseQueryString } from './query.js';
+import { compactLinks, filterByContext, filterFields, isFieldIncluded, parseList } from './shape.js';
+
+/** Runs a request from inside the dispatcher (embeds use it). */
+export type InternalDispatch = (request: InternalRequest, parent: InternalParent) => Promise<InternalResponse>;
+
+/** The body of an outcome; with `embed`, embeddable links are fetched through `dispatch` and added as `_embedded`. */
+export async function render(outcome: Outcome, embed: true | string[] | null, dispatch: InternalDispatch): Promise<unknown> {
+  if (outcome.error) return outcome.error.toBody();
+  const result = outcome.result!;
+  const context = outcome.context!;
+  const schema = outcome.route?.schema?.();
+  const fields = parseList(context.params._fields);
+  // The handler may name the context its records are shown in (writes answer in `edit`).
+  const shownContext = result.context ?? context.context;
+  const shapeData = (record: Item) => (schema ? filterByContext(record.data, schema, shownContext) : record.data) as Record<string, unknown>;
+  const embedder = embed ? new Embedder(embed, context, dispatch) : null;
+
+  if (result.items) {
+    const items = result.items.map((record) => {
+      const data = { ...shapeData(record) };
+      const links = compactLinks(record.links);
+      if (links) data._links = links;
+      return data;
+    });
+    const filtered = filterFields(items, fields) as unknown[];
+    return embedder ? Promise.all(filtered.map((data) => embedder.embedLinks(data))) : filtered;
+  }
+  if (result.item) {
+    const data = filterFields(shapeData(result.item), fields);
+    const wantsLinks = result.linksAlways || fields.length === 0 || isFieldIncluded('_links', fields) || isFieldIncluded('_embedded', fields);
+    const links = wantsLinks ? compactLinks(result.item.links) : null;
+    if (!links) return data;
+    const withLinks = { ...(Array.isArray(data) ? {} : data as Record<string, unknown>), _links: links };
+    return embedder ? embedder.embedLinks(withLinks) : withLinks;
+  }
+  // As the reference: `_fields` never filters an error answer, whoever wrote it.
+  return outcome.status >= 400 ? result.body : filterFields(result.body, fields);
+}
+
+/** Fetches the targets of embeddable links as the same user, each address once per answer. */
+class Embedder {
+  readonly #fetched = new Map<string, Promise<unknown>>();
+
+  constructor(readonly rels: true | string[], readonly context: RequestContext, readonly dispatch: InternalDispatch) {}
+
+  async embedLinks(data: unknown): Promise<unknown> {
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+    const record = data as Record<string, unknown>;
+    const links = record._links as Record<string, { href: string; embeddable?: boolean }[]> | undefined;
+    if (!links) return data;
+    const embedded: Record<string, unknown[]> = {};
+    for (const [rel, targets] of Object.entries(links)) {
+      if (Array.isArray(this.rels) && !this.rels.includes(rel)) continue;
+      const entries: unknown[] = [];
+      for (const target of targets) entries.push(target.embeddable ? await this.#fetch(target.href) : []);
+      if (entries.some((entry) => !isEmpty(entry))) embedded[rel] = entries;
+    }
+    return Object.keys(embedded).length > 0 ? { ...record, _embedded: embedded } : data;
+  }
+
+  #fetch(href: string): Promise<unknown> {
+    let pending = this.#fetched.get(href);
+    if (!pending) {
+      pending = this.#lookup(href);
+      this.#fetched.set(href, pending);
+    }
+    return pending;
+  }
+
+  async #lookup(href: string): Promise<unknown> {
+    const { site, user } = this.context;
+    if (!href.startsWith(site.apiUrl)) return [];
+    const [path, search] = splitPath(href.slice(site.apiUrl.length));
+    if (path === '') return [];
+    const query = parseQueryString(search);
+    if (!query.context) query.context = 'embed';
+    const response = await this.dispatch({ method: 'GET', path, query }, { user, site, origin: 'embed' });
+    return response.body;
+  }
+}
+
+/** `X-WP-Total`, `X-WP-TotalPages` and `Link` rel prev/next for a collection. */
+export function pagingHeaders(paging: NonNullable<HandlerResult['paging']>, context: RequestContext, prefix: string): Record<string, string | number> {
+  const headers: Record<string, string | number> = {
+    [`${prefix}-Total`]: paging.total,
+    [`${prefix}-TotalPages`]: paging.totalPages,
+  };
+  // The links name the route in their path, so `rest_route` is not carried over.
+  const { rest_route: _route, ...query } = context.query;
+  const links: string[] = [];
+  if (paging.page > 1) {
+    const previous = Math.min(paging.page - 1, paging.totalPages);
+    links.push(`<${context.url(context.path, { ...query, page: previous })}>; rel="prev"`);
+  }
+  if (paging.totalPages > paging.page) {
+    links.push(`<${context.url(context.path, { ...query, page: paging.page + 1 })}>; rel="next"`);
+  }
+  if (links.length > 0) headers.Link = links.join(', ');
+  return headers;
+}
+
+export function splitPath(pathWithQuery: string): [string, string] {
+  const mark = pathWithQuery.indexOf('?');
+  return mark === -1 ? [pathWithQuery, ''] : [pathWithQuery.slice(0, mark), pathWithQuery.slice(mark + 1)];
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.keys(value).length === 0;
+  return false;
+}

@@ -1,0 +1,148 @@
+/**
+ * The HTTP side of an answer, apart from routing: what the outer request says about itself (method override,
+ * `rest_route`, output switches) and what every answer carries (fixed headers, CORS, no-cache, JSONP, pretty
+ * printing, the `_envelope` wrapper).
+ */
+import type { Principal } from './context.js';
+import { toSafeTree } from './safe-object.js';
+import { parseQueryString } from './query.js';
+import { parseList } from './shape.js';
+import type { Site } from './site.js';
+import type { CmsRequest, HeaderMap, ParamMap } from './types.js';
+
+/** The outer request as the dispatcher reads it, once. */
+export interface Incoming {
+  /** The method as sent (HEAD answers have no body, CORS and `Vary` follow it). */
+  realMethod: string;
+  /** The effective method, after `?_method=` or `X-HTTP-Method-Override`. */
+  method: string;
+  /** Whether the method came from the `X-HTTP-Method-Override` header. */
+  overrideHeader: boolean;
+  /** The route path: `?rest_route=` when given, else the request path; trailing slashes removed. */
+  path: string;
+  query: ParamMap;
+  /** Header names lower-cased, repeated values joined with `,`. */
+  headers: Record<string, string>;
+  /** `_embed` (all links, or the rels named), null when not asked or for HEAD. */
+  embed: true | string[] | null;
+  envelope: boolean;
+}
+
+/** An answer before the transport headers: a JSON value, or text/bytes for JSONP, pretty or own formats. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string | number>;
+  body: unknown;
+}
+
+export const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
+
+export function readIncoming(request: CmsRequest): Incoming {
+  const headers = normalizeHeaders(request.headers);
+  const query = typeof request.query === 'string' ? parseQueryString(request.query) : safeParams(request.query);
+  const realMethod = request.method.toUpperCase();
+  const override = headers['x-http-method-override'];
+  const method = typeof query._method === 'string' && query._method !== ''
+    ? query._method.toUpperCase()
+    : override ? override.toUpperCase() : realMethod;
+  const fromQuery = typeof query.rest_route === 'string' && query.rest_route !== '' ? query.rest_route : null;
+  const trimmed = (fromQuery ?? request.path).replace(/\/+$/, '');
+  return {
+    realMethod,
+    method,
+    overrideHeader: Boolean(override),
+    path: trimmed === '' ? '/' : trimmed,
+    query,
+    headers,
+    embed: realMethod === 'HEAD' || !('_embed' in query) ? null : embedParam(query._embed),
+    envelope: '_envelope' in query,
+  };
+}
+
+/** JSONP refused before anything else runs: disabled, or a callback name that is not a plain identifier path. */
+export function jsonpRefusal(query: ParamMap, enabled: boolean): Answer | null {
+  if (!('_jsonp' in query)) return null;
+  if (!enabled) return { status: 400, headers: {}, body: { code: 'rest_callback_disabled', message: 'JSONP support is disabled on this site.' } };
+  const callback = query._jsonp;
+  if (typeof callback !== 'string' || !/^[\w.]+$/.test(callback)) {
+    return { status: 400, headers: {}, body: { code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' } };
+  }
+  return null;
+}
+
+/** `_envelope`: the status and headers move into the body, and the answer itself is a 200. */
+export function envelope(answer: Answer): Answer {
+  const headers = Object.keys(answer.headers).length === 0 ? [] : answer.headers;
+  return { status: 200, headers: {}, body: { body: answer.body, status: answer.status, headers } };
+}
+
+/** Pretty printing and JSONP wrapping: the body becomes text. */
+export function formatBody(body: unknown, query: ParamMap): unknown {
+  if (typeof query._jsonp === 'string') return `/**/${query._jsonp}(${JSON.stringify(body ?? null)})`;
+  if ('_pretty' in query && body !== null && body !== undefined) return new TextEncoder().encode(JSON.stringify(body, null, 4));
+  return body;
+}
+
+/** Headers every answer starts with; the route's own headers (a `Link`, say) replace them. */
+export function fixedHeaders(site: Site, headerPrefix: string, jsonp: boolean): Record<string, string | number> {
+  return {
+    'Content-Type': jsonp ? 'application/javascript; charset=UTF-8' : 'application/json; charset=UTF-8',
+    'X-Robots-Tag': 'noindex',
+    Link: discoveryLink(site),
+    'X-Content-Type-Options': 'nosniff',
+    'Access-Control-Expose-Headers': `${headerPrefix}-Total, ${headerPrefix}-TotalPages, Link`,
+    'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+  };
+}
+
+/** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */
+export function discoveryLink(site: Pick<Site, 'apiUrl'>): string {
+  return `<${site.apiUrl}/>; rel="https://api.w.org/"`;
+}
+
+/** CORS and caching headers, which depend on the caller and the real method; laid over the answer's own. */
+export function transportHeaders(incoming: Incoming, status: number, user: Principal | null): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const origin = incoming.headers.origin;
+  if (origin !== undefined) {
+    headers['Access-Control-Allow-Origin'] = origin === 'null' ? 'null' : sanitizeOrigin(origin);
+    headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
+    headers['Access-Control-Allow-Credentials'] = 'true';
+    headers.Vary = 'Origin';
+  } else if (incoming.realMethod === 'GET' && !user) {
+    headers.Vary = 'Origin';
+  }
+  if (user || (incoming.overrideHeader && status >= 400 && status < 500)) Object.assign(headers, NO_CACHE);
+  return headers;
+}
+
+export function stringHeaders(headers: Record<string, string | number>): Record<string, string> {
+  const output: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) output[name] = String(value);
+  return output;
+}
+
+export function normalizeHeaders(headers: HeaderMap | undefined): Record<string, string> {
+  const normalized: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    normalized[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return normalized;
+}
+
+/** Parameters a host parsed itself, copied into prototype-less maps. */
+function safeParams(query: ParamMap | undefined): ParamMap {
+  const copy = toSafeTree(query ?? {});
+  return copy !== null && typeof copy === 'object' && !Array.isArray(copy) ? copy as ParamMap : Object.create(null) as ParamMap;
+}
+
+function embedParam(value: unknown): true | string[] {
+  if (value === undefined || value === '' || value === '0' || value === 'true' || value === '1') return true;
+  const rels = parseList(value);
+  return rels.length === 0 ? true : rels;
+}
+
+function sanitizeOrigin(origin: string): string {
+  return origin.replace(/[^\w\-~+/?%@.:;&=#[\]!$'()*,]/g, '');
+}
