@@ -3,6 +3,7 @@ import { registerBatch } from './batch/index.js';
 import type { Principal, Services } from './core/context.js';
 import { Dispatcher, type Authenticator } from './core/dispatch.js';
 import { namespaceRoot, registerIndex } from './core/index-document.js';
+import { namesFor, type NameScheme } from './core/names.js';
 import { Registry } from './core/registry.js';
 import { openApiDocument } from './core/openapi.js';
 import { normalizeApiRoot, resolveSite, type SiteSettings } from './core/site.js';
@@ -39,6 +40,12 @@ declare module './core/context.js' {
 }
 
 export interface CmsOptions {
+  /**
+   * The names the interface is served under: `neutral` (default: `cms/v2`, `forms/v1`, `mailing/v1`, `slider`
+   * below `/cms-json`) or `wordpress` (`wp/v2`, `contact-form-7/v1`, `mc4wp/v1`, `sliderrevolution` below
+   * `/wp-json`), so clients written for WordPress work unchanged.
+   */
+  names?: NameScheme;
   /** Site settings: name, description, url, home, apiRoot, timezone, gmtOffset, front page, authorization URL. */
   site?: SiteSettings;
   /** Where records live; default: in memory. */
@@ -141,7 +148,8 @@ function isPrincipal(user: { id: number }): user is Principal {
 }
 
 export function createCms(options: CmsOptions = {}): Cms {
-  const registry = new Registry();
+  const names = namesFor(options.names);
+  const registry = new Registry(names);
   const roles = createRoleTable(options.roles);
   const services: Services = {
     clock: options.clock ?? systemClock,
@@ -158,6 +166,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     httpClient: services.httpClient,
     blobs: services.blobs,
     site: options.site ?? {},
+    names,
     roles,
     capabilityRules: services.capabilityRules,
   });
@@ -222,12 +231,12 @@ export function createCms(options: CmsOptions = {}): Cms {
 
   return {
     handle: (request) => core.handle(request),
-    apiRoot: normalizeApiRoot(options.site?.apiRoot),
+    apiRoot: normalizeApiRoot(options.site?.apiRoot, names),
     maxBodyBytes,
     discoveryLink: (requestApiUrl) => core.discoveryLink(requestApiUrl),
     registry,
     services,
-    openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl)),
+    openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl, names)),
     users: createUsersApi(services, options.site),
     forms: createFormsApi(deps, options.forms),
     deps,

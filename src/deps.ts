@@ -1,4 +1,5 @@
 import type { CapabilityRules, RoleTable } from './auth/index.js';
+import type { Names } from './core/names.js';
 import type { SiteSettings } from './core/site.js';
 import type { BlobStore } from './ports/blobs.js';
 import type { Clock } from './ports/clock.js';
@@ -18,6 +19,8 @@ export interface CmsDeps {
   readonly httpClient: HttpClient;
   readonly blobs: BlobStore;
   readonly site: SiteSettings;
+  /** The names the interface is served under; resources build links through them. */
+  readonly names: Names;
   readonly roles: RoleTable;
   readonly capabilityRules: CapabilityRules;
 }

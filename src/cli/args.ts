@@ -1,9 +1,11 @@
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { NameScheme } from '../core/names.js';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_API_ROOT = '/cms-json';
+export const WORDPRESS_API_ROOT = '/wp-json';
 export const DEFAULT_ADMIN_LOGIN = 'admin';
 export const DEFAULT_DATA_FILE = './quire.db';
 
@@ -14,6 +16,8 @@ export type CliCommand =
     port: number;
     host: string;
     apiRoot: string;
+    /** The namespace names served: neutral (`cms/v2`…) or the reference's (`wp/v2`…). */
+    names: NameScheme;
     adminLogin: string;
     adminAppPassword: string | undefined;
     store: StoreChoice;
@@ -47,7 +51,11 @@ a folder beside it.
 Options:
   -p, --port <n>         port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
       --host <address>   address to listen on (default ${DEFAULT_HOST}; 0.0.0.0 for every interface)
-      --api-root <path>  path of the API root (default ${DEFAULT_API_ROOT})
+      --api-root <path>  path of the API root (default ${DEFAULT_API_ROOT}, or ${WORDPRESS_API_ROOT} with
+                         --names wordpress)
+      --names <scheme>   neutral (default: cms/v2, forms/v1, mailing/v1, slider) or wordpress
+                         (wp/v2, contact-form-7/v1, mc4wp/v1, sliderrevolution), for clients
+                         written for WordPress
       --data <file>      SQLite database file (default ${DEFAULT_DATA_FILE}); created when missing
       --storage <kind>   sqlite (default) or memory (nothing is kept after exit)
       --postgres <url>   keep content in PostgreSQL instead (postgres://user:pass@host/db)
@@ -82,7 +90,8 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     command: 'serve',
     port: portOf(values.port),
     host: hostOf(values.host),
-    apiRoot: apiRootOf(values['api-root']),
+    apiRoot: apiRootOf(values['api-root'], namesOf(values.names)),
+    names: namesOf(values.names),
     adminLogin: adminLoginOf(values['admin-login']),
     adminAppPassword: adminAppPasswordOf(values['admin-app-password'] ?? (environment.QUIRE_ADMIN_APP_PASSWORD || undefined)),
     ...storeOf(values),
@@ -102,6 +111,7 @@ function parseOrExplain(argv: readonly string[]) {
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         'api-root': { type: 'string' },
+        names: { type: 'string' },
         'admin-login': { type: 'string' },
         'admin-app-password': { type: 'string' },
         data: { type: 'string' },
@@ -135,8 +145,14 @@ function hostOf(value: string | undefined): string {
   return value;
 }
 
-function apiRootOf(value: string | undefined): string {
-  if (value === undefined) return DEFAULT_API_ROOT;
+function namesOf(value: string | undefined): NameScheme {
+  if (value === undefined || value === 'neutral') return 'neutral';
+  if (value === 'wordpress') return 'wordpress';
+  throw new UsageError(`--names must be neutral or wordpress, not '${value}'`);
+}
+
+function apiRootOf(value: string | undefined, names: NameScheme): string {
+  if (value === undefined) return names === 'wordpress' ? WORDPRESS_API_ROOT : DEFAULT_API_ROOT;
   if (!/^\/?[\w.~-]+(\/[\w.~-]+)*\/?$|^\/$/.test(value)) {
     throw new UsageError(`--api-root must be a path such as /cms-json, not '${value}'`);
   }

@@ -35,6 +35,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const cms = createCms({
     site: { apiRoot: command.apiRoot },
+    names: command.names,
     storage: stores.storage,
     blobs: stores.blobs,
     ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),

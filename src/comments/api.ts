@@ -38,7 +38,7 @@ export interface CommentsApi {
 }
 
 export function createCommentsApi(deps: CommentsDeps): CommentsApi {
-  const site = () => resolveSite(deps.site, undefined);
+  const site = () => resolveSite(deps.site, undefined, deps.names);
   async function existing(id: number): Promise<CommentRecord> {
     const comment = await getComment(deps.storage, id);
     if (!comment) throw new CmsError('rest_comment_invalid_id', 'Invalid comment ID.', 404);

@@ -52,7 +52,7 @@ export function resolveCommentOptions(options: CommentOptions = {}): ResolvedCom
 }
 
 /** The ports and settings the comment routes use. */
-export interface CommentsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'capabilityRules' | 'roles' | 'site'> {
+export interface CommentsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'capabilityRules' | 'roles' | 'site' | 'names'> {
   /** The permalink structure (for each comment's `link`) lives in the posts settings. */
   readonly posts?: PostSettings | undefined;
   readonly comments?: CommentOptions | undefined;

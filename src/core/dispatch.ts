@@ -84,12 +84,12 @@ export class Dispatcher implements RouteSteps {
 
   /** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */
   discoveryLink(requestApiUrl?: string): string {
-    return discoveryLink(resolveSite(this.options.site, requestApiUrl));
+    return discoveryLink(resolveSite(this.options.site, requestApiUrl, this.options.registry.names));
   }
 
   async #handle(request: CmsRequest): Promise<CmsResponse> {
     const incoming = readIncoming(request);
-    const site = resolveSite(await this.#settings(), request.baseUrl);
+    const site = resolveSite(await this.#settings(), request.baseUrl, this.options.registry.names);
     const respond = (answer: Answer, user: Principal | null): CmsResponse => {
       const headers = { ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers };
       Object.assign(headers, transportHeaders(incoming, answer.status, user));

@@ -1,6 +1,7 @@
 import { compileArg, type Arg, type ArgSpec } from './args/define.js';
 import type { JsonSchema } from './args/schema.js';
 import type { Handler, PermissionCheck } from './context.js';
+import { NEUTRAL_NAMES, type Names } from './names.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -97,6 +98,9 @@ function templateOf(pattern: string): string | null {
 
 /** The routes of every namespace, in registration order, compiled once. */
 export class Registry {
+  /** `names` renames namespaces as they are registered: resources declare neutral names, clients see these. */
+  constructor(readonly names: Names = NEUTRAL_NAMES) {}
+
   readonly #routes: Route[] = [];
   readonly #byNamespace = new Map<string, Route[]>();
   readonly #namespaces: string[] = [];
@@ -114,7 +118,8 @@ export class Registry {
    * Declares a namespace. Its index route (`GET /namespace`) is added by the core's index module through
    * `onNamespace`, so that it sits before the namespace's first route.
    */
-  namespace(name: string, rootRoute: (namespace: string) => [EndpointDefinition[], RouteOptions?]): void {
+  namespace(declared: string, rootRoute: (namespace: string) => [EndpointDefinition[], RouteOptions?]): void {
+    const name = this.names.namespace(declared);
     if (this.#byNamespace.has(name)) return;
     this.#namespaces.push(name);
     this.#byNamespace.set(name, []);
@@ -123,7 +128,8 @@ export class Registry {
   }
 
   /** Registers a route: `add('cms/v2', '/posts/(?P<id>[\\d]+)', [...])`. The namespace must be declared. */
-  add(namespace: string, path: string, endpoints: EndpointDefinition[], options: RouteOptions = {}): Route {
+  add(declared: string, path: string, endpoints: EndpointDefinition[], options: RouteOptions = {}): Route {
+    const namespace = this.names.namespace(declared);
     if (namespace !== '' && !this.#byNamespace.has(namespace)) {
       throw new Error(`Namespace ${namespace} is not declared.`);
     }
@@ -194,6 +200,7 @@ export class Registry {
     return null;
   }
 
+  /** The routes of a namespace, by the name clients see. */
   routesOf(namespace: string): readonly Route[] | undefined {
     return this.#byNamespace.get(namespace);
   }

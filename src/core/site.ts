@@ -1,3 +1,4 @@
+import { NEUTRAL_NAMES, type Names } from './names.js';
 import { buildQueryString } from './query.js';
 
 /** Site settings a host passes to `createCms`; all optional. */
@@ -9,7 +10,7 @@ export interface SiteSettings {
   url?: string;
   /** Home address; defaults to `url`. */
   home?: string;
-  /** Path of the API root below the site address; default `/cms-json`. */
+  /** Path of the API root below the site address; default `/cms-json` (`/wp-json` under WordPress names). */
   apiRoot?: string;
   /** IANA time zone name, e.g. `Europe/Paris`; empty for a fixed offset. */
   timezone?: string;
@@ -52,12 +53,12 @@ export interface Site {
   readonly siteIconUrl: string;
   readonly authorizationUrl: string;
   readonly useSmilies: boolean;
-  /** Absolute URL for an API path, e.g. `/cms/v2/posts/4`. */
+  /** Absolute URL for an API path, e.g. `/cms/v2/posts/4`, its namespace under the names served. */
   apiLink(path: string, query?: Record<string, unknown>): string;
 }
 
-export function normalizeApiRoot(apiRoot: string | undefined): string {
-  const trimmed = (apiRoot ?? '/cms-json').replace(/\/+$/, '');
+export function normalizeApiRoot(apiRoot: string | undefined, names: Names = NEUTRAL_NAMES): string {
+  const trimmed = (apiRoot ?? names.defaultApiRoot).replace(/\/+$/, '');
   return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
@@ -65,8 +66,8 @@ export function normalizeApiRoot(apiRoot: string | undefined): string {
  * Resolves the settings for a request. `requestApiUrl` is the API root as the request reached it (adapters fill
  * it); it decides the links only when no `url` is configured.
  */
-export function resolveSite(settings: SiteSettings, requestApiUrl: string | undefined): Site {
-  const apiRoot = normalizeApiRoot(settings.apiRoot);
+export function resolveSite(settings: SiteSettings, requestApiUrl: string | undefined, names: Names = NEUTRAL_NAMES): Site {
+  const apiRoot = normalizeApiRoot(settings.apiRoot, names);
   const configuredUrl = settings.url?.replace(/\/+$/, '');
   const apiUrl = configuredUrl !== undefined
     ? `${configuredUrl}${apiRoot}`
@@ -93,7 +94,7 @@ export function resolveSite(settings: SiteSettings, requestApiUrl: string | unde
     useSmilies: settings.useSmilies ?? true,
     apiLink(path: string, query?: Record<string, unknown>): string {
       const search = query ? buildQueryString(query) : '';
-      return `${apiUrl}${path}${search ? `?${search}` : ''}`;
+      return `${apiUrl}${names.path(path)}${search ? `?${search}` : ''}`;
     },
   };
 }

@@ -30,7 +30,7 @@ export interface OembedApi {
 }
 
 export function oembedApi(runtime: OembedRuntime): OembedApi {
-  const siteFor = (requestApiUrl?: string) => runtime.embedSite(resolveSite(runtime.deps.site, requestApiUrl));
+  const siteFor = (requestApiUrl?: string) => runtime.embedSite(resolveSite(runtime.deps.site, requestApiUrl, runtime.deps.names));
   return {
     async discoveryLinks(postId, requestApiUrl) {
       if (!Number.isSafeInteger(postId) || postId <= 0) return null;

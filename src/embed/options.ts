@@ -31,7 +31,7 @@ export interface OembedOptions {
 }
 
 /** The ports and settings the oEmbed routes use. */
-export interface OembedDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'httpClient' | 'site' | 'capabilityRules'> {
+export interface OembedDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'httpClient' | 'site' | 'names' | 'capabilityRules'> {
   /** The permalink structure lives in the posts settings. */
   readonly posts?: PostSettings | undefined;
   /** Public address of uploaded files (thumbnails); default `{site url}/uploads`. */

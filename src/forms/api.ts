@@ -54,7 +54,7 @@ export interface FormsApi {
 
 export function createFormsApi(deps: FormsDeps, options: FormsOptions = {}): FormsApi {
   const runtime = formsRuntime(deps, options);
-  const site = () => resolveSite(deps.site, undefined);
+  const site = () => resolveSite(deps.site, undefined, deps.names);
   const operator = { unfilteredHtml: true };
   const view = async (id: number): Promise<FormView | null> => {
     const record = await loadFormRecord(deps.storage, id);

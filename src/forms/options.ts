@@ -6,7 +6,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { CmsDeps } from '../deps.js';
 import type { SubmissionSummary } from './submission/summary.js';
 
-export interface FormsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'mailer' | 'site' | 'blobs' | 'capabilityRules'> {}
+export interface FormsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'mailer' | 'site' | 'names' | 'blobs' | 'capabilityRules'> {}
 
 /** What a spam check answers: true (or a reason) for spam. */
 export type SpamVerdict = boolean | string;

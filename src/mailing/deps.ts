@@ -39,7 +39,7 @@ export interface MailingSettings {
   redirects: { confirmed?: string; unsubscribed?: string };
 }
 
-export interface MailingDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'mailer' | 'httpClient' | 'site'> {
+export interface MailingDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'mailer' | 'httpClient' | 'site' | 'names'> {
   readonly provider: MailingListProvider;
   /** Set when the provider is the built-in local one (for unsubscribe links made in-process). */
   readonly localProvider: LocalMailingProvider | null;
@@ -68,6 +68,7 @@ export function createMailingDeps(deps: CmsDeps, options: MailingOptions = {}): 
     mailer: deps.mailer,
     httpClient: deps.httpClient,
     site: deps.site,
+    names: deps.names,
     provider,
     localProvider,
     mailing: Object.freeze({
@@ -79,6 +80,6 @@ export function createMailingDeps(deps: CmsDeps, options: MailingOptions = {}): 
 }
 
 /** The site as seen outside a request (in-process calls): its configured address, or localhost. */
-export function siteOutsideRequests(deps: Pick<MailingDeps, 'site'>): Site {
-  return resolveSite(deps.site, undefined);
+export function siteOutsideRequests(deps: Pick<MailingDeps, 'site' | 'names'>): Site {
+  return resolveSite(deps.site, undefined, deps.names);
 }

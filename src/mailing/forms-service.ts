@@ -85,7 +85,7 @@ export function slugOf(text: string): string {
 
 function nowDates(deps: MailingDeps): { local: string; gmt: string } {
   const now = deps.clock.now();
-  const site = resolveSite(deps.site, undefined);
+  const site = resolveSite(deps.site, undefined, deps.names);
   const offsetHours = site.timezone ? offsetHoursOf(site.timezone, now) : site.gmtOffset;
   const format = (instant: Date) => instant.toISOString().slice(0, 19);
   return { gmt: format(now), local: format(new Date(now.getTime() + Math.round(offsetHours * 60) * 60_000)) };

@@ -1,0 +1,59 @@
+/**
+ * The names the interface is served under. Resources always speak the neutral names (`cms/v2`, `forms/v1`…);
+ * the registry and the link builder translate them to the names a host chose, so under `wordpress` every route,
+ * link, index entry and batch path uses the reference's own names.
+ */
+export type NameScheme = 'neutral' | 'wordpress';
+
+export interface Names {
+  readonly scheme: NameScheme;
+  /** The API root used when the host sets none. */
+  readonly defaultApiRoot: string;
+  /** The name a namespace is served under: `cms/v2` → `wp/v2` under `wordpress`. */
+  namespace(name: string): string;
+  /** An API path with its namespace renamed: `/cms/v2/posts/4` → `/wp/v2/posts/4`; other paths unchanged. */
+  path(path: string): string;
+}
+
+/** Neutral namespace → the reference's name. Namespaces not listed keep their name (`oembed/1.0`, `batch/v1`). */
+const WORDPRESS_NAMESPACES: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, {
+  'cms/v2': 'wp/v2',
+  'forms/v1': 'contact-form-7/v1',
+  'mailing/v1': 'mc4wp/v1',
+  slider: 'sliderrevolution',
+  'cms-site-health/v1': 'wp-site-health/v1',
+  'cms-block-editor/v1': 'wp-block-editor/v1',
+  'cms-abilities/v1': 'wp-abilities/v1',
+}));
+
+export const NEUTRAL_NAMES: Names = Object.freeze({
+  scheme: 'neutral',
+  defaultApiRoot: '/cms-json',
+  namespace: (name: string) => name,
+  path: (path: string) => path,
+});
+
+export const WORDPRESS_NAMES: Names = Object.freeze({
+  scheme: 'wordpress',
+  defaultApiRoot: '/wp-json',
+  namespace: (name: string) => WORDPRESS_NAMESPACES[name] ?? name,
+  path: (path: string) => renamePath(path, WORDPRESS_NAMESPACES),
+});
+
+export function namesFor(scheme: NameScheme | undefined): Names {
+  if (scheme === undefined || scheme === 'neutral') return NEUTRAL_NAMES;
+  if (scheme === 'wordpress') return WORDPRESS_NAMES;
+  throw new TypeError(`Unknown names '${String(scheme)}': use 'neutral' or 'wordpress'.`);
+}
+
+function renamePath(path: string, renames: Readonly<Record<string, string>>): string {
+  if (!path.startsWith('/')) return path;
+  const segments = path.slice(1).split('/');
+  // Namespaces have one or two segments (`slider`, `cms/v2`); the longer one is tried first.
+  for (const length of [2, 1]) {
+    if (segments.length < length) continue;
+    const renamed = renames[segments.slice(0, length).join('/')];
+    if (renamed !== undefined) return ['', renamed, ...segments.slice(length)].join('/');
+  }
+  return path;
+}
