@@ -288,7 +288,7 @@ export class Pipeline {
   }
 
   #errorOutcome(error: CmsError, route: Route | null, context: RequestContext | null): Outcome {
-    return { status: error.status, headers: {}, error, result: null, route, context };
+    return { status: error.status, headers: { ...error.headers }, error, result: null, route, context };
   }
 
   #asError(thrown: unknown): CmsError {
