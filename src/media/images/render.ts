@@ -43,10 +43,15 @@ export interface RenderResult {
   sizes: (RenderedFile & { name: string })[];
 }
 
-/** Every byte array of a result, for handing them between threads without copies. */
+/**
+ * The buffers of a result that can be handed between threads without a copy: those each file has to itself
+ * (a small Buffer may sit in a shared pool, which must stay behind and is copied instead).
+ */
 export function resultBuffers(result: RenderResult): ArrayBuffer[] {
   const files = [result.edited, result.main, ...result.sizes].filter((file) => file !== null);
-  return [...new Set(files.map((file) => file.bytes.buffer as ArrayBuffer))];
+  const whole = files.filter((file) => file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength);
+  const buffers = whole.map((file) => file.bytes.buffer as ArrayBuffer);
+  return buffers.length === new Set(buffers).size ? buffers : [];
 }
 
 interface Source {

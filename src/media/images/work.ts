@@ -92,8 +92,8 @@ export function createImageWork(options: ImageWorkOptions = {}): ImageWork {
     workers,
     async render(job) {
       if (!pool) return inProcess(job);
-      // The worker gets its own copy of the bytes: the caller keeps using them.
-      const message: ImageJobMessage = { codec, job: { ...job, bytes: job.bytes.slice() } };
+      // The worker gets its own copy of the bytes (a Buffer's `slice` would share them): the caller keeps using them.
+      const message: ImageJobMessage = { codec, job: { ...job, bytes: new Uint8Array(job.bytes) } };
       try {
         return (await pool.run(message, [message.job.bytes.buffer as ArrayBuffer])) as RenderResult;
       } catch (error) {

@@ -24,14 +24,14 @@ interface Pixels {
   channels: 3 | 4;
 }
 
-/** Operations turning a picture upright by an EXIF orientation; sharp applies rotate, then flip, then flop. */
+/** Operations turning a picture upright by an EXIF orientation; sharp applies flip and flop before rotating. */
 const ORIENTATIONS: Readonly<Record<number, { rotate?: number; flip?: boolean; flop?: boolean }>> = {
   2: { flop: true },
   3: { rotate: 180 },
   4: { flip: true },
-  5: { rotate: 90, flop: true },
+  5: { rotate: 270, flop: true },
   6: { rotate: 90 },
-  7: { rotate: 270, flop: true },
+  7: { rotate: 90, flop: true },
   8: { rotate: 270 },
 };
 

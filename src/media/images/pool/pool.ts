@@ -55,6 +55,27 @@ interface Slot {
   idleTimer: NodeJS.Timeout | null;
 }
 
+/**
+ * Running from TypeScript sources (tests, `node --import tsx`), a worker does not get the main thread's loader
+ * hooks on Node 20, so it registers tsx itself before loading its `.ts` entry. Without tsx the import fails and
+ * the pool reports itself unavailable.
+ */
+const TYPESCRIPT_BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+(async () => {
+  if (workerData.loader) (await import(workerData.loader)).register();
+  await import(workerData.entry);
+})().catch((error) => process.nextTick(() => { throw error; }));
+`;
+
+function typescriptLoader(): string | null {
+  try {
+    return import.meta.resolve('tsx/esm/api');
+  } catch {
+    return null;
+  }
+}
+
 export class WorkerPool {
   readonly #options: PoolOptions;
   readonly #slots = new Set<Slot>();
@@ -76,7 +97,7 @@ export class WorkerPool {
   /** Runs one job; `transfer` lists buffers of `message` handed over to the worker (unusable here afterwards). */
   run(message: unknown, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.#unavailable) return Promise.reject(this.#unavailable);
-    if (this.#queue.length >= this.#options.maxQueue && !this.#hasRoom()) {
+    if (this.#queue.length >= this.#options.maxQueue + this.#room()) {
       return Promise.reject(new PoolBusyError(this.retryAfterSeconds()));
     }
     return new Promise((resolve, reject) => {
@@ -106,8 +127,9 @@ export class WorkerPool {
     await Promise.all([...this.#slots].map((slot) => this.#stop(slot, closed)));
   }
 
-  #hasRoom(): boolean {
-    return [...this.#slots].some((slot) => !slot.job) || this.#slots.size < this.#options.size;
+  /** Jobs that could start now: idle workers and workers not yet started. */
+  #room(): number {
+    return [...this.#slots].filter((slot) => !slot.job).length + this.#options.size - this.#slots.size;
   }
 
   async #dispatch(): Promise<void> {
@@ -140,7 +162,10 @@ export class WorkerPool {
   }
 
   #spawn(Worker: typeof NodeWorker): Slot {
-    const worker = new Worker(this.#options.entry);
+    const { entry } = this.#options;
+    const worker = entry.pathname.endsWith('.ts')
+      ? new Worker(TYPESCRIPT_BOOTSTRAP, { eval: true, workerData: { entry: entry.href, loader: typescriptLoader() } })
+      : new Worker(entry);
     const slot: Slot = { worker, job: null, started: false, idleTimer: null };
     this.#slots.add(slot);
     worker.on('message', (reply: WorkerReply | { ready: true }) => {
