@@ -17,7 +17,7 @@ import { createMemoryStorage } from './storage/memory/index.js';
 import { registerPosts } from './content/posts/index.js';
 import type { PostSettings } from './content/posts/settings.js';
 import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
-import { mediaServices, registerMedia, type BlobStore, type HttpClient, type UploadsOptions } from './media/index.js';
+import { mediaServices, registerMedia, type BlobStore, type HttpClient, type ImageWorkOptions, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
 import { createFormsApi, registerForms, type FormsApi, type FormsOptions } from './forms/index.js';
 import { createSlidersApi, registerSliders, type SlidersApi } from './sliders/index.js';
@@ -63,6 +63,8 @@ export interface CmsOptions {
   httpClient?: HttpClient;
   /** Uploads: public base URL of the files, size limit, image sizes and formats. */
   uploads?: UploadsOptions;
+  /** Image work: the codec (`image-js` by default, or `sharp`), worker threads and their queue. */
+  images?: ImageWorkOptions;
   /**
    * Resolves the caller from the request, for hosts with their own login. Tried after a principal passed as
    * `request.user` and before HTTP Basic application passwords.

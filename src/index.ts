@@ -15,8 +15,8 @@ export { createPrincipal, userCan, type RoleChanges, type CapabilityRuleOptions 
 export type { StoragePort, ListQuery, ListResult, Condition, StoredRecord, NewRecord } from './ports/storage.js';
 export { createMemoryStorage } from './storage/memory/index.js';
 export {
-  createSafeHttpClient, createMemoryBlobStore, createFilesystemBlobStore, serveUpload, keyOfUploadPath,
-  type BlobStore, type HttpClient, type UploadsOptions, type SafeHttpClientOptions, type FilesystemBlobStoreOptions,
+  createSafeHttpClient, createMemoryBlobStore, createFilesystemBlobStore, serveUpload, keyOfUploadPath, ImageCodecUnavailableError,
+  type BlobStore, type HttpClient, type UploadsOptions, type ImageWorkOptions, type SafeHttpClientOptions, type FilesystemBlobStoreOptions,
 } from './media/index.js';
 export type { CmsDeps } from './deps.js';
 export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';

@@ -29,6 +29,8 @@ export type CliCommand =
     importFile: string | undefined;
     /** Where form mail goes: an SMTP server address; mail stays in memory without one. */
     smtp: string | undefined;
+    /** The image codec: image-js (default) or sharp. */
+    imageCodec: 'image-js' | 'sharp' | undefined;
   };
 
 export type UploadsChoice =
@@ -71,6 +73,9 @@ Options:
       --smtp <url>       send mail (forms, sign-up confirmations) through this SMTP server:
                          smtp://user:pass@host:587 or smtps://...
                          (default: mail is kept in memory, not sent)
+      --image-codec <name>
+                         image-js (default, pure JavaScript) or sharp (faster; needs the sharp
+                         package installed: npm install sharp)
       --admin-login <login>
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
       --admin-app-password <password>
@@ -98,6 +103,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     uploadsUrl: uploadsUrlOf(values['uploads-url']),
     importFile: values.import,
     smtp: smtpOf(values.smtp),
+    imageCodec: imageCodecOf(values['image-codec']),
   };
 }
 
@@ -122,6 +128,7 @@ function parseOrExplain(argv: readonly string[]) {
         'uploads-url': { type: 'string' },
         import: { type: 'string' },
         smtp: { type: 'string' },
+        'image-codec': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -216,6 +223,12 @@ function smtpOf(value: string | undefined): string | undefined {
   if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
     throw new UsageError('--smtp must be a URL such as smtp://user:password@mail.example.com:587');
   }
+  return value;
+}
+
+function imageCodecOf(value: string | undefined): 'image-js' | 'sharp' | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'image-js' && value !== 'sharp') throw new UsageError(`--image-codec must be image-js or sharp, not '${value}'`);
   return value;
 }
 

@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { baseUrlOf, toNodeListener, writeResponse } from '../../adapters/node.js';
-import { createCms, createSmtpMailer, encodeResponse, serveUpload, splitTarget, type BlobStore, type Cms } from '../index.js';
+import { createCms, createSmtpMailer, encodeResponse, ImageCodecUnavailableError, serveUpload, splitTarget, type BlobStore, type Cms } from '../index.js';
 import { ensureAdministrator } from '../users/index.js';
 import { parseCliArgs, UsageError, USAGE } from './args.js';
 import { importFile, ImportError } from './import.js';
@@ -33,15 +33,23 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write(`quire: ${error instanceof StoreSetupError ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  const cms = createCms({
-    site: { apiRoot: command.apiRoot },
-    names: command.names,
-    storage: stores.storage,
-    blobs: stores.blobs,
-    ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),
-    ...(command.smtp ? { mailer: createSmtpMailer(command.smtp) } : {}),
-    onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
-  });
+  let cms: Cms;
+  try {
+    cms = createCms({
+      site: { apiRoot: command.apiRoot },
+      names: command.names,
+      storage: stores.storage,
+      blobs: stores.blobs,
+      ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),
+      ...(command.smtp ? { mailer: createSmtpMailer(command.smtp) } : {}),
+      ...(command.imageCodec ? { images: { codec: command.imageCodec } } : {}),
+      onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
+    });
+  } catch (error) {
+    if (!(error instanceof ImageCodecUnavailableError)) throw error;
+    process.stderr.write(`quire: ${error.message}\n`);
+    process.exit(1);
+  }
   await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);
   if (command.importFile !== undefined) await importBeforeServing(cms, command.importFile);
   const apiListener = toNodeListener(cms);

@@ -11,6 +11,8 @@ export class CmsError extends Error {
   readonly extra: JsonObject;
   /** Further errors, reported as `additional_errors`. */
   readonly additional: CmsError[];
+  /** Headers the error answer carries (`Retry-After` of a 503). */
+  readonly headers: Record<string, string> = {};
 
   constructor(code: string, message: string, status: number, extra: JsonObject = {}, additional: CmsError[] = []) {
     super(message);

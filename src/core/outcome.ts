@@ -53,5 +53,5 @@ export interface RouteSteps {
 }
 
 export function errorOutcome(error: CmsError, route: Route | null = null, context: RequestContext | null = null): Outcome {
-  return { status: error.status, headers: {}, error, result: null, route, context };
+  return { status: error.status, headers: { ...error.headers }, error, result: null, route, context };
 }

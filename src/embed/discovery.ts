@@ -2,7 +2,7 @@
  * oEmbed discovery: the page at the URL is fetched (its first 150 KB, through the safe HTTP client) and its head
  * is read with an HTML tokenizer for `<link type="application/json+oembed" href>` (preferred) or the XML types.
  */
-import { Parser } from 'htmlparser2';
+import { htmlparser2 } from '../format/lazy-modules.js';
 import type { HttpClient } from '../ports/http-client.js';
 
 /** The reference reads no more of the page than this. */
@@ -34,7 +34,7 @@ export function findEndpointLink(html: string, pageUrl: string): string | null {
   let json: string | null = null;
   let xml: string | null = null;
   let done = false;
-  const parser = new Parser({
+  const parser = new (htmlparser2().Parser)({
     onopentag(name, attributes) {
       if (done) return;
       if (name === 'body') {

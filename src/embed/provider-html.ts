@@ -5,8 +5,7 @@
  * is cut down to an optional leading quote and one sandboxed frame with a secret (no frame → `false`); line breaks
  * outside `<pre>` are removed.
  */
-import { Parser } from 'htmlparser2';
-import sanitizeHtml from 'sanitize-html';
+import { htmlparser2, sanitizeHtml } from '../format/lazy-modules.js';
 import { isNumeric } from '../format/php.js';
 import { ALLOWED_PROTOCOLS } from '../format/url.js';
 import { escapeText, escapeUrl } from './escape.js';
@@ -57,7 +56,7 @@ interface Tag {
 /** Start tags with their position and raw (undecoded) attribute values. */
 function startTags(html: string): Tag[] {
   const tags: Tag[] = [];
-  const parser = new Parser({
+  const parser = new (htmlparser2().Parser)({
     onopentag(name, attributes) {
       tags.push({ name, start: parser.startIndex, end: parser.endIndex, attributes });
     },

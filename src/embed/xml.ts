@@ -4,21 +4,31 @@
  * read as the reference reads it (each child of the root element becomes a string field), refusing documents
  * with a DOCTYPE so no entity can be declared.
  */
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { fastXmlParser } from '../format/lazy-modules.js';
 import { isNumeric, toPhpString } from '../format/php.js';
 
 type OrderedNode = Record<string, OrderedNode[] | string>;
 
-const builder = new XMLBuilder({ preserveOrder: true, suppressEmptyNode: true, processEntities: true, ignoreAttributes: true });
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  parseTagValue: false,
-  processEntities: true,
-  htmlEntities: false,
-  trimValues: false,
-});
+type Library = ReturnType<typeof fastXmlParser>;
+let made: { builder: InstanceType<Library['XMLBuilder']>; parser: InstanceType<Library['XMLParser']> } | null = null;
+
+/** The builder and parser, made on first use (the library loads then). */
+function xml() {
+  const { XMLBuilder, XMLParser } = fastXmlParser();
+  made ??= {
+    builder: new XMLBuilder({ preserveOrder: true, suppressEmptyNode: true, processEntities: true, ignoreAttributes: true }),
+    parser: new XMLParser({
+      ignoreAttributes: true,
+      ignoreDeclaration: true,
+      ignorePiTags: true,
+      parseTagValue: false,
+      processEntities: true,
+      htmlEntities: false,
+      trimValues: false,
+    }),
+  };
+  return made;
+}
 
 const XML_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const MAX_DEPTH = 32;
@@ -32,7 +42,7 @@ export function oembedXml(data: unknown): string | null {
   if (!isContainer(data) || Object.keys(data).length === 0) return null;
   const children = childrenOf(data, 0);
   if (!children) return null;
-  return `<?xml version="1.0"?>\n${builder.build([{ oembed: children }]) as string}\n`;
+  return `<?xml version="1.0"?>\n${xml().builder.build([{ oembed: children }]) as string}\n`;
 }
 
 function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
@@ -62,10 +72,10 @@ function childrenOf(data: Record<string, unknown> | unknown[], depth: number): O
 /** A provider's XML answer as fields (all strings, as the reference reads them), or null when it is not usable. */
 export function parseProviderXml(text: string): Record<string, string> | null {
   if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) return null;
-  if (XMLValidator.validate(text) !== true) return null;
+  if (fastXmlParser().XMLValidator.validate(text) !== true) return null;
   let document: unknown;
   try {
-    document = parser.parse(text);
+    document = xml().parser.parse(text);
   } catch {
     return null;
   }

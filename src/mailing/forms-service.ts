@@ -2,7 +2,7 @@
  * Creating, updating and deleting sign-up forms, shared by the admin routes and the in-process API. Input is
  * checked by the routes' own argument definitions (`args.ts`), so both accept exactly the same bodies.
  */
-import sanitizeHtml from 'sanitize-html';
+import { sanitizeHtml } from '../format/lazy-modules.js';
 import type { ArgSpec } from '../core/args/define.js';
 import { compileArg } from '../core/args/define.js';
 import { phpTrim } from '../core/args/php.js';

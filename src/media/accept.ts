@@ -10,10 +10,11 @@ import { checkFileType } from './files/check-type.js';
 import { sanitizeFileName, splitExtension } from './files/file-name.js';
 import { allowedMimeTypes, defaultExtensionFor, type MimeTable } from '../format/mime-types.js';
 import { uniqueFileName } from './files/unique-name.js';
-import { canEdit, decodeImage, ImageDecodeError } from './images/codec.js';
+import { canEdit, ImageDecodeError } from './images/codec.js';
 import { readImageHeader, type ImageHeader } from './images/header.js';
 import { joinKey } from './images/metadata.js';
-import type { Raster } from './images/raster.js';
+import type { RenderResult } from './images/render.js';
+import { renderJobFor } from './images/subsizes.js';
 import { REJECTION_CODES, type IncomingFile } from './incoming.js';
 
 export interface AcceptedFile {
@@ -23,9 +24,9 @@ export interface AcceptedFile {
   clientName: string;
   type: string;
   bytes: Uint8Array;
-  /** Images: the size from the header, and the pixels when the editor can read them. */
+  /** Images: the size from the header, and the files made from it when the editor can read it. */
   header: ImageHeader | null;
-  decoded: Raster | null;
+  rendered: RenderResult | null;
 }
 
 const queues = new WeakMap<object, Promise<unknown>>();
@@ -70,7 +71,7 @@ export async function acceptFile(context: RequestContext, incoming: IncomingFile
   if (!check.ok) throw reject(check.message);
 
   let header: ImageHeader | null = null;
-  let decoded: Raster | null = null;
+  let rendered: RenderResult | null = null;
   if (check.type.startsWith('image/')) {
     header = readImageHeader(incoming.bytes, check.type);
     if (!header) throw reject('The image could not be read.');
@@ -79,8 +80,14 @@ export async function acceptFile(context: RequestContext, incoming: IncomingFile
       if (header.width * header.height > limit) {
         throw new CmsError('rest_upload_image_too_large', `The image has ${header.width * header.height} pixels; at most ${limit} can be processed.`, 400);
       }
+      // Decoding is the check that the image is readable, so the files are made now, from that one decode.
+      const { images } = context.services.uploads;
+      const job = renderJobFor({
+        bytes: incoming.bytes, type: check.type, extension: splitExtension(check.fileName)[1].slice(1), options: images,
+        generateSubSizes: context.params.generate_sub_sizes !== false, convertFormat: context.params.convert_format !== false,
+      });
       try {
-        decoded = await decodeImage(incoming.bytes, check.type);
+        rendered = await images.work.render(job);
       } catch (error) {
         if (error instanceof ImageDecodeError) throw reject('The image could not be read.');
         throw error;
@@ -95,5 +102,5 @@ export async function acceptFile(context: RequestContext, incoming: IncomingFile
     await blobs.put(chosen, incoming.bytes, { contentType: check.type });
     return chosen;
   });
-  return { key, clientName: incoming.name, type: check.type, bytes: incoming.bytes, header, decoded };
+  return { key, clientName: incoming.name, type: check.type, bytes: incoming.bytes, header, rendered };
 }

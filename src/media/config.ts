@@ -4,6 +4,7 @@ import type { HttpClient } from '../ports/http-client.js';
 import { MIME_TYPES, type MimeTable } from '../format/mime-types.js';
 import type { ImageSize } from './images/sizes.js';
 import { resolveImageOptions, type ImageProcessingOptions } from './images/subsizes.js';
+import { createImageWork, type ImageWorkOptions } from './images/work.js';
 
 export interface UploadsOptions {
   /**
@@ -36,7 +37,8 @@ export interface UploadsConfig {
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
 
-export function resolveUploads(options: UploadsOptions = {}): UploadsConfig {
+/** `images`: the codec and worker threads image work runs with (`createCms({ images })`). */
+export function resolveUploads(options: UploadsOptions = {}, images: ImageWorkOptions = {}): UploadsConfig {
   return {
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
@@ -47,6 +49,7 @@ export function resolveUploads(options: UploadsOptions = {}): UploadsConfig {
       ...(options.outputFormats ? { outputFormats: options.outputFormats } : {}),
       ...(options.jpegQuality !== undefined ? { jpegQuality: options.jpegQuality } : {}),
       ...(options.maxImagePixels !== undefined ? { maxPixels: options.maxImagePixels } : {}),
+      work: createImageWork(images),
     }),
   };
 }

@@ -15,11 +15,13 @@ import { checkCanAttachTo, checkParentType, textOf } from './changes.js';
 import { nowDates } from '../content/posts/dates.js';
 import { splitExtension } from './files/file-name.js';
 import { uniqueFileName } from './files/unique-name.js';
-import { canEdit, decodeImage, encodeImage } from './images/codec.js';
-import { applyModifiers, ModifierError, type Modifier } from './images/edit.js';
+import { canEdit } from './images/codec.js';
+import { ModifierError, type Modifier } from './images/edit.js';
 import { readImageMeta, orientationOf, type ImageMeta } from './images/image-meta.js';
 import { baseNameOf, folderOf, isImageMetadata, joinKey, originalKeyOf, type ImageMetadata } from './images/metadata.js';
-import { applyOrientation, outputFormatFor } from './images/subsizes.js';
+import type { RenderResult } from './images/render.js';
+import { creationOrder } from './images/sizes.js';
+import { outputFormatFor } from './images/subsizes.js';
 import { generateMetadata } from './metadata-writer.js';
 import { prepareAttachment } from './prepare.js';
 import { fileUrl, uploadsBaseUrl, type AttachmentRecord } from './record.js';
@@ -104,18 +106,28 @@ export async function editMedia(context: RequestContext, mediaType: PostType): P
   const originalKey = originalKeyOf(metadata);
   const original = await blobs.get(originalKey);
   if (!original) throw new CmsError('rest_unknown_image_file_type', 'Unable to edit this image.', 500);
-  let raster = applyOrientation(await decodeImage(original.bytes, source.mime_type), orientationOf(readImageMeta(original.bytes, source.mime_type)));
+  const [editedBase, extension] = editedBaseName(originalKey);
+  const { images } = uploads;
+  const output = outputFormatFor(source.mime_type, extension.slice(1), images, true);
+  // One job makes the edited picture and the files of the new attachment made from it.
+  let rendered: RenderResult;
   try {
-    raster = await applyModifiers(raster, modifiers);
+    rendered = await images.work.render({
+      bytes: original.bytes,
+      type: source.mime_type,
+      orientation: orientationOf(readImageMeta(original.bytes, source.mime_type)),
+      edit: { modifiers, type: output.type, quality: images.jpegQuality },
+      main: true,
+      sizes: creationOrder(images.sizes),
+      bigImageThreshold: images.bigImageThreshold,
+      output: { type: outputFormatFor(output.type, output.extension, images, true).type, quality: images.jpegQuality },
+    });
   } catch (error) {
     if (!(error instanceof ModifierError)) throw error;
     const code = { flip: 'rest_image_flip_failed', rotate: 'rest_image_rotation_failed', crop: 'rest_image_crop_failed' }[error.kind];
     throw new CmsError(code, `Unable to ${error.kind} this image: ${error.message}`, 400);
   }
-
-  const [editedBase, extension] = editedBaseName(originalKey);
-  const output = outputFormatFor(source.mime_type, extension.slice(1), uploads.images, true);
-  const bytes = await encodeImage(raster, output.type, { quality: uploads.images.jpegQuality });
+  const bytes = rendered.edited!.bytes;
   const folder = monthFolder(nowDates(context.services.clock.now(), context.site).local);
   const key = await serially(blobs, async () => {
     const name = await uniqueFileName(blobs, folder, `${editedBase}.${output.extension}`, { alternateExtensions: alternateExtensions(output.type, context) });
@@ -151,8 +163,8 @@ export async function editMedia(context: RequestContext, mediaType: PostType): P
   }
 
   record = await generateMetadata(context, {
-    id: record.id, key, type: output.type, bytes, header: { type: output.type, width: raster.width, height: raster.height },
-    decoded: raster, generateSubSizes: true, convertFormat: true,
+    id: record.id, key, type: output.type, bytes, header: { type: output.type, width: rendered.width, height: rendered.height },
+    rendered, generateSubSizes: true, convertFormat: true,
   });
   const generated = record.media_details;
   if (isImageMetadata(generated)) {

@@ -131,7 +131,7 @@ export async function createMedia(context: RequestContext, mediaType: PostType):
     type: accepted.type,
     bytes: accepted.bytes,
     header: accepted.header,
-    decoded: accepted.decoded,
+    rendered: accepted.rendered,
     generateSubSizes: context.params.generate_sub_sizes !== false,
     convertFormat: context.params.convert_format !== false,
   });

@@ -1,6 +1,7 @@
 export { registerMedia } from './routes.js';
 export { mediaServices, type MediaServiceOptions } from './services.js';
 export { resolveUploads, DEFAULT_MAX_UPLOAD_BYTES, type UploadsOptions, type UploadsConfig } from './config.js';
+export { ImageCodecUnavailableError, type ImageWorkOptions } from './images/work.js';
 export { createSafeHttpClient, type SafeHttpClientOptions } from './outbound/index.js';
 export type { BlobStore } from '../ports/blobs.js';
 export type { HttpClient } from '../ports/http-client.js';

@@ -7,7 +7,7 @@ import { POSTS_COLLECTION } from '../content/posts/record.js';
 import type { StoragePort } from '../ports/storage.js';
 import type { ImageHeader } from './images/header.js';
 import type { AttachmentMetadata, ImageMetadata } from './images/metadata.js';
-import type { Raster } from './images/raster.js';
+import type { RenderResult } from './images/render.js';
 import { createImageSubsizes } from './images/subsizes.js';
 import type { AttachmentRecord } from './record.js';
 
@@ -17,7 +17,8 @@ export interface MetadataInput {
   type: string;
   bytes: Uint8Array;
   header: ImageHeader | null;
-  decoded: Raster | null;
+  /** The files already made from `bytes`, when the caller has them. */
+  rendered: RenderResult | null;
   generateSubSizes: boolean;
   convertFormat: boolean;
 }
@@ -42,7 +43,7 @@ export async function generateMetadata(context: RequestContext, input: MetadataI
     generateSubSizes: input.generateSubSizes,
     convertFormat: input.convertFormat,
     options: uploads.images,
-    ...(input.decoded ? { decoded: input.decoded } : {}),
+    ...(input.rendered ? { rendered: input.rendered } : {}),
     progress: async (partial) => {
       await storeMetadata(storage, input.id, partial);
     },

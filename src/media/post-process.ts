@@ -25,7 +25,7 @@ async function createMissingSizes(context: RequestContext, record: AttachmentRec
     if (!original) return record;
     const header = readImageHeader(original.bytes, record.mime_type);
     return generateMetadata(context, {
-      id: record.id, key: record.file, type: record.mime_type, bytes: original.bytes, header, decoded: null,
+      id: record.id, key: record.file, type: record.mime_type, bytes: original.bytes, header, rendered: null,
       generateSubSizes: true, convertFormat: true,
     });
   }

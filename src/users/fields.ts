@@ -1,5 +1,5 @@
 /** How user fields are cleaned before they are stored (the reference's `pre_user_*` filters and helpers). */
-import sanitizeHtml from 'sanitize-html';
+import { sanitizeHtml } from '../format/lazy-modules.js';
 import { HTML4_ENTITY_NAMES } from '../format/entities.js';
 import { stripAllTags } from '../format/strip-tags.js';
 import { sanitizeTextField } from '../format/text.js';

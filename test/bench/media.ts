@@ -1,16 +1,34 @@
 /**
- * Uploading a 4000×3000 JPEG and making all its files (the 2560 `-scaled` main file and the six registered
- * sizes), measured twice: through quire (image-js, pure JavaScript) and with sharp (libvips) doing the same work
- * on the same picture. Each side runs in its own process so its peak memory is its own.
+ * Uploading a 4000×3000 JPEG to the standalone server (the `-scaled` 2560 main file and the six registered sizes),
+ * side by side with sharp (libvips) making the same files in a process of its own:
  *
- *   node --import tsx test/bench/media.ts [runs]
+ * - `quire (image-js)`: `quire serve` with the default pure-JavaScript codec;
+ * - `quire (sharp codec)`: `quire serve --image-codec sharp`;
+ * - `sharp (libvips)`: sharp alone, no server, the same seven files.
+ *
+ * For each: upload time (median and every run), idle RSS before the first upload and peak RSS (VmHWM) of the
+ * process, and for the servers the latency of cheap reads (`GET /cms/v2/posts?per_page=1`, one every 20 ms,
+ * open loop) sent while the uploads were processed: p50, p99 and max.
+ *
+ *   npm run build && node --import tsx test/bench/media.ts [runs] [--sides=image-js,sharp-codec,sharp]
+ *
+ * The servers run from dist/ (build first; BENCH_CLI=path/to/cli/main.js runs another build). Uploaded files go to
+ * a temporary folder, deleted at the end.
  */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 
 const WIDTH = 4000;
 const HEIGHT = 3000;
+const READ_EVERY_MS = 20;
+const PASSWORD = 'benchbenchbenchbench';
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The server's entry: the built CLI, or another build's (BENCH_CLI), to compare before and after a change. */
+const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/src/cli/main.js');
 const SIZES = [
   { name: 'medium', width: 300, height: 300, crop: false },
   { name: 'large', width: 1024, height: 1024, crop: false },
@@ -20,14 +38,16 @@ const SIZES = [
   { name: '2048x2048', width: 2048, height: 2048, crop: false },
 ];
 
-interface Result {
+interface SideResult {
   side: string;
   milliseconds: number[];
+  idleRssMb: number;
   peakRssMb: number;
   files: number;
+  reads: number[];
 }
 
-/** A photo-like test picture: smooth gradients with some texture, so JPEG works as hard as on a real photo. */
+/** A photo-like test picture: smooth gradients with some grain, so JPEG works as hard as on a real photo. */
 async function makePhoto(): Promise<Buffer> {
   const sharp = (await import('sharp')).default;
   const raw = Buffer.alloc(WIDTH * HEIGHT * 3);
@@ -45,94 +65,168 @@ async function makePhoto(): Promise<Buffer> {
   return sharp(raw, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
 }
 
-async function runQuire(photo: Uint8Array, runs: number): Promise<Omit<Result, 'peakRssMb'>> {
-  const { createCms } = await import('../../src/cms.js');
-  const { createMemoryBlobStore } = await import('../../src/storage/blobs/memory.js');
-  const milliseconds: number[] = [];
-  let files = 0;
-  for (let run = 0; run < runs; run++) {
-    const blobs = createMemoryBlobStore();
-    const cms = createCms({ blobs, site: { url: 'http://example.test' } });
-    const admin = await cms.users.create({ login: 'admin', email: 'admin@example.test', roles: ['administrator'] });
-    const started = performance.now();
-    const response = await cms.handle({
-      method: 'POST',
-      path: '/cms/v2/media',
-      headers: { 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="photo.jpg"' },
-      body: photo,
-      user: { id: admin.id },
-    });
-    milliseconds.push(performance.now() - started);
-    if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${JSON.stringify(response.body)}`);
-    files = blobs.size;
-  }
-  return { side: 'quire (image-js)', milliseconds, files };
+/** Resident and peak resident memory of a process, from /proc (Linux). */
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
-async function runSharp(photo: Uint8Array, runs: number): Promise<Omit<Result, 'peakRssMb'>> {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function startServer(codec: string | null, uploads: string): Promise<{ child: ChildProcess; base: string }> {
+  const args = [CLI, 'serve', '--storage', 'memory', '--uploads', uploads, '--port', '0', '--admin-app-password', PASSWORD];
+  if (codec) args.push('--image-codec', codec);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const base = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const match = /quire listening: (\S+)/.exec(text);
+      if (match) resolve(match[1]!.replace(/\/$/, ''));
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited with code ${code}`)));
+  });
+  return { child, base };
+}
+
+/** Reads sent every READ_EVERY_MS until stopped, each timed from its sending to its last byte. */
+function startReads(base: string): () => Promise<number[]> {
+  const latencies: number[] = [];
+  const pending = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const started = performance.now();
+    const read = fetch(`${base}/cms/v2/posts?per_page=1`)
+      .then((response) => response.arrayBuffer())
+      .then(() => void latencies.push(performance.now() - started));
+    pending.add(read);
+    void read.finally(() => pending.delete(read));
+  }, READ_EVERY_MS);
+  return async () => {
+    clearInterval(timer);
+    await Promise.all(pending);
+    return latencies;
+  };
+}
+
+async function runServer(side: string, codec: string | null, photo: Uint8Array, runs: number): Promise<SideResult> {
+  const uploads = mkdtempSync(join(tmpdir(), 'quire-bench-media-'));
+  const { child, base } = await startServer(codec, uploads);
+  try {
+    const authorization = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
+    // One authenticated read first, so the password hash is remembered before any upload is timed.
+    await (await fetch(`${base}/cms/v2/users/me`, { headers: { authorization } })).arrayBuffer();
+    await sleep(1000);
+    const idle = memoryOf(child.pid!);
+    const milliseconds: number[] = [];
+    const reads: number[] = [];
+    let files = 0;
+    for (let run = 0; run < runs; run++) {
+      const stopReads = startReads(base);
+      const started = performance.now();
+      const response = await fetch(`${base}/cms/v2/media`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'image/jpeg', 'content-disposition': `attachment; filename="photo-${run}.jpg"` },
+        body: photo,
+      });
+      const body = (await response.json()) as { media_details?: { sizes?: Record<string, unknown>; original_image?: string } };
+      milliseconds.push(performance.now() - started);
+      reads.push(...(await stopReads()));
+      if (response.status !== 201) throw new Error(`${side}: upload failed with ${response.status}: ${JSON.stringify(body)}`);
+      // The response lists the main file as `full` among the sizes.
+      const sizes = Object.keys(body.media_details?.sizes ?? {}).filter((name) => name !== 'full');
+      files = 1 + (body.media_details?.original_image ? 1 : 0) + sizes.length;
+    }
+    return { side, milliseconds, idleRssMb: idle.rssMb, peakRssMb: memoryOf(child.pid!).peakMb, files, reads };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(uploads, { recursive: true, force: true });
+  }
+}
+
+/** Child process: sharp alone makes the same seven files from the photo at `path`. */
+async function sharpChild(path: string, runs: number): Promise<void> {
   const sharp = (await import('sharp')).default;
+  const photo = readFileSync(path);
+  await sleep(200);
+  const idle = memoryOf(process.pid);
   const milliseconds: number[] = [];
   let files = 0;
   for (let run = 0; run < runs; run++) {
     const stored = new Map<string, Buffer>();
     const started = performance.now();
     stored.set('photo.jpg', Buffer.from(photo));
-    stored.set('photo-scaled.jpg', await sharp(photo).resize(2560, 2560, { fit: 'inside' }).jpeg({ quality: 82 }).toBuffer());
+    stored.set('photo-scaled.jpg', await sharp(photo).rotate().resize(2560, 2560, { fit: 'inside' }).jpeg({ quality: 82 }).toBuffer());
     for (const size of SIZES) {
       const pipeline = size.crop
-        ? sharp(photo).resize(size.width, size.height, { fit: 'cover', position: 'centre' })
-        : sharp(photo).resize(size.width || undefined, size.height || undefined, { fit: 'inside' });
+        ? sharp(photo).rotate().resize(size.width, size.height, { fit: 'cover', position: 'centre' })
+        : sharp(photo).rotate().resize(size.width || undefined, size.height || undefined, { fit: 'inside' });
       stored.set(`photo-${size.name}.jpg`, await pipeline.jpeg({ quality: 82 }).toBuffer());
     }
     milliseconds.push(performance.now() - started);
     files = stored.size;
   }
-  return { side: 'sharp (libvips)', milliseconds, files };
+  const result: SideResult = { side: 'sharp (libvips)', milliseconds, idleRssMb: idle.rssMb, peakRssMb: memoryOf(process.pid).peakMb, files, reads: [] };
+  process.send!(result);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function child(side: string, runs: number): Promise<void> {
-  const photo = new Uint8Array(await makePhoto());
-  const baseline = process.resourceUsage().maxRSS;
-  const result = side === 'quire' ? await runQuire(photo, runs) : await runSharp(photo, runs);
-  const peak = process.resourceUsage().maxRSS;
-  process.send!({ ...result, peakRssMb: peak / 1024, baselineRssMb: baseline / 1024, photoBytes: photo.byteLength });
-}
-
-function inChild(side: string, runs: number): Promise<Result & { baselineRssMb: number; photoBytes: number }> {
+function runSharp(path: string, runs: number): Promise<SideResult> {
   return new Promise((resolve, reject) => {
-    const worker = fork(fileURLToPath(import.meta.url), [`--side=${side}`, String(runs)], { execArgv: ['--import', 'tsx'] });
-    worker.once('message', (message) => resolve(message as Result & { baselineRssMb: number; photoBytes: number }));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`${side} run exited with ${code}`));
+    const child = fork(fileURLToPath(import.meta.url), ['--sharp-child', path, String(runs)], { execArgv: ['--import', 'tsx'] });
+    child.once('message', (message) => resolve(message as SideResult));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the sharp run exited with ${code}`));
     });
   });
 }
 
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const percentile = (values: number[], p: number) => (values.length === 0 ? NaN : sorted(values)[Math.min(values.length - 1, Math.floor(values.length * p))]!);
+const round = (value: number) => (Number.isNaN(value) ? '—' : Math.round(value));
+
 async function main(): Promise<void> {
-  const sideArgument = process.argv.find((argument) => argument.startsWith('--side='));
-  const runs = Math.max(1, Number(process.argv.find((argument) => /^\d+$/.test(argument)) ?? 3));
-  if (sideArgument) {
-    await child(sideArgument.slice('--side='.length), runs);
+  const childIndex = process.argv.indexOf('--sharp-child');
+  if (childIndex !== -1) {
+    await sharpChild(process.argv[childIndex + 1]!, Number(process.argv[childIndex + 2]));
     return;
   }
-  console.log(`Upload of a ${WIDTH}×${HEIGHT} JPEG with a -scaled copy and ${SIZES.length} sizes, ${runs} run(s) each\n`);
-  const rows = [];
-  for (const side of ['quire', 'sharp']) {
-    const result = await inChild(side, runs);
-    rows.push({
-      side: result.side,
-      'median ms': Math.round(median(result.milliseconds)),
-      'all runs ms': result.milliseconds.map((value) => Math.round(value)).join(' / '),
-      'peak RSS MB': Math.round(result.peakRssMb),
-      'RSS before MB': Math.round(result.baselineRssMb),
-      files: result.files,
-    });
-    if (side === 'quire') console.log(`source JPEG: ${(result.photoBytes / 1024 / 1024).toFixed(2)} MB`);
+  const runs = Math.max(1, Number(process.argv.slice(2).find((argument) => /^\d+$/.test(argument)) ?? 3));
+  const sides = (process.argv.find((argument) => argument.startsWith('--sides='))?.slice('--sides='.length) ?? 'image-js,sharp-codec,sharp').split(',');
+  if (sides.some((side) => side !== 'sharp') && !existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` first');
+
+  const photo = await makePhoto();
+  const folder = mkdtempSync(join(tmpdir(), 'quire-bench-photo-'));
+  const path = join(folder, 'photo.jpg');
+  writeFileSync(path, photo);
+  console.log(`Upload of a ${WIDTH}×${HEIGHT} JPEG (${(photo.byteLength / 1048576).toFixed(2)} MB) with a -scaled copy and ${SIZES.length} sizes, ${runs} run(s) each\n`);
+
+  const results: SideResult[] = [];
+  try {
+    for (const side of sides) {
+      if (side === 'image-js') results.push(await runServer('quire (image-js)', null, new Uint8Array(photo), runs));
+      else if (side === 'sharp-codec') results.push(await runServer('quire (sharp codec)', 'sharp', new Uint8Array(photo), runs));
+      else if (side === 'sharp') results.push(await runSharp(path, runs));
+      else throw new Error(`unknown side ${side}`);
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
-  console.table(rows);
+  const sharpTime = results.find((result) => result.side.startsWith('sharp'));
+  console.table(results.map((result) => ({
+    side: result.side,
+    'median ms': round(percentile(result.milliseconds, 0.5)),
+    'all runs ms': result.milliseconds.map((value) => Math.round(value)).join(' / '),
+    '× sharp': sharpTime ? (percentile(result.milliseconds, 0.5) / percentile(sharpTime.milliseconds, 0.5)).toFixed(1) : '—',
+    'idle RSS MB': round(result.idleRssMb),
+    'peak RSS MB': round(result.peakRssMb),
+    files: result.files,
+    'reads p50 ms': round(percentile(result.reads, 0.5)),
+    'reads p99 ms': round(percentile(result.reads, 0.99)),
+    'reads max ms': round(percentile(result.reads, 1)),
+    reads: result.reads.length,
+  })));
 }
 
 await main();

@@ -80,7 +80,8 @@ export function assertNear(actual: Colour, expected: Colour, tolerance = 40): vo
 export async function makeMediaSite(options: Partial<CmsOptions> = {}) {
   const clock = fixedClock(NOW);
   const blobs = options.blobs ?? createMemoryBlobStore();
-  const cms = createCms({ clock, blobs, ...options, site: { url: 'http://example.test', ...options.site } });
+  // Image work on the main thread unless a test asks for workers: starting one from TypeScript sources is slow.
+  const cms = createCms({ clock, blobs, images: { workers: 0 }, ...options, site: { url: 'http://example.test', ...options.site } });
   const ids = {} as Record<Role, number>;
   for (const role of ROLES) {
     const user = await cms.users.create({ login: role, email: `${role}@example.test`, roles: [role] });

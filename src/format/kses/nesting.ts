@@ -5,7 +5,7 @@
  * than the limit are removed (their text stays), which leaves any document that nests less untouched. Browsers
  * cap their element depth at 512; content of the reference nests a few dozen levels at most.
  */
-import { Tokenizer } from 'htmlparser2';
+import { htmlparser2 } from '../lazy-modules.js';
 
 export const MAX_NESTING_DEPTH = 256;
 
@@ -53,7 +53,7 @@ export function limitNesting(html: string, maxDepth = MAX_NESTING_DEPTH): string
   const nameAt = (start: number, end: number) => html.slice(start, end).toLowerCase();
   const noop = () => {};
 
-  const tokenizer = new Tokenizer({ decodeEntities: false }, {
+  const tokenizer = new (htmlparser2().Tokenizer)({ decodeEntities: false }, {
     onopentagname(start, end) {
       const name = nameAt(start, end);
       const dropped = open.length >= maxDepth && !VOID.has(name) && !RAW_TEXT.has(name);

@@ -4,7 +4,7 @@
  * use an allowed protocol, `style` attributes keep only safe declarations, and a bare `&` becomes `&amp;`.
  * HTML comments are kept (block delimiters live in them), with their text sanitised the same way.
  */
-import sanitizeHtml from 'sanitize-html';
+import { sanitizeHtml } from '../lazy-modules.js';
 import { GLOBAL_ATTRIBUTES, POST_ALLOWED_HTML, TITLE_ALLOWED_HTML, URL_ATTRIBUTES } from './allowed-html.js';
 import { limitNesting } from './nesting.js';
 import { ALLOWED_PROTOCOLS, removeBadProtocols } from '../url.js';

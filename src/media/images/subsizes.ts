@@ -1,23 +1,28 @@
 /**
  * Making an uploaded image's metadata and files, as the reference's `wp_create_image_subsizes` does:
- * 1. record size, file, file size and `image_meta`;
+ * 1. record size, file, file size and `image_meta` (read from the header, without decoding);
  * 2. an image (not PNG) larger than the threshold is scaled to fit it (and turned upright by its EXIF
  *    orientation) into `{name}-scaled.{ext}`, which becomes the main file; otherwise an image whose EXIF
  *    orientation is not 1 gets an upright `{name}-rotated.{ext}` main file;
- * 3. every registered size the image is large enough for is made from the (upright) original, named
- *    `{name}-{width}x{height}.{ext}`, in priority order; `progress` hears the metadata after each file so a
- *    caller can store it as it grows (a failure halfway leaves what was made, for post-processing to finish).
+ * 3. every registered size the image is large enough for is made, named `{name}-{width}x{height}.{ext}` with
+ *    the sizes measured on the upright original, in priority order; `progress` hears the metadata after each
+ *    file so a caller can store it as it grows (a failure halfway leaves what was made, for post-processing to
+ *    finish).
+ * The pixels are made by the image work runner (`work.ts`, a worker thread by default); this module stores them.
  */
 import type { BlobStore } from '../../ports/blobs.js';
 import { defaultExtensionFor } from '../../format/mime-types.js';
 import { splitExtension } from '../files/file-name.js';
-import { canEdit, decodeImage, DEFAULT_JPEG_QUALITY, encodeImage } from './codec.js';
+import { canEdit, DEFAULT_JPEG_QUALITY } from './codec.js';
 import { resizeDimensions } from './dimensions.js';
 import { readImageHeader } from './header.js';
 import { orientationOf, readImageMeta } from './image-meta.js';
-import { baseNameOf, folderOf, joinKey, type ImageMetadata } from './metadata.js';
-import { flip, resample, rotateQuarterTurns, type Raster } from './raster.js';
+import { baseNameOf, folderOf, joinKey, type ImageMetadata, type SizeEntry } from './metadata.js';
+import type { RenderedFile, RenderJob, RenderResult } from './render.js';
 import { creationOrder, DEFAULT_BIG_IMAGE_THRESHOLD, DEFAULT_IMAGE_SIZES, type ImageSize } from './sizes.js';
+import { createImageWork, type ImageWork } from './work.js';
+
+export { applyOrientation } from './orientation.js';
 
 export interface ImageProcessingOptions {
   /** Registered sub-sizes; default: the reference's six. */
@@ -29,6 +34,8 @@ export interface ImageProcessingOptions {
   jpegQuality: number;
   /** Images with more pixels than this are not decoded. */
   maxPixels: number;
+  /** Where the pixels are made: worker threads by default. */
+  work: ImageWork;
 }
 
 export const DEFAULT_OUTPUT_FORMATS: Readonly<Record<string, string>> = Object.freeze({
@@ -47,6 +54,7 @@ export function resolveImageOptions(options: Partial<ImageProcessingOptions> = {
     outputFormats: options.outputFormats ?? DEFAULT_OUTPUT_FORMATS,
     jpegQuality: options.jpegQuality ?? DEFAULT_JPEG_QUALITY,
     maxPixels: options.maxPixels ?? DEFAULT_MAX_PIXELS,
+    work: options.work ?? createImageWork(),
   };
 }
 
@@ -66,20 +74,6 @@ export function outputFormatFor(type: string, extension: string, options: ImageP
   return { type, extension: extension.toLowerCase() };
 }
 
-/** Turns a raster upright by an EXIF orientation (2-8). */
-export function applyOrientation(raster: Raster, orientation: number): Raster {
-  switch (orientation) {
-    case 2: return flip(raster, true, false);
-    case 3: return rotateQuarterTurns(raster, 2);
-    case 4: return flip(raster, false, true);
-    case 5: return flip(rotateQuarterTurns(raster, 3), false, true);
-    case 6: return rotateQuarterTurns(raster, 1);
-    case 7: return flip(rotateQuarterTurns(raster, 3), true, false);
-    case 8: return rotateQuarterTurns(raster, 3);
-    default: return raster;
-  }
-}
-
 export function checkPixelCount(width: number, height: number, options: ImageProcessingOptions): void {
   if (width * height > options.maxPixels) throw new ImageTooLargeError(width * height, options.maxPixels);
 }
@@ -92,13 +86,50 @@ interface Source {
   type: string;
 }
 
-/** Writes one derived file next to the original and returns its size entry. */
-async function writeDerived(source: Source, raster: Raster, suffix: string, output: { type: string; extension: string }, options: ImageProcessingOptions) {
+/** Everything an upload's render job needs besides the pixels' own bytes. */
+export interface JobInput {
+  bytes: Uint8Array;
+  type: string;
+  /** The stored file's extension, without the dot. */
+  extension: string;
+  options: ImageProcessingOptions;
+  /** false: no main file copy and no sizes (the image is only checked). */
+  generateSubSizes?: boolean;
+  convertFormat?: boolean;
+  /** Sizes to make; default: every registered size. */
+  sizes?: Readonly<Record<string, ImageSize>>;
+  /** Whether a `-scaled` or `-rotated` main file may be made (default: when sub-sizes are made). */
+  main?: boolean;
+}
+
+/** The render job of an image: what files to make, in what type. */
+export function renderJobFor(input: JobInput): RenderJob {
+  const { options } = input;
+  const generate = input.generateSubSizes !== false;
+  const output = outputFormatFor(input.type, input.extension, options, input.convertFormat !== false);
+  return {
+    bytes: input.bytes,
+    type: input.type,
+    orientation: orientationOf(readImageMeta(input.bytes, input.type)),
+    main: generate && (input.main ?? true),
+    sizes: generate ? creationOrder(input.sizes ?? options.sizes) : [],
+    bigImageThreshold: options.bigImageThreshold,
+    output: { type: output.type, quality: options.jpegQuality },
+  };
+}
+
+/** The extension a made file of `type` gets: the original's (lower-cased) for its own type, else the type's own. */
+function extensionFor(source: Source, type: string): string {
+  const extension = splitExtension(source.key)[1].slice(1).toLowerCase();
+  return type === source.type ? extension : defaultExtensionFor(type) ?? extension;
+}
+
+/** Stores one made file next to the original and returns its size entry. */
+async function storeFile(source: Source, file: RenderedFile, suffix: string): Promise<SizeEntry> {
   const [base] = splitExtension(baseNameOf(source.key));
-  const name = `${base}-${suffix}.${output.extension}`;
-  const bytes = await encodeImage(raster, output.type, { quality: options.jpegQuality });
-  await source.blobs.put(joinKey(folderOf(source.key), name), bytes, { contentType: output.type });
-  return { file: name, width: raster.width, height: raster.height, 'mime-type': output.type, filesize: bytes.byteLength };
+  const name = `${base}-${suffix}.${extensionFor(source, file.type)}`;
+  await source.blobs.put(joinKey(folderOf(source.key), name), file.bytes, { contentType: file.type });
+  return { file: name, width: file.width, height: file.height, 'mime-type': file.type, filesize: file.bytes.byteLength };
 }
 
 export interface CreateSubsizesInput extends Source {
@@ -108,8 +139,8 @@ export interface CreateSubsizesInput extends Source {
   convertFormat?: boolean;
   options: ImageProcessingOptions;
   progress?: (metadata: ImageMetadata) => Promise<void> | void;
-  /** The pixels as decoded from `bytes` (not yet turned upright), when the caller has them already. */
-  decoded?: Raster;
+  /** The files already made from `bytes` with the same switches (the upload check makes them), when the caller has them. */
+  rendered?: RenderResult;
 }
 
 /** The whole metadata of a new image upload; null when the bytes are not a readable image. */
@@ -129,37 +160,33 @@ export async function createImageSubsizes(input: CreateSubsizesInput): Promise<I
   if (!canEdit(type) || input.generateSubSizes === false) return metadata;
   checkPixelCount(header.width, header.height, options);
 
-  const convertFormat = input.convertFormat !== false;
-  const [, extension] = splitExtension(input.key);
-  const output = outputFormatFor(type, extension.slice(1), options, convertFormat);
-  const orientation = orientationOf(imageMeta);
-  const original = input.decoded ?? await decodeImage(input.bytes, type);
-  const threshold = options.bigImageThreshold;
-
-  let replacement: { raster: Raster; suffix: string } | null = null;
-  if (type !== 'image/png' && threshold > 0 && (header.width > threshold || header.height > threshold)) {
-    const plan = resizeDimensions(original.width, original.height, threshold, threshold, false);
-    if (plan) {
-      const scaled = resample(original, 0, 0, original.width, original.height, plan.width, plan.height);
-      replacement = { raster: applyOrientation(scaled, orientation), suffix: 'scaled' };
-    }
-  } else if (orientation !== 1) {
-    replacement = { raster: applyOrientation(original, orientation), suffix: 'rotated' };
-  }
-  if (replacement) {
-    const saved = await writeDerived(input, replacement.raster, replacement.suffix, output, options);
+  const rendered = input.rendered ?? await options.work.render(renderJobFor({
+    bytes: input.bytes, type, extension: splitExtension(input.key)[1].slice(1), options, convertFormat: input.convertFormat !== false,
+  }));
+  if (rendered.main) {
+    const saved = await storeFile(input, rendered.main, rendered.main.suffix);
     metadata = {
       width: saved.width,
       height: saved.height,
       file: joinKey(folderOf(input.key), saved.file),
       filesize: saved.filesize,
       sizes: {},
-      image_meta: orientation !== 1 ? { ...imageMeta, orientation: '1' } : imageMeta,
+      image_meta: orientationOf(imageMeta) !== 1 ? { ...imageMeta, orientation: '1' } : imageMeta,
       original_image: baseNameOf(input.key),
     };
   }
   await input.progress?.(metadata);
-  return makeSubsizes({ ...input, convertFormat, metadata, wanted: options.sizes, decoded: applyOrientation(original, orientation) });
+  return storeSizes(input, metadata, rendered);
+}
+
+/** Stores the made sizes one by one, reporting the metadata after each. */
+async function storeSizes(input: Source & { progress?: CreateSubsizesInput['progress'] }, metadata: ImageMetadata, rendered: RenderResult): Promise<ImageMetadata> {
+  const result: ImageMetadata = { ...metadata, sizes: { ...metadata.sizes } };
+  for (const size of rendered.sizes) {
+    result.sizes[size.name] = await storeFile(input, size, `${size.width}x${size.height}`);
+    await input.progress?.(result);
+  }
+  return result;
 }
 
 export interface MakeSubsizesInput extends Source {
@@ -169,33 +196,21 @@ export interface MakeSubsizesInput extends Source {
   convertFormat?: boolean;
   options: ImageProcessingOptions;
   progress?: (metadata: ImageMetadata) => Promise<void> | void;
-  /** The upright original, when the caller has decoded it already. */
-  decoded?: Raster;
 }
 
 /** The reference's `_wp_make_subsizes`: makes the wanted sizes the metadata lacks, from the upright original. */
 export async function makeSubsizes(input: MakeSubsizesInput): Promise<ImageMetadata> {
   const { options, metadata } = input;
-  const todo = creationOrder(input.wanted).filter(([name]) => !(name in (metadata.sizes ?? {})));
-  if (todo.length === 0 || !canEdit(input.type)) return metadata;
-  let raster = input.decoded;
-  if (!raster) {
-    const header = readImageHeader(input.bytes, input.type);
-    if (!header) return metadata;
-    checkPixelCount(header.width, header.height, options);
-    raster = applyOrientation(await decodeImage(input.bytes, input.type), orientationOf(readImageMeta(input.bytes, input.type)));
-  }
-  const [, extension] = splitExtension(input.key);
-  const output = outputFormatFor(input.type, extension.slice(1), options, input.convertFormat !== false);
-  const result: ImageMetadata = { ...metadata, sizes: { ...metadata.sizes } };
-  for (const [name, size] of todo) {
-    const plan = resizeDimensions(raster.width, raster.height, size.width, size.height, size.crop);
-    if (!plan) continue;
-    const resized = resample(raster, plan.sourceX, plan.sourceY, plan.sourceWidth, plan.sourceHeight, plan.width, plan.height);
-    result.sizes[name] = await writeDerived(input, resized, `${plan.width}x${plan.height}`, output, options);
-    await input.progress?.(result);
-  }
-  return result;
+  const todo = Object.fromEntries(Object.entries(input.wanted).filter(([name]) => !(name in (metadata.sizes ?? {}))));
+  if (Object.keys(todo).length === 0 || !canEdit(input.type)) return metadata;
+  const header = readImageHeader(input.bytes, input.type);
+  if (!header) return metadata;
+  checkPixelCount(header.width, header.height, options);
+  const rendered = await options.work.render(renderJobFor({
+    bytes: input.bytes, type: input.type, extension: splitExtension(input.key)[1].slice(1), options,
+    convertFormat: input.convertFormat !== false, sizes: todo, main: false,
+  }));
+  return storeSizes(input, metadata, rendered);
 }
 
 /**

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Libraries that cost tens of milliseconds or more to load, and that only some requests need. */
+const HEAVY = ['image-js', 'jpeg-js', 'sharp', 'sanitize-html', 'htmlparser2', 'fast-xml-parser', 'nodemailer'];
+
+/** Prints each package an ES module is loaded from, from the loader thread. */
+const HOOK = `data:text/javascript,${encodeURIComponent(`
+import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`
+export async function load(url, context, next) {
+  const found = /node_modules\\\\/((@[^/]+\\\\/)?[^/]+)/.exec(url);
+  if (found) console.log('esm ' + found[1]);
+  return next(url, context);
+}\`));
+`)}`;
+
+describe('importing quire', () => {
+  it('loads no heavy library until it is used', async () => {
+    const entry = `${ROOT}dist/src/index.js`;
+    assert.ok(existsSync(entry), 'dist/ is missing: run `npm run build` (npm test does) first');
+    const script = `
+import { createRequire } from 'node:module';
+const { createCms } = await import(${JSON.stringify(entry)});
+createCms();
+for (const path of Object.keys(createRequire(import.meta.url).cache)) {
+  const found = /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(path);
+  if (found) console.log('cjs ' + found[1]);
+}
+console.log('done');`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', HOOK, '--input-type=module', '-e', script], { cwd: ROOT });
+    const loaded = new Set(stdout.split('\n').filter((line) => /^(esm|cjs) /.test(line)).map((line) => line.slice(4)));
+    assert.match(stdout, /^done$/m);
+    assert.ok(loaded.has('valibot'), `the probe saw no package at all: ${stdout}`);
+    assert.ok(loaded.has('@fastify/busboy'), 'CommonJS packages are seen too');
+    assert.deepEqual(HEAVY.filter((name) => loaded.has(name)), []);
+  });
+});
