@@ -48,7 +48,8 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
   let shownPhase = '';
 
   function line(progress: WxrProgress): string {
-    const seconds = Math.max((now() - started) / 1000, 0.001);
+    // The first second's rate is noise; count it as a whole second.
+    const seconds = Math.max((now() - started) / 1000, 1);
     const counts = countsOf(progress, progress.items / seconds);
     const phase = progress.phase === 'reading' ? '' : ` [${progress.phase === 'linking' ? 'linking' : 'done'}]`;
     if (!tty || !totalBytes) return `${label}: ${counts}${phase}`;

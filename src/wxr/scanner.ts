@@ -35,8 +35,12 @@ interface Pending {
   quote: string | null;
 }
 
-const NAME = /^[^\s/>]+/;
-const TERMINATORS: readonly [opening: string, closing: string][] = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>']];
+const TERMINATORS: readonly (readonly [opening: string, closing: string])[] = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>']];
+const BANG = 0x21;
+const QUESTION = 0x3f;
+const SLASH = 0x2f;
+/** What ends a tag's name: white space, `/`, `>`. */
+const NAME_END: ReadonlySet<number> = new Set([0x20, 0x09, 0x0a, 0x0d, SLASH, 0x3e]);
 
 export class ChannelScanner {
   private buffer = '';
@@ -112,40 +116,55 @@ export class ChannelScanner {
       const done = this.markup(start, final, found);
       if (!done) break;
     }
-    if (final && this.pos < buffer.length) this.fail('the file ends inside a tag');
+    if (final && this.pos < buffer.length) this.endedInside(buffer.slice(this.pos, this.pos + 9));
     return found;
+  }
+
+  private endedInside(start: string): never {
+    const kind = start.startsWith('<!--') ? 'a comment' : start.startsWith('<![CDATA[') ? 'a CDATA section' : start.startsWith('<?') ? 'a processing instruction' : 'a tag';
+    const open = this.stack[this.stack.length - 1];
+    this.fail(`the file ends inside ${kind}${open ? ` in <${open.name}> (opened on line ${open.line})` : ''}`);
   }
 
   /** Handles the markup at `start`; false when its end has not arrived yet. */
   private markup(start: number, final: boolean, found: Fragment[]): boolean {
     const { buffer } = this;
-    for (const [opening, closing] of TERMINATORS) {
-      if (!buffer.startsWith(opening, start)) continue;
-      if (opening === '<![CDATA[' && this.stack.length === 0) this.fail('a CDATA section outside the root element');
-      const from = Math.max(start + opening.length, this.pending?.from ?? 0);
-      const end = buffer.indexOf(closing, from);
-      if (end === -1) {
-        this.pending = { from: Math.max(from, buffer.length - closing.length + 1), quote: null };
-        return false;
-      }
-      this.pending = null;
-      if (opening === '<?') this.instruction(buffer.slice(start + 2, end));
-      this.advance(end + closing.length);
-      return true;
-    }
-    if (buffer.startsWith('<!', start)) {
+    const second = buffer.charCodeAt(start + 1);
+    if (Number.isNaN(second) && !final) return false;
+    if (second === BANG || second === QUESTION) {
+      const terminator = second === QUESTION ? TERMINATORS[2] : buffer.startsWith('<!--', start) ? TERMINATORS[0]
+        : buffer.startsWith('<![CDATA[', start) ? TERMINATORS[1] : null;
+      if (terminator) return this.terminated(start, terminator);
       if (buffer.length - start < 9 && !final) return false;
       if (/^<!doctype/i.test(buffer.slice(start, start + 9))) this.fail('document type declarations are not accepted');
       this.fail('unexpected markup "<!"');
     }
     const end = this.tagEnd(start);
     if (end === -1) return false;
-    const closing = buffer[start + 1] === '/';
-    const body = buffer.slice(start + (closing ? 2 : 1), buffer[end - 1] === '/' && !closing ? end - 1 : end);
-    const name = NAME.exec(body)?.[0];
-    if (!name) this.fail('a tag without a name');
-    if (closing) this.close(name, body, end, found);
-    else this.open(name, start, end, buffer[end - 1] === '/', found);
+    const closing = second === SLASH;
+    const nameStart = start + (closing ? 2 : 1);
+    let nameEnd = nameStart;
+    while (nameEnd < end && !NAME_END.has(buffer.charCodeAt(nameEnd))) nameEnd++;
+    if (nameEnd === nameStart) this.fail('a tag without a name');
+    const name = buffer.slice(nameStart, nameEnd);
+    if (closing) this.close(name, buffer.slice(nameStart, end), end, found);
+    else this.open(name, start, end, buffer.charCodeAt(end - 1) === SLASH, found);
+    return true;
+  }
+
+  /** A comment, CDATA section or processing instruction; false when its end has not arrived yet. */
+  private terminated(start: number, [opening, closing]: readonly [string, string]): boolean {
+    const { buffer } = this;
+    if (opening === '<![CDATA[' && this.stack.length === 0) this.fail('a CDATA section outside the root element');
+    const from = Math.max(start + opening.length, this.pending?.from ?? 0);
+    const end = buffer.indexOf(closing, from);
+    if (end === -1) {
+      this.pending = { from: Math.max(from, buffer.length - closing.length + 1), quote: null };
+      return false;
+    }
+    this.pending = null;
+    if (opening === '<?') this.instruction(buffer.slice(start + 2, end));
+    this.advance(end + closing.length);
     return true;
   }
 
@@ -211,6 +230,10 @@ export class ChannelScanner {
 
   private emit(found: Fragment[]): void {
     const fragment = this.fragment!;
+    const { maxFragmentLength } = this.limits;
+    if (this.pos - fragment.start > maxFragmentLength) {
+      throw new WxrError('wxr_too_large', `<${fragment.name}> is longer than ${maxFragmentLength} characters`, fragment.line);
+    }
     found.push({ name: fragment.name, xml: this.buffer.slice(fragment.start, this.pos), line: fragment.line });
     this.fragment = null;
   }
