@@ -5,8 +5,8 @@
  * the few fields no service sets (an imported post's own guid, a trashed post's restore status).
  */
 import { createPrincipal } from '../auth/index.js';
-import { commentsOfPost, insertComment, updateComment } from '../comments/service.js';
-import { COMMENTS_COLLECTION } from '../comments/record.js';
+import { insertComment, updateComment } from '../comments/service.js';
+import { COMMENTS_COLLECTION, toComment } from '../comments/record.js';
 import { isCmsError } from '../core/errors.js';
 import { resolveSite, type Site, type SiteSettings } from '../core/site.js';
 import type { Services } from '../core/context.js';
@@ -226,12 +226,34 @@ export function filePort(deps: ContentPortDeps, site: Site): FilePort {
   };
 }
 
+/**
+ * Comment ids by post, from one pass over the comments in id order: stores need not index comments by post,
+ * and asking for each post's comments in turn would read them all once per post.
+ */
+async function commentIdsByPost(storage: StoragePort): Promise<Map<number, number[]>> {
+  const byPost = new Map<number, number[]>();
+  for (let after = 0; ;) {
+    const { items } = await storage.list(COMMENTS_COLLECTION, {
+      where: [{ field: 'id', op: 'gt', value: after }], orderBy: [{ field: 'id', direction: 'asc' }], limit: PAGE_SIZE,
+    });
+    for (const item of items) {
+      const post = Number(item.post) || 0;
+      const ids = byPost.get(post);
+      if (ids) ids.push(item.id);
+      else byPost.set(post, [item.id]);
+    }
+    if (items.length < PAGE_SIZE) return byPost;
+    after = items[items.length - 1]!.id;
+  }
+}
+
 /** The export's reads, straight from the store (outside any transaction: a busy site may change meanwhile). */
 export function exportPort(deps: ContentPortDeps, site: Site & { language: string }): ExportPort {
   const { storage, uploads } = deps.services;
   const { permalinkStructure } = resolvePostSettings(deps.services.postSettings);
   const links = { storage, home: site.home, permalinkStructure, pageOnFront: site.pageOnFront };
   const logins = new Map<number, string>();
+  let commentIds: Promise<Map<number, number[]>> | undefined;
   return {
     site: async () => site,
     async *authors() {
@@ -266,15 +288,23 @@ export function exportPort(deps: ContentPortDeps, site: Site & { language: strin
     permalink: (post) => (post.type === 'attachment' ? Promise.resolve(`${site.home}/?attachment_id=${post.id}`) : permalinkOf(post as PostRecord, links)),
     fileUrl: (post) => (text(post.file) !== '' ? fileUrl(uploads.baseUrl ?? `${site.url}/uploads`, text(post.file)) : text(post.source_url) || text(post.guid)),
     async *comments(postId) {
-      for await (const comment of commentsOfPost(storage, postId)) {
-        const restore = comment.status === 'post-trashed' ? comment.post_trashed_status : comment.trashed_from_status;
-        const exportedComment: ExportedComment = {
-          id: comment.id, parent: comment.parent, userId: comment.user_id, authorName: comment.author_name,
-          authorEmail: comment.author_email, authorUrl: comment.author_url, authorIp: comment.author_ip, date: comment.date,
-          dateGmt: comment.date_gmt, content: comment.content, status: comment.status, type: comment.type,
-          restoreStatus: restore ?? null, meta: comment.meta,
-        };
-        yield exportedComment;
+      commentIds ??= commentIdsByPost(storage);
+      const ids = (await commentIds).get(postId) ?? [];
+      for (let start = 0; start < ids.length; start += PAGE_SIZE) {
+        const { items } = await storage.list(COMMENTS_COLLECTION, {
+          where: [{ field: 'id', op: 'in', values: ids.slice(start, start + PAGE_SIZE) }], orderBy: [{ field: 'id', direction: 'asc' }],
+        });
+        for (const item of items) {
+          const comment = toComment(item);
+          const restore = comment.status === 'post-trashed' ? comment.post_trashed_status : comment.trashed_from_status;
+          const exportedComment: ExportedComment = {
+            id: comment.id, parent: comment.parent, userId: comment.user_id, authorName: comment.author_name,
+            authorEmail: comment.author_email, authorUrl: comment.author_url, authorIp: comment.author_ip, date: comment.date,
+            dateGmt: comment.date_gmt, content: comment.content, status: comment.status, type: comment.type,
+            restoreStatus: restore ?? null, meta: comment.meta,
+          };
+          yield exportedComment;
+        }
       }
     },
   };
