@@ -28,6 +28,7 @@ import { postEvents } from './content/posts/events.js';
 import { registerDiscovery } from './discovery/index.js';
 import { createSiteSettingsStore, registerSettings } from './settings/index.js';
 import { registerSearch } from './search/index.js';
+import { createWxrApi, type WxrApi } from './wxr/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 declare module './core/context.js' {
@@ -130,6 +131,10 @@ export interface Cms {
   readonly mailing: MailingApi;
   /** Comments in-process: seeding and moderation. */
   readonly comments: CommentsApi;
+  /** Imports a WordPress export file (WXR), all or nothing; see docs/import-export.md. */
+  importWxr: WxrApi['importWxr'];
+  /** The site's content as a WXR 1.2 file that WordPress's importer reads, in pieces. */
+  exportWxr: WxrApi['exportWxr'];
 }
 
 /** Namespaces the index advertises, in its order. */
@@ -246,5 +251,6 @@ export function createCms(options: CmsOptions = {}): Cms {
     oembed: createOembedApi(oembedDeps),
     mailing: createMailingApi(mailingDeps),
     comments: createCommentsApi(commentsDeps),
+    ...createWxrApi({ services, currentSite: siteSettings.current }),
   };
 }

@@ -41,3 +41,8 @@ export {
   type SubscriberPage, type SubscriberQuery, type SubscriberStatus, type SubscriberTag, type MergeValue, type TokenOutcome,
 } from './ports/mailing-list.js';
 export type { CommentsApi, CommentOptions, CommentRecord, CommentStatus, NewCommentInput } from './comments/index.js';
+export {
+  WxrError, isWxrError, createProgressReporter,
+  type WxrErrorCode, type WxrImportOptions, type WxrImportSummary, type WxrProgress, type WxrCounts, type WxrSource,
+  type WxrLimits, type WxrIdMaps, type WxrSite, type ProgressReporter, type ProgressReporterOptions,
+} from './wxr/index.js';

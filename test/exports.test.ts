@@ -19,7 +19,7 @@ const manifest = JSON.parse(readFileSync(`${packageRoot}package.json`, 'utf8')) 
 
 /** For each subpath, the names it must export as functions (more exports are fine). */
 const requiredFunctions: Record<string, string[]> = {
-  '.': ['createCms', 'encodeResponse', 'CmsError', 'createFormsApi', 'createSmtpMailer', 'createMemoryOutbox'],
+  '.': ['createCms', 'encodeResponse', 'CmsError', 'createFormsApi', 'createSmtpMailer', 'createMemoryOutbox', 'WxrError', 'isWxrError', 'createProgressReporter'],
   './node': ['toNodeListener', 'readBody', 'writeResponse'],
   './express': ['toExpress'],
   './hono': ['toHono'],

@@ -31,7 +31,28 @@ export type CliCommand =
     smtp: string | undefined;
     /** The image codec: image-js (default) or sharp. */
     imageCodec: 'image-js' | 'sharp' | undefined;
-  };
+  }
+  | (StoreCommand & {
+    command: 'import';
+    /** The WXR file to read. */
+    file: string;
+    fetchAttachments: boolean;
+    authorRole: string | undefined;
+  })
+  | (StoreCommand & {
+    command: 'export';
+    /** Where to write the WXR file; standard output when absent. */
+    output: string | undefined;
+  });
+
+/** What the import and export commands share with `serve`: the stores, and the site's public address. */
+export interface StoreCommand {
+  store: StoreChoice;
+  uploads: UploadsChoice | null;
+  uploadsUrl: string | undefined;
+  /** The site's public address, for the links and file addresses a WXR file holds. */
+  siteUrl: string | undefined;
+}
 
 export type UploadsChoice =
   | { kind: 'folder'; path: string }
@@ -46,9 +67,15 @@ export type StoreChoice =
 export class UsageError extends Error {}
 
 export const USAGE = `Usage: quire serve [options]
+       quire import <file.xml> [store options] [--fetch-attachments] [--author-role <role>]
+       quire export [store options] [--output <file>]
 
-Serves the quire REST interface over HTTP. Content is kept in a SQLite file by default, uploaded files in
-a folder beside it.
+serve   Serves the quire REST interface over HTTP. Content is kept in a SQLite file by default, uploaded
+        files in a folder beside it.
+import  Reads a WordPress export file (WXR) into the store: authors, categories, tags, posts, pages,
+        attachments and comments. All or nothing: a malformed file changes nothing. Progress goes to
+        standard error, the summary to standard output.
+export  Writes the store's content as a WordPress export file (WXR 1.2) to standard output (or --output).
 
 Options:
   -p, --port <n>         port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -81,6 +108,19 @@ Options:
       --admin-app-password <password>
                          make this the administrator's application password instead of a fresh
                          one (also read from QUIRE_ADMIN_APP_PASSWORD)
+
+Store options (serve, import, export): --data, --storage, --postgres, --uploads, --blobs, --uploads-url, and
+      --site-url <url>   the site's public address, for links and file addresses in WXR files
+                         (default http://localhost)
+
+Import and export options:
+      --fetch-attachments
+                         download attachment files into the uploads store (through the outbound
+                         client, which refuses private and loopback addresses); without it,
+                         attachments keep their remote addresses
+      --author-role <role>
+                         role of the users made for the file's authors (default subscriber)
+  -o, --output <file>    write the export to this file instead of standard output
   -h, --help             show this help
 `;
 
@@ -89,8 +129,10 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
   if (values.help) return { command: 'help' };
   const [command, ...extra] = positionals;
   if (command === undefined) throw new UsageError('missing command (try "quire serve")');
+  if (command === 'import' || command === 'export') return wxrCommandOf(command, values, extra);
   if (command !== 'serve') throw new UsageError(`unknown command '${command}'`);
   if (extra[0] !== undefined) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  onlyOptionsOf('serve', values, SERVE_OPTIONS);
   return {
     command: 'serve',
     port: portOf(values.port),
@@ -129,6 +171,10 @@ function parseOrExplain(argv: readonly string[]) {
         import: { type: 'string' },
         smtp: { type: 'string' },
         'image-codec': { type: 'string' },
+        'site-url': { type: 'string' },
+        'fetch-attachments': { type: 'boolean' },
+        'author-role': { type: 'string' },
+        output: { type: 'string', short: 'o' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -137,6 +183,41 @@ function parseOrExplain(argv: readonly string[]) {
     const message = error instanceof Error ? error.message.split(/\.\s/)[0]!.replace(/\.$/, '') : String(error);
     throw new UsageError(message.charAt(0).toLowerCase() + message.slice(1));
   }
+}
+
+type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
+
+const STORE_OPTIONS = ['data', 'storage', 'postgres', 'uploads', 'blobs', 'uploads-url', 'help'];
+const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec'];
+const IMPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'fetch-attachments', 'author-role'];
+const EXPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'output'];
+
+/** Options of other commands are mistakes, not silently ignored. */
+function onlyOptionsOf(command: string, values: ParsedValues, allowed: readonly string[]): void {
+  const stray = Object.keys(values).find((name) => !allowed.includes(name));
+  if (stray !== undefined) throw new UsageError(`--${stray} is not an option of 'quire ${command}'`);
+}
+
+function wxrCommandOf(command: 'import' | 'export', values: ParsedValues, extra: string[]): CliCommand {
+  onlyOptionsOf(command, values, command === 'import' ? IMPORT_OPTIONS : EXPORT_OPTIONS);
+  const stores: StoreCommand = { ...storeOf(values), uploadsUrl: uploadsUrlOf(values['uploads-url']), siteUrl: siteUrlOf(values['site-url']) };
+  if (command === 'export') {
+    if (extra[0] !== undefined) throw new UsageError(`unexpected argument '${extra[0]}' (use --output to name a file)`);
+    if (values.output !== undefined && values.output.trim() === '') throw new UsageError('--output must name a file');
+    return { command, ...stores, output: values.output };
+  }
+  const [file, more] = extra;
+  if (file === undefined) throw new UsageError("missing the WXR file to import (quire import site.xml)");
+  if (more !== undefined) throw new UsageError(`unexpected argument '${more}'`);
+  const authorRole = values['author-role'];
+  if (authorRole !== undefined && !/^[a-z0-9_-]{1,64}$/i.test(authorRole)) throw new UsageError(`--author-role must be a role slug, not '${authorRole}'`);
+  return { command, ...stores, file, fetchAttachments: values['fetch-attachments'] === true, authorRole };
+}
+
+function siteUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--site-url must be an http(s) URL, not '${value}'`);
+  return value.replace(/\/+$/, '');
 }
 
 function portOf(value: string | undefined): number {

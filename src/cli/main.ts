@@ -7,6 +7,7 @@ import { ensureAdministrator } from '../users/index.js';
 import { parseCliArgs, UsageError, USAGE } from './args.js';
 import { importFile, ImportError } from './import.js';
 import { openStores, StoreSetupError, type OpenedStores } from './stores.js';
+import { exportWxrFile, importWxrFile } from './wxr.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 /** Where the standalone server serves uploaded files; the media module's default uploads address. */
@@ -36,19 +37,24 @@ async function main(argv: readonly string[]): Promise<void> {
   let cms: Cms;
   try {
     cms = createCms({
-      site: { apiRoot: command.apiRoot },
-      names: command.names,
+      site: command.command === 'serve' ? { apiRoot: command.apiRoot } : { ...(command.siteUrl ? { url: command.siteUrl } : {}) },
+      ...(command.command === 'serve' ? { names: command.names } : {}),
       storage: stores.storage,
       blobs: stores.blobs,
       ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),
-      ...(command.smtp ? { mailer: createSmtpMailer(command.smtp) } : {}),
-      ...(command.imageCodec ? { images: { codec: command.imageCodec } } : {}),
+      ...(command.command === 'serve' && command.smtp ? { mailer: createSmtpMailer(command.smtp) } : {}),
+      ...(command.command === 'serve' && command.imageCodec ? { images: { codec: command.imageCodec } } : {}),
       onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
     });
   } catch (error) {
     if (!(error instanceof ImageCodecUnavailableError)) throw error;
     process.stderr.write(`quire: ${error.message}\n`);
     process.exit(1);
+  }
+  if (command.command !== 'serve') {
+    process.exitCode = command.command === 'import' ? await importWxrFile(cms, command) : await exportWxrFile(cms, command);
+    await stores.close();
+    return;
   }
   await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);
   if (command.importFile !== undefined) await importBeforeServing(cms, command.importFile);
