@@ -8,7 +8,7 @@ import { sanitizeUrl } from '../core/args/url.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import type { Site } from '../core/site.js';
-import { dateWithGmt } from '../content/posts/dates.js';
+import { dateWithGmt } from '../content/post-type/index.js';
 import { getUser } from '../users/index.js';
 import { escapeSpecialCharacters } from '../users/fields.js';
 import type { StoragePort } from '../ports/storage.js';

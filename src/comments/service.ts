@@ -1,5 +1,5 @@
 /** Typed access to stored comments and to the facts about their posts. */
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
+import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/post-type/index.js';
 import type { Condition, ListQuery, StoragePort } from '../ports/storage.js';
 import { COMMENTS_COLLECTION, toComment, type CommentFields, type CommentRecord, type PostFacts } from './record.js';
 

@@ -4,8 +4,7 @@
  * posts module's own permalink for it (`permalinkOf`) is the URL's path, so both directions always agree.
  */
 import type { CapabilityRules } from '../auth/index.js';
-import { pageUri, permalinkOf, type LinkEnvironment } from '../content/posts/permalink.js';
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
+import { pageUri, permalinkOf, isPostRecord, POSTS_COLLECTION, type LinkEnvironment, type PostRecord } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
 

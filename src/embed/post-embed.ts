@@ -4,8 +4,7 @@
  * sandboxed frame markup with a fresh secret, and the featured image as thumbnail.
  */
 import { randomInt } from 'node:crypto';
-import { pageUri, permalinkOf } from '../content/posts/permalink.js';
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
+import { pageUri, permalinkOf, isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/post-type/index.js';
 import { renderTitle } from '../content/render/index.js';
 import { constrainDimensions } from '../media/images/dimensions.js';
 import { isImageMetadata } from '../media/images/metadata.js';

@@ -1,8 +1,7 @@
 import { createPrincipal, verifyApplicationPassword as verifyPasswordHash, type Principal, type RoleTable } from '../auth/index.js';
 import { CmsError } from '../core/errors.js';
 import { resolveSite, type SiteSettings } from '../core/site.js';
-import type { Clock } from '../ports/clock.js';
-import type { Condition, StoragePort } from '../ports/storage.js';
+import type { Condition } from '../ports/storage.js';
 import {
   createApplicationPassword,
   listApplicationPasswords,
@@ -17,7 +16,7 @@ import { isValidLogin } from './fields.js';
 import { principalOf } from './principal.js';
 import { createUser, findUserByEmail, findUserByLogin, getUser, updateUser, type NewUser, type UserChanges } from './store.js';
 import { toUserRecord, USERS, type UserRecord } from './records.js';
-import { userPostsHandler, type UserPostsHandler } from './user-posts.js';
+import type { UsersDeps } from './deps.js';
 
 /** A user as the in-process API returns it: never a password or a hash. */
 export interface User {
@@ -66,12 +65,7 @@ export interface UsersApi {
   verifyApplicationPassword(userId: number, password: string): Promise<ApplicationPassword | null>;
 }
 
-export interface UsersApiServices {
-  storage: StoragePort;
-  clock: Clock;
-  roles: RoleTable;
-  userPosts?: UserPostsHandler;
-}
+export type UsersApiServices = Pick<UsersDeps, 'storage' | 'clock' | 'roles' | 'userPosts'>;
 
 /**
  * The in-process API acts as the site's operator: when it deletes a user, the posts that go to the trash are
@@ -135,7 +129,7 @@ export function createUsersApi(services: UsersApiServices, site: SiteSettings = 
       if (reassign !== undefined && reassign !== 0 && (reassign === id || (await getUser(storage, reassign)) === null)) {
         throw new CmsError('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', 400);
       }
-      const posts = userPostsHandler(services);
+      const posts = services.userPosts;
       return storage.transaction(async (tx) => {
         if ((await getUser(tx, id)) === null) return false;
         if (reassign !== undefined) await posts.reassign(tx, id, reassign);

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { checkFileType } from '../../media/files/check-type.js';
-import { allowedMimeTypes } from '../../media/files/mime-types.js';
+import { allowedMimeTypes } from '../../format/mime-types.js';
 import { sniffContent } from '../../media/files/sniff.js';
 import type { FormModel } from '../form-model.js';
 import { validateSchema, type SwvInput, type SwvRule } from '../swv/index.js';
