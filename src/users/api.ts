@@ -15,7 +15,7 @@ import { invalidUserIdError } from './errors.js';
 import { isValidLogin } from './fields.js';
 import { principalOf } from './principal.js';
 import { createUser, findUserByEmail, findUserByLogin, getUser, updateUser, type NewUser, type UserChanges } from './store.js';
-import { toUserRecord, USERS, type UserRecord } from './records.js';
+import { usersIn, type UserRecord } from './records.js';
 import type { UsersDeps } from './deps.js';
 
 /** A user as the in-process API returns it: never a password or a hash. */
@@ -119,8 +119,8 @@ export function createUsersApi(services: UsersApiServices, site: SiteSettings = 
     get: async (id) => asUser(await getUser(storage, id)),
     async list(filter = {}) {
       const where: Condition[] = filter.role === undefined ? [] : [{ field: 'roles', op: 'containsAny', values: [filter.role] }];
-      const { items } = await storage.list(USERS, { where });
-      return items.map((stored) => toUser(toUserRecord(stored)));
+      const { items } = await usersIn(storage).list({ where });
+      return items.map(toUser);
     },
     find: async (loginOrEmail) => asUser((await findUserByLogin(storage, loginOrEmail)) ?? (await findUserByEmail(storage, loginOrEmail))),
     update: async (id, changes) => asUser(await updateUser(services, id, changes)),
@@ -134,7 +134,7 @@ export function createUsersApi(services: UsersApiServices, site: SiteSettings = 
         if ((await getUser(tx, id)) === null) return false;
         if (reassign !== undefined) await posts.reassign(tx, id, reassign);
         else await posts.removeAll(tx, id, { user: operatorOf(roles), site: resolveSite(site, undefined) });
-        return tx.remove(USERS, id);
+        return usersIn(tx).remove(id);
       });
     },
     principal: async (id) => {

@@ -3,7 +3,7 @@ import { forbidden } from '../../core/errors.js';
 import { collection, item, paging } from '../../core/response.js';
 import { invalidUserIdError, notLoggedInError } from '../errors.js';
 import { AUTHORED_POST_TYPES, countVisiblePosts, restPostTypes } from '../posts.js';
-import { toUserRecord, USERS } from '../records.js';
+import { usersIn } from '../records.js';
 import { can, isEmptyParam, loadUser, requireUser } from './load.js';
 import { planUserList } from './user-query.js';
 import { userItem } from './user-item.js';
@@ -40,9 +40,8 @@ export function canListUsers(context: RequestContext, deps: UsersDeps): Permissi
 
 export async function listUsers(context: RequestContext, deps: UsersDeps) {
   const plan = await planUserList(context, deps);
-  const { items, total = 0 } = await deps.storage.list(USERS, plan.query);
+  const { items, total = 0 } = await usersIn(deps.storage).list(plan.query);
   const records = items
-    .map(toUserRecord)
     .filter((user) => context.context !== 'edit' || can(context, deps, 'edit_user', user.id))
     .map((user) => userItem(user, context, deps));
   const page = Math.ceil(plan.offset / plan.perPage + 1);

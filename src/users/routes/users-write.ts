@@ -4,7 +4,7 @@ import { CmsError, forbidden } from '../../core/errors.js';
 import { isNumeric, toInt } from '../../format/php.js';
 import { created, item, reply } from '../../core/response.js';
 import { notLoggedInError, unknownRoleError } from '../errors.js';
-import { USERS, type UserRecord } from '../records.js';
+import { usersIn, type UserRecord } from '../records.js';
 import { createUser, findUserByEmail, findUserBySlug, getUser, updateUser, type NewUser, type UserChanges } from '../store.js';
 import { can, isEmptyParam, isSet, loadUser, requireUser } from './load.js';
 import { userSchema } from './schema.js';
@@ -165,7 +165,7 @@ export async function deleteUserHandler(context: RequestContext, deps: UsersDeps
     if ((await getUser(tx, target.id)) === null) throw new CmsError('rest_cannot_delete', 'The user cannot be deleted.', 500);
     if (reassign !== null) await posts.reassign(tx, target.id, reassign);
     else await posts.removeAll(tx, target.id, { user: context.user, site: context.site });
-    await tx.remove(USERS, target.id);
+    await usersIn(tx).remove(target.id);
   });
   return reply({ deleted: true, previous });
 }
