@@ -6,9 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { pageUri, permalinkOf, isPostRecord, postsIn, POSTS_COLLECTION, type PostRecord } from '../content/post-type/index.js';
 import { renderTitle } from '../content/render/index.js';
-import { constrainDimensions } from '../media/images/dimensions.js';
-import { isImageMetadata } from '../media/images/metadata.js';
-import { fileUrl, isAttachment } from '../media/record.js';
+import { constrainDimensions, fileUrl, isAttachment, isImageMetadata } from '../media/index.js';
 import { getUser } from '../users/index.js';
 import { absint, escapeText, escapeUrl } from './escape.js';
 import { HOST_SCRIPT_TAG } from './host-script.js';

@@ -9,7 +9,12 @@ export { resolveUploads, DEFAULT_MAX_UPLOAD_BYTES, type UploadsOptions, type Upl
 export { createSafeHttpClient, type SafeHttpClientOptions } from './outbound/index.js';
 export { serveUpload, keyOfUploadPath, type ServeUploadRequest, type ServeUploadOptions } from './serve.js';
 export { ATTACHMENT_TYPE } from './schema.js';
-export { uploadsBaseUrl, type AttachmentRecord } from './record.js';
+export { attachmentsIn, fileUrl, isAttachment, uploadsBaseUrl, type AttachmentRecord } from './record.js';
+export { attachmentLink } from './prepare.js';
+export { checkFileType } from './files/check-type.js';
+export { sniffContent } from './files/sniff.js';
+export { folderOf, isImageMetadata, joinKey } from './images/metadata.js';
+export { constrainDimensions } from './images/dimensions.js';
 export type { MediaDeps, MediaType } from './deps.js';
 
 export function registerMedia(registry: Registry, deps: MediaDeps): void {

@@ -12,6 +12,7 @@ export {
 export { createBasicAuthenticator, type BasicAuthenticationInput, type BasicAuthenticator, type CredentialMemoryOptions } from './authenticate.js';
 export { ensureAdministrator, type AdministratorOptions, type AdministratorSetup } from './bootstrap.js';
 export { authenticatedApplicationPassword, principalOf } from './principal.js';
+export { escapeSpecialCharacters } from './fields.js';
 export { USERS, toUserRecord, type ApplicationPasswordRecord, type UserRecord } from './records.js';
 export { findUserByEmail, findUserByLogin, findUserBySlug, getUser, type NewUser, type UserChanges } from './store.js';
 export type { UserDeletionActor, UserPostsHandler } from './user-posts.js';
