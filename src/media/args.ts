@@ -1,4 +1,4 @@
-/** Arguments of the media routes, built from the post-type module's so that shared parameters behave alike. */
+/** Arguments of the media routes, built from the post-type kit's so that shared parameters behave alike. */
 import { userCan, type CapabilityRules } from '../auth/index.js';
 import { arg, args, type ArgCheck, type ArgSpec } from '../core/args/define.js';
 import type { JsonSchema } from '../core/args/schema.js';

@@ -1,5 +1,5 @@
 /**
- * A media create or update request → post changes, through the post-type module's `prepareChanges`, with the
+ * A media create or update request → post changes, through the post-type kit's `prepareChanges`, with the
  * attachment rules on top: caption and description are the excerpt and content, `post` is the parent, and any
  * status other than `private` (or `trash`) is stored as `inherit`.
  */

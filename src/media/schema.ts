@@ -1,5 +1,5 @@
 /**
- * Media items are posts of type `attachment`: the post-type module's schema with the post-only fields taken
+ * Media items are posts of type `attachment`: the post-type kit's schema with the post-only fields taken
  * out (password, content, excerpt) and the attachment fields added.
  */
 import type { JsonSchema } from '../core/args/schema.js';

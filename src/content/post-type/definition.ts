@@ -1,4 +1,4 @@
-/** The post types served by the post-type module, described by what differs between them. */
+/** What differs between post types, and the two the kit ships with: posts and pages. */
 
 export interface TaxonomyBinding {
   /** The taxonomy's name, as term records carry it (`category`, `post_tag`). */

@@ -11,7 +11,7 @@ export { POSTS_COLLECTION, isPostRecord, postsIn, type PostRecord, type PostFiel
 export { buildItemSchema, type ItemSchema } from './schema.js';
 export { collectionArgs, contextArg, itemArgs } from './args.js';
 export { capabilitiesOf, type Abilities } from './capabilities.js';
-export { scopeOf, type PostScope } from './scope.js';
+export { buildScope, scopeOf, type PostScope, type ScopeSource } from './scope.js';
 
 export {
   canReadPost, createPermission, deletePermission, invalidPostId, listPermission, loadPost, loadRecord, onlyVisible,
