@@ -1,44 +1,37 @@
-import { createCapabilityRules, createRoleTable, type CapabilityRuleOptions, type CapabilityRules, type RoleChanges, type RoleTable } from './auth/index.js';
+import { createCapabilityRules, createRoleTable, type CapabilityRuleOptions, type RoleChanges } from './auth/index.js';
 import { registerBatch } from './batch/index.js';
-import type { Principal, Services } from './core/context.js';
+import type { Principal } from './core/context.js';
 import { Dispatcher, type Authenticator } from './core/dispatch.js';
 import { namespaceRoot, registerIndex } from './core/index-document.js';
-import { namesFor, type NameScheme } from './core/names.js';
+import { namesFor, type Names, type NameScheme } from './core/names.js';
 import { Registry } from './core/registry.js';
 import { openApiDocument } from './core/openapi.js';
 import { normalizeApiRoot, resolveSite, type SiteSettings } from './core/site.js';
 import type { CmsRequest, CmsResponse } from './core/types.js';
 import { systemClock, type Clock } from './ports/clock.js';
+import type { BlobStore } from './ports/blobs.js';
+import type { HttpClient } from './ports/http-client.js';
 import type { Mailer } from './ports/mailer.js';
 import { createMemoryOutbox } from './mail/index.js';
 import type { CmsDeps } from './deps.js';
 import type { StoragePort } from './ports/storage.js';
 import { createMemoryStorage } from './storage/memory/index.js';
-import { registerPosts } from './content/posts/index.js';
-import type { PostSettings } from './content/posts/settings.js';
-import { registerRevisionsAndAutosaves } from './content/revisions/index.js';
-import { mediaServices, registerMedia, type BlobStore, type HttpClient, type ImageWorkOptions, type UploadsOptions } from './media/index.js';
+import { createMemoryBlobStore } from './storage/blobs/index.js';
+import { registerPostsAndPages } from './content/index.js';
+import { authorPostsHandler, createPostEvents, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
+import { randomPreviewSecret } from './content/autosaves/index.js';
+import { createSafeHttpClient, registerMedia, resolveUploads, type ImageWorkOptions, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
 import { createFormsApi, registerForms, type FormsApi, type FormsOptions } from './forms/index.js';
 import { createSlidersApi, registerSliders, type SlidersApi } from './sliders/index.js';
 import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
 import { createMailingApi, createMailingDeps, registerMailing, type MailingApi, type MailingOptions } from './mailing/index.js';
 import { createCommentsApi, registerComments, type CommentOptions, type CommentsApi, type CommentsDeps } from './comments/index.js';
-import { postEvents } from './content/posts/events.js';
 import { registerDiscovery } from './discovery/index.js';
 import { createSiteSettingsStore, registerSettings } from './settings/index.js';
 import { registerSearch } from './search/index.js';
 import { createWxrApi, type WxrApi } from './wxr/index.js';
 import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
-
-declare module './core/context.js' {
-  interface Services {
-    clock: Clock;
-    storage: StoragePort;
-    roles: RoleTable;
-    capabilityRules: CapabilityRules;
-  }
-}
 
 export interface CmsOptions {
   /**
@@ -114,14 +107,13 @@ export interface Cms {
   /** The value of the site-root discovery header: `<…/cms-json/>; rel="https://api.w.org/"`. */
   discoveryLink(requestApiUrl?: string): string;
   readonly registry: Registry;
-  readonly services: Services;
   /** An OpenAPI 3.1 document of every route, from the same definitions as the index and the validators. */
   openapi(requestApiUrl?: string): Record<string, unknown>;
   /** Users and their application passwords, in-process: seeding and administration without HTTP. */
   readonly users: UsersApi;
   /** Contact forms, their HTML and their kept submissions, in-process. */
   readonly forms: FormsApi;
-  /** The ports and settings every resource was given. */
+  /** The ports, settings and shared services every resource was given (one frozen object). */
   readonly deps: CmsDeps;
   /** Sliders in-process: create, update, delete, get and list with the write routes' bodies. */
   readonly sliders: SlidersApi;
@@ -147,7 +139,7 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_MAX_ANONYMOUS_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Authentication steps, tried in order; the first that answers (a principal, or a thrown error) wins. */
-export type AuthenticationStep = (input: Parameters<Authenticator>[0], services: Services) =>
+export type AuthenticationStep = (input: Parameters<Authenticator>[0]) =>
   Promise<Principal | null | undefined> | Principal | null | undefined;
 
 function isPrincipal(user: { id: number }): user is Principal {
@@ -157,34 +149,15 @@ function isPrincipal(user: { id: number }): user is Principal {
 export function createCms(options: CmsOptions = {}): Cms {
   const names = namesFor(options.names);
   const registry = new Registry(names);
-  const roles = createRoleTable(options.roles);
-  const services: Services = {
-    clock: options.clock ?? systemClock,
-    storage: options.storage ?? createMemoryStorage(),
-    roles,
-    capabilityRules: createCapabilityRules(options.capabilities),
-    ...(options.posts ? { postSettings: options.posts } : {}),
-    ...mediaServices(options),
-  };
-  const deps: CmsDeps = Object.freeze({
-    storage: services.storage,
-    clock: services.clock,
-    mailer: options.mailer ?? createMemoryOutbox(),
-    httpClient: services.httpClient,
-    blobs: services.blobs,
-    site: options.site ?? {},
-    names,
-    roles,
-    capabilityRules: services.capabilityRules,
-  });
+  const deps = createDeps(options, names);
   const oembedDeps: OembedDeps = Object.freeze({ ...deps, posts: options.posts, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
   const mailingDeps = createMailingDeps(deps, options.mailing);
-  const commentsDeps: CommentsDeps = Object.freeze({ ...deps, posts: options.posts, comments: options.comments, postEvents: postEvents(services) });
+  const commentsDeps: CommentsDeps = Object.freeze({ ...deps, posts: options.posts, comments: options.comments });
   const siteSettings = createSiteSettingsStore(deps.storage, deps.site);
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
-  authenticationSteps.push(createBasicAuthenticator(options.credentialMemory));
+  authenticationSteps.push(createBasicAuthenticator(deps, options.credentialMemory));
 
   // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
@@ -193,9 +166,11 @@ export function createCms(options: CmsOptions = {}): Cms {
     'oembed/1.0': [(into) => registerOembed(into, oembedDeps)],
     'mailing/v1': [(into) => registerMailing(into, mailingDeps)],
     'cms/v2': [
-      ...[registerPosts, registerRevisionsAndAutosaves, registerMedia].map((register) => (into: Registry) => register(into, services)),
+      (into) => registerPostsAndPages(into, deps),
+      (into) => registerMedia(into, deps),
       (into) => registerDiscovery(into, deps),
-      ...[registerTerms, registerUsers].map((register) => (into: Registry) => register(into, services)),
+      (into) => registerTerms(into, deps),
+      (into) => registerUsers(into, deps),
       (into) => registerComments(into, commentsDeps),
       (into) => registerSearch(into, { ...deps, posts: options.posts }),
       (into) => registerSettings(into, { ...deps, settings: siteSettings }),
@@ -211,8 +186,8 @@ export function createCms(options: CmsOptions = {}): Cms {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const core = new Dispatcher({
     registry,
-    services,
-    site: options.site ?? {},
+    services: deps,
+    site: deps.site,
     currentSite: siteSettings.current,
     maxBodyBytes,
     maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
@@ -222,7 +197,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     authenticate: async (input) => {
       if (input.user) return isPrincipal(input.user) ? input.user : principalById(input.user.id);
       for (const step of authenticationSteps) {
-        const principal = await step(input, services);
+        const principal = await step(input);
         if (principal !== undefined) return principal;
       }
       return null;
@@ -232,8 +207,8 @@ export function createCms(options: CmsOptions = {}): Cms {
 
   /** A host that passes only `{id}` as `request.user` gets that stored user's principal (none if unknown). */
   async function principalById(id: number): Promise<Principal | null> {
-    const user = await getUser(services.storage, id);
-    return user ? principalOf(user, roles) : null;
+    const user = await getUser(deps.storage, id);
+    return user ? principalOf(user, deps.roles) : null;
   }
 
   return {
@@ -242,15 +217,41 @@ export function createCms(options: CmsOptions = {}): Cms {
     maxBodyBytes,
     discoveryLink: (requestApiUrl) => core.discoveryLink(requestApiUrl),
     registry,
-    services,
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl, names)),
-    users: createUsersApi(services, options.site),
+    users: createUsersApi(deps, options.site),
     forms: createFormsApi(deps, options.forms),
     deps,
     sliders: createSlidersApi(deps),
     oembed: createOembedApi(oembedDeps),
     mailing: createMailingApi(mailingDeps),
     comments: createCommentsApi(commentsDeps),
-    ...createWxrApi({ services, currentSite: siteSettings.current }),
+    ...createWxrApi({ services: deps, currentSite: siteSettings.current }),
   };
+}
+
+/**
+ * The one dependency object: ports (the host's or the in-memory defaults), fixed settings and the typed
+ * services resources share. Post events exist before any resource registers, so subscriptions never depend on
+ * registration order.
+ */
+function createDeps(options: CmsOptions, names: Names): CmsDeps {
+  const postTypeDeps = {
+    storage: options.storage ?? createMemoryStorage(),
+    clock: options.clock ?? systemClock,
+    capabilityRules: createCapabilityRules(options.capabilities),
+    postEvents: createPostEvents(),
+    postSettings: resolvePostSettings(options.posts),
+  };
+  return Object.freeze({
+    ...postTypeDeps,
+    mailer: options.mailer ?? createMemoryOutbox(),
+    httpClient: options.httpClient ?? createSafeHttpClient(),
+    blobs: options.blobs ?? createMemoryBlobStore(),
+    site: options.site ?? {},
+    names,
+    roles: createRoleTable(options.roles),
+    previewSecret: options.posts?.previewSecret ?? randomPreviewSecret(),
+    uploads: resolveUploads(options.uploads, options.images),
+    userPosts: authorPostsHandler(postTypeDeps, [POST_TYPE, PAGE_TYPE]),
+  });
 }

@@ -1,16 +1,21 @@
 import type { CapabilityRules, RoleTable } from './auth/index.js';
 import type { Names } from './core/names.js';
+import type { PostEventHub, ResolvedPostSettings } from './content/post-type/index.js';
 import type { SiteSettings } from './core/site.js';
+import type { UploadsConfig } from './media/index.js';
 import type { BlobStore } from './ports/blobs.js';
 import type { Clock } from './ports/clock.js';
 import type { HttpClient } from './ports/http-client.js';
 import type { Mailer } from './ports/mailer.js';
 import type { StoragePort } from './ports/storage.js';
+import type { UserPostsHandler } from './users/index.js';
 
 /**
- * What `createCms` hands to each resource's `register(registry, deps)`: the ports and the site's fixed
- * settings, assembled once and frozen. A resource declares the members it uses as its own narrower interface
- * (`FormsDeps`, ...), which this object satisfies.
+ * What `createCms` hands to each resource's `register(registry, deps)`: the ports, the site's fixed settings and
+ * the typed services resources share, assembled once (before any resource registers) and frozen. A resource
+ * declares the members it uses as its own narrower interface (`FormsDeps`, `MediaDeps`, ...), which this object
+ * satisfies; the post-type kit, media and users declare theirs without importing this file, which is built
+ * from them.
  */
 export interface CmsDeps {
   readonly storage: StoragePort;
@@ -23,4 +28,14 @@ export interface CmsDeps {
   readonly names: Names;
   readonly roles: RoleTable;
   readonly capabilityRules: CapabilityRules;
+  /** Saves and deletes of post-type records, as typed subscriptions (`onPostSaved`, `onPostDeleted`). */
+  readonly postEvents: PostEventHub;
+  /** Permalink structure, templates by post type, trash (from `createCms({ posts })`, defaults filled in). */
+  readonly postSettings: ResolvedPostSettings;
+  /** The key autosave preview links are signed with. */
+  readonly previewSecret: string;
+  /** Uploads: base URL, size limit, types, image sizes and formats. */
+  readonly uploads: UploadsConfig;
+  /** What becomes of a deleted user's posts (posts and pages go to the trash). */
+  readonly userPosts: UserPostsHandler;
 }

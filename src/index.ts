@@ -14,10 +14,10 @@ export { ensureAdministrator, type AdministratorOptions, type AdministratorSetup
 export { createPrincipal, userCan, type RoleChanges, type CapabilityRuleOptions } from './auth/index.js';
 export type { StoragePort, ListQuery, ListResult, Condition, StoredRecord, NewRecord } from './ports/storage.js';
 export { createMemoryStorage } from './storage/memory/index.js';
-export {
-  createSafeHttpClient, createMemoryBlobStore, createFilesystemBlobStore, serveUpload, keyOfUploadPath, ImageCodecUnavailableError,
-  type BlobStore, type HttpClient, type UploadsOptions, type ImageWorkOptions, type SafeHttpClientOptions, type FilesystemBlobStoreOptions,
-} from './media/index.js';
+export { createSafeHttpClient, serveUpload, keyOfUploadPath, ImageCodecUnavailableError, type UploadsOptions, type ImageWorkOptions, type SafeHttpClientOptions } from './media/index.js';
+export { createMemoryBlobStore, createFilesystemBlobStore, type FilesystemBlobStoreOptions } from './storage/blobs/index.js';
+export type { BlobStore } from './ports/blobs.js';
+export type { HttpClient } from './ports/http-client.js';
 export type { CmsDeps } from './deps.js';
 export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
 export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';

@@ -1,5 +1,5 @@
 /** Comments in-process: seeding and moderation without HTTP (no permission checks; the caller is trusted). */
-import { formatUtc, gmtToLocal } from '../content/posts/dates.js';
+import { formatUtc, gmtToLocal } from '../content/post-type/index.js';
 import { resolveSite } from '../core/site.js';
 import { CmsError } from '../core/errors.js';
 import { applyStatus } from './moderation.js';

@@ -2,7 +2,7 @@
  * Comments follow their post: into the trash and back (the reference's `post-trashed` status), out of the store
  * when the post is deleted, and their copy of the post's facts follows every save.
  */
-import type { PostDeletedEvent, PostEvents, PostSavedEvent } from '../content/posts/events.js';
+import type { PostDeletedEvent, PostEvents, PostSavedEvent } from '../content/post-type/index.js';
 import { COMMENTS_COLLECTION, type CommentRecord, type PostFacts } from './record.js';
 import { commentsOfPost, postFactsOf, updateComment } from './service.js';
 
@@ -37,6 +37,6 @@ const subscribed = new WeakSet<PostEvents>();
 export function followPosts(events: PostEvents): void {
   if (subscribed.has(events)) return;
   subscribed.add(events);
-  events.saved.push(onSaved);
-  events.deleted.push(onDeleted);
+  events.onPostSaved(onSaved);
+  events.onPostDeleted(onDeleted);
 }

@@ -8,9 +8,8 @@ import { sanitizeUrl } from '../core/args/url.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import type { Site } from '../core/site.js';
-import { dateWithGmt } from '../content/posts/dates.js';
-import { getUser } from '../users/index.js';
-import { escapeSpecialCharacters } from '../users/fields.js';
+import { dateWithGmt } from '../content/post-type/index.js';
+import { escapeSpecialCharacters, getUser } from '../users/index.js';
 import type { StoragePort } from '../ports/storage.js';
 
 /** The fields a write sets; absent ones stay as they are (or take defaults on create). */

@@ -1,12 +1,11 @@
 /** The handlers of `/comments` and `/comments/{id}`. */
-import { resolvePostSettings } from '../content/posts/settings.js';
+import { resolvePostSettings, nowDates } from '../content/post-type/index.js';
 import { userCan } from '../auth/index.js';
 import { filterByContext } from '../core/shape.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { collection, created, item, paging, reply } from '../core/response.js';
 import { getUser, principalOf } from '../users/index.js';
-import { nowDates } from '../content/posts/dates.js';
 import { checkLengths, cleanAuthorFields, readChanges, type CommentChanges } from './fields.js';
 import { applyStatus, checkDuplicate, checkFlood, initialStatus, invalidStatus, isKnownStatusRequest } from './moderation.js';
 import { resolveCommentOptions, type CommentsDeps } from './options.js';

@@ -5,7 +5,7 @@
 import { CmsError } from '../core/errors.js';
 import type { Condition, StoragePort } from '../ports/storage.js';
 import { findUserByEmail } from '../users/index.js';
-import { formatUtc, parseStored } from '../content/posts/dates.js';
+import { formatUtc, parseStored } from '../content/post-type/index.js';
 import type { ResolvedCommentOptions } from './options.js';
 import { COMMENTS_COLLECTION, type CommentRecord } from './record.js';
 import { updateComment } from './service.js';

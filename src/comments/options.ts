@@ -1,6 +1,5 @@
 /** What the comments resource is given, and the discussion choices a host can make (`createCms({ comments })`). */
-import type { PostEvents } from '../content/posts/events.js';
-import type { PostSettings } from '../content/posts/settings.js';
+import type { PostEvents, PostSettings } from '../content/post-type/index.js';
 import type { CmsDeps } from '../deps.js';
 
 export interface CommentOptions {

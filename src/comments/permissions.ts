@@ -1,6 +1,5 @@
 /** Permission checks of the comment routes, in the reference's order, with its codes and messages. */
-import { passwordMatches } from '../content/posts/prepare.js';
-import type { PostRecord } from '../content/posts/record.js';
+import { passwordMatches, type PostRecord } from '../content/post-type/index.js';
 import { userCan } from '../auth/index.js';
 import type { PermissionResult, RequestContext } from '../core/context.js';
 import { CmsError, forbidden } from '../core/errors.js';

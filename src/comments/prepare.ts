@@ -1,6 +1,6 @@
 /** A stored comment → the response fields (every context; the core filters by context and `_fields`) and links. */
 import { createHash } from 'node:crypto';
-import { permalinkOf } from '../content/posts/permalink.js';
+import { permalinkOf } from '../content/post-type/index.js';
 import type { Item, Links } from '../core/context.js';
 import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';

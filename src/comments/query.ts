@@ -1,5 +1,5 @@
 /** The list parameters of `GET /comments` → one storage query, readable comments only. */
-import { filterDateToLocal } from '../content/posts/dates.js';
+import { filterDateToLocal } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import type { Condition, ListQuery, SortKey } from '../ports/storage.js';
 import { readableCondition, type Viewer } from './readability.js';

@@ -1,5 +1,5 @@
 /** Typed access to stored comments and to the facts about their posts. */
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
+import { postsIn, type PostRecord } from '../content/post-type/index.js';
 import type { Condition, ListQuery, StoragePort } from '../ports/storage.js';
 import { COMMENTS_COLLECTION, toComment, type CommentFields, type CommentRecord, type PostFacts } from './record.js';
 
@@ -24,8 +24,7 @@ export async function countComments(storage: StoragePort, where: Condition[]): P
 
 export async function getPost(storage: StoragePort, id: number): Promise<PostRecord | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
-  const record = await storage.get(POSTS_COLLECTION, id);
-  return isPostRecord(record) ? record : null;
+  return postsIn(storage).get(id);
 }
 
 /** What a comment keeps about its post; attachments in `inherit` take their parent's status. */

@@ -3,10 +3,9 @@
  * other sites), and formatted for display in the reference's `comment_text` order: bare addresses become links,
  * smart punctuation, bare ampersands, smilies, paragraphs, and the brand name's capital P.
  */
-import { autop, sanitizePostHtml, sanitizeTitleHtml, texturize } from '../content/render/index.js';
-import { capitalizeBrandInContent, convertChars } from '../content/render/characters.js';
-import { convertSmilies } from '../content/render/smilies.js';
-import { splitHtml } from '../content/render/html-split.js';
+import {
+  autop, capitalizeBrandInContent, convertChars, convertSmilies, sanitizePostHtml, sanitizeTitleHtml, splitHtml, texturize,
+} from '../content/render/index.js';
 
 /** Writers with `unfiltered_html` keep post markup; everyone else the small inline set. */
 export function sanitizeCommentHtml(html: string, unfiltered: boolean): string {

@@ -15,11 +15,11 @@ export interface Principal {
 }
 
 /**
- * What resources need from the host (storage, clock, blobs, mail, ...). The core treats it as opaque; `createCms`
- * fills it, and each resource module declares the members it uses by augmenting this interface.
+ * The dependency object `createCms` assembled (ports and shared services), passed through on each request. The
+ * core never looks inside it and knows no resource type; resources get their own typed dependencies when they
+ * register (`register(registry, deps)`) and close over them in their route tables.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface Services {}
+export type Services = unknown;
 
 /** One link target, as the reference prints it: attributes first, `href` last. */
 export interface LinkTarget {

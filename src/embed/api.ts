@@ -1,6 +1,5 @@
 /** The in-process oEmbed API (`cms.oembed`): what a host's front end needs without an HTTP round trip. */
-import { permalinkOf } from '../content/posts/permalink.js';
-import { isPostRecord, POSTS_COLLECTION } from '../content/posts/record.js';
+import { permalinkOf, isPostRecord, POSTS_COLLECTION } from '../content/post-type/index.js';
 import { resolveSite } from '../core/site.js';
 import { escapeUrl } from './escape.js';
 import { findEmbeddablePost, isPubliclyViewable, linkEnvironment } from './local.js';

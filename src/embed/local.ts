@@ -4,8 +4,7 @@
  * posts module's own permalink for it (`permalinkOf`) is the URL's path, so both directions always agree.
  */
 import type { CapabilityRules } from '../auth/index.js';
-import { pageUri, permalinkOf, type LinkEnvironment } from '../content/posts/permalink.js';
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
+import { pageUri, permalinkOf, postsIn, type LinkEnvironment, type PostRecord } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
 
@@ -99,19 +98,18 @@ async function findPost(url: string, local: LocalSite): Promise<PostRecord | nul
 
 async function load(storage: StoragePort, id: number): Promise<PostRecord | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
-  const record = await storage.get(POSTS_COLLECTION, id);
-  return isPostRecord(record) ? record : null;
+  return postsIn(storage).get(id);
 }
 
 /** Records of a type whose slug is the path segment, as sent or percent-encoded the way slugs are stored. */
 async function withSlug(storage: StoragePort, type: string, segment: string): Promise<PostRecord[]> {
   const decoded = safeDecode(segment);
   const variants = [...new Set([segment, segment.toLowerCase(), decoded.toLowerCase(), encodeURIComponent(decoded).toLowerCase()])];
-  const { items } = await storage.list(POSTS_COLLECTION, {
+  const { items } = await postsIn(storage).list({
     where: [{ field: 'type', op: 'eq', value: type }, { field: 'slug', op: 'in', values: variants }],
     limit: MAX_CANDIDATES,
   });
-  return items.filter(isPostRecord);
+  return items;
 }
 
 async function isPermalinkOf(post: PostRecord, relative: string, local: LocalSite): Promise<boolean> {

@@ -1,5 +1,5 @@
 /** What the oEmbed resource is given, and the choices a host can make (`createCms({ oembed: {...} })`). */
-import type { PostSettings } from '../content/posts/settings.js';
+import type { PostSettings } from '../content/post-type/index.js';
 import type { CmsDeps } from '../deps.js';
 import { DEFAULT_PROVIDERS, type OembedProvider } from './providers.js';
 

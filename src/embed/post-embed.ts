@@ -4,12 +4,9 @@
  * sandboxed frame markup with a fresh secret, and the featured image as thumbnail.
  */
 import { randomInt } from 'node:crypto';
-import { pageUri, permalinkOf } from '../content/posts/permalink.js';
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
+import { pageUri, permalinkOf, isPostRecord, postsIn, POSTS_COLLECTION, type PostRecord } from '../content/post-type/index.js';
 import { renderTitle } from '../content/render/index.js';
-import { constrainDimensions } from '../media/images/dimensions.js';
-import { isImageMetadata } from '../media/images/metadata.js';
-import { fileUrl, isAttachment } from '../media/record.js';
+import { constrainDimensions, fileUrl, isAttachment, isImageMetadata } from '../media/index.js';
 import { getUser } from '../users/index.js';
 import { absint, escapeText, escapeUrl } from './escape.js';
 import { HOST_SCRIPT_TAG } from './host-script.js';
@@ -94,11 +91,11 @@ export async function embedUrlOf(permalink: string, site: LocalSite): Promise<st
 async function pathIsTaken(path: string, site: LocalSite): Promise<boolean> {
   const wanted = path.replace(/^\/+|\/+$/g, '');
   const slug = wanted.slice(wanted.lastIndexOf('/') + 1);
-  const { items } = await site.storage.list(POSTS_COLLECTION, {
+  const { items } = await postsIn(site.storage).list({
     where: [{ field: 'slug', op: 'eq', value: slug }, { field: 'type', op: 'in', values: ['post', 'page', 'attachment'] }],
     limit: 20,
   });
-  for (const item of items as PostRecord[]) {
+  for (const item of items) {
     const itemPath = item.type === 'page' ? await pageUri(site.storage, item) : item.slug;
     if (itemPath === wanted) return true;
   }

@@ -1,5 +1,5 @@
 /** What the oEmbed routes and the in-process API share, built once from the dependencies. */
-import { resolvePostSettings } from '../content/posts/settings.js';
+import { resolvePostSettings } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import { createMemoryCache, createStorageCache, type OembedCache } from './cache.js';
 import { resolveOembedOptions, type OembedDeps, type ResolvedOembedOptions } from './options.js';

@@ -18,7 +18,7 @@ import { readInput, unitTagOf } from './submission/input.js';
 import { submit, type SubmissionOutcome } from './submission/submit.js';
 import { supports } from './tags/types.js';
 import { flatten, phpString } from './text.js';
-import { formatUtc } from '../content/posts/dates.js';
+import { formatUtc } from '../content/post-type/index.js';
 
 function unsupportedMediaType(): CmsError {
   return new CmsError('wpcf7_unsupported_media_type', 'The request payload format is not supported.', 415);

@@ -3,7 +3,7 @@
  * `[_remote_ip]`, `[_date]`, ...) in mail templates and messages. One pass, left to right: a replaced value is
  * never scanned again, so posted text cannot smuggle in tags.
  */
-import { texturize } from '../content/render/texturize.js';
+import { texturize } from '../content/render/index.js';
 import { formatDate, instantOfLocalDate, type SiteTime } from './dates.js';
 import { TEXTS } from './defaults.js';
 import type { FormTag } from './tags/form-tag.js';

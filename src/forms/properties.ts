@@ -3,7 +3,7 @@
  * the REST interface does (`form.fields`, `additional_settings.settings`, messages completed from the defaults).
  */
 import { stripAllTags } from '../core/args/text.js';
-import { sanitizePostHtml } from '../content/render/kses/sanitize.js';
+import { sanitizePostHtml } from '../format/kses/sanitize.js';
 import { DEFAULT_LOCALE, DEFAULT_MESSAGES, MESSAGE_KEYS, type MailTemplate } from './defaults.js';
 import type { ContactForm, FormProperties } from './record.js';
 import { scanTags } from './tags/scan.js';

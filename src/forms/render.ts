@@ -2,7 +2,7 @@
  * A form's HTML for hosts that render it themselves: the plugin's wrapper, hidden fields, the template with
  * paragraphs added and every form-tag replaced by its control, and the response output.
  */
-import { autop } from '../content/render/autop.js';
+import { autop } from '../content/render/index.js';
 import type { Site } from '../core/site.js';
 import { TEXTS } from './defaults.js';
 import type { FormModel } from './form-model.js';

@@ -3,10 +3,8 @@
  * never touch raw records.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { parseSearch, textSearch } from '../content/posts/search.js';
-import { nowDates } from '../content/posts/dates.js';
-import { uniquePostSlug } from '../content/posts/unique-slug.js';
-import { sanitizeTitle as slugOfTitle } from '../content/terms/slug.js';
+import { parseSearch, textSearch, nowDates, uniquePostSlug } from '../content/post-type/index.js';
+import { sanitizeTitle as slugOfTitle } from '../format/slug.js';
 import type { Site } from '../core/site.js';
 import type { Condition, ListQuery, SortKey, StoragePort } from '../ports/storage.js';
 import { DEFAULT_FORM, DEFAULT_MESSAGES, defaultMail, defaultMail2, type MailTemplate } from './defaults.js';

@@ -4,8 +4,10 @@
  * Nothing is stored before every check has passed.
  */
 import { userCan } from '../auth/index.js';
-import type { RequestContext } from '../core/context.js';
+import type { Principal } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
+import type { UploadsConfig } from './config.js';
+import type { MediaDeps } from './deps.js';
 import { checkFileType } from './files/check-type.js';
 import { sanitizeFileName, splitExtension } from './files/file-name.js';
 import { allowedMimeTypes, defaultExtensionFor, type MimeTable } from '../format/mime-types.js';
@@ -40,9 +42,9 @@ export function serially<T>(store: object, work: () => Promise<T>): Promise<T> {
 }
 
 /** The types this user may upload. */
-export function allowedTypesFor(context: RequestContext): MimeTable {
-  const unfiltered = userCan(context.user, 'unfiltered_html', undefined, context.services.capabilityRules);
-  return allowedMimeTypes(unfiltered, context.services.uploads.mimeTypes);
+export function allowedTypesFor(user: Principal | null, deps: Pick<MediaDeps, 'capabilityRules' | 'uploads'>): MimeTable {
+  const unfiltered = userCan(user, 'unfiltered_html', undefined, deps.capabilityRules);
+  return allowedMimeTypes(unfiltered, deps.uploads.mimeTypes);
 }
 
 /** `YYYY/MM` of a `YYYY-MM-DD…` date. */
@@ -51,17 +53,20 @@ export function monthFolder(date: string): string {
 }
 
 /** Extensions an image's generated files may be written with besides its own (for name clashes). */
-export function alternateExtensions(type: string, context: RequestContext): string[] {
-  const output = context.services.uploads.images.outputFormats[type];
+export function alternateExtensions(type: string, uploads: UploadsConfig): string[] {
+  const output = uploads.images.outputFormats[type];
   const extension = output && output !== type ? defaultExtensionFor(output) : null;
   return extension ? [`.${extension}`] : [];
 }
 
 /** Checks `incoming`, then stores it in `folder` under a free name. */
-export async function acceptFile(context: RequestContext, incoming: IncomingFile, folder: string): Promise<AcceptedFile> {
+export async function acceptFile(
+  user: Principal | null, deps: Pick<MediaDeps, 'capabilityRules' | 'uploads' | 'blobs'>, incoming: IncomingFile, folder: string,
+  wanted: { generateSubSizes: boolean; convertFormat: boolean } = { generateSubSizes: true, convertFormat: true },
+): Promise<AcceptedFile> {
   const code = REJECTION_CODES[incoming.transport];
   const reject = (message: string, status = 400) => new CmsError(code, message, status);
-  const allowed = allowedTypesFor(context);
+  const allowed = allowedTypesFor(user, deps);
 
   let name = sanitizeFileName(incoming.name, allowed);
   const [base, extension] = splitExtension(name);
@@ -76,15 +81,14 @@ export async function acceptFile(context: RequestContext, incoming: IncomingFile
     header = readImageHeader(incoming.bytes, check.type);
     if (!header) throw reject('The image could not be read.');
     if (canEdit(check.type)) {
-      const limit = context.services.uploads.images.maxPixels;
+      const limit = deps.uploads.images.maxPixels;
       if (header.width * header.height > limit) {
         throw new CmsError('rest_upload_image_too_large', `The image has ${header.width * header.height} pixels; at most ${limit} can be processed.`, 400);
       }
       // Decoding is the check that the image is readable, so the files are made now, from that one decode.
-      const { images } = context.services.uploads;
+      const { images } = deps.uploads;
       const job = renderJobFor({
-        bytes: incoming.bytes, type: check.type, extension: splitExtension(check.fileName)[1].slice(1), options: images,
-        generateSubSizes: context.params.generate_sub_sizes !== false, convertFormat: context.params.convert_format !== false,
+        bytes: incoming.bytes, type: check.type, extension: splitExtension(check.fileName)[1].slice(1), options: images, ...wanted,
       });
       try {
         rendered = await images.work.render(job);
@@ -95,9 +99,9 @@ export async function acceptFile(context: RequestContext, incoming: IncomingFile
     }
   }
 
-  const { blobs } = context.services;
+  const { blobs } = deps;
   const key = await serially(blobs, async () => {
-    const fileName = await uniqueFileName(blobs, folder, check.fileName, { alternateExtensions: alternateExtensions(check.type, context) });
+    const fileName = await uniqueFileName(blobs, folder, check.fileName, { alternateExtensions: alternateExtensions(check.type, deps.uploads) });
     const chosen = joinKey(folder, fileName);
     await blobs.put(chosen, incoming.bytes, { contentType: check.type });
     return chosen;

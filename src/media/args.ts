@@ -1,22 +1,18 @@
-/** Arguments of the media routes, built from the post-type module's so that shared parameters behave alike. */
-import { userCan } from '../auth/index.js';
+/** Arguments of the media routes, built from the post-type kit's so that shared parameters behave alike. */
+import { userCan, type CapabilityRules } from '../auth/index.js';
 import { arg, args, type ArgCheck, type ArgSpec } from '../core/args/define.js';
 import type { JsonSchema } from '../core/args/schema.js';
 import { sanitizeTextField } from '../format/text.js';
 import { authorizationStatus } from '../core/errors.js';
-import type { Principal, Services } from '../core/context.js';
-import { capabilitiesOf } from '../content/posts/capabilities.js';
-import { collectionArgs } from '../content/posts/collection-params.js';
-import { itemArgs } from '../content/posts/item-args.js';
-import type { ItemSchema } from '../content/posts/schema.js';
+import type { Principal } from '../core/context.js';
+import { capabilitiesOf, collectionArgs, contextArg, itemArgs, type ItemSchema } from '../content/post-type/index.js';
 import { ATTACHMENT_TYPE, MEDIA_TYPES } from './schema.js';
 
 /** Statuses other than `inherit` need the type's `edit_posts` (`private` may also be had with `read_private_posts`). */
-function statusCheck(services: Services): ArgCheck {
+function statusCheck(rules: CapabilityRules): ArgCheck {
   return (value, context) => {
     const user = context.user as Principal | null;
-    const names = capabilitiesOf(ATTACHMENT_TYPE, services);
-    const rules = services.capabilityRules;
+    const names = capabilitiesOf(ATTACHMENT_TYPE, rules);
     for (const status of Array.isArray(value) ? value : [value]) {
       if (status === 'inherit') continue;
       if (userCan(user, names.edit_posts, undefined, rules)) continue;
@@ -30,14 +26,14 @@ function statusCheck(services: Services): ArgCheck {
 const integerList = (description: string): ArgSpec =>
   arg({ description, type: 'array', items: { type: 'integer' }, default: [] }, { phase: 'sanitize' });
 
-export function mediaCollectionArgs(services: Services): Record<string, ArgSpec> {
-  const base = collectionArgs(ATTACHMENT_TYPE, services);
+export function mediaCollectionArgs(rules: CapabilityRules): Record<string, ArgSpec> {
+  const base = collectionArgs(ATTACHMENT_TYPE, rules);
   const result: Record<string, ArgSpec> = {};
   for (const [name, spec] of Object.entries(base)) {
     if (name === 'status') {
       result.status = arg(
         { default: 'inherit', description: 'Only items with these statuses.', type: 'array', items: { enum: ['inherit', 'private', 'trash'], type: 'string' } },
-        { phase: 'sanitize', check: statusCheck(services), transform: (value) => [...new Set(value as string[])] },
+        { phase: 'sanitize', check: statusCheck(rules), transform: (value) => [...new Set(value as string[])] },
       );
       continue;
     }
@@ -78,9 +74,31 @@ export function mediaWriteArgs(schema: ItemSchema): Record<string, ArgSpec> {
   return result;
 }
 
-/** Create-only arguments: sub-size and conversion switches, and the address of a file to fetch instead. */
-export function mediaCreateOnlyArgs(): Record<string, ArgSpec> {
+const mediaIdArg = () => args.integer({ description: 'Unique identifier of the attachment.' });
+
+export function mediaReadArgs(): Record<string, ArgSpec> {
+  return { id: mediaIdArg(), context: contextArg() };
+}
+
+export function mediaUpdateArgs(schema: ItemSchema): Record<string, ArgSpec> {
+  return { id: mediaIdArg(), ...mediaWriteArgs(schema) };
+}
+
+export function mediaDeleteArgs(): Record<string, ArgSpec> {
   return {
+    id: mediaIdArg(),
+    force: args.boolean({ description: 'Whether to delete for good; media items cannot be moved to the trash.', default: false }),
+  };
+}
+
+export function mediaPostProcessArgs(): Record<string, ArgSpec> {
+  return { id: mediaIdArg(), action: args.string({ enum: ['create-image-subsizes'] }, { required: true }) };
+}
+
+/** Create arguments: the write fields, sub-size and conversion switches, and the address of a file to fetch instead. */
+export function mediaCreateArgs(schema: ItemSchema): Record<string, ArgSpec> {
+  return {
+    ...mediaWriteArgs(schema),
     generate_sub_sizes: args.boolean({ description: 'Whether to generate image sub sizes.', default: true }),
     convert_format: args.boolean({ description: 'Whether to convert image formats.', default: true }),
     url: args.string({ description: 'Address of an external image to fetch into the library instead of uploading a file.', format: 'uri' }),
@@ -154,7 +172,8 @@ const MODIFIERS_SCHEMA: JsonSchema = {
 const percentage = (description: string): ArgSpec => args.number({ description, minimum: 0, maximum: 100 });
 
 /** Arguments of `POST /media/{id}/edit`: the source, the modifiers (or the older separate fields), new fields. */
-export function mediaEditArgs(writeArgs: Record<string, ArgSpec>): Record<string, ArgSpec> {
+export function mediaEditArgs(schema: ItemSchema): Record<string, ArgSpec> {
+  const writeArgs = mediaWriteArgs(schema);
   const result: Record<string, ArgSpec> = {
     src: args.string({ description: 'Address of the edited image file.', format: 'uri' }, { required: true }),
     modifiers: arg(MODIFIERS_SCHEMA),

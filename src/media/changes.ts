@@ -1,13 +1,12 @@
 /**
- * A media create or update request → post changes, through the post-type module's `prepareChanges`, with the
+ * A media create or update request → post changes, through the post-type kit's `prepareChanges`, with the
  * attachment rules on top: caption and description are the excerpt and content, `post` is the parent, and any
  * status other than `private` (or `trash`) is stored as `inherit`.
  */
 import type { RequestContext } from '../core/context.js';
 import { CmsError, forbidden } from '../core/errors.js';
-import { POSTS_COLLECTION, isPostRecord, type PostRecord } from '../content/posts/record.js';
-import { scopeOf, type PostType } from '../content/posts/scope.js';
-import { prepareChanges, type PostChanges } from '../content/posts/write.js';
+import { loadRecord, prepareChanges, scopeOf, type PostChanges, type PostRecord } from '../content/post-type/index.js';
+import type { MediaType } from './deps.js';
 
 const ATTACHMENT_STATUSES = new Set(['inherit', 'private', 'trash', 'auto-draft']);
 
@@ -23,27 +22,27 @@ export function textOf(value: unknown): string | undefined {
 const isEmpty = (value: unknown) => value === undefined || value === null || value === false || value === 0 || value === '' || value === '0';
 
 /** `post` may not name a revision or another attachment. */
-export async function checkParentType(context: RequestContext): Promise<PostRecord | null> {
+export async function checkParentType(context: RequestContext, mediaType: MediaType): Promise<PostRecord | null> {
   if (isEmpty(context.params.post)) return null;
-  const parent = await context.services.storage.get(POSTS_COLLECTION, Number(context.params.post));
-  if (isPostRecord(parent) && (parent.type === 'revision' || parent.type === 'attachment')) {
+  const parent = await loadRecord(context, mediaType, Number(context.params.post));
+  if (parent && (parent.type === 'revision' || parent.type === 'attachment')) {
     throw new CmsError('rest_invalid_param', 'Invalid parent type.', 400);
   }
-  return isPostRecord(parent) ? parent : null;
+  return parent;
 }
 
 /** Attaching to a post needs the right to edit it. */
-export async function checkCanAttachTo(context: RequestContext, mediaType: PostType): Promise<CmsError | null> {
+export async function checkCanAttachTo(context: RequestContext, mediaType: MediaType): Promise<CmsError | null> {
   if (isEmpty(context.params.post)) return null;
-  const parent = await context.services.storage.get(POSTS_COLLECTION, Number(context.params.post));
+  const parent = await loadRecord(context, mediaType, Number(context.params.post));
   const scope = scopeOf(context, mediaType);
-  if (!isPostRecord(parent) || !scope.abilities.canEdit(parent)) {
+  if (!parent || !scope.abilities.canEdit(parent)) {
     return forbidden(context.user, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
   }
   return null;
 }
 
-export async function mediaChanges(context: RequestContext, existing: PostRecord | null, mediaType: PostType): Promise<PostChanges> {
+export async function mediaChanges(context: RequestContext, existing: PostRecord | null, mediaType: MediaType): Promise<PostChanges> {
   const scope = scopeOf(context, mediaType);
   const changes = await prepareChanges(context, existing, scope.writeEnvironment());
   delete changes.password;

@@ -1,6 +1,4 @@
-/** What a host can set for uploads, and the services the media module adds. */
-import type { BlobStore } from '../ports/blobs.js';
-import type { HttpClient } from '../ports/http-client.js';
+/** What a host can set for uploads, and the settings the media routes read, resolved once. */
 import { MIME_TYPES, type MimeTable } from '../format/mime-types.js';
 import type { ImageSize } from './images/sizes.js';
 import { resolveImageOptions, type ImageProcessingOptions } from './images/subsizes.js';
@@ -52,14 +50,4 @@ export function resolveUploads(options: UploadsOptions = {}, images: ImageWorkOp
       work: createImageWork(images),
     }),
   };
-}
-
-declare module '../core/context.js' {
-  interface Services {
-    /** Stored files: uploads and the files made from them. */
-    blobs: BlobStore;
-    /** Outbound fetches (sideloads, embeds), with the outbound safety rules. */
-    httpClient: HttpClient;
-    uploads: UploadsConfig;
-  }
 }

@@ -3,16 +3,13 @@
  * first) and stores the result as a new attachment (`{name}-edited.{ext}` in the current month's folder),
  * leaving the source untouched.
  */
-import type { PermissionResult, RequestContext } from '../core/context.js';
-import { CmsError, forbidden } from '../core/errors.js';
+import type { RequestContext } from '../core/context.js';
+import { CmsError } from '../core/errors.js';
 import { created } from '../core/response.js';
-import { requirePost, updatePermission } from '../content/posts/permissions.js';
-import { POSTS_COLLECTION } from '../content/posts/record.js';
-import { savePost } from '../content/posts/save.js';
-import { scopeOf, type PostType } from '../content/posts/scope.js';
+import { nowDates, publishDueOnce, savePost, scopeOf } from '../content/post-type/index.js';
 import { alternateExtensions, monthFolder, serially } from './accept.js';
-import { checkCanAttachTo, checkParentType, textOf } from './changes.js';
-import { nowDates } from '../content/posts/dates.js';
+import { checkParentType, textOf } from './changes.js';
+import type { MediaType } from './deps.js';
 import { splitExtension } from './files/file-name.js';
 import { uniqueFileName } from './files/unique-name.js';
 import { canEdit } from './images/codec.js';
@@ -24,17 +21,8 @@ import { creationOrder } from './images/sizes.js';
 import { outputFormatFor } from './images/subsizes.js';
 import { generateMetadata } from './metadata-writer.js';
 import { prepareAttachment } from './prepare.js';
-import { fileUrl, uploadsBaseUrl, type AttachmentRecord } from './record.js';
-
-export async function editPermission(context: RequestContext, mediaType: PostType): Promise<PermissionResult> {
-  const scope = scopeOf(context, mediaType);
-  if (!scope.abilities.can('upload_files')) {
-    return forbidden(context.user, 'rest_cannot_edit_image', 'Sorry, you are not allowed to upload media on this site.');
-  }
-  const result = await updatePermission(context, mediaType);
-  if (result !== true) return result;
-  return (await checkCanAttachTo(context, mediaType)) ?? true;
-}
+import { requireAttachment } from './permissions.js';
+import { attachmentsIn, fileUrl, removedMeanwhile, uploadsBaseUrl, type AttachmentRecord } from './record.js';
 
 /** Whether `src` (query ignored) ends with the path of the main file, the original upload or a generated size. */
 function sourceMatches(src: string, metadata: ImageMetadata): boolean {
@@ -92,9 +80,10 @@ function mergedImageMeta(fresh: ImageMeta, source: ImageMeta | undefined): Image
   return merged;
 }
 
-export async function editMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
-  await checkParentType(context);
-  const source = (await requirePost(context, mediaType)) as AttachmentRecord;
+export async function editMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+  await publishDueOnce(context, mediaType.deps);
+  await checkParentType(context, mediaType);
+  const source = await requireAttachment(context, mediaType);
   const metadata = source.media_details;
   if (!isImageMetadata(metadata) || typeof context.params.src !== 'string' || !sourceMatches(context.params.src, metadata)) {
     throw new CmsError('rest_unknown_attachment', 'Unable to get meta information for file.', 404);
@@ -102,7 +91,7 @@ export async function editMedia(context: RequestContext, mediaType: PostType): P
   if (!canEdit(source.mime_type)) throw new CmsError('rest_cannot_edit_file_type', 'This type of file cannot be edited.', 400);
   const modifiers = modifiersOf(context);
 
-  const { blobs, uploads, storage } = context.services;
+  const { blobs, uploads, storage, clock } = mediaType.deps;
   const originalKey = originalKeyOf(metadata);
   const original = await blobs.get(originalKey);
   if (!original) throw new CmsError('rest_unknown_image_file_type', 'Unable to edit this image.', 500);
@@ -128,9 +117,9 @@ export async function editMedia(context: RequestContext, mediaType: PostType): P
     throw new CmsError(code, `Unable to ${error.kind} this image: ${error.message}`, 400);
   }
   const bytes = rendered.edited!.bytes;
-  const folder = monthFolder(nowDates(context.services.clock.now(), context.site).local);
+  const folder = monthFolder(nowDates(clock.now(), context.site).local);
   const key = await serially(blobs, async () => {
-    const name = await uniqueFileName(blobs, folder, `${editedBase}.${output.extension}`, { alternateExtensions: alternateExtensions(output.type, context) });
+    const name = await uniqueFileName(blobs, folder, `${editedBase}.${output.extension}`, { alternateExtensions: alternateExtensions(output.type, uploads) });
     const chosen = joinKey(folder, name);
     await blobs.put(chosen, bytes, { contentType: output.type });
     return chosen;
@@ -153,16 +142,17 @@ export async function editMedia(context: RequestContext, mediaType: PostType): P
         parent,
         terms: {},
       }, scope.saveEnvironment(tx), 'create');
-      return (await tx.update(POSTS_COLLECTION, saved.id, {
-        guid: fileUrl(uploadsBaseUrl(context), key), mime_type: output.type, file: key, media_details: {}, alt_text: altText,
-      })) as AttachmentRecord;
+      const withFile = await attachmentsIn(tx).update(saved.id, {
+        guid: fileUrl(uploadsBaseUrl(uploads, context.site), key), mime_type: output.type, file: key, media_details: {}, alt_text: altText,
+      });
+      return withFile ?? removedMeanwhile(saved.id);
     });
   } catch (error) {
     await blobs.remove(key).catch(() => undefined);
     throw error;
   }
 
-  record = await generateMetadata(context, {
+  record = await generateMetadata(mediaType.deps, {
     id: record.id, key, type: output.type, bytes, header: { type: output.type, width: rendered.width, height: rendered.height },
     rendered, generateSubSizes: true, convertFormat: true,
   });
@@ -173,7 +163,7 @@ export async function editMedia(context: RequestContext, mediaType: PostType): P
       image_meta: mergedImageMeta(generated.image_meta, metadata.image_meta),
       parent_image: { attachment_id: String(source.id), file: originalKey },
     };
-    record = (await storage.update(POSTS_COLLECTION, record.id, { media_details: finished })) as AttachmentRecord;
+    record = (await attachmentsIn(storage).update(record.id, { media_details: finished })) ?? removedMeanwhile(record.id);
   }
   const prepared = await prepareAttachment(record, context, mediaType);
   return created(prepared, context.url(`/cms/v2/media/${record.id}`), { headers: { 'X-WP-Upload-Attachment-ID': record.id } });

@@ -3,17 +3,15 @@ import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { collection, created, item, paging, reply } from '../core/response.js';
 import { filterByContext } from '../core/shape.js';
-import { nowDates } from '../content/posts/dates.js';
-import { onlyVisible, requirePost } from '../content/posts/permissions.js';
-import { buildListPlan } from '../content/posts/query.js';
-import { POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
-import { deletePost, savePost } from '../content/posts/save.js';
-import { scopeOf, type PostType } from '../content/posts/scope.js';
-import { listVisibility } from '../content/posts/visibility.js';
+import {
+  buildListPlan, checkListOrder, deletePost, listVisibility, nowDates, onlyVisible, postsIn, publishDueOnce, savePost, scopeOf,
+  type PostRecord,
+} from '../content/post-type/index.js';
 import { sanitizeTitle } from '../format/slug.js';
 import type { Condition } from '../ports/storage.js';
 import { acceptFile, allowedTypesFor, monthFolder } from './accept.js';
 import { checkParentType, mediaChanges } from './changes.js';
+import type { MediaDeps, MediaType } from './deps.js';
 import { splitExtension } from './files/file-name.js';
 import { mediaTypeGroups } from '../format/mime-types.js';
 import { baseNameOf } from './images/metadata.js';
@@ -21,15 +19,14 @@ import { readImageMeta } from './images/image-meta.js';
 import { incomingFile } from './incoming.js';
 import { generateMetadata } from './metadata-writer.js';
 import { attachmentLink, prepareAttachment } from './prepare.js';
-import { blobKeysOf, fileUrl, uploadsBaseUrl, type AttachmentRecord } from './record.js';
+import { requireAttachment } from './permissions.js';
+import { asAttachment, attachmentsIn, blobKeysOf, fileUrl, removedMeanwhile, uploadsBaseUrl, type AttachmentRecord } from './record.js';
 
 const list = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
-const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || value === '0'
-  || (Array.isArray(value) && value.length === 0);
 
 /** MIME types the `media_type` and `mime_type` filters stand for; empty when neither names an allowed type. */
-function mimeFilter(context: RequestContext): string[] {
-  const groups = mediaTypeGroups(allowedTypesFor(context));
+function mimeFilter(context: RequestContext, deps: MediaDeps): string[] {
+  const groups = mediaTypeGroups(allowedTypesFor(context.user, deps));
   const types: string[] = [];
   for (const mediaType of list<string>(context.params.media_type)) types.push(...(groups.get(mediaType) ?? []));
   for (const mimeType of list<string>(context.params.mime_type)) {
@@ -38,14 +35,10 @@ function mimeFilter(context: RequestContext): string[] {
   return [...new Set(types)];
 }
 
-export async function listMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
+export async function listMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+  await publishDueOnce(context, mediaType.deps);
   const { params } = context;
-  if (params.orderby === 'relevance' && isEmpty(params.search)) {
-    throw new CmsError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
-  }
-  if (params.orderby === 'include' && isEmpty(params.include)) {
-    throw new CmsError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
-  }
+  checkListOrder(params);
   const scope = scopeOf(context, mediaType);
   const statuses = list<string>(params.status);
   // Media search also finds items by their file name.
@@ -57,23 +50,24 @@ export async function listMedia(context: RequestContext, mediaType: PostType): P
   if (parents.length > 0) where.push({ field: 'parent', op: 'in', values: [...new Set(parents)] });
   const parentsExcluded = list<number>(params.parent_exclude);
   if (parentsExcluded.length > 0) where.push({ field: 'parent', op: 'notIn', values: [...new Set(parentsExcluded)] });
-  const mimeTypes = mimeFilter(context);
+  const mimeTypes = mimeFilter(context, mediaType.deps);
   if (mimeTypes.length > 0) where.push({ field: 'mime_type', op: 'in', values: mimeTypes });
   plan.query.where = where;
 
-  const result = await scope.storage.list(POSTS_COLLECTION, plan.query);
+  const result = await attachmentsIn(scope.storage).list(plan.query);
   const total = result.total ?? result.items.length;
   const pages = paging(total, plan.page, plan.perPage);
   if (plan.page > pages.totalPages && total > 0) {
     throw new CmsError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
   }
-  const visible = await onlyVisible(result.items as AttachmentRecord[], scope, context);
+  const visible = await onlyVisible(result.items, scope, context);
   const items = await Promise.all(visible.map((record) => prepareAttachment(record, context, mediaType)));
   return collection(items, pages);
 }
 
-export async function readMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
-  const record = (await requirePost(context, mediaType)) as AttachmentRecord;
+export async function readMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+  await publishDueOnce(context, mediaType.deps);
+  const record = await requireAttachment(context, mediaType);
   const prepared = await prepareAttachment(record, context, mediaType);
   // As for single posts: the page that shows the record, for clients that want its HTML view.
   const page = typeof prepared.data.link === 'string' ? prepared.data.link : await attachmentLink(record, scopeOf(context, mediaType));
@@ -92,17 +86,20 @@ function defaultTitle(imageTitle: string, clientName: string, storedKey: string,
 }
 
 /** The upload folder: the current month, or the month of the post the item is attached to (not for pages). */
-export function uploadFolderFor(context: RequestContext, parent: PostRecord | null): string {
+export function uploadFolderFor(context: RequestContext, deps: MediaDeps, parent: PostRecord | null): string {
   if (parent && parent.type !== 'page' && /^[1-9]\d{3}-/.test(parent.date)) return monthFolder(parent.date);
-  return monthFolder(nowDates(context.services.clock.now(), context.site).local);
+  return monthFolder(nowDates(deps.clock.now(), context.site).local);
 }
 
-export async function createMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
-  const parent = await checkParentType(context);
+export async function createMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+  await publishDueOnce(context, mediaType.deps);
+  const { deps } = mediaType;
+  const parent = await checkParentType(context, mediaType);
   const scope = scopeOf(context, mediaType);
-  const { blobs } = context.services;
-  const incoming = await incomingFile(context);
-  const accepted = await acceptFile(context, incoming, uploadFolderFor(context, parent));
+  const incoming = await incomingFile(context, deps);
+  const accepted = await acceptFile(context.user, deps, incoming, uploadFolderFor(context, deps, parent), {
+    generateSubSizes: context.params.generate_sub_sizes !== false, convertFormat: context.params.convert_format !== false,
+  });
 
   let record: AttachmentRecord;
   try {
@@ -113,19 +110,20 @@ export async function createMedia(context: RequestContext, mediaType: PostType):
     }
     if (!changes.excerpt && imageMeta && imageMeta.caption.trim() !== '') changes.excerpt = imageMeta.caption;
     const altText = typeof context.params.alt_text === 'string' ? context.params.alt_text : '';
-    const guid = fileUrl(uploadsBaseUrl(context), accepted.key);
+    const guid = fileUrl(uploadsBaseUrl(deps.uploads, context.site), accepted.key);
     record = await scope.storage.transaction(async (tx) => {
       const saved = await savePost(null, changes, scope.saveEnvironment(tx), 'create');
-      return (await tx.update(POSTS_COLLECTION, saved.id, {
+      const withFile = await attachmentsIn(tx).update(saved.id, {
         guid, mime_type: accepted.type, file: accepted.key, media_details: {}, alt_text: altText,
-      })) as AttachmentRecord;
+      });
+      return withFile ?? removedMeanwhile(saved.id);
     });
   } catch (error) {
-    await blobs.remove(accepted.key).catch(() => undefined);
+    await deps.blobs.remove(accepted.key).catch(() => undefined);
     throw error;
   }
 
-  record = await generateMetadata(context, {
+  record = await generateMetadata(deps, {
     id: record.id,
     key: accepted.key,
     type: accepted.type,
@@ -139,25 +137,25 @@ export async function createMedia(context: RequestContext, mediaType: PostType):
   return created(prepared, context.url(`/cms/v2/media/${record.id}`), { context: 'edit', headers: { 'X-WP-Upload-Attachment-ID': record.id } });
 }
 
-export async function updateMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
-  await checkParentType(context);
-  const existing = await requirePost(context, mediaType);
+export async function updateMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+  await publishDueOnce(context, mediaType.deps);
+  await checkParentType(context, mediaType);
+  const existing = await requireAttachment(context, mediaType);
   const scope = scopeOf(context, mediaType);
   const changes = await mediaChanges(context, existing, mediaType);
   const saved = await scope.storage.transaction(async (tx) => {
-    const current = (await tx.get(POSTS_COLLECTION, existing.id)) as PostRecord | null;
+    const current = await postsIn(tx).get(existing.id);
     if (!current) throw new CmsError('rest_post_invalid_id', 'Invalid post ID.', 404);
     const post = await savePost(current, changes, scope.saveEnvironment(tx), 'update');
-    if (typeof context.params.alt_text === 'string') {
-      return (await tx.update(POSTS_COLLECTION, post.id, { alt_text: context.params.alt_text })) as AttachmentRecord;
-    }
-    return post as AttachmentRecord;
+    if (typeof context.params.alt_text !== 'string') return asAttachment(post);
+    return (await attachmentsIn(tx).update(post.id, { alt_text: context.params.alt_text })) ?? removedMeanwhile(post.id);
   });
   return item(await prepareAttachment(saved, context, mediaType, 'edit'), { context: 'edit' });
 }
 
-export async function deleteMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
-  const record = (await requirePost(context, mediaType)) as AttachmentRecord;
+export async function deleteMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+  await publishDueOnce(context, mediaType.deps);
+  const record = await requireAttachment(context, mediaType);
   const scope = scopeOf(context, mediaType);
   if (context.params.force !== true) {
     throw new CmsError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
@@ -166,10 +164,11 @@ export async function deleteMedia(context: RequestContext, mediaType: PostType):
   await scope.storage.transaction(async (tx) => {
     await deletePost(record, scope.saveEnvironment(tx));
     // It is no longer anyone's featured image.
-    const { items } = await tx.list(POSTS_COLLECTION, { where: [{ field: 'featured_media', op: 'eq', value: record.id }] });
-    for (const post of items) await tx.update(POSTS_COLLECTION, post.id, { featured_media: 0 });
+    const posts = postsIn(tx);
+    const { items } = await posts.list({ where: [{ field: 'featured_media', op: 'eq', value: record.id }] });
+    for (const post of items) await posts.update(post.id, { featured_media: 0 });
   });
-  const { blobs } = context.services;
+  const { blobs } = mediaType.deps;
   await Promise.all(blobKeysOf(record).map((key) => blobs.remove(key).catch(() => false)));
-  return reply({ deleted: true, previous: filterByContext(previous.data, mediaType.schema, 'edit') });
+  return reply({ deleted: true, previous: filterByContext(previous.data, mediaType.schema, 'edit') }, { context: 'edit' });
 }

@@ -8,6 +8,7 @@ import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { isOutboundError } from '../ports/http-client.js';
 import { fileTypeOf } from '../format/mime-types.js';
+import type { MediaDeps } from './deps.js';
 
 export type Transport = 'multipart' | 'raw' | 'sideload';
 
@@ -95,7 +96,7 @@ function invalidUrl(message: string): CmsError {
 }
 
 /** Fetches `url` through the outbound client; only addresses naming an allowed image type are fetched. */
-async function fromUrl(context: RequestContext, url: string, maxBytes: number): Promise<IncomingFile> {
+async function fromUrl(deps: Pick<MediaDeps, 'uploads' | 'httpClient'>, url: string, maxBytes: number): Promise<IncomingFile> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -112,12 +113,12 @@ async function fromUrl(context: RequestContext, url: string, maxBytes: number): 
     name = parsed.pathname.slice(parsed.pathname.lastIndexOf('/') + 1);
   }
   if (name === '') throw invalidUrl('Could not determine a filename from the provided URL.');
-  const type = fileTypeOf(name, context.services.uploads.mimeTypes);
+  const type = fileTypeOf(name, deps.uploads.mimeTypes);
   if (!type || !type.type.startsWith('image/')) throw invalidUrl('The provided URL does not point to a supported image file.');
 
   let response;
   try {
-    response = await context.services.httpClient.fetch({ url: parsed.href, maxBytes });
+    response = await deps.httpClient.fetch({ url: parsed.href, maxBytes });
   } catch (error) {
     if (!isOutboundError(error)) throw error;
     if (error.code === 'too_large') throw tooBig(maxBytes);
@@ -135,11 +136,11 @@ async function fromUrl(context: RequestContext, url: string, maxBytes: number): 
 }
 
 /** The file a create request carries, with the size limit applied. */
-export async function incomingFile(context: RequestContext): Promise<IncomingFile> {
-  const limit = context.services.uploads.maxUploadBytes;
+export async function incomingFile(context: RequestContext, deps: Pick<MediaDeps, 'uploads' | 'httpClient'>): Promise<IncomingFile> {
+  const limit = deps.uploads.maxUploadBytes;
   const url = context.params.url;
   let file: IncomingFile;
-  if (typeof url === 'string' && url !== '') file = await fromUrl(context, url, limit);
+  if (typeof url === 'string' && url !== '') file = await fromUrl(deps, url, limit);
   else if (context.body.mediaType === 'multipart/form-data' || context.body.files.length > 0) file = fromMultipart(context);
   else file = fromRawBody(context);
   if (file.bytes.byteLength > limit) throw tooBig(limit);

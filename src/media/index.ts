@@ -1,11 +1,23 @@
-export { registerMedia } from './routes.js';
-export { mediaServices, type MediaServiceOptions } from './services.js';
+/** `cms/v2/media`: uploads, sideloads, image sub-sizes and edits, and serving stored files. */
+import { definePostType } from '../content/post-type/index.js';
+import type { Registry } from '../core/registry.js';
+import type { MediaDeps } from './deps.js';
+import { mediaRoutes } from './routes.js';
+import { ATTACHMENT_TYPE, buildMediaSchema } from './schema.js';
+
 export { resolveUploads, DEFAULT_MAX_UPLOAD_BYTES, type UploadsOptions, type UploadsConfig } from './config.js';
 export { ImageCodecUnavailableError, type ImageWorkOptions } from './images/work.js';
 export { createSafeHttpClient, type SafeHttpClientOptions } from './outbound/index.js';
-export type { BlobStore } from '../ports/blobs.js';
-export type { HttpClient } from '../ports/http-client.js';
 export { serveUpload, keyOfUploadPath, type ServeUploadRequest, type ServeUploadOptions } from './serve.js';
-export { createMemoryBlobStore, createFilesystemBlobStore, type FilesystemBlobStoreOptions } from '../storage/blobs/index.js';
 export { ATTACHMENT_TYPE } from './schema.js';
-export type { AttachmentRecord } from './record.js';
+export { attachmentsIn, fileUrl, isAttachment, uploadsBaseUrl, type AttachmentRecord } from './record.js';
+export { attachmentLink } from './prepare.js';
+export { checkFileType } from './files/check-type.js';
+export { sniffContent } from './files/sniff.js';
+export { folderOf, isImageMetadata, joinKey } from './images/metadata.js';
+export { constrainDimensions } from './images/dimensions.js';
+export type { MediaDeps, MediaType } from './deps.js';
+
+export function registerMedia(registry: Registry, deps: MediaDeps): void {
+  registry.addRoutes('cms/v2', mediaRoutes(definePostType(ATTACHMENT_TYPE, deps, { schema: buildMediaSchema() })));
+}

@@ -2,14 +2,13 @@
  * Generating and storing an attachment's metadata after its record exists: images get their sizes (stored as
  * each file is made, so a failure halfway leaves a resumable record), other files their size.
  */
-import type { RequestContext } from '../core/context.js';
-import { POSTS_COLLECTION } from '../content/posts/record.js';
 import type { StoragePort } from '../ports/storage.js';
+import type { MediaDeps } from './deps.js';
 import type { ImageHeader } from './images/header.js';
 import type { AttachmentMetadata, ImageMetadata } from './images/metadata.js';
 import type { RenderResult } from './images/render.js';
 import { createImageSubsizes } from './images/subsizes.js';
-import type { AttachmentRecord } from './record.js';
+import { attachmentsIn, removedMeanwhile, type AttachmentRecord } from './record.js';
 
 export interface MetadataInput {
   id: number;
@@ -23,18 +22,19 @@ export interface MetadataInput {
   convertFormat: boolean;
 }
 
-async function storeMetadata(storage: StoragePort, id: number, metadata: AttachmentMetadata): Promise<AttachmentRecord> {
-  const patch: Record<string, unknown> = { media_details: metadata };
+/** Stores the metadata on the record; null when the record was deleted meanwhile. */
+async function storeMetadata(storage: StoragePort, id: number, metadata: AttachmentMetadata): Promise<AttachmentRecord | null> {
+  const patch: Partial<AttachmentRecord> = { media_details: metadata };
   if ('file' in metadata && typeof metadata.file === 'string') patch.file = metadata.file;
-  return (await storage.update(POSTS_COLLECTION, id, patch)) as AttachmentRecord;
+  return attachmentsIn(storage).update(id, patch);
 }
 
-export async function generateMetadata(context: RequestContext, input: MetadataInput): Promise<AttachmentRecord> {
-  const { storage, blobs, uploads } = context.services;
+export async function generateMetadata(deps: Pick<MediaDeps, 'storage' | 'blobs' | 'uploads'>, input: MetadataInput): Promise<AttachmentRecord> {
+  const { storage, blobs, uploads } = deps;
   if (!input.type.startsWith('image/') || !input.header) {
-    return storeMetadata(storage, input.id, { filesize: input.bytes.byteLength });
+    return await storeMetadata(storage, input.id, { filesize: input.bytes.byteLength }) ?? removedMeanwhile(input.id);
   }
-  await storage.update(POSTS_COLLECTION, input.id, { original_size: { width: input.header.width, height: input.header.height } });
+  await attachmentsIn(storage).update(input.id, { original_size: { width: input.header.width, height: input.header.height } });
   const metadata: ImageMetadata | null = await createImageSubsizes({
     blobs,
     key: input.key,
@@ -48,5 +48,5 @@ export async function generateMetadata(context: RequestContext, input: MetadataI
       await storeMetadata(storage, input.id, partial);
     },
   });
-  return storeMetadata(storage, input.id, metadata ?? {});
+  return await storeMetadata(storage, input.id, metadata ?? {}) ?? removedMeanwhile(input.id);
 }

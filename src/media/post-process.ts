@@ -4,19 +4,19 @@
  */
 import type { RequestContext } from '../core/context.js';
 import { item } from '../core/response.js';
-import { requirePost } from '../content/posts/permissions.js';
-import { POSTS_COLLECTION } from '../content/posts/record.js';
-import type { PostType } from '../content/posts/scope.js';
+import { publishDueOnce } from '../content/post-type/index.js';
+import type { MediaDeps, MediaType } from './deps.js';
 import { canEdit } from './images/codec.js';
 import { readImageHeader } from './images/header.js';
 import { isImageMetadata, originalKeyOf, type ImageMetadata } from './images/metadata.js';
 import { makeSubsizes } from './images/subsizes.js';
 import { generateMetadata } from './metadata-writer.js';
 import { missingSizesOf, prepareAttachment } from './prepare.js';
-import type { AttachmentRecord } from './record.js';
+import { requireAttachment } from './permissions.js';
+import { attachmentsIn, removedMeanwhile, type AttachmentRecord } from './record.js';
 
-async function createMissingSizes(context: RequestContext, record: AttachmentRecord): Promise<AttachmentRecord> {
-  const { blobs, storage, uploads } = context.services;
+async function createMissingSizes(deps: MediaDeps, record: AttachmentRecord): Promise<AttachmentRecord> {
+  const { blobs, storage, uploads } = deps;
   if (!record.mime_type.startsWith('image/') || !canEdit(record.mime_type)) return record;
   const metadata = record.media_details;
   if (!isImageMetadata(metadata)) {
@@ -24,28 +24,29 @@ async function createMissingSizes(context: RequestContext, record: AttachmentRec
     const original = await blobs.get(record.file);
     if (!original) return record;
     const header = readImageHeader(original.bytes, record.mime_type);
-    return generateMetadata(context, {
+    return generateMetadata(deps, {
       id: record.id, key: record.file, type: record.mime_type, bytes: original.bytes, header, rendered: null,
       generateSubSizes: true, convertFormat: true,
     });
   }
-  const missing = missingSizesOf(record, context);
+  const missing = missingSizesOf(record, uploads);
   if (missing.length === 0) return record;
   const original = await blobs.get(originalKeyOf(metadata));
   if (!original) return record;
   const wanted = Object.fromEntries(missing.map((name) => [name, uploads.images.sizes[name]!]));
-  const store = (updated: ImageMetadata) => storage.update(POSTS_COLLECTION, record.id, { media_details: updated });
+  const store = (updated: ImageMetadata) => attachmentsIn(storage).update(record.id, { media_details: updated });
   const updated = await makeSubsizes({
     blobs, key: originalKeyOf(metadata), bytes: original.bytes, type: record.mime_type, metadata, wanted, options: uploads.images,
     progress: async (partial) => {
       await store(partial);
     },
   });
-  return (await store(updated)) as AttachmentRecord;
+  return (await store(updated)) ?? removedMeanwhile(record.id);
 }
 
-export async function postProcessMedia(context: RequestContext, mediaType: PostType): Promise<unknown> {
-  let record = (await requirePost(context, mediaType)) as AttachmentRecord;
-  if (context.params.action === 'create-image-subsizes') record = await createMissingSizes(context, record);
+export async function postProcessMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+  await publishDueOnce(context, mediaType.deps);
+  let record = await requireAttachment(context, mediaType);
+  if (context.params.action === 'create-image-subsizes') record = await createMissingSizes(mediaType.deps, record);
   return item(await prepareAttachment(record, context, mediaType, 'edit'), { context: 'edit' });
 }

@@ -1,11 +1,10 @@
 /** A stored attachment → its response fields and links: the post fields it shares, then the media fields. */
 import type { Item, RequestContext } from '../core/context.js';
 import { renderContent, renderExcerpt, renderTitle } from '../content/render/index.js';
-import { permalinkOf } from '../content/posts/permalink.js';
-import { preparePost } from '../content/posts/prepare.js';
-import { POSTS_COLLECTION, isPostRecord, type PostRecord } from '../content/posts/record.js';
-import { scopeOf, type PostScope, type PostType } from '../content/posts/scope.js';
+import { permalinkOf, postsIn, preparePost, scopeOf, type PostRecord, type PostScope } from '../content/post-type/index.js';
 import { attachmentHtml } from './attachment-html.js';
+import type { UploadsConfig } from './config.js';
+import type { MediaType } from './deps.js';
 import { baseNameOf, folderOf, isImageMetadata, joinKey } from './images/metadata.js';
 import { missingSizes } from './images/subsizes.js';
 import { fileUrl, uploadsBaseUrl, type AttachmentRecord } from './record.js';
@@ -23,8 +22,8 @@ const POST_ONLY_RELATIONS = ['version-history', 'predecessor-version', `${API}at
 export async function attachmentLink(post: PostRecord, scope: PostScope): Promise<string> {
   const { home, permalinkStructure, storage } = scope.links;
   if (permalinkStructure !== '' && post.parent > 0 && post.parent !== post.id) {
-    const parent = await storage.get(POSTS_COLLECTION, post.parent);
-    if (isPostRecord(parent)) {
+    const parent = await postsIn(storage).get(post.parent);
+    if (parent) {
       const parentLink = await permalinkOf(parent, scope.links);
       if (!parentLink.includes('?')) {
         const name = /^\d+$/.test(post.slug) || permalinkStructure.includes('%category%') ? `attachment/${post.slug}` : post.slug;
@@ -80,22 +79,22 @@ function withSizes(rest: Record<string, unknown>, sizes: Record<string, unknown>
 }
 
 /** Size names the attachment could have but lacks, measured on the original upload. */
-export function missingSizesOf(record: AttachmentRecord, context: RequestContext): string[] {
+export function missingSizesOf(record: AttachmentRecord, uploads: UploadsConfig): string[] {
   const metadata = record.media_details;
   if (!record.mime_type.startsWith('image/')) return [];
-  const sizes = context.services.uploads.images.sizes;
+  const sizes = uploads.images.sizes;
   if (!isImageMetadata(metadata)) return [];
   const original = record.original_size as { width: number; height: number } | undefined;
   return missingSizes(metadata, record.mime_type, original ?? { width: metadata.width, height: metadata.height }, sizes);
 }
 
-export async function prepareAttachment(record: AttachmentRecord, context: RequestContext, mediaType: PostType, contextName = context.context): Promise<Item> {
+export async function prepareAttachment(record: AttachmentRecord, context: RequestContext, mediaType: MediaType, contextName = context.context): Promise<Item> {
   const scope = scopeOf(context, mediaType);
   const options = scope.prepareOptions(contextName);
   const wants = (field: string) => context.wantsField(field) && (mediaType.schema.properties[field]?.context ?? []).includes(contextName);
   const prepared = await preparePost(record, { ...options, wantsField: (field) => !POST_ONLY_FIELDS.has(field) && options.wantsField(field) });
   const data = prepared.data;
-  const baseUrl = uploadsBaseUrl(context);
+  const baseUrl = uploadsBaseUrl(mediaType.deps.uploads, context.site);
 
   if ('link' in data) data.link = await attachmentLink(record, scope);
   if ('permalink_template' in data) data.permalink_template = `${scope.links.home}/?attachment_id=${record.id}`;
@@ -120,7 +119,7 @@ export async function prepareAttachment(record: AttachmentRecord, context: Reque
   if (wants('media_details')) data.media_details = mediaDetails(record, baseUrl);
   if (wants('post')) data.post = record.parent > 0 ? record.parent : null;
   if (wants('source_url')) data.source_url = fileUrl(baseUrl, record.file);
-  if (wants('missing_image_sizes')) data.missing_image_sizes = missingSizesOf(record, context);
+  if (wants('missing_image_sizes')) data.missing_image_sizes = missingSizesOf(record, mediaType.deps.uploads);
 
   if (!prepared.links) return { data };
   const links = { ...prepared.links };

@@ -2,8 +2,10 @@
  * The stored shape of a media item: a post record of type `attachment` with its file fields at the top level
  * (so lists can filter on the type and search the file name).
  */
-import type { PostRecord } from '../content/posts/record.js';
-import type { RequestContext } from '../core/context.js';
+import { collection } from '../ports/collection.js';
+import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/post-type/index.js';
+import type { Site } from '../core/site.js';
+import type { UploadsConfig } from './config.js';
 import { isImageMetadata, keysOf, type AttachmentMetadata } from './images/metadata.js';
 
 export interface AttachmentRecord extends PostRecord {
@@ -20,9 +22,23 @@ export function isAttachment(record: PostRecord | null): record is AttachmentRec
   return record !== null && record.type === 'attachment';
 }
 
-/** The address of the uploads folder for this request. */
-export function uploadsBaseUrl(context: Pick<RequestContext, 'services' | 'site'>): string {
-  return context.services.uploads.baseUrl ?? `${context.site.url}/uploads`;
+/** Typed access to the attachments among the post-type records. */
+export const attachmentsIn = collection<AttachmentRecord>(POSTS_COLLECTION, (record) => (isPostRecord(record) && isAttachment(record) ? record : null));
+
+/** A record the media routes just saved with the attachment type. */
+export function asAttachment(record: PostRecord): AttachmentRecord {
+  if (!isAttachment(record)) throw new TypeError(`Record ${record.id} is not an attachment.`);
+  return record;
+}
+
+/** For a record deleted by another request while this one was still writing it: the request fails. */
+export function removedMeanwhile(id: number): never {
+  throw new Error(`Attachment ${id} was removed while it was being written.`);
+}
+
+/** The address of the uploads folder: the configured one, or `{site url}/uploads`. */
+export function uploadsBaseUrl(uploads: Pick<UploadsConfig, 'baseUrl'>, site: Pick<Site, 'url'>): string {
+  return uploads.baseUrl ?? `${site.url}/uploads`;
 }
 
 /** The public address of a stored key; each path segment is percent-encoded. */

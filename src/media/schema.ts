@@ -1,11 +1,9 @@
 /**
- * Media items are posts of type `attachment`: the post-type module's schema with the post-only fields taken
+ * Media items are posts of type `attachment`: the post-type kit's schema with the post-only fields taken
  * out (password, content, excerpt) and the attachment fields added.
  */
 import type { JsonSchema } from '../core/args/schema.js';
-import { buildItemSchema, type ItemSchema } from '../content/posts/schema.js';
-import type { PostTypeDefinition } from '../content/posts/post-types.js';
-import type { PostType } from '../content/posts/scope.js';
+import { buildItemSchema, type ItemSchema, type PostTypeDefinition } from '../content/post-type/index.js';
 
 const ALL = ['view', 'edit', 'embed'];
 const VIEW_EDIT = ['view', 'edit'];
@@ -67,8 +65,4 @@ export function buildMediaSchema(): ItemSchema {
   };
   const links = (base.links ?? []).filter((link) => !String((link as { rel?: string }).rel).endsWith('action-publish'));
   return { ...base, title: 'attachment', properties, links };
-}
-
-export function mediaPostType(): PostType {
-  return { definition: ATTACHMENT_TYPE, schema: buildMediaSchema() };
 }

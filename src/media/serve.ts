@@ -3,7 +3,7 @@
  * uploads base URL → a `CmsResponse` with the file's type, length, validator and caching headers. Uploaded
  * content is served so that a browser never runs it as part of the site (`nosniff` and a sandboxing policy).
  *
- *   const response = await serveUpload(cms.services.blobs, '/2024/05/photo.jpg', { method: 'GET', headers });
+ *   const response = await serveUpload(cms.deps.blobs, '/2024/05/photo.jpg', { method: 'GET', headers });
  */
 import { createHash } from 'node:crypto';
 import type { CmsResponse } from '../core/types.js';

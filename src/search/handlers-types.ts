@@ -2,11 +2,9 @@
  * The three kinds of search result (the reference's search handlers): published posts and pages, terms of the
  * public taxonomies, and post formats in use. Each finds a page of ids with a total, and describes one id.
  */
-import { permalinkOf, type LinkEnvironment } from '../content/posts/permalink.js';
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
-import { parseSearch, relevanceRank, textSearch } from '../content/posts/search.js';
+import { permalinkOf, isPostRecord, POSTS_COLLECTION, parseSearch, relevanceRank, textSearch, type LinkEnvironment, type PostRecord } from '../content/post-type/index.js';
 import { renderTitle } from '../content/render/index.js';
-import { allTerms, compareText, type TermRecord } from '../content/terms/index.js';
+import { allTerms, compareText, type TermRecord } from '../content/taxonomy/index.js';
 import type { Links } from '../core/context.js';
 import type { Condition, ListQuery, SortKey, StoragePort } from '../ports/storage.js';
 

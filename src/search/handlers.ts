@@ -1,5 +1,5 @@
 /** `GET /search`: one kind of result (`type`), narrowed by `subtype`, paged, each result linked to its record. */
-import { resolvePostSettings, type PostSettings } from '../content/posts/settings.js';
+import { resolvePostSettings, type PostSettings } from '../content/post-type/index.js';
 import type { HandlerResult, Item, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { collection, paging } from '../core/response.js';

@@ -3,6 +3,7 @@ import { toInt } from '../core/args/php.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { reply } from '../core/response.js';
+import type { PostType } from '../content/post-type/index.js';
 import type { CmsDeps } from '../deps.js';
 import { answering, SliderFailure } from './failure.js';
 import type { FullObjectReader } from './full-object.js';
@@ -14,11 +15,12 @@ import type { SliderRecord } from './record.js';
 import type { SliderService, SliderSummary } from './service.js';
 import { streamAnswer } from './stream.js';
 
-export interface SlidersDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'capabilityRules'> {}
+export interface SlidersDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'capabilityRules' | 'postEvents' | 'postSettings' | 'uploads'> {}
 
-/** What the handlers share: the ports, the storage wrapper and the cached full-object reader. */
+/** What the handlers share: the ports, the `post` type, the storage wrapper and the cached full-object reader. */
 export interface SliderRuntime {
   deps: SlidersDeps;
+  posts: PostType;
   service: SliderService;
   reader: FullObjectReader;
 }
@@ -65,8 +67,8 @@ export function readModal(context: RequestContext, runtime: SliderRuntime): Prom
 
 export function readStream(context: RequestContext, runtime: SliderRuntime): Promise<HandlerResult> {
   return answering(async () => reply(await streamAnswer(context, {
-    storage: runtime.deps.storage,
-    capabilityRules: runtime.deps.capabilityRules,
+    posts: runtime.posts,
+    uploads: runtime.deps.uploads,
     service: runtime.service,
   })));
 }

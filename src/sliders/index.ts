@@ -1,3 +1,4 @@
+import { definePostType, POST_TYPE } from '../content/post-type/index.js';
 import type { Registry } from '../core/registry.js';
 import { slidersApiOver, type SlidersApi } from './api.js';
 import { createFullObjectReader } from './full-object.js';
@@ -17,7 +18,7 @@ function runtimeOf(deps: SlidersDeps): SliderRuntime {
   let runtime = runtimes.get(deps);
   if (!runtime) {
     const service = createSliderService(deps.storage);
-    runtime = { deps, service, reader: createFullObjectReader(service) };
+    runtime = { deps, posts: definePostType(POST_TYPE, deps), service, reader: createFullObjectReader(service) };
     runtimes.set(deps, runtime);
   }
   return runtime;

@@ -4,7 +4,7 @@
  * cannot be read hides the slide (PHP compares the time with `strtotime`'s `false`).
  */
 import type { Site } from '../core/site.js';
-import { nowDates, parseStored } from '../content/posts/dates.js';
+import { nowDates, parseStored } from '../content/post-type/index.js';
 import type { SlideRecord } from './record.js';
 
 /** `2024-05-01`, `2024/05/01 10:00`, `2024-05-01T10:00:30.5+02:00`, ... */

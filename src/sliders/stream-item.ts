@@ -7,14 +7,9 @@ import { escapeHtml } from '../core/args/html-entities.js';
 import { stripTags } from '../core/args/strip-tags.js';
 import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
-import { localToGmt } from '../content/posts/dates.js';
-import { permalinkOf } from '../content/posts/permalink.js';
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
-import type { PostScope } from '../content/posts/scope.js';
-import { compareText, getTerms } from '../content/terms/service.js';
-import { folderOf, isImageMetadata, joinKey } from '../media/images/metadata.js';
-import { attachmentLink } from '../media/prepare.js';
-import { fileUrl, isAttachment, type AttachmentRecord } from '../media/record.js';
+import { localToGmt, permalinkOf, isPostRecord, POSTS_COLLECTION, type PostRecord, type PostScope } from '../content/post-type/index.js';
+import { compareText, getTerms } from '../content/taxonomy/index.js';
+import { attachmentLink, fileUrl, folderOf, isAttachment, isImageMetadata, joinKey, type AttachmentRecord } from '../media/index.js';
 import { getUser } from '../users/index.js';
 
 /** Words the reference keeps of an excerpt when the slider does not say (`source.post.excerptLimit`). */

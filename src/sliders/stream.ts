@@ -9,11 +9,8 @@
  */
 import { toInt, toPhpString } from '../core/args/php.js';
 import type { RequestContext } from '../core/context.js';
-import { buildItemSchema, canReadPost, POST_TYPE, scopeOf, type PostType } from '../content/posts/index.js';
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
-import { publishDueOnce } from '../content/posts/scheduler.js';
-import { uploadsBaseUrl } from '../media/record.js';
-import type { CapabilityRules } from '../auth/index.js';
+import { canReadPost, postsIn, publishDueOnce, scopeOf, type PostRecord, type PostType } from '../content/post-type/index.js';
+import { uploadsBaseUrl, type UploadsConfig } from '../media/index.js';
 import type { StoragePort } from '../ports/storage.js';
 import { SliderFailure } from './failure.js';
 import { requireSliderId } from './lookup.js';
@@ -28,17 +25,10 @@ export const MAX_LISTED_IDS = 100;
 
 const LISTED_TYPES = new Set(['post', 'page', 'attachment']);
 
-let postTypeForScope: PostType | undefined;
-
-/** Readability does not depend on the type's schema; the scope needs one, so the post type's is built once. */
-function readScopeType(): PostType {
-  postTypeForScope ??= { definition: POST_TYPE, schema: buildItemSchema(POST_TYPE) };
-  return postTypeForScope;
-}
-
 export interface StreamDeps {
-  storage: StoragePort;
-  capabilityRules: CapabilityRules;
+  /** The `post` type, whose read checks decide what a list may show. */
+  posts: PostType;
+  uploads: Pick<UploadsConfig, 'baseUrl'>;
   service: SliderService;
 }
 
@@ -58,8 +48,8 @@ export function listedIds(parts: readonly string[]): number[] {
 
 async function recordsInOrder(storage: StoragePort, ids: readonly number[]): Promise<PostRecord[]> {
   if (ids.length === 0) return [];
-  const { items } = await storage.list(POSTS_COLLECTION, { where: [{ field: 'id', op: 'in', values: [...ids] }] });
-  const byId = new Map(items.filter(isPostRecord).map((record) => [record.id, record]));
+  const { items } = await postsIn(storage).list({ where: [{ field: 'id', op: 'in', values: [...ids] }] });
+  const byId = new Map(items.map((record) => [record.id, record]));
   return ids.map((id) => byId.get(id)).filter((record): record is PostRecord => record !== undefined);
 }
 
@@ -78,10 +68,10 @@ async function firstReadable(
 }
 
 async function listedPosts(parts: readonly string[], deps: StreamDeps, environment: StreamEnvironment, context: RequestContext): Promise<unknown[]> {
-  const records = await recordsInOrder(deps.storage, listedIds(parts));
+  const records = await recordsInOrder(deps.posts.deps.storage, listedIds(parts));
   const images = await firstReadable(records, (record) => record.type === 'attachment' && record.status === 'inherit', environment, context);
   if (images.length > 0) return Promise.all(images.map((record) => streamItem(record, environment, true)));
-  const statuses = deps.capabilityRules.postStatuses;
+  const statuses = deps.posts.deps.capabilityRules.postStatuses;
   const posts = await firstReadable(records, (record) => LISTED_TYPES.has(record.type)
     && (statuses[record.status] === 'public' || statuses[record.status] === 'private'), environment, context);
   return Promise.all(posts.map((record) => streamItem(record, environment, false)));
@@ -100,12 +90,12 @@ export async function streamAnswer(context: RequestContext, deps: StreamDeps): P
   const parts = (id === undefined || id === null ? '' : toPhpString(id)).split(',');
   let data: unknown[];
   if (parts.length > 1) {
-    await publishDueOnce(context);
+    await publishDueOnce(context, deps.posts.deps);
     const environment: StreamEnvironment = {
-      storage: deps.storage,
-      scope: scopeOf(context, readScopeType()),
+      storage: deps.posts.deps.storage,
+      scope: scopeOf(context, deps.posts),
       site: context.site,
-      uploadsBaseUrl: uploadsBaseUrl(context),
+      uploadsBaseUrl: uploadsBaseUrl(deps.uploads, context.site),
     };
     data = await listedPosts(parts, deps, environment, context);
   } else {

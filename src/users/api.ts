@@ -1,8 +1,7 @@
 import { createPrincipal, verifyApplicationPassword as verifyPasswordHash, type Principal, type RoleTable } from '../auth/index.js';
 import { CmsError } from '../core/errors.js';
 import { resolveSite, type SiteSettings } from '../core/site.js';
-import type { Clock } from '../ports/clock.js';
-import type { Condition, StoragePort } from '../ports/storage.js';
+import type { Condition } from '../ports/storage.js';
 import {
   createApplicationPassword,
   listApplicationPasswords,
@@ -16,8 +15,8 @@ import { invalidUserIdError } from './errors.js';
 import { isValidLogin } from './fields.js';
 import { principalOf } from './principal.js';
 import { createUser, findUserByEmail, findUserByLogin, getUser, updateUser, type NewUser, type UserChanges } from './store.js';
-import { toUserRecord, USERS, type UserRecord } from './records.js';
-import { userPostsHandler, type UserPostsHandler } from './user-posts.js';
+import { usersIn, type UserRecord } from './records.js';
+import type { UsersDeps } from './deps.js';
 
 /** A user as the in-process API returns it: never a password or a hash. */
 export interface User {
@@ -66,12 +65,7 @@ export interface UsersApi {
   verifyApplicationPassword(userId: number, password: string): Promise<ApplicationPassword | null>;
 }
 
-export interface UsersApiServices {
-  storage: StoragePort;
-  clock: Clock;
-  roles: RoleTable;
-  userPosts?: UserPostsHandler;
-}
+export type UsersApiServices = Pick<UsersDeps, 'storage' | 'clock' | 'roles' | 'userPosts'>;
 
 /**
  * The in-process API acts as the site's operator: when it deletes a user, the posts that go to the trash are
@@ -125,8 +119,8 @@ export function createUsersApi(services: UsersApiServices, site: SiteSettings = 
     get: async (id) => asUser(await getUser(storage, id)),
     async list(filter = {}) {
       const where: Condition[] = filter.role === undefined ? [] : [{ field: 'roles', op: 'containsAny', values: [filter.role] }];
-      const { items } = await storage.list(USERS, { where });
-      return items.map((stored) => toUser(toUserRecord(stored)));
+      const { items } = await usersIn(storage).list({ where });
+      return items.map(toUser);
     },
     find: async (loginOrEmail) => asUser((await findUserByLogin(storage, loginOrEmail)) ?? (await findUserByEmail(storage, loginOrEmail))),
     update: async (id, changes) => asUser(await updateUser(services, id, changes)),
@@ -135,12 +129,12 @@ export function createUsersApi(services: UsersApiServices, site: SiteSettings = 
       if (reassign !== undefined && reassign !== 0 && (reassign === id || (await getUser(storage, reassign)) === null)) {
         throw new CmsError('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', 400);
       }
-      const posts = userPostsHandler(services);
+      const posts = services.userPosts;
       return storage.transaction(async (tx) => {
         if ((await getUser(tx, id)) === null) return false;
         if (reassign !== undefined) await posts.reassign(tx, id, reassign);
         else await posts.removeAll(tx, id, { user: operatorOf(roles), site: resolveSite(site, undefined) });
-        return tx.remove(USERS, id);
+        return usersIn(tx).remove(id);
       });
     },
     principal: async (id) => {

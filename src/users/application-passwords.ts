@@ -11,7 +11,7 @@ import {
 import type { Clock } from '../ports/clock.js';
 import type { StoragePort } from '../ports/storage.js';
 import { invalidUserIdError } from './errors.js';
-import { gmtDateTime, parseGmtDateTime, toUserRecord, USERS, type ApplicationPasswordRecord } from './records.js';
+import { gmtDateTime, parseGmtDateTime, usersIn, type ApplicationPasswordRecord } from './records.js';
 import { getUser } from './store.js';
 
 /** An application password as callers see it: never the password or its hash. */
@@ -71,10 +71,11 @@ async function changePasswords<T>(
   change: (passwords: ApplicationPasswordRecord[]) => { passwords: ApplicationPasswordRecord[] | null; result: T },
 ): Promise<T> {
   return storage.transaction(async (tx) => {
-    const stored = await tx.get(USERS, userId);
-    if (stored === null) throw invalidUserIdError();
-    const { passwords, result } = change(toUserRecord(stored).application_passwords);
-    if (passwords !== null) await tx.update(USERS, userId, { application_passwords: passwords });
+    const users = usersIn(tx);
+    const user = await users.get(userId);
+    if (user === null) throw invalidUserIdError();
+    const { passwords, result } = change(user.application_passwords);
+    if (passwords !== null) await users.update(userId, { application_passwords: passwords });
     return result;
   });
 }

@@ -54,7 +54,7 @@ interface RememberedLogin {
   passwordHash: string;
 }
 
-export type BasicAuthenticator = (input: BasicAuthenticationInput, services: BasicAuthenticationServices) => Promise<Principal | undefined>;
+export type BasicAuthenticator = (input: BasicAuthenticationInput) => Promise<Principal | undefined>;
 
 /**
  * The HTTP Basic step of authentication: `undefined` when the request makes no Basic attempt (no
@@ -67,13 +67,13 @@ export type BasicAuthenticator = (input: BasicAuthenticationInput, services: Bas
  * principal is always built from the user as stored now, so a revoke, a new password, a login change or a role
  * change takes effect on the next request. Failures are never remembered.
  */
-export function createBasicAuthenticator(options: CredentialMemoryOptions = {}): BasicAuthenticator {
+export function createBasicAuthenticator(services: BasicAuthenticationServices, options: CredentialMemoryOptions = {}): BasicAuthenticator {
   const rememberMs = options.rememberMs ?? 2 * 60 * 1000;
   const memory = rememberMs > 0 ? new LRUCache<string, RememberedLogin>({ max: options.maxRemembered ?? 10_000, ttl: rememberMs }) : null;
   const secret = randomBytes(32);
   const keyOf = (header: string) => createHmac('sha256', secret).update(header).digest('base64');
 
-  return async (input, services) => {
+  return async (input) => {
     const header = input.headers.authorization;
     const credentials = parseBasicAuthorization(header);
     if (credentials === null) return undefined;

@@ -1,6 +1,7 @@
-import type { Services } from '../core/context.js';
+/** `cms/v2/users` and application passwords; users in-process; HTTP Basic authentication with application passwords. */
 import type { Registry } from '../core/registry.js';
-import { registerUserRoutes } from './routes/register.js';
+import type { UsersDeps } from './deps.js';
+import { userRoutes } from './routes/routes.js';
 
 export { createUsersApi, toUser, type User, type UsersApi, type UsersApiServices } from './api.js';
 export {
@@ -11,11 +12,13 @@ export {
 export { createBasicAuthenticator, type BasicAuthenticationInput, type BasicAuthenticator, type CredentialMemoryOptions } from './authenticate.js';
 export { ensureAdministrator, type AdministratorOptions, type AdministratorSetup } from './bootstrap.js';
 export { authenticatedApplicationPassword, principalOf } from './principal.js';
+export { escapeSpecialCharacters } from './fields.js';
 export { USERS, toUserRecord, type ApplicationPasswordRecord, type UserRecord } from './records.js';
 export { findUserByEmail, findUserByLogin, findUserBySlug, getUser, type NewUser, type UserChanges } from './store.js';
-export { DEFAULT_USER_POSTS_HANDLER, type UserPostsHandler } from './user-posts.js';
+export type { UserDeletionActor, UserPostsHandler } from './user-posts.js';
+export type { UsersDeps } from './deps.js';
 
 /** Registers the users and application-password routes of `cms/v2`. */
-export function registerUsers(registry: Registry, services: Services): void {
-  registerUserRoutes(registry, services);
+export function registerUsers(registry: Registry, deps: UsersDeps): void {
+  registry.addRoutes('cms/v2', userRoutes(deps));
 }

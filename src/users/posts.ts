@@ -1,4 +1,7 @@
-/** What the users module needs to know about posts: who has published, and moving or removing a user's posts. */
+/**
+ * What the users routes need to know about posts: who has published, and how many posts a viewer may see counted.
+ * They read the `posts` collection by name and import nothing of the post-type kit.
+ */
 import { userCan, type CapabilityRules, type Principal } from '../auth/index.js';
 import type { Condition, StoragePort } from '../ports/storage.js';
 
@@ -66,35 +69,4 @@ export async function countVisiblePosts(
     withTotal: true,
   });
   return total ?? 0;
-}
-
-async function postIdsBy(storage: StoragePort, where: Condition[]): Promise<number[]> {
-  const { items } = await storage.list(POSTS, { where });
-  return items.map((post) => post.id);
-}
-
-/** Gives every post of `from` (of every type) to `to`. */
-export async function reassignPosts(storage: StoragePort, from: number, to: number): Promise<number> {
-  const ids = await postIdsBy(storage, [{ field: 'author', op: 'eq', value: from }]);
-  for (const id of ids) await storage.update(POSTS, id, { author: to });
-  return ids.length;
-}
-
-/**
- * Removes the posts of a deleted user whose posts are not reassigned, with the revisions that belong to them.
- * The user's own revisions of other people's posts stay (the reference keeps them too). Types in `keepTypes`
- * are left alone (the content module moves those to the trash itself).
- */
-export async function removePostsOf(storage: StoragePort, author: number, keepTypes: readonly string[] = []): Promise<number> {
-  const ids = await postIdsBy(storage, [
-    { field: 'author', op: 'eq', value: author },
-    { field: 'type', op: 'notIn', values: ['revision', ...keepTypes] },
-  ]);
-  if (ids.length === 0) return 0;
-  const revisions = await postIdsBy(storage, [
-    { field: 'type', op: 'eq', value: 'revision' },
-    { field: 'parent', op: 'in', values: ids },
-  ]);
-  for (const id of [...revisions, ...ids]) await storage.remove(POSTS, id);
-  return ids.length;
 }

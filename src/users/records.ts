@@ -1,3 +1,4 @@
+import { collection } from '../ports/collection.js';
 import type { StoredRecord } from '../ports/storage.js';
 
 /** The storage collection holding user records. */
@@ -22,8 +23,7 @@ export interface ApplicationPasswordRecord {
  * them) and `name_sort` is the display name in lower case (to order by name ignoring case, as the reference's
  * database collation does).
  */
-export interface UserRecord {
-  id: number;
+export interface UserRecord extends StoredRecord {
   login: string;
   email: string;
   /** Display name. */
@@ -112,3 +112,6 @@ export function gmtDateTime(date: Date): string {
 export function parseGmtDateTime(stored: string): number {
   return Date.parse(`${stored}Z`);
 }
+
+/** Typed access to the `users` collection through a storage handle. */
+export const usersIn = collection<UserRecord>(USERS, toUserRecord);

@@ -15,7 +15,7 @@ import {
   sanitizeUserUrl,
   userSlug,
 } from './fields.js';
-import { gmtDateTime, toUserRecord, USERS, type UserRecord } from './records.js';
+import { gmtDateTime, usersIn, type UserRecord } from './records.js';
 
 /** What a new user is made of. Only `login` and `email` are required. */
 export interface NewUser {
@@ -56,13 +56,12 @@ export const DEFAULT_ROLE = 'subscriber';
 /** Stored users: every write goes through a transaction, so uniqueness checks and writes cannot interleave. */
 export async function getUser(storage: StoragePort, id: number): Promise<UserRecord | null> {
   if (!Number.isInteger(id) || id <= 0) return null;
-  const stored = await storage.get(USERS, id);
-  return stored ? toUserRecord(stored) : null;
+  return usersIn(storage).get(id);
 }
 
 async function findOne(storage: StoragePort, where: Condition[]): Promise<UserRecord | null> {
-  const { items } = await storage.list(USERS, { where, limit: 1 });
-  return items[0] ? toUserRecord(items[0]) : null;
+  const { items } = await usersIn(storage).list({ where, limit: 1 });
+  return items[0] ?? null;
 }
 
 /** By login, ignoring case as the reference's database collation does. */
@@ -174,7 +173,7 @@ export async function createUser(store: UserStoreContext, input: NewUser): Promi
       password_hash: passwordHash,
       application_passwords: [],
     };
-    return toUserRecord(await tx.insert(USERS, record));
+    return usersIn(tx).insert(record);
   });
 }
 
@@ -214,7 +213,6 @@ export async function updateUser(store: UserStoreContext, id: number, changes: U
       patch.nickname = nickname !== '' ? nickname : current.login;
     }
     if (changes.slug !== undefined) patch.slug = await uniqueSlug(tx, slugFor(changes.slug, current.login), id);
-    const updated = await tx.update(USERS, id, patch);
-    return updated ? toUserRecord(updated) : null;
+    return usersIn(tx).update(id, patch);
   });
 }

@@ -9,16 +9,12 @@ import { insertComment, updateComment } from '../comments/service.js';
 import { COMMENTS_COLLECTION, toComment } from '../comments/record.js';
 import { isCmsError } from '../core/errors.js';
 import { resolveSite, type Site, type SiteSettings } from '../core/site.js';
-import type { Services } from '../core/context.js';
-import { formatUtc, gmtToLocal, localToGmt } from '../content/posts/dates.js';
-import { permalinkOf } from '../content/posts/permalink.js';
-import { PAGE_TYPE, POST_FORMATS, POST_TYPE, type PostTypeDefinition } from '../content/posts/post-types.js';
-import { POSTS_COLLECTION, type PostRecord } from '../content/posts/record.js';
-import { savePost } from '../content/posts/save.js';
-import { buildItemSchema } from '../content/posts/schema.js';
-import { buildScope } from '../content/posts/scope.js';
-import { resolvePostSettings } from '../content/posts/settings.js';
-import { allTerms, ensureDefaultTerms, insertTerm, TERMS_COLLECTION } from '../content/terms/service.js';
+import type { CmsDeps } from '../deps.js';
+import {
+  buildScope, definePostType, formatUtc, gmtToLocal, localToGmt, PAGE_TYPE, permalinkOf, POST_FORMATS, POST_TYPE, POSTS_COLLECTION, savePost,
+  type PostRecord, type PostTypeDefinition,
+} from '../content/post-type/index.js';
+import { allTerms, ensureDefaultTerms, insertTerm, TERMS_COLLECTION } from '../content/taxonomy/index.js';
 import { allowedMimeTypes, fileTypeOf } from '../format/mime-types.js';
 import { serially } from '../media/accept.js';
 import { checkFileType } from '../media/files/check-type.js';
@@ -35,7 +31,7 @@ import type { DatePair, ExportedComment, ExportPort, FilePort, ImportPort, NewPo
 
 /** What the ports are built from: the services `createCms` assembled, and the site settings as stored now. */
 export interface ContentPortDeps {
-  services: Services;
+  services: CmsDeps;
   currentSite(): Promise<SiteSettings>;
 }
 
@@ -46,7 +42,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 export async function resolvedSite(deps: ContentPortDeps): Promise<Site & { language: string }> {
   const settings = await deps.currentSite();
-  return Object.assign(resolveSite(settings, undefined), { language: (settings.locale ?? 'en_US').replace('_', '-') });
+  return Object.assign(resolveSite(settings, undefined, deps.services.names), { language: (settings.locale ?? 'en_US').replace('_', '-') });
 }
 
 /** Both halves of a date, the missing one from the other in the site's time zone (or now, when neither is known). */
@@ -61,9 +57,9 @@ function completeDate(date: DatePair, site: Site, now: Date): { local: string; g
 export function importPort(deps: ContentPortDeps, tx: StoragePort, site: Site): ImportPort {
   const { services } = deps;
   const operator = createPrincipal({ id: 0, login: '', roles: ['administrator'] }, services.roles);
-  const source = { services, site, user: operator, wantsField: () => true, url: site.apiLink };
+  const source = { site, user: operator, wantsField: () => true, url: site.apiLink };
   const environments = Object.fromEntries(Object.entries(DEFINITIONS).map(([type, definition]) =>
-    [type, buildScope(source, { definition, schema: buildItemSchema(definition) }).saveEnvironment(tx)]));
+    [type, buildScope(source, definePostType(definition, services)).saveEnvironment(tx)]));
 
   return {
     userIdByLogin: async (login) => (await findUserByLogin(tx, login))?.id ?? null,
@@ -250,7 +246,7 @@ async function commentIdsByPost(storage: StoragePort): Promise<Map<number, numbe
 /** The export's reads, straight from the store (outside any transaction: a busy site may change meanwhile). */
 export function exportPort(deps: ContentPortDeps, site: Site & { language: string }): ExportPort {
   const { storage, uploads } = deps.services;
-  const { permalinkStructure } = resolvePostSettings(deps.services.postSettings);
+  const { permalinkStructure } = deps.services.postSettings;
   const links = { storage, home: site.home, permalinkStructure, pageOnFront: site.pageOnFront };
   const logins = new Map<number, string>();
   let commentIds: Promise<Map<number, number[]>> | undefined;

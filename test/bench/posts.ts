@@ -60,7 +60,7 @@ async function site(size: number, storage: StoragePort = createMemoryStorage()):
   }
   collectGarbage?.();
   const before = process.memoryUsage().heapUsed;
-  await cms.services.storage.transaction(async (tx) => {
+  await cms.deps.storage.transaction(async (tx) => {
     for (let index = 0; index < size; index++) await tx.insert('posts', record(index, size));
   });
   collectGarbage?.();

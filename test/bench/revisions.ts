@@ -46,7 +46,7 @@ async function site(size: number): Promise<{ cms: Cms; admin: number; editor: nu
   const admin = await cms.users.create({ login: 'admin', email: 'admin@example.test', roles: ['administrator'] });
   const editor = await cms.users.create({ login: 'editor', email: 'editor@example.test', roles: ['editor'] });
   const postIds: number[] = [];
-  await cms.services.storage.transaction(async (tx) => {
+  await cms.deps.storage.transaction(async (tx) => {
     for (let index = 0; index < size; index++) {
       const stored = await tx.insert('posts', post(index, size));
       postIds.push(stored.id);
@@ -80,7 +80,7 @@ for (const size of SIZES) {
   const { cms, admin, editor, postIds } = await site(size);
   const user = { id: admin };
   const pick = (run: number, stride: number) => postIds[(run * stride) % postIds.length]!;
-  const revisionsOf = async (id: number) => (await cms.services.storage.list('posts', {
+  const revisionsOf = async (id: number) => (await cms.deps.storage.list('posts', {
     where: [{ field: 'parent', op: 'eq', value: id }, { field: 'type', op: 'eq', value: 'revision' }], limit: 0, withTotal: true,
   })).total ?? 0;
 

@@ -113,7 +113,7 @@ describe('forms/v1 records', async () => {
     assert.deepEqual((await request('administrator', 'DELETE', `/forms/v1/contact-forms/${json.id}?force=false`)).json, { deleted: true });
     const again = await request('administrator', 'DELETE', `/forms/v1/contact-forms/${json.id}`);
     assert.equal(again.json.code, 'wpcf7_not_found');
-    assert.equal(await cms.services.storage.get('posts', json.id), null);
+    assert.equal(await cms.deps.storage.get('posts', json.id), null);
   });
 
   it('reports configuration errors with the reference codes, messages and links', async () => {

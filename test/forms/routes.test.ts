@@ -59,7 +59,7 @@ describe('forms/v1 permissions, as observed per role', async () => {
   });
 
   it('answers 404 for a post that is not a form, on every form route', async () => {
-    const post = await site.cms.services.storage.insert('posts', { type: 'post', status: 'publish', title: 'A post', author: 1 });
+    const post = await site.cms.deps.storage.insert('posts', { type: 'post', status: 'publish', title: 'A post', author: 1 });
     for (const path of ['', '/feedback/schema', '/refill', '/submissions']) {
       const response = await request('administrator', 'GET', `/forms/v1/contact-forms/${post.id}${path}`);
       assert.equal(response.status, 404, path);

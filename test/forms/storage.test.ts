@@ -74,7 +74,7 @@ describe('cms/v2 never shows forms', async () => {
   const site = await formsSite({ storage: sqliteStorage({ path: ':memory:' }) });
   const { request, cms } = site;
   const form = await cms.forms.create({ title: 'Secret form', form: '[text your-name]' });
-  await cms.services.storage.insert('posts', {
+  await cms.deps.storage.insert('posts', {
     type: 'post', status: 'publish', title: 'Visible post', slug: 'visible-post', content: '', excerpt: '', author: 1,
     date: '2026-01-01T00:00:00', date_gmt: '2026-01-01T00:00:00', modified: '2026-01-01T00:00:00', modified_gmt: '2026-01-01T00:00:00',
     parent: 0, menu_order: 0, password: '', comment_status: 'open', ping_status: 'open', guid: '', template: '', featured_media: 0, meta: {},

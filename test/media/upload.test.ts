@@ -9,7 +9,7 @@ async function storedKeys(site: MediaSite): Promise<string[]> {
 }
 
 async function attachmentCount(site: MediaSite): Promise<number> {
-  const { items } = await site.cms.services.storage.list('posts', { where: [{ field: 'type', op: 'eq', value: 'attachment' }] });
+  const { items } = await site.cms.deps.storage.list('posts', { where: [{ field: 'type', op: 'eq', value: 'attachment' }] });
   return items.length;
 }
 

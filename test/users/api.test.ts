@@ -76,7 +76,7 @@ describe('cms.users', () => {
     assert.equal(await cms.users.revokeApplicationPassword(user.id, fresh.item.uuid), true);
     assert.equal(await cms.users.revokeApplicationPassword(user.id, fresh.item.uuid), false);
     assert.deepEqual((await cms.users.listApplicationPasswords(user.id)).map((entry) => entry.name), ['chosen']);
-    const stored = JSON.stringify(await cms.services.storage.get('users', user.id));
+    const stored = JSON.stringify(await cms.deps.storage.get('users', user.id));
     assert.ok(!stored.includes(fresh.password.replace(/ /g, '')) && !stored.includes('knownpassword123'), 'only hashes are stored');
   });
 
@@ -87,16 +87,16 @@ describe('cms.users', () => {
     const post = (await send(cms, 'POST', '/cms/v2/posts', { json: { title: 'Handed over', status: 'publish' }, user: { id: leaver.id } })).json;
     await assert.rejects(cms.users.delete(leaver.id, { reassign: leaver.id }), { code: 'rest_user_invalid_reassign' });
     assert.equal(await cms.users.delete(leaver.id, { reassign: keeper.id }), true);
-    assert.equal((await cms.services.storage.get('posts', post.id))?.author, keeper.id);
+    assert.equal((await cms.deps.storage.get('posts', post.id))?.author, keeper.id);
     assert.equal(await cms.users.delete(leaver.id), false);
     const page = await send(cms, 'POST', '/cms/v2/pages', { json: { title: 'Kept page', status: 'publish' }, user: { id: keeper.id } });
     assert.equal(page.status, 403, 'a subscriber cannot write pages');
     await cms.users.update(keeper.id, { roles: ['editor'] });
     const ownPage = await send(cms, 'POST', '/cms/v2/pages', { json: { title: 'Kept page', status: 'publish' }, user: { id: keeper.id } });
     assert.equal(await cms.users.delete(keeper.id), true);
-    assert.equal((await cms.services.storage.get('posts', ownPage.json.id))?.status, 'trash', 'pages go to the trash');
-    assert.equal((await cms.services.storage.get('posts', ownPage.json.id))?.title, 'Kept page');
-    assert.equal((await cms.services.storage.get('posts', post.id))?.status, 'trash', 'so do the posts it was given');
+    assert.equal((await cms.deps.storage.get('posts', ownPage.json.id))?.status, 'trash', 'pages go to the trash');
+    assert.equal((await cms.deps.storage.get('posts', ownPage.json.id))?.title, 'Kept page');
+    assert.equal((await cms.deps.storage.get('posts', post.id))?.status, 'trash', 'so do the posts it was given');
   });
 });
 

@@ -115,7 +115,7 @@ describe('the host hook and pre-authenticated requests', () => {
       authenticate: ({ headers }) => {
         calls.push(headers.authorization ?? '');
         if (headers['x-host-user'] === 'editor') {
-          return createPrincipal({ id: hostEditorId, login: 'editor', roles: ['editor'] }, cms.services.roles);
+          return createPrincipal({ id: hostEditorId, login: 'editor', roles: ['editor'] }, cms.deps.roles);
         }
         return null;
       },

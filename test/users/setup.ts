@@ -42,5 +42,5 @@ export async function addPost(
   cms: Awaited<ReturnType<typeof siteWithMembers>>['cms'],
   post: { author: number; status?: string; type?: string; parent?: number },
 ) {
-  return cms.services.storage.insert('posts', { type: 'post', status: 'publish', ...post });
+  return cms.deps.storage.insert('posts', { type: 'post', status: 'publish', ...post });
 }

@@ -227,7 +227,7 @@ describe('DELETE /cms/v2/users/{id}', () => {
     assert.equal(response.json.previous.email, 'author@example.test');
     assert.ok(!('_links' in response.json.previous));
     for (const id of [post.id, draft.id, others.id]) {
-      assert.equal((await cms.services.storage.get('posts', id))?.author, members.editor.id);
+      assert.equal((await cms.deps.storage.get('posts', id))?.author, members.editor.id);
     }
     assert.equal((await request('administrator', 'GET', `/cms/v2/users/${members.author.id}`)).status, 404);
     assert.equal(await cms.users.get(members.author.id), null);
@@ -244,7 +244,7 @@ describe('DELETE /cms/v2/users/{id}', () => {
     const others = await addPost(cms, { author: members.editor.id });
     const response = await request('administrator', 'DELETE', `/cms/v2/users/${members.author.id}?force=1&reassign=`);
     assert.equal(response.status, 200);
-    const trashed = await cms.services.storage.get('posts', post.id);
+    const trashed = await cms.deps.storage.get('posts', post.id);
     assert.equal(trashed?.status, 'trash', 'the post can still be restored');
     assert.equal(trashed?.trashed_from_status, 'publish');
     assert.equal(trashed?.content, 'Kept, edited');
@@ -252,8 +252,8 @@ describe('DELETE /cms/v2/users/{id}', () => {
     assert.deepEqual(inTrash.json.map((entry: { id: number }) => entry.id), [post.id]);
     const revisions = await request('administrator', 'GET', `/cms/v2/posts/${post.id}/revisions`);
     assert.ok(revisions.json.length >= 1, 'revisions stay with the trashed post');
-    assert.equal(await cms.services.storage.get('posts', attachment.id), null);
-    assert.notEqual(await cms.services.storage.get('posts', others.id), null);
+    assert.equal(await cms.deps.storage.get('posts', attachment.id), null);
+    assert.notEqual(await cms.deps.storage.get('posts', others.id), null);
   });
 
   it('lets administrators delete themselves through /me, nobody else', async () => {

@@ -1,9 +1,7 @@
 /** Arguments of the autosave routes. */
 import { args, type ArgSpec } from '../../core/args/define.js';
-import { contextArg } from '../posts/collection-params.js';
-import { itemArgs } from '../posts/item-args.js';
-import type { PostType } from '../posts/scope.js';
-import { parentArg } from '../revisions/args.js';
+import { contextArg, itemArgs, type PostType } from '../post-type/index.js';
+import { parentArg } from '../revisions/index.js';
 
 const autosaveParentArg = () => parentArg('The id of the post the autosave belongs to.');
 

@@ -2,32 +2,33 @@
 import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
 import { collection, item } from '../../core/response.js';
-import { requirePost } from '../posts/permissions.js';
-import { scopeOf, type PostType } from '../posts/scope.js';
-import { prepareChanges } from '../posts/write.js';
-import { requireParent } from '../revisions/permissions.js';
-import { autosavesOf, latestAutosave } from '../revisions/record.js';
+import { prepareChanges, publishDueOnce, requirePost, scopeOf } from '../post-type/index.js';
+import { autosavesOf, latestAutosave, requireParent } from '../revisions/index.js';
+import type { AutosavedType } from './deps.js';
 import { prepareAutosave } from './prepare.js';
 import { DRAFT_STATUSES, saveAutosaveRevision, updateOwnDraft } from './save.js';
 
 /** Every user's autosave of the post, newest first, on one unpaged list. */
-export async function listAutosaves(context: RequestContext, postType: PostType): Promise<unknown> {
+export async function listAutosaves(context: RequestContext, postType: AutosavedType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
   const parent = await requireParent(context, postType, 'id');
-  const records = await autosavesOf(context.services.storage, parent.id);
+  const records = await autosavesOf(postType.deps.storage, parent.id);
   const items = await Promise.all(records.map((record) => prepareAutosave(context, postType, record, parent, context.context)));
   return collection(items);
 }
 
 /** The newest autosave of the post by any user; the `{id}` of the address is not consulted, as in the reference. */
-export async function readAutosave(context: RequestContext, postType: PostType): Promise<unknown> {
+export async function readAutosave(context: RequestContext, postType: AutosavedType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
   const parent = await requireParent(context, postType, 'parent');
-  const autosave = await latestAutosave(context.services.storage, parent.id);
+  const autosave = await latestAutosave(postType.deps.storage, parent.id);
   if (!autosave) throw new CmsError('rest_post_no_autosave', 'There is no autosave revision for this post.', 404);
   return item(await prepareAutosave(context, postType, autosave, parent, context.context));
 }
 
 /** Saves an autosave and answers 200 in the edit context, whichever way it was stored. */
-export async function createAutosave(context: RequestContext, postType: PostType): Promise<unknown> {
+export async function createAutosave(context: RequestContext, postType: AutosavedType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
   const post = await requirePost(context, postType);
   const changes = await prepareChanges(context, post, scopeOf(context, postType).writeEnvironment());
   const ownDraft = DRAFT_STATUSES.has(post.status) && context.user !== null && post.author === context.user.id;

@@ -1,3 +1,5 @@
-export { registerAutosaveRoutes } from './routes.js';
+/** Autosaves of posts and pages. */
+export { autosaveRoutes } from './routes.js';
 export { buildAutosaveSchema } from './schema.js';
-export { previewToken, isValidPreviewToken } from './preview.js';
+export { previewToken, isValidPreviewToken, randomPreviewSecret } from './preview.js';
+export type { AutosaveDeps, AutosavedType } from './deps.js';

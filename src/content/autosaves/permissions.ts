@@ -1,8 +1,7 @@
 /** Saving an autosave takes exactly the permission to update the post. */
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { updatePermission } from '../posts/permissions.js';
-import type { PostType } from '../posts/scope.js';
+import { updatePermission, type PostType } from '../post-type/index.js';
 
 export async function createPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
   const id = context.params.id;

@@ -1,10 +1,8 @@
 /** An autosave (or a draft an autosave updated in place) → the revision fields plus `preview_link`. */
 import type { Item, RequestContext } from '../../core/context.js';
-import { permalinkOf } from '../posts/permalink.js';
-import type { PostRecord } from '../posts/record.js';
-import { scopeOf, type PostType } from '../posts/scope.js';
-import { prepareRevision, revisionPrepareOptions } from '../revisions/prepare.js';
-import { isAutosave } from '../revisions/record.js';
+import { permalinkOf, scopeOf, type PostRecord } from '../post-type/index.js';
+import { isAutosave, prepareRevision, revisionPrepareOptions } from '../revisions/index.js';
+import type { AutosavedType } from './deps.js';
 import { previewToken, withQuery } from './preview.js';
 
 /**
@@ -12,14 +10,15 @@ import { previewToken, withQuery } from './preview.js';
  * context the answer is shown in (`preview_link` only exists in `edit`).
  */
 export async function prepareAutosave(
-  context: RequestContext, postType: PostType, record: PostRecord, parent: PostRecord, contextName: string,
+  context: RequestContext, postType: AutosavedType, record: PostRecord, parent: PostRecord, contextName: string,
 ): Promise<Item> {
   const prepared = await prepareRevision(record, revisionPrepareOptions(context, postType));
   if (contextName !== 'edit' || !context.wantsField('preview_link')) return prepared;
   const links = scopeOf(context, postType).links;
   let previewLink: string;
   if (isAutosave(record)) {
-    const token = previewToken(context.services, context.user?.id ?? 0, parent.id, context.services.clock.now());
+    const { deps } = postType;
+    const token = previewToken(deps.previewSecret, context.user?.id ?? 0, parent.id, deps.clock.now());
     previewLink = withQuery(await permalinkOf(parent, links), { preview_id: parent.id, preview_nonce: token, preview: 'true' });
   } else {
     previewLink = withQuery(await permalinkOf(record, links), { preview: 'true' });

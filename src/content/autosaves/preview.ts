@@ -5,23 +5,15 @@
  * autosave previews at its own address with `preview=true`.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../../core/context.js';
-
-declare module '../../core/context.js' {
-  interface Services {
-    /**
-     * The key preview tokens are signed with. Random per instance unless the host sets it; hosts running several
-     * processes behind one address set the same value in each.
-     */
-    previewSecret?: string;
-  }
-}
 
 const WINDOW_SECONDS = 12 * 60 * 60;
 
-function secretOf(services: Services): string {
-  services.previewSecret ??= randomBytes(32).toString('hex');
-  return services.previewSecret;
+/**
+ * A key to sign preview tokens with, random per instance: `createCms` uses it unless the host sets
+ * `posts.previewSecret` (hosts running several processes behind one address set the same value in each).
+ */
+export function randomPreviewSecret(): string {
+  return randomBytes(32).toString('hex');
 }
 
 function windowOf(at: Date): number {
@@ -33,13 +25,12 @@ function tokenFor(secret: string, window: number, userId: number, postId: number
 }
 
 /** A ten-character token letting `userId` preview the autosave of `postId`. */
-export function previewToken(services: Services, userId: number, postId: number, now: Date): string {
-  return tokenFor(secretOf(services), windowOf(now), userId, postId);
+export function previewToken(secret: string, userId: number, postId: number, now: Date): string {
+  return tokenFor(secret, windowOf(now), userId, postId);
 }
 
 /** Whether a token was made for this user and post in the current or the previous window. */
-export function isValidPreviewToken(services: Services, token: string, userId: number, postId: number, now: Date): boolean {
-  const secret = secretOf(services);
+export function isValidPreviewToken(secret: string, token: string, userId: number, postId: number, now: Date): boolean {
   const given = Buffer.from(token);
   const current = windowOf(now);
   return [current, current - 1].some((window) => {

@@ -1,42 +1,30 @@
-/** Registers `/{base}/{id}/autosaves` and `/{base}/{parent}/autosaves/{id}` for one post type. */
-import { CREATABLE, READABLE, type Registry } from '../../core/registry.js';
-import type { PostType } from '../posts/scope.js';
-import type { ItemSchema } from '../posts/schema.js';
-import { readPermission } from '../revisions/permissions.js';
+/** The routes of `cms/v2/{posts,pages}/{id}/autosaves` and `…/{parent}/autosaves/{id}`. */
+import { CREATABLE, READABLE, type RouteTable } from '../../core/registry.js';
+import { buildRevisionSchema, readPermission } from '../revisions/index.js';
 import { autosaveCreateArgs, autosaveListArgs, autosaveReadArgs } from './args.js';
+import type { AutosavedType } from './deps.js';
 import { createAutosave, listAutosaves, readAutosave } from './handlers.js';
 import { createPermission } from './permissions.js';
 import { buildAutosaveSchema } from './schema.js';
 
-const NAMESPACE = 'cms/v2';
-
-export function registerAutosaveRoutes(registry: Registry, postType: PostType, revisionSchema: ItemSchema): void {
-  const { restBase } = postType.definition;
-  const schema = buildAutosaveSchema(revisionSchema);
-  const options = { schema: () => schema };
-
-  registry.add(NAMESPACE, `/${restBase}/(?P<id>[\\d]+)/autosaves`, [
-    {
-      methods: READABLE,
-      args: autosaveListArgs(),
-      permission: (context) => readPermission(context, postType, 'id', 'autosaves'),
-      handler: (context) => listAutosaves(context, postType),
-    },
-    {
-      methods: CREATABLE,
-      args: autosaveCreateArgs(postType),
-      permission: (context) => createPermission(context, postType),
-      handler: (context) => createAutosave(context, postType),
-    },
-  ], options);
-
-  registry.add(NAMESPACE, `/${restBase}/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)`, [
-    {
-      methods: READABLE,
-      args: autosaveReadArgs(),
-      // The single autosave is guarded like a revision (its message speaks of revisions, as the reference's does).
-      permission: (context) => readPermission(context, postType, 'parent', 'revisions'),
-      handler: (context) => readAutosave(context, postType),
-    },
-  ], options);
+export function autosaveRoutes({ posts, pages }: { posts: AutosavedType; pages: AutosavedType }): RouteTable {
+  const postAutosave = buildAutosaveSchema(buildRevisionSchema(posts.definition.type, posts.schema));
+  const pageAutosave = buildAutosaveSchema(buildRevisionSchema(pages.definition.type, pages.schema));
+  // The single autosave is guarded like a revision (its message speaks of revisions, as the reference's does).
+  return [
+    { path: '/posts/(?P<id>[\\d]+)/autosaves', schema: () => postAutosave, endpoints: [
+      { methods: READABLE, args: autosaveListArgs(), permission: (c) => readPermission(c, posts, 'id', 'autosaves'), handler: (c) => listAutosaves(c, posts) },
+      { methods: CREATABLE, args: autosaveCreateArgs(posts), permission: (c) => createPermission(c, posts), handler: (c) => createAutosave(c, posts) },
+    ] },
+    { path: '/posts/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)', schema: () => postAutosave, endpoints: [
+      { methods: READABLE, args: autosaveReadArgs(), permission: (c) => readPermission(c, posts, 'parent', 'revisions'), handler: (c) => readAutosave(c, posts) },
+    ] },
+    { path: '/pages/(?P<id>[\\d]+)/autosaves', schema: () => pageAutosave, endpoints: [
+      { methods: READABLE, args: autosaveListArgs(), permission: (c) => readPermission(c, pages, 'id', 'autosaves'), handler: (c) => listAutosaves(c, pages) },
+      { methods: CREATABLE, args: autosaveCreateArgs(pages), permission: (c) => createPermission(c, pages), handler: (c) => createAutosave(c, pages) },
+    ] },
+    { path: '/pages/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)', schema: () => pageAutosave, endpoints: [
+      { methods: READABLE, args: autosaveReadArgs(), permission: (c) => readPermission(c, pages, 'parent', 'revisions'), handler: (c) => readAutosave(c, pages) },
+    ] },
+  ];
 }

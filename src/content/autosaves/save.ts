@@ -9,16 +9,13 @@
 import { phpTrim } from '../../format/php.js';
 import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { nowDates } from '../posts/dates.js';
-import { invalidPostId } from '../posts/permissions.js';
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../posts/record.js';
-import { savePost } from '../posts/save.js';
-import { scopeOf, type PostType } from '../posts/scope.js';
-import type { PostChanges } from '../posts/write.js';
+import {
+  invalidPostId, nowDates, postsIn, savePost, scopeOf, type PostChanges, type PostRecord, type PostType,
+} from '../post-type/index.js';
 import { sanitizePostHtml, sanitizeTitleHtml } from '../render/index.js';
 import {
   autosaveSlug, insertRevision, latestAutosave, normalizeWhitespace, REVISIONED_FIELDS, type RevisionedField,
-} from '../revisions/record.js';
+} from '../revisions/index.js';
 
 /** Statuses whose author's autosave updates the post itself. */
 export const DRAFT_STATUSES: ReadonlySet<string> = new Set(['draft', 'auto-draft']);
@@ -42,8 +39,8 @@ function postFieldChanges(changes: PostChanges): PostChanges {
 export async function updateOwnDraft(context: RequestContext, postType: PostType, post: PostRecord, changes: PostChanges): Promise<PostRecord> {
   const scope = scopeOf(context, postType);
   return scope.storage.transaction(async (tx) => {
-    const current = await tx.get(POSTS_COLLECTION, post.id);
-    if (!isPostRecord(current)) throw invalidPostId();
+    const current = await postsIn(tx).get(post.id);
+    if (!current) throw invalidPostId();
     return savePost(current, postFieldChanges(changes), scope.saveEnvironment(tx), 'autosave');
   });
 }
@@ -73,11 +70,12 @@ export async function saveAutosaveRevision(context: RequestContext, postType: Po
   const userId = context.user?.id ?? 0;
   const sent = sentText(changes);
   const text = sanitized(sent, scope.abilities.can('unfiltered_html'));
-  const now = nowDates(context.services.clock.now(), context.site);
+  const now = nowDates(postType.deps.clock.now(), context.site);
 
   const saved = await scope.storage.transaction(async (tx) => {
-    const parent = await tx.get(POSTS_COLLECTION, post.id);
-    if (!isPostRecord(parent)) throw invalidPostId();
+    const posts = postsIn(tx);
+    const parent = await posts.get(post.id);
+    if (!parent) throw invalidPostId();
     const existing = await latestAutosave(tx, post.id, userId);
     if (!existing) {
       return insertRevision(tx, {
@@ -95,11 +93,11 @@ export async function saveAutosaveRevision(context: RequestContext, postType: Po
     const changed = (Object.entries(sent) as [RevisionedField, string][])
       .some(([field, value]) => normalizeWhitespace(value) !== normalizeWhitespace(parent[field]));
     if (!changed) {
-      await tx.remove(POSTS_COLLECTION, existing.id);
+      await posts.remove(existing.id);
       return null;
     }
     const patch = { ...text, author: userId, date: now.local, date_gmt: now.gmt, modified: now.local, modified_gmt: now.gmt };
-    return (await tx.update(POSTS_COLLECTION, existing.id, patch)) as PostRecord;
+    return posts.update(existing.id, patch);
   });
   // The removal of an unchanged autosave is kept; only then is the request refused.
   if (!saved) throw new CmsError('rest_autosave_no_changes', 'There is nothing to save. The autosave and the post content are the same.', 400);

@@ -1,5 +1,5 @@
 /** The item schema of autosaves: the revision schema plus `preview_link` (edit context only). */
-import type { ItemSchema } from '../posts/schema.js';
+import type { ItemSchema } from '../post-type/index.js';
 
 export function buildAutosaveSchema(revisionSchema: ItemSchema): ItemSchema {
   return {

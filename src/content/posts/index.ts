@@ -1,13 +1,2 @@
-export { registerPosts, registerPostType } from './routes.js';
-export { PAGE_TYPE, POST_TYPE, POST_FORMATS, WRITABLE_STATUSES, type PostTypeDefinition, type TaxonomyBinding } from './post-types.js';
-export { POSTS_COLLECTION, type PostRecord } from './record.js';
-export { postEvents, type PostEvents, type PostSavedEvent, type PostDeletedEvent, type SaveReason } from './events.js';
-export { publishDuePosts } from './scheduler.js';
-export { buildItemSchema, type ItemSchema } from './schema.js';
-export { preparePost, canSeeProtectedContent, type PrepareOptions } from './prepare.js';
-export { prepareChanges, type PostChanges } from './write.js';
-export { savePost, trashPost, deletePost } from './save.js';
-export { canReadPost, loadPost, requirePost } from './permissions.js';
-export { scopeOf, type PostScope, type PostType } from './scope.js';
-export { revisionSummary } from './links.js';
-export { DEFAULT_PERMALINK_STRUCTURE, type PostSettings } from './settings.js';
+/** `cms/v2/posts` and `cms/v2/pages`. */
+export { postRoutes, type PostsAndPages } from './routes.js';

@@ -1,76 +1,35 @@
-/** Registers the collection and item routes of one post type from its definition. */
-import { args } from '../../core/args/define.js';
-import type { Services } from '../../core/context.js';
-import { CREATABLE, DELETABLE, EDITABLE, READABLE, type Registry } from '../../core/registry.js';
-import { collectionArgs, contextArg } from './collection-params.js';
-import { itemArgs } from './item-args.js';
-import { createPost, readPost, removePost, updatePost } from './item-handlers.js';
-import { listPosts } from './list.js';
-import { createPermission, deletePermission, listPermission, readPermission, updatePermission } from './permissions.js';
-import { PAGE_TYPE, POST_TYPE, type PostTypeDefinition } from './post-types.js';
-import { buildItemSchema } from './schema.js';
-import type { PostType } from './scope.js';
-import { authorPostsHandler } from './author-posts.js';
+/** The routes of `cms/v2/posts` and `cms/v2/pages`: one post-type kit, two types. */
+import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteTable } from '../../core/registry.js';
+import {
+  createPermission, createPost, deletePermission, listPermission, listPosts, readPermission, readPost, removePost,
+  updatePermission, updatePost, type PostType,
+} from '../post-type/index.js';
+import { createArgs, deleteArgs, listArgs, readArgs, updateArgs } from './args.js';
 
-const NAMESPACE = 'cms/v2';
-
-export function registerPostType(registry: Registry, services: Services, definition: PostTypeDefinition): PostType {
-  const schema = buildItemSchema(definition);
-  const postType: PostType = { definition, schema };
-  const routeOptions = { schema: () => schema, allowBatch: true };
-  const writeArgs = itemArgs(schema);
-  const id = args.integer({ description: 'Unique identifier of the post.' });
-
-  registry.add(NAMESPACE, `/${definition.restBase}`, [
-    {
-      methods: READABLE,
-      args: collectionArgs(definition, services),
-      permission: (context) => listPermission(context, postType),
-      handler: (context) => listPosts(context, postType),
-    },
-    {
-      methods: CREATABLE,
-      args: writeArgs,
-      permission: (context) => createPermission(context, postType),
-      handler: (context) => createPost(context, postType),
-    },
-  ], routeOptions);
-
-  registry.add(NAMESPACE, `/${definition.restBase}/(?P<id>[\\d]+)`, [
-    {
-      methods: READABLE,
-      args: {
-        id,
-        context: contextArg(),
-        excerpt_length: args.integer({ description: 'How many words a generated excerpt keeps.' }),
-        password: args.string({ description: 'The password of a password-protected post.' }),
-      },
-      permission: (context) => readPermission(context, postType),
-      handler: (context) => readPost(context, postType),
-    },
-    {
-      methods: EDITABLE,
-      args: { id, ...writeArgs },
-      permission: (context) => updatePermission(context, postType),
-      handler: (context) => updatePost(context, postType),
-    },
-    {
-      methods: DELETABLE,
-      args: {
-        id,
-        force: args.boolean({ description: 'Whether to delete for good instead of moving to the trash.', default: false }),
-      },
-      permission: (context) => deletePermission(context, postType),
-      handler: (context) => removePost(context, postType),
-    },
-  ], routeOptions);
-  return postType;
+export interface PostsAndPages {
+  posts: PostType;
+  pages: PostType;
 }
 
-/** Posts and pages under `cms/v2`. */
-export function registerPosts(registry: Registry, services: Services): { posts: PostType; pages: PostType } {
-  const posts = registerPostType(registry, services, POST_TYPE);
-  const pages = registerPostType(registry, services, PAGE_TYPE);
-  services.userPosts = authorPostsHandler(services, [posts, pages]);
-  return { posts, pages };
+export function postRoutes({ posts, pages }: PostsAndPages): RouteTable {
+  return [
+    { path: '/posts', schema: () => posts.schema, allowBatch: true, endpoints: [
+      { methods: READABLE, args: listArgs(posts), permission: (c) => listPermission(c, posts), handler: (c) => listPosts(c, posts) },
+      { methods: CREATABLE, args: createArgs(posts), permission: (c) => createPermission(c, posts), handler: (c) => createPost(c, posts) },
+    ] },
+    { path: '/posts/(?P<id>[\\d]+)', schema: () => posts.schema, allowBatch: true, endpoints: [
+      { methods: READABLE, args: readArgs(), permission: (c) => readPermission(c, posts), handler: (c) => readPost(c, posts) },
+      { methods: EDITABLE, args: updateArgs(posts), permission: (c) => updatePermission(c, posts), handler: (c) => updatePost(c, posts) },
+      { methods: DELETABLE, args: deleteArgs(), permission: (c) => deletePermission(c, posts), handler: (c) => removePost(c, posts) },
+    ] },
+    { path: '/pages', schema: () => pages.schema, allowBatch: true, endpoints: [
+      { methods: READABLE, args: listArgs(pages), permission: (c) => listPermission(c, pages), handler: (c) => listPosts(c, pages) },
+      { methods: CREATABLE, args: createArgs(pages), permission: (c) => createPermission(c, pages), handler: (c) => createPost(c, pages) },
+    ] },
+    { path: '/pages/(?P<id>[\\d]+)', schema: () => pages.schema, allowBatch: true, endpoints: [
+      { methods: READABLE, args: readArgs(), permission: (c) => readPermission(c, pages), handler: (c) => readPost(c, pages) },
+      { methods: EDITABLE, args: updateArgs(pages), permission: (c) => updatePermission(c, pages), handler: (c) => updatePost(c, pages) },
+      { methods: DELETABLE, args: deleteArgs(), permission: (c) => deletePermission(c, pages), handler: (c) => removePost(c, pages) },
+    ] },
+  ];
 }

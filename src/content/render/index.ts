@@ -10,3 +10,6 @@ export { trimWords } from './words.js';
 export { stripAllTags } from '../../format/strip-tags.js';
 export { stripShortcodes, DEFAULT_SHORTCODE_TAGS } from './shortcodes.js';
 export type { EmbedResolver } from './auto-embed.js';
+export { capitalizeBrandInContent, convertChars } from './characters.js';
+export { convertSmilies } from './smilies.js';
+export { splitHtml } from './html-split.js';

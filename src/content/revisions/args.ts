@@ -1,7 +1,7 @@
 /** Arguments of the revision routes, in the order the route index publishes them (the URL ids first). */
 import { arg, args, type ArgSpec } from '../../core/args/define.js';
 import { sanitizeTextField } from '../../format/text.js';
-import { contextArg } from '../posts/collection-params.js';
+import { contextArg } from '../post-type/index.js';
 
 const toNonNegativeInteger = (value: unknown) => Math.abs(Math.trunc(Number(value) || 0));
 

@@ -8,9 +8,7 @@
  * The revision is a snapshot of the post after the update, written with the update's own storage handle, so the
  * two are kept or undone together.
  */
-import { formatUtc } from '../posts/dates.js';
-import type { PostSavedEvent, SaveReason } from '../posts/events.js';
-import type { PostRecord } from '../posts/record.js';
+import { formatUtc, type PostRecord, type PostSavedEvent, type SaveReason } from '../post-type/index.js';
 import { insertRevision, latestRevision, normalizeWhitespace, REVISIONED_FIELDS, revisionSlug } from './record.js';
 
 const REVISING_REASONS: ReadonlySet<SaveReason> = new Set(['update', 'trash']);
@@ -19,7 +17,7 @@ function differs(post: PostRecord, revision: PostRecord): boolean {
   return REVISIONED_FIELDS.some((field) => normalizeWhitespace(post[field]) !== normalizeWhitespace(String(revision[field] ?? '')));
 }
 
-/** The listener for `postEvents(services).saved`; `types` are the post types that keep revisions. */
+/** The listener for `postEvents.onPostSaved`; `types` are the post types that keep revisions. */
 export function revisionOnUpdate(types: ReadonlySet<string>): (event: PostSavedEvent) => Promise<void> {
   return async (event) => {
     const { post, storage } = event;

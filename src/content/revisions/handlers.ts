@@ -1,29 +1,104 @@
-/** Single-revision handlers: read and delete. */
-import type { RequestContext } from '../../core/context.js';
+/** The revision handlers: the list of a post's revisions, one revision, and its removal. */
+import type { Paging, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { item, reply } from '../../core/response.js';
+import { collection, item, reply } from '../../core/response.js';
 import { filterByContext } from '../../core/shape.js';
-import { POSTS_COLLECTION } from '../posts/record.js';
-import type { PostType } from '../posts/scope.js';
-import type { ItemSchema } from '../posts/schema.js';
+import type { Condition, ListQuery, SortKey } from '../../ports/storage.js';
+import {
+  checkListOrder, parseSearch, postsIn, publishDueOnce, relevanceRank, textSearch, type ItemSchema, type PostType,
+} from '../post-type/index.js';
 import { requireParent, requireRevision } from './permissions.js';
 import { prepareRevision, revisionPrepareOptions } from './prepare.js';
+import { revisionsOf } from './record.js';
+
+const numbers = (value: unknown): number[] => (Array.isArray(value) ? value as number[] : []);
+
+function orderOf(params: Readonly<Record<string, unknown>>, rank: Condition[] | null): SortKey[] {
+  const direction = params.order === 'asc' ? 'asc' : 'desc';
+  const include = numbers(params.include);
+  switch (params.orderby) {
+    case 'id': return [{ field: 'id', direction }];
+    case 'slug': return [{ field: 'slug', direction }];
+    case 'title': return [{ field: 'title', direction }];
+    case 'include': return [{ rank: include.map((id) => ({ field: 'id', op: 'eq', value: id })) }];
+    case 'relevance': return rank && rank.length > 0 ? [{ rank }, { field: 'date', direction }] : [{ field: 'date', direction }];
+    // `include_slugs` has no slug list to follow here, so it falls back to the date like the reference.
+    default: return [{ field: 'date', direction }];
+  }
+}
+
+/**
+ * `GET /cms/v2/{posts|pages}/{parent}/revisions`: the revisions of one post, autosaves included. Without
+ * `per_page` the list holds every revision on one page and `offset` selects nothing (it is still checked against
+ * the total), as the reference's unpaged query does.
+ */
+export async function listRevisions(context: RequestContext, postType: PostType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
+  const parent = await requireParent(context, postType, 'parent');
+  const { params } = context;
+  checkListOrder(params);
+
+  const where = revisionsOf(parent.id);
+  const include = numbers(params.include);
+  const exclude = numbers(params.exclude);
+  if (include.length > 0) where.push({ field: 'id', op: 'in', values: [...new Set(include)] });
+  if (exclude.length > 0) where.push({ field: 'id', op: 'notIn', values: [...new Set(exclude)] });
+  const query: ListQuery = { where, withTotal: true };
+  let rank: Condition[] | null = null;
+  if (typeof params.search === 'string' && params.search !== '') {
+    const parsed = parseSearch(params.search);
+    query.search = textSearch(parsed, ['title', 'excerpt', 'content'], false);
+    rank = relevanceRank(parsed, false);
+  }
+  query.orderBy = orderOf(params, rank);
+
+  const page = typeof params.page === 'number' && params.page > 0 ? params.page : 1;
+  const perPage = typeof params.per_page === 'number' && params.per_page > 0 ? params.per_page : null;
+  const offset = typeof params.offset === 'number' ? params.offset : null;
+  if (perPage !== null) {
+    query.offset = offset !== null ? Math.abs(offset) : (page - 1) * perPage;
+    query.limit = perPage;
+  }
+
+  const result = await postsIn(postType.deps.storage).list(query);
+  const total = result.total ?? result.items.length;
+  const totalPages = perPage !== null ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
+  if (total > 0) {
+    if (offset !== null && offset >= total) {
+      throw new CmsError(
+        'rest_revision_invalid_offset_number',
+        'The offset number requested is larger than or equal to the number of available revisions.',
+        400,
+      );
+    }
+    if (!offset && page > totalPages) {
+      throw new CmsError('rest_revision_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+    }
+  }
+
+  const options = revisionPrepareOptions(context, postType);
+  const items = await Promise.all(result.items.map((record) => prepareRevision(record, options)));
+  const paging: Paging = { total, totalPages, page };
+  return collection(items, paging);
+}
 
 export async function readRevision(context: RequestContext, postType: PostType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
   const parent = await requireParent(context, postType, 'parent');
-  const revision = await requireRevision(context, parent);
+  const revision = await requireRevision(context, postType, parent);
   return item(await prepareRevision(revision, revisionPrepareOptions(context, postType)));
 }
 
 /** Revisions cannot be trashed: only `force=true` removes one, answering with what it was. */
 export async function deleteRevision(context: RequestContext, postType: PostType, schema: ItemSchema): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
   const parent = await requireParent(context, postType, 'parent');
-  const revision = await requireRevision(context, parent);
+  const revision = await requireRevision(context, postType, parent);
   if (context.params.force !== true) {
     throw new CmsError('rest_trash_not_supported', "Revisions do not support trashing. Set 'force=true' to delete.", 501);
   }
   const previous = await prepareRevision(revision, revisionPrepareOptions(context, postType));
-  const removed = await context.services.storage.remove(POSTS_COLLECTION, revision.id);
+  const removed = await postsIn(postType.deps.storage).remove(revision.id);
   if (!removed) throw new CmsError('rest_cannot_delete', 'The post cannot be deleted.', 500);
   return reply({ deleted: true, previous: filterByContext(previous.data, schema, context.context) });
 }

@@ -1,8 +1,19 @@
-export { registerRevisionsAndAutosaves, REVISIONED_TYPES } from './register.js';
-export { registerRevisionRoutes } from './routes.js';
+/** Revisions of posts and pages: their routes, and the revisions updates create. */
+import type { PostEvents } from '../post-type/index.js';
+import { revisionOnUpdate } from './create.js';
+import type { RevisionedTypes } from './routes.js';
+
+export { revisionRoutes, type RevisionedTypes } from './routes.js';
 export { buildRevisionSchema } from './schema.js';
-export { revisionOnUpdate } from './create.js';
+export { parentArg } from './args.js';
+export { readPermission, requireParent } from './permissions.js';
+export { prepareRevision, revisionPrepareOptions } from './prepare.js';
 export {
   REVISION_TYPE, REVISION_STATUS, REVISIONED_FIELDS, revisionSlug, autosaveSlug, isAutosave, isRevision, latestRevision,
-  latestAutosave, autosavesOf, normalizeWhitespace,
+  latestAutosave, autosavesOf, insertRevision, normalizeWhitespace, type RevisionedField,
 } from './record.js';
+
+/** Makes updates of the given types leave revisions; returns the unsubscribe function. */
+export function keepRevisions(events: PostEvents, types: RevisionedTypes): () => void {
+  return events.onPostSaved(revisionOnUpdate(new Set([types.posts.definition.type, types.pages.definition.type])));
+}

@@ -5,9 +5,7 @@
  */
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
-import { isPostRecord, POSTS_COLLECTION, type PostRecord } from '../posts/record.js';
-import { publishDueOnce } from '../posts/scheduler.js';
-import { scopeOf, type PostType } from '../posts/scope.js';
+import { loadRecord, scopeOf, type PostRecord, type PostType } from '../post-type/index.js';
 import { isRevision } from './record.js';
 
 export function invalidParent(): CmsError {
@@ -25,18 +23,11 @@ function positiveId(value: unknown): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-/** A post-type record by id, loaded once per request (shared with the post routes' own loading). */
-export async function loadRecord(context: RequestContext, id: number): Promise<PostRecord | null> {
-  const record = await context.memo(`post:${id}`, () => context.services.storage.get(POSTS_COLLECTION, id));
-  return isPostRecord(record) ? record : null;
-}
-
 /** The parent named by a URL parameter (`parent`, or `id` on the autosave collection), if it is of the route's type. */
 export async function loadParent(context: RequestContext, postType: PostType, param: 'parent' | 'id'): Promise<PostRecord | null> {
-  await publishDueOnce(context);
   const id = positiveId(context.params[param]);
   if (id === null) return null;
-  const record = await loadRecord(context, id);
+  const record = await loadRecord(context, postType, id);
   return record && record.type === postType.definition.type ? record : null;
 }
 
@@ -50,15 +41,15 @@ export async function requireParent(context: RequestContext, postType: PostType,
  * The revision named by `id`: it must be a revision of `parent`. (The reference's 6.1 release served a revision
  * of any post under any parent the user could edit; here a revision of another post is unknown.)
  */
-export async function requireRevision(context: RequestContext, parent: PostRecord): Promise<PostRecord> {
-  const revision = await findRevision(context, parent);
+export async function requireRevision(context: RequestContext, postType: PostType, parent: PostRecord): Promise<PostRecord> {
+  const revision = await findRevision(context, postType, parent);
   if (!revision) throw invalidRevision();
   return revision;
 }
 
-async function findRevision(context: RequestContext, parent: PostRecord): Promise<PostRecord | null> {
+async function findRevision(context: RequestContext, postType: PostType, parent: PostRecord): Promise<PostRecord | null> {
   const id = positiveId(context.params.id);
-  const revision = id === null ? null : await loadRecord(context, id);
+  const revision = id === null ? null : await loadRecord(context, postType, id);
   return isRevision(revision) && revision.parent === parent.id ? revision : null;
 }
 
@@ -85,6 +76,6 @@ export async function deletePermission(context: RequestContext, postType: PostTy
   if (!scopeOf(context, postType).abilities.canDelete(parent)) {
     return forbidden(context.user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.');
   }
-  if (!(await findRevision(context, parent))) return invalidRevision();
+  if (!(await findRevision(context, postType, parent))) return invalidRevision();
   return readPermission(context, postType, 'parent', 'revisions');
 }

@@ -5,8 +5,7 @@
 import type { Item, Links, RequestContext } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';
 import { renderContent, renderExcerpt, renderTitle } from '../render/index.js';
-import { POSTS_COLLECTION, type PostRecord } from '../posts/record.js';
-import type { PostType } from '../posts/scope.js';
+import { postsIn, type PostRecord, type PostType } from '../post-type/index.js';
 
 /** Route bases of the post types served over REST. */
 const REST_BASES: Readonly<Record<string, string>> = { post: 'posts', page: 'pages', attachment: 'media' };
@@ -27,8 +26,8 @@ export function postRouteResolver(storage: StoragePort, fallbackBase: string): (
   return (id) => {
     let route = known.get(id);
     if (!route) {
-      route = storage.get(POSTS_COLLECTION, id).then((record) => {
-        const base = record && typeof record.type === 'string' ? REST_BASES[record.type] ?? fallbackBase : fallbackBase;
+      route = postsIn(storage).get(id).then((record) => {
+        const base = record ? REST_BASES[record.type] ?? fallbackBase : fallbackBase;
         return `/cms/v2/${base}/${id}`;
       });
       known.set(id, route);
@@ -42,7 +41,7 @@ export function revisionPrepareOptions(context: RequestContext, postType: PostTy
   return {
     wantsField: context.wantsField,
     url: context.url,
-    routeOfPost: context.memo('revisions:post-routes', () => postRouteResolver(context.services.storage, postType.definition.restBase)),
+    routeOfPost: context.memo('revisions:post-routes', () => postRouteResolver(postType.deps.storage, postType.definition.restBase)),
     hasExcerpt: postType.schema.properties.excerpt !== undefined,
   };
 }

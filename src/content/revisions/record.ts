@@ -5,7 +5,7 @@
  */
 import { phpTrim } from '../../format/php.js';
 import type { Condition, StoragePort } from '../../ports/storage.js';
-import { POSTS_COLLECTION, type PostRecord } from '../posts/record.js';
+import { postsIn, type PostRecord } from '../post-type/index.js';
 
 export const REVISION_TYPE = 'revision';
 export const REVISION_STATUS = 'inherit';
@@ -46,29 +46,29 @@ const NEWEST_FIRST = [{ field: 'date', direction: 'desc' as const }];
 
 /** The newest revision of a post that is not an autosave. */
 export async function latestRevision(storage: StoragePort, parentId: number): Promise<PostRecord | null> {
-  const { items } = await storage.list(POSTS_COLLECTION, {
+  const { items } = await postsIn(storage).list({
     where: [...revisionsOf(parentId), { field: 'slug', op: 'eq', value: revisionSlug(parentId) }],
     orderBy: NEWEST_FIRST,
     limit: 1,
   });
-  return (items[0] as PostRecord | undefined) ?? null;
+  return items[0] ?? null;
 }
 
 /** The newest autosave of a post: by one user, or by anyone when `authorId` is omitted. */
 export async function latestAutosave(storage: StoragePort, parentId: number, authorId?: number): Promise<PostRecord | null> {
   const where = [...revisionsOf(parentId), { field: 'slug', op: 'eq' as const, value: autosaveSlug(parentId) }];
   if (authorId !== undefined) where.push({ field: 'author', op: 'eq', value: authorId });
-  const { items } = await storage.list(POSTS_COLLECTION, { where, orderBy: NEWEST_FIRST, limit: 1 });
-  return (items[0] as PostRecord | undefined) ?? null;
+  const { items } = await postsIn(storage).list({ where, orderBy: NEWEST_FIRST, limit: 1 });
+  return items[0] ?? null;
 }
 
 /** Every autosave of a post, from all users, newest first. */
 export async function autosavesOf(storage: StoragePort, parentId: number): Promise<PostRecord[]> {
-  const { items } = await storage.list(POSTS_COLLECTION, {
+  const { items } = await postsIn(storage).list({
     where: [...revisionsOf(parentId), { field: 'slug', op: 'eq', value: autosaveSlug(parentId) }],
     orderBy: NEWEST_FIRST,
   });
-  return items as PostRecord[];
+  return items;
 }
 
 export interface NewRevision {
@@ -87,7 +87,8 @@ export interface NewRevision {
 
 /** Inserts a revision and gives it its guid (which needs the new id). */
 export async function insertRevision(storage: StoragePort, revision: NewRevision): Promise<PostRecord> {
-  const inserted = await storage.insert(POSTS_COLLECTION, {
+  const posts = postsIn(storage);
+  const inserted = await posts.insert({
     type: REVISION_TYPE,
     status: REVISION_STATUS,
     date: revision.date,
@@ -109,5 +110,7 @@ export async function insertRevision(storage: StoragePort, revision: NewRevision
     featured_media: 0,
     meta: {},
   });
-  return (await storage.update(POSTS_COLLECTION, inserted.id, { guid: `${revision.home}/?p=${inserted.id}` })) as PostRecord;
+  const withGuid = await posts.update(inserted.id, { guid: `${revision.home}/?p=${inserted.id}` });
+  if (!withGuid) throw new Error(`Revision ${inserted.id} disappeared while it was being saved.`);
+  return withGuid;
 }

@@ -1,46 +1,34 @@
-/**
- * Registers `/{base}/{parent}/revisions` and `/{base}/{parent}/revisions/{id}` for one post type; returns the
- * revision item schema.
- */
-import { DELETABLE, READABLE, type Registry } from '../../core/registry.js';
-import type { ItemSchema } from '../posts/schema.js';
-import type { PostType } from '../posts/scope.js';
+/** The routes of `cms/v2/{posts,pages}/{parent}/revisions` and `…/revisions/{id}`. */
+import { DELETABLE, READABLE, type RouteTable } from '../../core/registry.js';
+import type { PostType } from '../post-type/index.js';
 import { revisionDeleteArgs, revisionListArgs, revisionReadArgs } from './args.js';
-import { deleteRevision, readRevision } from './handlers.js';
-import { listRevisions } from './list.js';
+import { deleteRevision, listRevisions, readRevision } from './handlers.js';
 import { deletePermission, readPermission } from './permissions.js';
 import { buildRevisionSchema } from './schema.js';
 
-const NAMESPACE = 'cms/v2';
+/** The post types that keep revisions. */
+export interface RevisionedTypes {
+  posts: PostType;
+  pages: PostType;
+}
 
-export function registerRevisionRoutes(registry: Registry, postType: PostType): ItemSchema {
-  const { definition } = postType;
-  const schema = buildRevisionSchema(definition.type, postType.schema);
-  const options = { schema: () => schema };
-  const base = `/${definition.restBase}/(?P<parent>[\\d]+)/revisions`;
-
-  registry.add(NAMESPACE, base, [
-    {
-      methods: READABLE,
-      args: revisionListArgs(),
-      permission: (context) => readPermission(context, postType, 'parent', 'revisions'),
-      handler: (context) => listRevisions(context, postType),
-    },
-  ], options);
-
-  registry.add(NAMESPACE, `${base}/(?P<id>[\\d]+)`, [
-    {
-      methods: READABLE,
-      args: revisionReadArgs(),
-      permission: (context) => readPermission(context, postType, 'parent', 'revisions'),
-      handler: (context) => readRevision(context, postType),
-    },
-    {
-      methods: DELETABLE,
-      args: revisionDeleteArgs(),
-      permission: (context) => deletePermission(context, postType),
-      handler: (context) => deleteRevision(context, postType, schema),
-    },
-  ], options);
-  return schema;
+export function revisionRoutes({ posts, pages }: RevisionedTypes): RouteTable {
+  const postRevision = buildRevisionSchema(posts.definition.type, posts.schema);
+  const pageRevision = buildRevisionSchema(pages.definition.type, pages.schema);
+  return [
+    { path: '/posts/(?P<parent>[\\d]+)/revisions', schema: () => postRevision, endpoints: [
+      { methods: READABLE, args: revisionListArgs(), permission: (c) => readPermission(c, posts, 'parent', 'revisions'), handler: (c) => listRevisions(c, posts) },
+    ] },
+    { path: '/posts/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)', schema: () => postRevision, endpoints: [
+      { methods: READABLE, args: revisionReadArgs(), permission: (c) => readPermission(c, posts, 'parent', 'revisions'), handler: (c) => readRevision(c, posts) },
+      { methods: DELETABLE, args: revisionDeleteArgs(), permission: (c) => deletePermission(c, posts), handler: (c) => deleteRevision(c, posts, postRevision) },
+    ] },
+    { path: '/pages/(?P<parent>[\\d]+)/revisions', schema: () => pageRevision, endpoints: [
+      { methods: READABLE, args: revisionListArgs(), permission: (c) => readPermission(c, pages, 'parent', 'revisions'), handler: (c) => listRevisions(c, pages) },
+    ] },
+    { path: '/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)', schema: () => pageRevision, endpoints: [
+      { methods: READABLE, args: revisionReadArgs(), permission: (c) => readPermission(c, pages, 'parent', 'revisions'), handler: (c) => readRevision(c, pages) },
+      { methods: DELETABLE, args: revisionDeleteArgs(), permission: (c) => deletePermission(c, pages), handler: (c) => deleteRevision(c, pages, pageRevision) },
+    ] },
+  ];
 }

@@ -1,6 +1,6 @@
 /** The item schema of a post type's revisions: their own fields plus the parent type's guid, title, content and excerpt. */
 import type { JsonSchema } from '../../core/args/schema.js';
-import type { ItemSchema } from '../posts/schema.js';
+import type { ItemSchema } from '../post-type/index.js';
 
 const ALL = ['view', 'edit', 'embed'];
 const VIEW_EDIT = ['view', 'edit'];

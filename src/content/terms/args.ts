@@ -1,7 +1,7 @@
 import { args, type ArgSpec } from '../../core/args/define.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
 import { sanitizeTitle } from '../../format/slug.js';
-import { TAXONOMIES, type TaxonomyName } from './taxonomies.js';
+import { TAXONOMIES, type TaxonomyName } from '../taxonomy/index.js';
 
 const absoluteInteger = (value: unknown) => Math.abs(Math.trunc(Number(value)));
 
@@ -14,6 +14,21 @@ export function contextArg(): ArgSpec {
 
 export function idArg(): ArgSpec {
   return args.integer({ description: 'Unique identifier for the term.' });
+}
+
+export function readArgs(): Record<string, ArgSpec> {
+  return { id: idArg(), context: contextArg() };
+}
+
+export function updateArgs(taxonomy: TaxonomyName): Record<string, ArgSpec> {
+  return { id: idArg(), ...writeArgs(taxonomy, false) };
+}
+
+export function deleteArgs(): Record<string, ArgSpec> {
+  return {
+    id: idArg(),
+    force: args.boolean({ description: 'Required to be true, as terms do not support trashing.', default: false }),
+  };
 }
 
 /** The list parameters of a taxonomy's collection route, in the reference's order. */

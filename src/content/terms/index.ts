@@ -1,10 +1,24 @@
-export { registerTerms } from './routes.js';
+/** `cms/v2/categories` and `cms/v2/tags`, and the term counts that follow post writes. */
+import type { Registry } from '../../core/registry.js';
+import { TAXONOMIES, updateTermCountsForPost } from '../taxonomy/index.js';
+import type { TermsDeps } from './deps.js';
+import { termRoutes } from './routes.js';
+
+export type { TermsDeps, TermType } from './deps.js';
+/** The terms as data (records, lookups, counts, writes) live in `../taxonomy`; re-exported for in-process callers. */
 export {
-  DEFAULT_CATEGORY_ID, POSTS_COLLECTION, TERMS_COLLECTION,
+  DEFAULT_CATEGORY_ID, TERMS_COLLECTION,
   allTerms, compareText, countPublishedPosts, defaultCategoryId, deleteTerm, descendantIds,
   ensureDefaultTerms, getTerm, getTerms, insertTerm, sanitizeTermDescription, sanitizeTermName, sortTermIdsByName,
   recountTerms, termsExist, uniqueTermSlug, updateTerm, updateTermCountsForPost,
-  type TermInput, type TermRecord,
-} from './service.js';
-export { TAXONOMIES, isTaxonomyName, type TaxonomyDefinition, type TaxonomyName } from './taxonomies.js';
-export { removeAccents, sanitizeTitle } from '../../format/slug.js';
+  TAXONOMIES, isTaxonomyName, type TaxonomyDefinition, type TaxonomyName, type TermInput, type TermRecord,
+} from '../taxonomy/index.js';
+
+export function registerTerms(registry: Registry, deps: TermsDeps): void {
+  registry.addRoutes('cms/v2', termRoutes({
+    categories: { definition: TAXONOMIES.category, deps },
+    tags: { definition: TAXONOMIES.post_tag, deps },
+  }));
+  deps.postEvents.onPostSaved((event) => updateTermCountsForPost(event.storage, event.previous, event.post));
+  deps.postEvents.onPostDeleted((event) => updateTermCountsForPost(event.storage, event.post, null));
+}

@@ -1,7 +1,6 @@
 import type { StoragePort } from '../../ports/storage.js';
-import { allTerms, compareText, getTerms, type TermRecord } from './service.js';
+import { allTerms, compareText, getTerms, TAXONOMIES, type TaxonomyName, type TermRecord } from '../taxonomy/index.js';
 import { sanitizeTitle } from '../../format/slug.js';
-import { TAXONOMIES, type TaxonomyName } from './taxonomies.js';
 
 /** A term list request, as the collection route received it. */
 export interface TermListQuery {

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../core/args/schema.js';
-import { TAXONOMIES, type TaxonomyName } from './taxonomies.js';
+import { TAXONOMIES, type TaxonomyName } from '../taxonomy/index.js';
 
 /** The item schema of a taxonomy's terms: per-field contexts for responses, and the source of the write args. */
 export function termSchema(taxonomy: TaxonomyName): JsonSchema {

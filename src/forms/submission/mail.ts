@@ -4,7 +4,7 @@
  * `Reply-To`/`Cc`/`Bcc` read as mailbox lists, uploads and stored files attached (25 MB at most), and the body
  * wrapped in an HTML document when `use_html` is on.
  */
-import { autop } from '../../content/render/autop.js';
+import { autop } from '../../content/render/index.js';
 import { stripAllTags } from '../../core/args/text.js';
 import type { BlobStore } from '../../ports/blobs.js';
 import { isValidBlobKey } from '../../ports/blobs.js';

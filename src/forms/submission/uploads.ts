@@ -4,9 +4,8 @@
  * file of a forbidden type. Accepted files live only in memory, for the mail attachment.
  */
 import { createHash } from 'node:crypto';
-import { checkFileType } from '../../media/files/check-type.js';
-import { allowedMimeTypes } from '../../media/files/mime-types.js';
-import { sniffContent } from '../../media/files/sniff.js';
+import { checkFileType, sniffContent } from '../../media/index.js';
+import { allowedMimeTypes } from '../../format/mime-types.js';
 import type { FormModel } from '../form-model.js';
 import { validateSchema, type SwvInput, type SwvRule } from '../swv/index.js';
 import type { FormTag } from '../tags/form-tag.js';

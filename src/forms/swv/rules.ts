@@ -2,7 +2,7 @@
  * The SWV ("schema-woven validation") rules and how each judges a submission. Text rules read the value as it
  * was posted (before pipes), flattened, trimmed and without blanks; file rules read the field's uploads.
  */
-import { MIME_TYPES } from '../../media/files/mime-types.js';
+import { MIME_TYPES } from '../../format/mime-types.js';
 import { countCodeUnits, inputItems, normalizeNewlines, phpString } from '../text.js';
 import { isDate, isEmail, isNumber, isTel, isTime, isUrl } from '../validators.js';
 

@@ -17,17 +17,18 @@ import type { UserRecord } from '../records.js';
 import { can, requireUser } from './load.js';
 import { applicationPasswordSchema } from './schema.js';
 import { IN_EDIT_CONTEXT } from './user-item.js';
+import type { UsersDeps } from '../deps.js';
 
 /** The user named by `user_id`: a number, or `me` (which needs someone logged in). */
-async function routeUser(context: RequestContext): Promise<UserRecord> {
+async function routeUser(context: RequestContext, deps: UsersDeps): Promise<UserRecord> {
   const requested = String(context.params.user_id ?? '');
   if (requested === 'me') {
     if (context.user === null) throw notLoggedInError();
-    return requireUser(context, context.user.id);
+    return requireUser(context, deps, context.user.id);
   }
   const id = Number.parseInt(requested, 10);
   if (!(id > 0)) throw invalidUserIdError();
-  return requireUser(context, id);
+  return requireUser(context, deps, id);
 }
 
 function passwordUrl(context: RequestContext, userId: number, uuid: string): string {
@@ -47,17 +48,17 @@ function passwordItem(context: RequestContext, user: UserRecord, password: Appli
   return { data, links: { self: [{ href: passwordUrl(context, user.id, password.uuid) }] } };
 }
 
-async function requirePassword(context: RequestContext, user: UserRecord): Promise<ApplicationPassword> {
-  const password = await getApplicationPassword(context.services.storage, user.id, String(context.params.uuid ?? ''));
+async function requirePassword(context: RequestContext, deps: UsersDeps, user: UserRecord): Promise<ApplicationPassword> {
+  const password = await getApplicationPassword(deps.storage, user.id, String(context.params.uuid ?? ''));
   if (password === null) throw applicationPasswordNotFoundError();
   return password;
 }
 
 /** A permission check: the target user must exist and the caller must hold `capability` for them. */
 function permission(capability: string, code: string, message: string) {
-  return async (context: RequestContext): Promise<PermissionResult> => {
-    const user = await routeUser(context);
-    return can(context, capability, user.id) ? true : forbidden(context.user, code, message);
+  return async (context: RequestContext, deps: UsersDeps): Promise<PermissionResult> => {
+    const user = await routeUser(context, deps);
+    return can(context, deps, capability, user.id) ? true : forbidden(context.user, code, message);
   };
 }
 
@@ -92,17 +93,17 @@ export const canDeletePassword = permission(
   'Sorry, you are not allowed to delete this application password.',
 );
 
-export async function listPasswords(context: RequestContext) {
-  const user = await routeUser(context);
-  const passwords = await listApplicationPasswords(context.services.storage, user.id);
+export async function listPasswords(context: RequestContext, deps: UsersDeps) {
+  const user = await routeUser(context, deps);
+  const passwords = await listApplicationPasswords(deps.storage, user.id);
   return collection(passwords.map((password) => passwordItem(context, user, password)));
 }
 
-export async function createPassword(context: RequestContext) {
-  const user = await routeUser(context);
+export async function createPassword(context: RequestContext, deps: UsersDeps) {
+  const user = await routeUser(context, deps);
   const { params } = context;
   const appId = typeof params.app_id === 'string' && params.app_id !== '' && !params.uuid ? params.app_id : undefined;
-  const { password, item: stored } = await createApplicationPassword(context.services.storage, context.services.clock, user.id, {
+  const { password, item: stored } = await createApplicationPassword(deps.storage, deps.clock, user.id, {
     name: String(params.name ?? ''),
     ...(appId === undefined ? {} : { appId }),
   });
@@ -110,36 +111,36 @@ export async function createPassword(context: RequestContext) {
   return created(record, passwordUrl(context, user.id, stored.uuid), IN_EDIT_CONTEXT);
 }
 
-export async function deletePasswords(context: RequestContext) {
-  const user = await routeUser(context);
-  const count = await revokeAllApplicationPasswords(context.services.storage, user.id);
+export async function deletePasswords(context: RequestContext, deps: UsersDeps) {
+  const user = await routeUser(context, deps);
+  const count = await revokeAllApplicationPasswords(deps.storage, user.id);
   return reply({ deleted: true, count });
 }
 
-export async function readPassword(context: RequestContext) {
-  const user = await routeUser(context);
-  return item(passwordItem(context, user, await requirePassword(context, user)));
+export async function readPassword(context: RequestContext, deps: UsersDeps) {
+  const user = await routeUser(context, deps);
+  return item(passwordItem(context, user, await requirePassword(context, deps, user)));
 }
 
-export async function renamePassword(context: RequestContext) {
-  const user = await routeUser(context);
-  const current = await requirePassword(context, user);
-  const renamed = await renameApplicationPassword(context.services.storage, user.id, current.uuid, String(context.params.name ?? ''));
+export async function renamePassword(context: RequestContext, deps: UsersDeps) {
+  const user = await routeUser(context, deps);
+  const current = await requirePassword(context, deps, user);
+  const renamed = await renameApplicationPassword(deps.storage, user.id, current.uuid, String(context.params.name ?? ''));
   if (renamed === null) throw applicationPasswordNotFoundError();
   return item(passwordItem(context, user, renamed), IN_EDIT_CONTEXT);
 }
 
-export async function deletePassword(context: RequestContext) {
-  const user = await routeUser(context);
-  const current = await requirePassword(context, user);
+export async function deletePassword(context: RequestContext, deps: UsersDeps) {
+  const user = await routeUser(context, deps);
+  const current = await requirePassword(context, deps, user);
   const previous = filterByContext(passwordItem(context, user, current).data, applicationPasswordSchema(), 'edit');
-  if (!(await revokeApplicationPassword(context.services.storage, user.id, current.uuid))) throw applicationPasswordNotFoundError();
+  if (!(await revokeApplicationPassword(deps.storage, user.id, current.uuid))) throw applicationPasswordNotFoundError();
   return reply({ deleted: true, previous });
 }
 
 /** Introspection is only about the caller's own request. */
-export async function canIntrospect(context: RequestContext): Promise<PermissionResult> {
-  const user = await routeUser(context);
+export async function canIntrospect(context: RequestContext, deps: UsersDeps): Promise<PermissionResult> {
+  const user = await routeUser(context, deps);
   if (context.user?.id !== user.id) {
     return forbidden(
       context.user,
@@ -150,11 +151,11 @@ export async function canIntrospect(context: RequestContext): Promise<Permission
   return true;
 }
 
-export async function introspect(context: RequestContext) {
-  const user = await routeUser(context);
+export async function introspect(context: RequestContext, deps: UsersDeps) {
+  const user = await routeUser(context, deps);
   const uuid = authenticatedApplicationPassword(context.user);
   if (uuid === null) throw new CmsError('rest_no_authenticated_app_password', 'Cannot introspect application password.', 404);
-  const password = await getApplicationPassword(context.services.storage, user.id, uuid);
+  const password = await getApplicationPassword(deps.storage, user.id, uuid);
   // The password authenticated this very request; if it is gone now, something removed it meanwhile.
   if (password === null) throw applicationPasswordNotFoundError(500);
   return item(passwordItem(context, user, password));

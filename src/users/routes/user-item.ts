@@ -3,6 +3,7 @@ import { allCapabilitiesOf, userCan } from '../../auth/index.js';
 import type { Item, RequestContext } from '../../core/context.js';
 import type { UserRecord } from '../records.js';
 import { AVATAR_SIZES } from './schema.js';
+import type { UsersDeps } from '../deps.js';
 
 const SITE_LOCALE = 'en_US';
 
@@ -31,8 +32,8 @@ export function userUrl(context: RequestContext, id: number): string {
  * A user as the routes answer with it: every field (the core keeps those of the requested context), with
  * `roles` only for viewers who may list users or edit this one.
  */
-export function userItem(user: UserRecord, context: RequestContext): Item {
-  const { roles, capabilityRules } = context.services;
+export function userItem(user: UserRecord, context: RequestContext, deps: Pick<UsersDeps, 'roles' | 'capabilityRules'>): Item {
+  const { roles, capabilityRules } = deps;
   const extraCapabilities: Record<string, boolean> = {};
   for (const role of user.roles) extraCapabilities[role] = true;
   Object.assign(extraCapabilities, user.capabilities);

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../core/context.js';
 import type { Condition, ListQuery, SortKey } from '../../ports/storage.js';
 import { publishedAuthorIds, restPostTypes } from '../posts.js';
 import { can, isEmptyParam } from './load.js';
+import type { UsersDeps } from '../deps.js';
 
 /** The list query for `GET /users`, with the paging figures the response headers need. */
 export interface UserListPlan {
@@ -64,9 +65,9 @@ function searchCondition(term: string, mayListUsers: boolean): Condition {
   return { op: 'or', conditions };
 }
 
-function rolesGranting(capabilities: readonly string[], context: RequestContext): string[] {
+function rolesGranting(capabilities: readonly string[], deps: UsersDeps): string[] {
   const granting: string[] = [];
-  for (const [slug, role] of context.services.roles) {
+  for (const [slug, role] of deps.roles) {
     if (capabilities.some((capability) => role.capabilities[capability] === true)) granting.push(slug);
   }
   return granting;
@@ -77,9 +78,9 @@ function rolesGranting(capabilities: readonly string[], context: RequestContext)
  * quirks: `who=authors` ignores the role and capability filters, callers who may not list users only see
  * users with published posts, and `include`/`include_slugs` order by the position in the list.
  */
-export async function planUserList(context: RequestContext): Promise<UserListPlan> {
+export async function planUserList(context: RequestContext, deps: UsersDeps): Promise<UserListPlan> {
   const { params } = context;
-  const mayListUsers = can(context, 'list_users');
+  const mayListUsers = can(context, deps, 'list_users');
   const where: Condition[] = [];
 
   const include = integerList(params.include);
@@ -89,19 +90,19 @@ export async function planUserList(context: RequestContext): Promise<UserListPla
   if (exclude.length > 0) where.push({ field: 'id', op: 'notIn', values: exclude });
   if (slugs.length > 0) where.push({ field: 'slug', op: 'in', values: slugs });
 
-  const restTypes = restPostTypes(context.services.capabilityRules);
+  const restTypes = restPostTypes(deps.capabilityRules);
   const forAuthors = params.who === 'authors';
   let publishedTypes: readonly string[] | null = !forAuthors && !mayListUsers ? restTypes : null;
   if (!isEmptyParam(params.has_published_posts)) {
     publishedTypes = params.has_published_posts === true ? restTypes : stringList(params.has_published_posts);
   }
   if (publishedTypes !== null) {
-    const authors = await publishedAuthorIds(context.services.storage, publishedTypes);
+    const authors = await publishedAuthorIds(deps.storage, publishedTypes);
     where.push({ field: 'id', op: 'in', values: authors });
   }
 
   if (forAuthors) {
-    const authorRoles = rolesGranting(LEVELS_ABOVE_ZERO, context);
+    const authorRoles = rolesGranting(LEVELS_ABOVE_ZERO, deps);
     where.push({
       op: 'or',
       conditions: [
@@ -112,7 +113,7 @@ export async function planUserList(context: RequestContext): Promise<UserListPla
   } else {
     const roles = stringList(params.roles);
     const capabilities = stringList(params.capabilities);
-    const wanted = [...roles, ...rolesGranting(capabilities, context), ...capabilities];
+    const wanted = [...roles, ...rolesGranting(capabilities, deps), ...capabilities];
     if (wanted.length > 0) where.push(holdingAny([...new Set(wanted)]));
   }
 

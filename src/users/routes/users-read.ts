@@ -3,15 +3,16 @@ import { forbidden } from '../../core/errors.js';
 import { collection, item, paging } from '../../core/response.js';
 import { invalidUserIdError, notLoggedInError } from '../errors.js';
 import { AUTHORED_POST_TYPES, countVisiblePosts, restPostTypes } from '../posts.js';
-import { toUserRecord, USERS } from '../records.js';
+import { usersIn } from '../records.js';
 import { can, isEmptyParam, loadUser, requireUser } from './load.js';
 import { planUserList } from './user-query.js';
 import { userItem } from './user-item.js';
+import type { UsersDeps } from '../deps.js';
 
 /** `GET /users`: filters and orderings that reveal more than public author data need `list_users`. */
-export function canListUsers(context: RequestContext): PermissionResult {
+export function canListUsers(context: RequestContext, deps: UsersDeps): PermissionResult {
   const { params, user } = context;
-  const mayListUsers = can(context, 'list_users');
+  const mayListUsers = can(context, deps, 'list_users');
   if (!isEmptyParam(params.roles) && !mayListUsers) {
     return forbidden(user, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.');
   }
@@ -25,10 +26,10 @@ export function canListUsers(context: RequestContext): PermissionResult {
     return forbidden(user, 'rest_forbidden_orderby', 'Sorry, you are not allowed to order users by this parameter.');
   }
   if (params.who === 'authors') {
-    const { postTypes } = context.services.capabilityRules;
+    const { postTypes } = deps.capabilityRules;
     const mayEditSomeType = AUTHORED_POST_TYPES.some((type) => {
       const names = postTypes[type];
-      return names !== undefined && can(context, names.edit_posts);
+      return names !== undefined && can(context, deps, names.edit_posts);
     });
     if (!mayEditSomeType) {
       return forbidden(user, 'rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.');
@@ -37,13 +38,12 @@ export function canListUsers(context: RequestContext): PermissionResult {
   return true;
 }
 
-export async function listUsers(context: RequestContext) {
-  const plan = await planUserList(context);
-  const { items, total = 0 } = await context.services.storage.list(USERS, plan.query);
+export async function listUsers(context: RequestContext, deps: UsersDeps) {
+  const plan = await planUserList(context, deps);
+  const { items, total = 0 } = await usersIn(deps.storage).list(plan.query);
   const records = items
-    .map(toUserRecord)
-    .filter((user) => context.context !== 'edit' || can(context, 'edit_user', user.id))
-    .map((user) => userItem(user, context));
+    .filter((user) => context.context !== 'edit' || can(context, deps, 'edit_user', user.id))
+    .map((user) => userItem(user, context, deps));
   const page = Math.ceil(plan.offset / plan.perPage + 1);
   return collection(records, paging(total, page, plan.perPage));
 }
@@ -52,15 +52,15 @@ export async function listUsers(context: RequestContext) {
  * `GET /users/{id}`: yourself always; others in edit context only with `edit_user`; otherwise the user must be
  * editable or listable by the caller, or have posts the caller can see.
  */
-export async function canReadUser(context: RequestContext): Promise<PermissionResult> {
-  const target = await requireUser(context, Number(context.params.id));
+export async function canReadUser(context: RequestContext, deps: UsersDeps): Promise<PermissionResult> {
+  const target = await requireUser(context, deps, Number(context.params.id));
   if (context.user !== null && context.user.id === target.id) return true;
-  const mayEdit = can(context, 'edit_user', target.id);
+  const mayEdit = can(context, deps, 'edit_user', target.id);
   if (context.context === 'edit' && !mayEdit) {
     return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this user.');
   }
-  if (!mayEdit && !can(context, 'list_users')) {
-    const { storage, capabilityRules } = context.services;
+  if (!mayEdit && !can(context, deps, 'list_users')) {
+    const { storage, capabilityRules } = deps;
     const visiblePosts = await context.memo(`user-posts:${target.id}`, () =>
       countVisiblePosts(storage, target.id, restPostTypes(capabilityRules), context.user, capabilityRules),
     );
@@ -69,14 +69,14 @@ export async function canReadUser(context: RequestContext): Promise<PermissionRe
   return true;
 }
 
-export async function readUser(context: RequestContext) {
-  return item(userItem(await requireUser(context, Number(context.params.id)), context));
+export async function readUser(context: RequestContext, deps: UsersDeps) {
+  return item(userItem(await requireUser(context, deps, Number(context.params.id)), context, deps));
 }
 
 /** `GET /users/me`. */
-export async function readCurrentUser(context: RequestContext) {
+export async function readCurrentUser(context: RequestContext, deps: UsersDeps) {
   if (context.user === null) throw notLoggedInError();
-  const user = await loadUser(context, context.user.id);
+  const user = await loadUser(context, deps, context.user.id);
   if (user === null) throw invalidUserIdError();
-  return item(userItem(user, context));
+  return item(userItem(user, context, deps));
 }

@@ -4,12 +4,12 @@ import { CmsError, forbidden } from '../../core/errors.js';
 import { isNumeric, toInt } from '../../format/php.js';
 import { created, item, reply } from '../../core/response.js';
 import { notLoggedInError, unknownRoleError } from '../errors.js';
-import { USERS, type UserRecord } from '../records.js';
+import { usersIn, type UserRecord } from '../records.js';
 import { createUser, findUserByEmail, findUserBySlug, getUser, updateUser, type NewUser, type UserChanges } from '../store.js';
-import { userPostsHandler } from '../user-posts.js';
 import { can, isEmptyParam, isSet, loadUser, requireUser } from './load.js';
 import { userSchema } from './schema.js';
 import { IN_EDIT_CONTEXT, userItem, userUrl } from './user-item.js';
+import type { UsersDeps } from '../deps.js';
 
 /** The user a `/users/{id}` or `/users/me` route acts on. */
 function targetId(context: RequestContext): number {
@@ -24,9 +24,9 @@ function targetId(context: RequestContext): number {
  * Roles may only be given by those allowed to, must exist, and an administrator may not give themselves a role
  * that would take away their right to edit users.
  */
-function checkRoleUpdate(context: RequestContext, userId: number | null, roles: readonly string[]): void {
+function checkRoleUpdate(context: RequestContext, deps: UsersDeps, userId: number | null, roles: readonly string[]): void {
   for (const role of roles) {
-    const definition = context.services.roles.get(role);
+    const definition = deps.roles.get(role);
     if (definition === undefined) throw unknownRoleError(role);
     if (context.user !== null && context.user.id === userId && definition.capabilities.edit_users !== true) {
       throw forbidden(context.user, 'rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.');
@@ -65,57 +65,57 @@ function requestedRoles(context: RequestContext): string[] {
   return isEmptyParam(context.params.roles) ? [] : (context.params.roles as unknown[]).map(String);
 }
 
-export function canCreateUser(context: RequestContext): PermissionResult {
-  return can(context, 'create_users')
+export function canCreateUser(context: RequestContext, deps: UsersDeps): PermissionResult {
+  return can(context, deps, 'create_users')
     ? true
     : forbidden(context.user, 'rest_cannot_create_user', 'Sorry, you are not allowed to create new users.');
 }
 
-export async function createUserHandler(context: RequestContext) {
+export async function createUserHandler(context: RequestContext, deps: UsersDeps) {
   if (!isEmptyParam(context.params.id)) throw new CmsError('rest_user_exists', 'Cannot create existing user.', 400);
   const roles = requestedRoles(context);
-  if (roles.length > 0) checkRoleUpdate(context, null, roles);
+  if (roles.length > 0) checkRoleUpdate(context, deps, null, roles);
   const { email = '', ...changes } = changesFrom(context);
   const input: NewUser = { login: String(context.params.username ?? ''), email, ...changes };
-  const user = await createUser(context.services, input);
-  return created(userItem(user, context), userUrl(context, user.id), IN_EDIT_CONTEXT);
+  const user = await createUser(deps, input);
+  return created(userItem(user, context, deps), userUrl(context, user.id), IN_EDIT_CONTEXT);
 }
 
 /** Roles need `promote_user` (and nothing else when only roles change); everything else `edit_user`. */
-export async function canUpdateUser(context: RequestContext): Promise<PermissionResult> {
-  const target = await requireUser(context, targetId(context));
+export async function canUpdateUser(context: RequestContext, deps: UsersDeps): Promise<PermissionResult> {
+  const target = await requireUser(context, deps, targetId(context));
   if (requestedRoles(context).length > 0) {
-    if (!can(context, 'promote_user', target.id)) {
+    if (!can(context, deps, 'promote_user', target.id)) {
       return forbidden(context.user, 'rest_cannot_edit_roles', 'Sorry, you are not allowed to edit roles of this user.');
     }
     const sent = new Set(Object.keys(context.params));
     sent.add('id');
     if (sent.size === 2 && sent.has('roles')) return true;
   }
-  if (!can(context, 'edit_user', target.id)) {
+  if (!can(context, deps, 'edit_user', target.id)) {
     return forbidden(context.user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this user.');
   }
   return true;
 }
 
-export async function updateUserHandler(context: RequestContext) {
-  const target = await requireUser(context, targetId(context));
+export async function updateUserHandler(context: RequestContext, deps: UsersDeps) {
+  const target = await requireUser(context, deps, targetId(context));
   const { params } = context;
   if (typeof params.email === 'string') {
-    const owner = await findUserByEmail(context.services.storage, params.email.trim());
+    const owner = await findUserByEmail(deps.storage, params.email.trim());
     if (owner !== null && owner.id !== target.id) throw new CmsError('rest_user_invalid_email', 'Invalid email address.', 400);
   }
   if (!isEmptyParam(params.username) && params.username !== target.login) {
     throw new CmsError('rest_user_invalid_argument', 'Username is not editable.', 400);
   }
-  if (!isEmptyParam(params.slug) && params.slug !== target.slug && (await findUserBySlug(context.services.storage, String(params.slug)))) {
+  if (!isEmptyParam(params.slug) && params.slug !== target.slug && (await findUserBySlug(deps.storage, String(params.slug)))) {
     throw new CmsError('rest_user_invalid_slug', 'Invalid slug.', 400);
   }
   const roles = requestedRoles(context);
-  if (roles.length > 0) checkRoleUpdate(context, target.id, roles);
-  const updated = await updateUser(context.services, target.id, changesFrom(context));
+  if (roles.length > 0) checkRoleUpdate(context, deps, target.id, roles);
+  const updated = await updateUser(deps, target.id, changesFrom(context));
   if (updated === null) throw new CmsError('rest_user_invalid_id', 'Invalid user ID.', 404);
-  return item(userItem(updated, context), IN_EDIT_CONTEXT);
+  return item(userItem(updated, context, deps), IN_EDIT_CONTEXT);
 }
 
 /**
@@ -134,38 +134,38 @@ function readReassign(context: RequestContext): number | null | undefined {
   });
 }
 
-export async function canDeleteUser(context: RequestContext): Promise<PermissionResult> {
+export async function canDeleteUser(context: RequestContext, deps: UsersDeps): Promise<PermissionResult> {
   readReassign(context);
-  const target = await requireUser(context, targetId(context));
-  if (!can(context, 'delete_user', target.id)) {
+  const target = await requireUser(context, deps, targetId(context));
+  if (!can(context, deps, 'delete_user', target.id)) {
     return forbidden(context.user, 'rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.');
   }
   return true;
 }
 
 /** The user in the edit context, without links: the `previous` of a delete answer. */
-function previousData(user: UserRecord, context: RequestContext): unknown {
-  return filterByContext(userItem(user, context).data, userSchema(), 'edit');
+function previousData(user: UserRecord, context: RequestContext, deps: UsersDeps): unknown {
+  return filterByContext(userItem(user, context, deps).data, userSchema(), 'edit');
 }
 
-export async function deleteUserHandler(context: RequestContext) {
-  const target = await requireUser(context, targetId(context));
+export async function deleteUserHandler(context: RequestContext, deps: UsersDeps) {
+  const target = await requireUser(context, deps, targetId(context));
   const reassign = readReassign(context) ?? null;
   if (context.params.force !== true) {
     throw new CmsError('rest_trash_not_supported', "Users do not support trashing. Set 'force=true' to delete.", 501);
   }
   if (reassign !== null && reassign !== 0) {
-    if (reassign === target.id || (await loadUser(context, reassign)) === null) {
+    if (reassign === target.id || (await loadUser(context, deps, reassign)) === null) {
       throw new CmsError('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', 400);
     }
   }
-  const previous = previousData(target, context);
-  const posts = userPostsHandler(context.services);
-  await context.services.storage.transaction(async (tx) => {
+  const previous = previousData(target, context, deps);
+  const posts = deps.userPosts;
+  await deps.storage.transaction(async (tx) => {
     if ((await getUser(tx, target.id)) === null) throw new CmsError('rest_cannot_delete', 'The user cannot be deleted.', 500);
     if (reassign !== null) await posts.reassign(tx, target.id, reassign);
     else await posts.removeAll(tx, target.id, { user: context.user, site: context.site });
-    await tx.remove(USERS, target.id);
+    await usersIn(tx).remove(target.id);
   });
   return reply({ deleted: true, previous });
 }

@@ -44,7 +44,7 @@ describe('autosaves: the author\'s own draft', () => {
     assert.equal(publish.json.code, 'rest_cannot_publish');
     const pending = await site.as('contributor')('POST', `/cms/v2/posts/${draft.id}/autosaves`, { json: { status: 'pending', title: 'Ready' } });
     assert.equal(pending.status, 200);
-    const stored = await site.cms.services.storage.get('posts', draft.id);
+    const stored = await site.cms.deps.storage.get('posts', draft.id);
     assert.equal(stored?.status, 'pending');
     assert.equal(stored?.title, 'Ready');
   });
@@ -86,10 +86,10 @@ describe('autosaves: autosave revisions', () => {
     assert.equal(preview.searchParams.get('preview'), 'true');
     const token = preview.searchParams.get('preview_nonce')!;
     assert.match(token, /^[0-9a-f]{10}$/);
-    const now = site.cms.services.clock.now();
-    assert.equal(isValidPreviewToken(site.cms.services, token, site.ids.administrator, post.id, now), true);
-    assert.equal(isValidPreviewToken(site.cms.services, token, site.ids.editor, post.id, now), false);
-    assert.equal(isValidPreviewToken(site.cms.services, token, site.ids.administrator, post.id, new Date(now.getTime() + 3 * 86_400_000)), false);
+    const now = site.cms.deps.clock.now();
+    assert.equal(isValidPreviewToken(site.cms.deps.previewSecret, token, site.ids.administrator, post.id, now), true);
+    assert.equal(isValidPreviewToken(site.cms.deps.previewSecret, token, site.ids.editor, post.id, now), false);
+    assert.equal(isValidPreviewToken(site.cms.deps.previewSecret, token, site.ids.administrator, post.id, new Date(now.getTime() + 3 * 86_400_000)), false);
 
     // The post itself is untouched.
     const live = await site.admin('GET', `/cms/v2/posts/${post.id}?context=edit`);
@@ -138,7 +138,7 @@ describe('autosaves: autosave revisions', () => {
     site.clock.advance(60_000);
     const byAdmin = await site.admin('POST', `/cms/v2/posts/${draft.id}/autosaves`, { json: { content: 'Admin notes' } });
     assert.notEqual(byAdmin.json.id, byEditor.json.id);
-    const stored = await site.cms.services.storage.get('posts', draft.id);
+    const stored = await site.cms.deps.storage.get('posts', draft.id);
     assert.equal(stored?.content, 'x');
 
     const list = await site.as('author')('GET', `/cms/v2/posts/${draft.id}/autosaves`);

@@ -175,7 +175,7 @@ describe('posts: create, read, update, delete', () => {
     const grandparent = await site.create({ title: 'Top', status: 'publish' }, { base: 'pages' });
     const parent = await site.create({ title: 'Middle', status: 'publish', parent: grandparent.id }, { base: 'pages' });
     const child = await site.create({ title: 'Bottom', status: 'publish', parent: parent.id }, { base: 'pages' });
-    const storage = site.cms.services.storage;
+    const storage = site.cms.deps.storage;
     const revision = await storage.insert('posts', { type: 'revision', status: 'inherit', parent: parent.id, date: '2026-11-21T17:11:35' });
     const response = await site.admin('DELETE', `/cms/v2/pages/${parent.id}?force=true`);
     assert.equal(response.json.deleted, true);

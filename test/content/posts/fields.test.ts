@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { insertTerm } from '../../../src/content/terms/service.js';
+import { insertTerm } from '../../../src/content/taxonomy/index.js';
 import { makeSite } from './helpers.js';
 
 describe('posts: writable fields and their validation', () => {
@@ -109,12 +109,11 @@ describe('posts: writable fields and their validation', () => {
     assert.equal(refused.json.code, 'rest_invalid_param');
     assert.equal(refused.json.data.params.template, 'template is not one of .');
 
-    site.cms.services.postSettings = { templates: { post: { 'wide.php': 'Wide', 'narrow.php': 'Narrow' } } };
-    const post = await site.create({ title: 'x', template: 'wide.php' });
+    const templated = site.withPostSettings({ templates: { post: { 'wide.php': 'Wide', 'narrow.php': 'Narrow' } } });
+    const post = await templated.create({ title: 'x', template: 'wide.php' });
     assert.equal(post.template, 'wide.php');
-    const other = await site.admin('POST', `/cms/v2/posts/${post.id}`, { json: { template: 'tall.php' } });
+    const other = await templated.admin('POST', `/cms/v2/posts/${post.id}`, { json: { template: 'tall.php' } });
     assert.equal(other.json.data.params.template, 'template is not one of wide.php, narrow.php.');
-    site.cms.services.postSettings = {};
     const kept = await site.admin('POST', `/cms/v2/posts/${post.id}`, { json: { template: 'wide.php', title: 'y' } });
     assert.equal(kept.status, 200);
     const cleared = await site.admin('POST', `/cms/v2/posts/${post.id}`, { json: { template: '' } });
@@ -138,7 +137,7 @@ describe('posts: writable fields and their validation', () => {
 
   it('sets categories and tags, skipping unknown ids, ordering by name', async () => {
     const site = await makeSite();
-    const storage = site.cms.services.storage;
+    const storage = site.cms.deps.storage;
     const zebra = await insertTerm(storage, 'post_tag', { name: 'Zebra' });
     const apple = await insertTerm(storage, 'post_tag', { name: 'apple' });
     const news = await insertTerm(storage, 'category', { name: 'News' });
@@ -154,7 +153,7 @@ describe('posts: writable fields and their validation', () => {
 
   it('keeps a featured image only when it is an image attachment', async () => {
     const site = await makeSite();
-    const storage = site.cms.services.storage;
+    const storage = site.cms.deps.storage;
     const image = await storage.insert('posts', { type: 'attachment', status: 'inherit', mime_type: 'image/png', parent: 0 });
     const document = await storage.insert('posts', { type: 'attachment', status: 'inherit', mime_type: 'application/pdf', parent: 0 });
     const post = await site.create({ title: 'x', featured_media: image.id });

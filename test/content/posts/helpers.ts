@@ -1,4 +1,5 @@
-import { createCms, type CmsOptions } from '../../../src/cms.js';
+import { createCms, type Cms, type CmsOptions } from '../../../src/cms.js';
+import type { PostSettings } from '../../../src/content/post-type/index.js';
 import { fixedClock } from '../../../src/ports/clock.js';
 import { send } from '../../helpers/request.js';
 
@@ -10,12 +11,20 @@ export type Role = (typeof ROLES)[number];
 /** A site at http://example.test (UTC unless told otherwise) with one user per role and a fixed clock. */
 export async function makeSite(options: Partial<CmsOptions> = {}) {
   const clock = fixedClock(NOW);
-  const cms = createCms({ clock, ...options, site: { url: 'http://example.test', ...options.site } });
+  const settings: CmsOptions = { clock, ...options, site: { url: 'http://example.test', ...options.site } };
+  const cms = createCms(settings);
   const ids = {} as Record<Role, number>;
   for (const role of ROLES) {
     const user = await cms.users.create({ login: role, email: `${role}@example.test`, roles: [role] });
     ids[role] = user.id;
   }
+  const site = siteOver(cms, ids);
+  /** The same site (storage, clock, users) served by another instance with these post settings. */
+  const withPostSettings = (posts: PostSettings) => siteOver(createCms({ ...settings, storage: cms.deps.storage, posts }), ids);
+  return { ...site, clock, withPostSettings };
+}
+
+function siteOver(cms: Cms, ids: Record<Role, number>) {
   type Init = Parameters<typeof send>[3];
   /** Sends as the given role, or anonymously with `null`. */
   const as = (role: Role | null) => (method: string, path: string, init: Init = {}) =>
@@ -27,7 +36,7 @@ export async function makeSite(options: Partial<CmsOptions> = {}) {
     if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.json)}`);
     return response.json;
   }
-  return { cms, clock, ids, as, admin, anonymous: as(null), create };
+  return { cms, ids, as, admin, anonymous: as(null), create };
 }
 
 export type Site = Awaited<ReturnType<typeof makeSite>>;

@@ -41,12 +41,10 @@ describe('posts and pages: links and addresses', () => {
   });
 
   it('follows the permalink structure setting, or plain links without one', async () => {
-    const site = await makeSite();
-    site.cms.services.postSettings = { permalinkStructure: '/archives/%post_id%/%postname%' };
-    const post = await site.create({ title: 'Structured', status: 'publish' });
+    const base = await makeSite();
+    const post = await base.withPostSettings({ permalinkStructure: '/archives/%post_id%/%postname%' }).create({ title: 'Structured', status: 'publish' });
     assert.equal(post.link, `http://example.test/archives/${post.id}/structured`);
-    site.cms.services.postSettings = { permalinkStructure: '' };
-    const plain = await site.anonymous('GET', `/cms/v2/posts/${post.id}`);
+    const plain = await base.withPostSettings({ permalinkStructure: '' }).anonymous('GET', `/cms/v2/posts/${post.id}`);
     assert.equal(plain.json.link, `http://example.test/?p=${post.id}`);
     assert.equal(post.guid.raw, `http://example.test/archives/${post.id}/structured`);
   });
@@ -54,7 +52,7 @@ describe('posts and pages: links and addresses', () => {
   it('counts revisions (autosaves too) and points at the newest', async () => {
     const site = await makeSite();
     const post = await site.create({ title: 'Revised', status: 'publish' });
-    const storage = site.cms.services.storage;
+    const storage = site.cms.deps.storage;
     const older = await storage.insert('posts', { type: 'revision', status: 'inherit', parent: post.id, date: '2026-11-21T10:00:00' });
     const newer = await storage.insert('posts', { type: 'revision', status: 'inherit', parent: post.id, date: '2026-11-21T11:00:00', slug: `${post.id}-autosave-v1` });
     assert.ok(older.id < newer.id);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { insertTerm } from '../../../src/content/terms/service.js';
+import { insertTerm } from '../../../src/content/taxonomy/index.js';
 import { ids, makeSite, type Site } from './helpers.js';
 
 /** Five published posts, one a day from 2026-01-01, with distinct authors, titles and modified dates. */
@@ -159,7 +159,7 @@ describe('posts: list parameters', () => {
 
   it('filters by categories and tags, with children, AND, exclusions and tax_relation', async () => {
     const site = await makeSite();
-    const storage = site.cms.services.storage;
+    const storage = site.cms.deps.storage;
     const news = await insertTerm(storage, 'category', { name: 'News' });
     const world = await insertTerm(storage, 'category', { name: 'World', parent: news.id });
     const sport = await insertTerm(storage, 'category', { name: 'Sport' });

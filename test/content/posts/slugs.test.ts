@@ -57,11 +57,11 @@ describe('posts: slugs', () => {
     assert.equal((await site.create({ title: 'page2', status: 'publish' }, { base: 'pages' })).slug, 'page2-2');
     // All-digit post slugs are suffixed only where a date archive could answer the same address.
     assert.equal((await site.create({ title: '12', status: 'publish' })).slug, '12');
-    site.cms.services.postSettings = { permalinkStructure: '/%year%/%postname%/' };
-    assert.equal((await site.create({ title: '11', status: 'publish' })).slug, '11-2');
-    assert.equal((await site.create({ title: '13', status: 'publish' })).slug, '13');
-    site.cms.services.postSettings = { permalinkStructure: '/%postname%/' };
-    assert.equal((await site.create({ title: '2020', status: 'publish' })).slug, '2020-2');
+    const byYear = site.withPostSettings({ permalinkStructure: '/%year%/%postname%/' });
+    assert.equal((await byYear.create({ title: '11', status: 'publish' })).slug, '11-2');
+    assert.equal((await byYear.create({ title: '13', status: 'publish' })).slug, '13');
+    const byName = site.withPostSettings({ permalinkStructure: '/%postname%/' });
+    assert.equal((await byName.create({ title: '2020', status: 'publish' })).slug, '2020-2');
   });
 
   it('keeps page slugs unique per parent', async () => {

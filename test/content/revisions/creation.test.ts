@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { postEvents } from '../../../src/content/posts/index.js';
 import { makeSite } from './helpers.js';
 
 describe('revisions: when updates create them', () => {
@@ -86,7 +85,7 @@ describe('revisions: when updates create them', () => {
     await site.update(page.id, { title: 'Page, again' }, { base: 'pages' });
     assert.equal((await site.storedRevisions(page.id)).length, 1);
 
-    const storage = site.cms.services.storage;
+    const storage = site.cms.deps.storage;
     const autoDraft = await storage.insert('posts', {
       type: 'post', status: 'auto-draft', date: '2026-11-21T17:00:00', date_gmt: null, modified: '2026-11-21T17:00:00',
       modified_gmt: null, author: site.ids.administrator, parent: 0, slug: '', menu_order: 0, title: 'Auto', content: '',
@@ -109,7 +108,7 @@ describe('revisions: when updates create them', () => {
     const site = await makeSite({ onError: () => {} });
     const post = await site.create({ title: 'Before', status: 'publish' });
     let revisionSeenInTransaction = false;
-    postEvents(site.cms.services).saved.push(async (event) => {
+    site.cms.deps.postEvents.onPostSaved(async (event) => {
       if (event.reason !== 'update') return;
       const { items } = await event.storage.list('posts', { where: [{ field: 'parent', op: 'eq', value: event.post.id }] });
       revisionSeenInTransaction = items.some((record) => record.type === 'revision');
@@ -119,7 +118,7 @@ describe('revisions: when updates create them', () => {
     assert.equal(response.status, 500);
     assert.equal(revisionSeenInTransaction, true);
     assert.equal((await site.storedRevisions(post.id)).length, 0);
-    const stored = await site.cms.services.storage.get('posts', post.id);
+    const stored = await site.cms.deps.storage.get('posts', post.id);
     assert.equal(stored?.title, 'Before');
   });
 

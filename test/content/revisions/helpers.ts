@@ -35,7 +35,7 @@ export async function makeSite(options: Partial<CmsOptions> = {}) {
   }
   /** Every revision record of a post, straight from storage, oldest first. */
   async function storedRevisions(parent: number) {
-    const { items } = await cms.services.storage.list('posts', {
+    const { items } = await cms.deps.storage.list('posts', {
       where: [{ field: 'parent', op: 'eq', value: parent }, { field: 'type', op: 'eq', value: 'revision' }],
     });
     return items;

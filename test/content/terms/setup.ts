@@ -17,7 +17,7 @@ export interface TermsFixture {
 
 export function termsFixture(): TermsFixture {
   const cms = createCms({ site: SITE });
-  const user = (id: number, role: string) => createPrincipal({ id, login: role, roles: [role] }, cms.services.roles);
+  const user = (id: number, role: string) => createPrincipal({ id, login: role, roles: [role] }, cms.deps.roles);
   return {
     cms,
     admin: user(1, 'administrator'),
@@ -39,7 +39,7 @@ export async function makeTerm(
 
 /** Stores a post record directly and updates term counts, as the posts module does when it saves one. */
 export async function makePost(fixture: TermsFixture, fields: Record<string, unknown>): Promise<number> {
-  const storage = fixture.cms.services.storage;
+  const storage = fixture.cms.deps.storage;
   const record = await storage.insert('posts', { type: 'post', status: 'publish', author: 1, categories: [], tags: [], ...fields });
   await updateTermCountsForPost(storage, null, record);
   return record.id;

@@ -18,7 +18,7 @@ describe('POST /cms/v2/categories and /tags', () => {
       id, count: 0, description: 'A <strong>cat</strong> x', link: 'http://example.test/category/tom-jerry/',
       name: 'Tom &amp; Jerry', slug: 'tom-jerry', taxonomy: 'category', parent: 0, meta: [],
     });
-    const stored = await fixture.cms.services.storage.get('terms', id);
+    const stored = await fixture.cms.deps.storage.get('terms', id);
     assert.equal(stored?.name, 'Tom &amp; Jerry');
   });
 
@@ -177,7 +177,7 @@ describe('DELETE /cms/v2/categories/{id}', () => {
     assert.deepEqual(response.json, {
       code: 'rest_trash_not_supported', message: "Terms do not support trashing. Set 'force=true' to delete.", data: { status: 501 },
     });
-    assert.notEqual(await fixture.cms.services.storage.get('terms', term.id), null);
+    assert.notEqual(await fixture.cms.deps.storage.get('terms', term.id), null);
   });
 
   it('deletes with force, answering the previous record; posts and children follow', async () => {
@@ -197,7 +197,7 @@ describe('DELETE /cms/v2/categories/{id}', () => {
     });
     assert.equal((await send(fixture.cms, 'GET', `/cms/v2/categories/${middle.id}`)).status, 404);
     assert.equal((await send(fixture.cms, 'GET', `/cms/v2/categories/${leaf.id}`)).json.parent, top.id);
-    assert.deepEqual((await fixture.cms.services.storage.get('posts', post))?.categories, [1]);
+    assert.deepEqual((await fixture.cms.deps.storage.get('posts', post))?.categories, [1]);
   });
 
   it('the default category cannot be deleted; others need the delete capability', async () => {

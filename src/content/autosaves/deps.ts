@@ -1,0 +1,8 @@
+/** What the autosave routes need beyond the post-type kit: the key preview links are signed with. */
+import type { PostType, PostTypeDeps } from '../post-type/index.js';
+
+export interface AutosaveDeps extends PostTypeDeps {
+  readonly previewSecret: string;
+}
+
+export type AutosavedType = PostType<AutosaveDeps>;

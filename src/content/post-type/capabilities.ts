@@ -1,0 +1,72 @@
+/** Capability names and subjects for post-type checks. */
+import { CORE_POST_TYPE_CAPABILITIES, userCan, type CapabilityRules, type PostSubject, type PostTypeCapabilities } from '../../auth/index.js';
+import type { Principal } from '../../core/context.js';
+import type { Site } from '../../core/site.js';
+import type { PostTypeDefinition } from './definition.js';
+import type { PostRecord } from './record.js';
+
+export function capabilitiesOf(definition: Pick<PostTypeDefinition, 'type'>, rules: CapabilityRules): PostTypeCapabilities {
+  return rules.postTypes[definition.type] ?? CORE_POST_TYPE_CAPABILITIES.post!;
+}
+
+/**
+ * A status no rule knows: where the parent of an `inherit` record is not known, its read check assumes the
+ * strictest status rather than "published".
+ */
+const UNKNOWN_PARENT_STATUS = 'inherit';
+
+/**
+ * The status an `inherit` record's read check takes from its parent (the reference's `get_post_status()`): none
+ * when there is no parent (or it is gone, or is the record itself), the status before trashing for a trashed
+ * parent (published when it was not kept).
+ */
+export function inheritedStatus(parent: Pick<PostRecord, 'status' | 'trashed_from_status'> | null): string | undefined {
+  if (!parent) return undefined;
+  if (parent.status === 'trash') return parent.trashed_from_status || 'publish';
+  return parent.status;
+}
+
+/**
+ * What the capability rules look at in a record. `parent` is the record's parent when it was loaded (`null`
+ * when it has none or it no longer exists); an `inherit` record whose parent was not looked up reads as the
+ * strictest status.
+ */
+export function subjectOf(post: PostRecord, site: Pick<Site, 'pageOnFront' | 'pageForPosts'>, parent?: PostRecord | null): PostSubject {
+  const subject: PostSubject = { type: post.type, status: post.status, authorId: post.author };
+  if (post.status === 'trash' && post.trashed_from_status) subject.trashedFromStatus = post.trashed_from_status;
+  if (post.status === 'inherit' && post.parent > 0 && post.parent !== post.id) {
+    const status = parent === undefined ? UNKNOWN_PARENT_STATUS : inheritedStatus(parent);
+    if (status !== undefined) subject.parentStatus = status;
+  }
+  if (post.type === 'page') {
+    if (site.pageOnFront > 0 && site.pageOnFront === post.id) subject.isFrontPage = true;
+    if (site.pageForPosts > 0 && site.pageForPosts === post.id) subject.isPostsPage = true;
+  }
+  return subject;
+}
+
+/** A capability check bound to one request's user, rules and site. */
+export interface Abilities {
+  readonly user: Principal | null;
+  /** A primitive or type-level capability (`publish_posts`, `unfiltered_html`). */
+  can(capability: string): boolean;
+  canEdit(post: PostRecord): boolean;
+  /** `read_post`; pass the parent of an `inherit` record (`null` when it has none), which decides its status. */
+  canRead(post: PostRecord, parent?: PostRecord | null): boolean;
+  canDelete(post: PostRecord): boolean;
+  /** `edit_post` and `read_post` on a subject that stands for many records (list conditions). */
+  canEditSubject(subject: PostSubject): boolean;
+  canReadSubject(subject: PostSubject): boolean;
+}
+
+export function abilitiesFor(user: Principal | null, rules: CapabilityRules, site: Pick<Site, 'pageOnFront' | 'pageForPosts'>): Abilities {
+  return {
+    user,
+    can: (capability) => userCan(user, capability, undefined, rules),
+    canEdit: (post) => userCan(user, 'edit_post', subjectOf(post, site), rules),
+    canRead: (post, parent) => userCan(user, 'read_post', subjectOf(post, site, parent), rules),
+    canDelete: (post) => userCan(user, 'delete_post', subjectOf(post, site), rules),
+    canEditSubject: (subject) => userCan(user, 'edit_post', subject, rules),
+    canReadSubject: (subject) => userCan(user, 'read_post', subject, rules),
+  };
+}

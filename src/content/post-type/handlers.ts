@@ -1,0 +1,156 @@
+/**
+ * The handlers of a post type's collection and item routes: list, read, create, update, delete. Each first
+ * publishes the scheduled posts that are due (once per request), then works on up-to-date records.
+ */
+import type { RequestContext } from '../../core/context.js';
+import { CmsError } from '../../core/errors.js';
+import { collection, created, item, paging, reply } from '../../core/response.js';
+import { filterByContext } from '../../core/shape.js';
+import type { StoragePort } from '../../ports/storage.js';
+import type { PostType } from './define.js';
+import { permalinkOf } from './permalink.js';
+import { onlyVisible, requirePost } from './permissions.js';
+import { preparePost } from './prepare.js';
+import { buildListPlan, type ListPlan } from './query.js';
+import { postsIn, type PostRecord } from './record.js';
+import { deletePost, savePost, trashPost } from './save.js';
+import { publishDueOnce } from './scheduler.js';
+import { scopeOf, type PostScope } from './scope.js';
+import { uniquePostSlug } from './unique-slug.js';
+import { listVisibility } from './visibility.js';
+import { prepareChanges, type PostChanges } from './write.js';
+
+const SLUG_CHECKED_AS_PUBLISHED = new Set(['draft', 'pending']);
+
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || value === '0'
+  || (Array.isArray(value) && value.length === 0);
+
+/** The order checks every post-type list makes before querying. */
+export function checkListOrder(params: Readonly<Record<string, unknown>>): void {
+  if (params.orderby === 'relevance' && isEmpty(params.search)) {
+    throw new CmsError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+  }
+  if (params.orderby === 'include' && isEmpty(params.include)) {
+    throw new CmsError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+  }
+}
+
+/**
+ * Sticky posts first: those on the page move to the front in page order, then the other published sticky
+ * posts of the type follow, newest first (whatever the other filters say, as in the reference).
+ */
+async function withStickyFirst(records: PostRecord[], plan: ListPlan, type: string, storage: StoragePort): Promise<PostRecord[]> {
+  const onPage = records.filter((record) => record.sticky === true);
+  const others = records.filter((record) => record.sticky !== true);
+  const skip = [...records.map((record) => record.id), ...plan.excludedIds];
+  const { items } = await postsIn(storage).list({
+    where: [
+      { field: 'type', op: 'eq', value: type },
+      { field: 'status', op: 'eq', value: 'publish' },
+      { field: 'sticky', op: 'eq', value: true },
+      { field: 'id', op: 'notIn', values: skip },
+    ],
+    orderBy: [{ field: 'date', direction: 'desc' }],
+  });
+  return [...onPage, ...items, ...others];
+}
+
+/** `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. */
+export async function listPosts(context: RequestContext, postType: PostType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
+  const { params } = context;
+  checkListOrder(params);
+  const scope = scopeOf(context, postType);
+  const { definition } = postType;
+  const plan = await buildListPlan(definition, params, {
+    storage: scope.storage, site: context.site, user: context.user, visibility: listVisibility(context, scope),
+  });
+  const result = await postsIn(scope.storage).list(plan.query);
+  let records = result.items;
+  const total = result.total ?? records.length;
+
+  const pages = paging(total, plan.page, plan.perPage);
+  if (plan.page > pages.totalPages && total > 0) {
+    throw new CmsError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+  }
+  if (plan.stickyFirst) records = await withStickyFirst(records, plan, definition.type, scope.storage);
+
+  const visible = await onlyVisible(records, scope, context);
+  const options = scope.prepareOptions(context.context);
+  const items = await Promise.all(visible.map((record) => preparePost(record, options)));
+  return collection(items, pages);
+}
+
+export async function readPost(context: RequestContext, postType: PostType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
+  const post = await requirePost(context, postType);
+  const scope = scopeOf(context, postType);
+  const password = typeof context.params.password === 'string' ? context.params.password : undefined;
+  const excerptLength = typeof context.params.excerpt_length === 'number' ? context.params.excerpt_length : undefined;
+  const prepared = await preparePost(post, scope.prepareOptions(context.context, { password, excerptLength }));
+  const permalink = await permalinkOf(post, scope.links);
+  return item(prepared, { headers: { Link: `<${permalink}>; rel="alternate"; type=text/html` } });
+}
+
+/** An explicit slug on a draft or pending record is made unique as if the record were published. */
+async function slugAsPublished(scope: PostScope, changes: PostChanges, status: string | undefined, id: number, parent: number): Promise<void> {
+  if (!changes.slug || status === undefined || !SLUG_CHECKED_AS_PUBLISHED.has(status)) return;
+  const { definition } = scope.postType;
+  changes.slug = await uniquePostSlug(scope.storage, changes.slug, {
+    id, status: 'publish', type: definition.type, parent, hierarchical: definition.hierarchical,
+  }, scope.settings.permalinkStructure);
+}
+
+/** Writes answer in the edit context, whatever context the request named. */
+function editResponse(scope: PostScope, post: PostRecord) {
+  return preparePost(post, scope.prepareOptions('edit'));
+}
+
+const EDIT = { context: 'edit' } as const;
+
+export async function createPost(context: RequestContext, postType: PostType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
+  const scope = scopeOf(context, postType);
+  const changes = await prepareChanges(context, null, scope.writeEnvironment());
+  await slugAsPublished(scope, changes, changes.status, 0, changes.parent ?? 0);
+  const saved = await scope.storage.transaction((tx) => savePost(null, changes, scope.saveEnvironment(tx), 'create'));
+  const prepared = await editResponse(scope, saved);
+  return created(prepared, context.url(`/cms/v2/${postType.definition.restBase}/${saved.id}`), EDIT);
+}
+
+export async function updatePost(context: RequestContext, postType: PostType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
+  const existing = await requirePost(context, postType);
+  const scope = scopeOf(context, postType);
+  const changes = await prepareChanges(context, existing, scope.writeEnvironment());
+  await slugAsPublished(scope, changes, changes.status ?? existing.status, existing.id, changes.parent ?? 0);
+  const saved = await scope.storage.transaction(async (tx) => {
+    const current = await postsIn(tx).get(existing.id);
+    if (!current) throw new CmsError('rest_post_invalid_id', 'Invalid post ID.', 404);
+    return savePost(current, changes, scope.saveEnvironment(tx), 'update');
+  });
+  return item(await editResponse(scope, saved), EDIT);
+}
+
+export async function removePost(context: RequestContext, postType: PostType): Promise<unknown> {
+  await publishDueOnce(context, postType.deps);
+  const post = await requirePost(context, postType);
+  const scope = scopeOf(context, postType);
+  if (!scope.abilities.canDelete(post)) {
+    throw new CmsError('rest_user_cannot_delete_post', 'Sorry, you are not allowed to delete this post.', context.user ? 403 : 401);
+  }
+  if (context.params.force === true) {
+    const previous = await editResponse(scope, post);
+    await scope.storage.transaction((tx) => deletePost(post, scope.saveEnvironment(tx)));
+    return reply({ deleted: true, previous: filterByContext(previous.data, postType.schema, 'edit') });
+  }
+  if (!scope.settings.trash) {
+    throw new CmsError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
+  }
+  if (post.status === 'trash') throw new CmsError('rest_already_trashed', 'The post has already been deleted.', 410);
+  const trashed = await scope.storage.transaction(async (tx) => {
+    const current = await postsIn(tx).get(post.id);
+    return trashPost(current ?? post, scope.saveEnvironment(tx));
+  });
+  return item(await editResponse(scope, trashed), EDIT);
+}

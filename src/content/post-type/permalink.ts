@@ -1,0 +1,122 @@
+/**
+ * Public addresses of posts and pages (`link`, `guid`, `permalink_template`, `generated_slug`), built from the
+ * permalink structure the way the reference's `get_permalink` and `get_sample_permalink` do.
+ */
+import type { StoragePort } from '../../ports/storage.js';
+import { defaultCategoryId, getTerm } from '../taxonomy/index.js';
+import { postsIn, type PostRecord } from './record.js';
+import { sanitizeTitle } from './slug.js';
+import { uniquePostSlug } from './unique-slug.js';
+
+export interface LinkEnvironment {
+  storage: StoragePort;
+  /** The site's home address, without a trailing slash. */
+  home: string;
+  permalinkStructure: string;
+  pageOnFront: number;
+}
+
+/** Statuses whose posts get plain links (they have no public address yet). */
+const UNPUBLISHED_POST_STATUSES = new Set(['draft', 'pending', 'auto-draft', 'future']);
+const UNPUBLISHED_PAGE_STATUSES = new Set(['draft', 'pending', 'auto-draft']);
+
+function withTrailingSlash(path: string, structure: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  return structure.endsWith('/') ? `${trimmed}/` : trimmed;
+}
+
+/** The slug path of a page: its ancestors' slugs, then its own (`parent/child`). */
+export async function pageUri(storage: StoragePort, page: Pick<PostRecord, 'id' | 'slug' | 'parent'>): Promise<string> {
+  let uri = page.slug;
+  const seen = new Set([page.id]);
+  for (let parentId = page.parent; parentId > 0 && !seen.has(parentId); ) {
+    seen.add(parentId);
+    const parent = await postsIn(storage).get(parentId);
+    if (!parent) break;
+    if (typeof parent.slug === 'string' && parent.slug !== '') uri = `${parent.slug}/${uri}`;
+    parentId = typeof parent.parent === 'number' ? parent.parent : 0;
+  }
+  return uri;
+}
+
+async function categoryPath(storage: StoragePort, post: PostRecord): Promise<string> {
+  const ids = [...(post.categories ?? [])].sort((a, b) => a - b);
+  let term = ids.length > 0 ? await getTerm(storage, 'category', ids[0]!) : null;
+  term ??= await getTerm(storage, 'category', await defaultCategoryId(storage));
+  if (!term) return '';
+  let path = term.slug;
+  const seen = new Set([term.id]);
+  for (let parentId = term.parent; parentId > 0 && !seen.has(parentId); ) {
+    seen.add(parentId);
+    const parent = await getTerm(storage, 'category', parentId);
+    if (!parent) break;
+    path = `${parent.slug}/${path}`;
+    parentId = parent.parent;
+  }
+  return path;
+}
+
+async function authorSlug(storage: StoragePort, authorId: number): Promise<string> {
+  const user = authorId > 0 ? await storage.get('users', authorId) : null;
+  return user && typeof user.slug === 'string' ? user.slug : '';
+}
+
+async function postLink(post: PostRecord, environment: LinkEnvironment, leaveName: boolean): Promise<string> {
+  const { home, permalinkStructure: structure, storage } = environment;
+  if (structure === '' || UNPUBLISHED_POST_STATUSES.has(post.status)) return `${home}/?p=${post.id}`;
+  const date = post.date;
+  const values: Record<string, () => Promise<string> | string> = {
+    '%year%': () => date.slice(0, 4),
+    '%monthnum%': () => date.slice(5, 7),
+    '%day%': () => date.slice(8, 10),
+    '%hour%': () => date.slice(11, 13),
+    '%minute%': () => date.slice(14, 16),
+    '%second%': () => date.slice(17, 19),
+    '%post_id%': () => String(post.id),
+    '%postname%': () => (leaveName ? '%postname%' : post.slug),
+    '%category%': () => (structure.includes('%category%') ? categoryPath(storage, post) : ''),
+    '%author%': () => (structure.includes('%author%') ? authorSlug(storage, post.author) : ''),
+  };
+  let path = structure;
+  for (const [tag, value] of Object.entries(values)) {
+    if (path.includes(tag)) path = path.replaceAll(tag, await value());
+  }
+  return `${home}${withTrailingSlash(path, structure)}`;
+}
+
+async function pageLink(page: PostRecord, environment: LinkEnvironment, leaveName: boolean): Promise<string> {
+  const { home, permalinkStructure: structure } = environment;
+  if (environment.pageOnFront > 0 && environment.pageOnFront === page.id) return `${home}/`;
+  if (structure === '' || UNPUBLISHED_PAGE_STATUSES.has(page.status)) return `${home}/?page_id=${page.id}`;
+  const uri = leaveName ? '%pagename%' : await pageUri(environment.storage, page);
+  return `${home}${withTrailingSlash(`/${uri}`, structure)}`;
+}
+
+/** The record's public address; with `leaveName`, the name part stays a `%postname%` / `%pagename%` placeholder. */
+export function permalinkOf(post: PostRecord, environment: LinkEnvironment, leaveName = false): Promise<string> {
+  return post.type === 'page' ? pageLink(post, environment, leaveName) : postLink(post, environment, leaveName);
+}
+
+/**
+ * The pretty address the post would have once published, with its name as a placeholder, and the slug its
+ * title would give (made unique as if published).
+ */
+export async function samplePermalink(
+  post: PostRecord, environment: LinkEnvironment, hierarchical: boolean,
+): Promise<{ template: string; generatedSlug: string }> {
+  const status = ['draft', 'pending', 'future'].includes(post.status) ? 'publish' : post.status;
+  const generatedSlug = await uniquePostSlug(
+    environment.storage,
+    sanitizeTitle(post.title, String(post.id)),
+    { id: post.id, status, type: post.type, parent: post.parent, hierarchical, currentSlug: post.slug },
+    environment.permalinkStructure,
+  );
+  const asPublished: PostRecord = { ...post, status, slug: generatedSlug };
+  let template = await permalinkOf(asPublished, environment, true);
+  if (hierarchical && template.includes('%pagename%')) {
+    const uri = await pageUri(environment.storage, { ...asPublished, slug: '' });
+    const parentPath = uri.replace(/\/+$/, '');
+    if (parentPath !== '') template = template.replace('%pagename%', `${parentPath}/%pagename%`);
+  }
+  return { template, generatedSlug };
+}

@@ -1,0 +1,163 @@
+/** Permission checks of the post-type routes, in the reference's order, with its codes and messages. */
+import { userCan } from '../../auth/index.js';
+import type { PermissionResult, RequestContext } from '../../core/context.js';
+import { CmsError, forbidden } from '../../core/errors.js';
+import { getTerm } from '../taxonomy/index.js';
+import { passwordMatches } from './prepare.js';
+import type { PostType } from './define.js';
+import { postsIn, type PostRecord } from './record.js';
+import { asPublishedWhenDue, requestNow } from './scheduler.js';
+import { scopeOf, type PostScope } from './scope.js';
+
+const isEmpty = (value: unknown) =>
+  value === undefined || value === null || value === false || value === 0 || value === '' || value === '0'
+  || (Array.isArray(value) && value.length === 0);
+
+export function invalidPostId(): CmsError {
+  return new CmsError('rest_post_invalid_id', 'Invalid post ID.', 404);
+}
+
+/**
+ * A post-type record by id, loaded once per request and read as of the request's time (a scheduled post whose
+ * date has passed reads as published; nothing is written here).
+ */
+export async function loadRecord(context: RequestContext, postType: PostType, id: number): Promise<PostRecord | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const { deps } = postType;
+  const record = await context.memo(`post:${id}`, () => postsIn(deps.storage).get(id));
+  return record && asPublishedWhenDue(record, requestNow(context, deps));
+}
+
+/** The record the URL names, if it exists and is of this type. */
+export async function loadPost(context: RequestContext, postType: PostType): Promise<PostRecord | null> {
+  const record = await loadRecord(context, postType, Number(context.params.id));
+  return record && record.type === postType.definition.type ? record : null;
+}
+
+export async function requirePost(context: RequestContext, postType: PostType): Promise<PostRecord> {
+  const post = await loadPost(context, postType);
+  if (!post) throw invalidPostId();
+  return post;
+}
+
+/** A record's parent by id, loaded once per request; `null` when there is none. */
+export async function loadParentRecord(context: RequestContext, postType: PostType, post: PostRecord): Promise<PostRecord | null> {
+  if (!(post.parent > 0) || post.parent === post.id) return null;
+  return loadRecord(context, postType, post.parent);
+}
+
+/**
+ * Whether the user may see the record at all (the reference's `check_read_permission`). An `inherit` record
+ * (an attachment) with a parent is readable exactly when its parent is: the reference would also show it to
+ * whoever passes its own check, which takes the parent's status before trashing and the attachment's author,
+ * and so shows the media of a trashed post to any logged-in user.
+ */
+export async function canReadPost(post: PostRecord, scope: PostScope, context: RequestContext, depth = 0): Promise<boolean> {
+  if (post.status === 'publish') return true;
+  if (scope.postType.deps.capabilityRules.postStatuses[post.status] === 'public') return true;
+  if (post.status === 'inherit') {
+    const parent = await loadParentRecord(context, scope.postType, post);
+    if (!parent) return true;
+    return depth < 8 && canReadPost(parent, scope, context, depth + 1);
+  }
+  return scope.abilities.canRead(post);
+}
+
+/**
+ * The records of a list page the user may see (edit them, in the edit context). The list's conditions select
+ * only those already; this check stands behind them, so a record the conditions could not judge (a parent of an
+ * unknown status) is still never shown.
+ */
+export async function onlyVisible<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): Promise<T[]> {
+  const visible: T[] = [];
+  for (const record of records) {
+    const allowed = context.context === 'edit' ? scope.abilities.canEdit(record) : await canReadPost(record, scope, context);
+    if (allowed) visible.push(record);
+  }
+  return visible;
+}
+
+export async function listPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  const scope = scopeOf(context, postType);
+  if (context.context === 'edit' && !scope.abilities.can(scope.capabilities.edit_posts)) {
+    return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+  }
+  return true;
+}
+
+export async function readPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  const post = await loadPost(context, postType);
+  if (!post) return invalidPostId();
+  const scope = scopeOf(context, postType);
+  if (context.context === 'edit' && !scope.abilities.canEdit(post)) {
+    return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
+  }
+  const password = context.params.password;
+  if (typeof password === 'string' && password !== '' && !passwordMatches(post.password, password)) {
+    return new CmsError('rest_post_incorrect_password', 'Incorrect post password.', 403);
+  }
+  return canReadPost(post, scope, context);
+}
+
+/** Every sent term that exists must be assignable by the user. */
+async function canAssignTerms(context: RequestContext, scope: PostScope): Promise<boolean> {
+  for (const taxonomy of scope.postType.definition.taxonomies) {
+    const value = context.params[taxonomy.restBase];
+    if (value === undefined || value === null) continue;
+    for (const id of Array.isArray(value) ? value : [value]) {
+      const term = await getTerm(scope.storage, taxonomy.taxonomy as 'category' | 'post_tag', Number(id));
+      if (!term) continue;
+      if (!userCan(context.user, 'assign_term', { taxonomy: taxonomy.taxonomy }, scope.postType.deps.capabilityRules)) return false;
+    }
+  }
+  return true;
+}
+
+/** The author and sticky checks shared by create and update. */
+function authorAndStickyError(context: RequestContext, scope: PostScope, verb: 'create' | 'update'): CmsError | null {
+  const { params, user } = context;
+  const { abilities, capabilities } = scope;
+  if (!isEmpty(params.author) && (user?.id ?? 0) !== params.author && !abilities.can(capabilities.edit_others_posts)) {
+    return forbidden(user, 'rest_cannot_edit_others', `Sorry, you are not allowed to ${verb} posts as this user.`);
+  }
+  if (scope.postType.definition.supportsSticky && !isEmpty(params.sticky)
+    && !abilities.can(capabilities.edit_others_posts) && !abilities.can(capabilities.publish_posts)) {
+    return forbidden(user, 'rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.');
+  }
+  return null;
+}
+
+function termError(context: RequestContext): CmsError {
+  return forbidden(context.user, 'rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.');
+}
+
+export async function createPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  if (!isEmpty(context.params.id)) return new CmsError('rest_post_exists', 'Cannot create existing post.', 400);
+  const scope = scopeOf(context, postType);
+  const error = authorAndStickyError(context, scope, 'create');
+  if (error) return error;
+  if (!scope.abilities.can(scope.capabilities.create_posts)) {
+    return forbidden(context.user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+  }
+  return (await canAssignTerms(context, scope)) ? true : termError(context);
+}
+
+export async function updatePermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  const post = await loadPost(context, postType);
+  if (!post) return invalidPostId();
+  const scope = scopeOf(context, postType);
+  if (!scope.abilities.canEdit(post)) return forbidden(context.user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+  const error = authorAndStickyError(context, scope, 'update');
+  if (error) return error;
+  return (await canAssignTerms(context, scope)) ? true : termError(context);
+}
+
+export async function deletePermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+  const post = await loadPost(context, postType);
+  if (!post) return invalidPostId();
+  const scope = scopeOf(context, postType);
+  if (!scope.abilities.canDelete(post)) {
+    return forbidden(context.user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  }
+  return true;
+}

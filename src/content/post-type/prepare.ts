@@ -1,0 +1,126 @@
+/** A stored record → the response fields (every context; the core filters by context and `_fields`) and links. */
+import { timingSafeEqual } from 'node:crypto';
+import type { CapabilityRules } from '../../auth/index.js';
+import type { Item } from '../../core/context.js';
+import type { StoragePort } from '../../ports/storage.js';
+import { blockVersion, renderTitle } from '../render/index.js';
+import { sortTermIdsByName } from '../taxonomy/index.js';
+import type { Abilities } from './capabilities.js';
+import { localToGmt, localToGmtByCurrentOffset } from './dates.js';
+import { actionRelations, postLinks } from './links.js';
+import { permalinkOf, samplePermalink, type LinkEnvironment } from './permalink.js';
+import type { PostTypeDefinition } from './definition.js';
+import type { PostRecord } from './record.js';
+import { renderedContent, renderedExcerpt } from './render-cache.js';
+import type { ItemSchema } from './schema.js';
+
+export interface PrepareOptions {
+  definition: PostTypeDefinition;
+  schema: ItemSchema;
+  capabilityRules: CapabilityRules;
+  storage: StoragePort;
+  links: LinkEnvironment;
+  site: { timezone: string; gmtOffset: number };
+  abilities: Abilities;
+  /** The response context (`view`, `embed`, `edit`). */
+  context: string;
+  /** Whether `_fields` asks for a top-level field. */
+  wantsField(field: string): boolean;
+  url(path: string, query?: Record<string, unknown>): string;
+  /** The `password` a single read was sent. */
+  password?: string | undefined;
+  /** `excerpt_length` of a single read. */
+  excerptLength?: number | undefined;
+}
+
+/** The timing-safe comparison the reference uses for post passwords. */
+export function passwordMatches(stored: string, given: string): boolean {
+  const expected = Buffer.from(stored, 'utf8');
+  const actual = Buffer.from(given, 'utf8');
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/**
+ * Whether protected content may be shown: editors of the post in the edit context, and anyone who sent the
+ * right password.
+ */
+export function canSeeProtectedContent(post: PostRecord, options: Pick<PrepareOptions, 'context' | 'abilities' | 'password'>): boolean {
+  if (post.password === '') return true;
+  if (options.context === 'edit' && options.abilities.canEdit(post)) return true;
+  return options.password !== undefined && options.password !== '' && passwordMatches(post.password, options.password);
+}
+
+function wanted(options: PrepareOptions, field: string): boolean {
+  const contexts = options.schema.properties[field]?.context;
+  return options.wantsField(field) && (contexts === undefined || contexts.includes(options.context));
+}
+
+function metaOf(post: PostRecord): Record<string, unknown> {
+  const footnotes = post.meta?.footnotes;
+  return { footnotes: typeof footnotes === 'string' ? footnotes : '' };
+}
+
+export async function preparePost(post: PostRecord, options: PrepareOptions): Promise<Item> {
+  const { definition } = options;
+  const want = (field: string) => wanted(options, field);
+  const data: Record<string, unknown> = {};
+  const visible = canSeeProtectedContent(post, options);
+
+  if (want('id')) data.id = post.id;
+  if (want('date')) data.date = post.date;
+  if (want('date_gmt')) data.date_gmt = post.date_gmt ?? localToGmt(post.date, options.site);
+  if (want('guid')) data.guid = { rendered: post.guid, raw: post.guid };
+  if (want('modified')) data.modified = post.modified;
+  if (want('modified_gmt')) data.modified_gmt = post.modified_gmt ?? localToGmtByCurrentOffset(post.modified, options.site);
+  if (want('password')) data.password = post.password;
+  if (want('slug')) data.slug = post.slug;
+  if (want('status')) data.status = post.status;
+  if (want('type')) data.type = post.type;
+  if (want('link')) data.link = await permalinkOf(post, options.links);
+  if (want('title')) {
+    data.title = { raw: post.title, rendered: renderTitle(post.title, { status: post.status, hasPassword: post.password !== '' }) };
+  }
+  if (want('content')) {
+    data.content = {
+      raw: post.content,
+      rendered: visible ? renderedContent(post.content) : '',
+      protected: post.password !== '',
+      block_version: blockVersion(post.content),
+    };
+  }
+  if (want('excerpt')) {
+    data.excerpt = {
+      raw: post.excerpt,
+      rendered: visible ? renderedExcerpt(post.excerpt, post.content, options.excerptLength) : '',
+      protected: post.password !== '',
+    };
+  }
+  if (want('author')) data.author = post.author;
+  if (want('featured_media')) data.featured_media = post.featured_media;
+  if (definition.hierarchical && want('parent')) data.parent = post.parent;
+  if (definition.supportsPageAttributes && want('menu_order')) data.menu_order = post.menu_order;
+  if (want('comment_status')) data.comment_status = post.comment_status;
+  if (want('ping_status')) data.ping_status = post.ping_status;
+  if (definition.supportsSticky && want('sticky')) data.sticky = post.sticky === true;
+  if (want('template')) data.template = post.template;
+  if (definition.supportsFormats && want('format')) data.format = post.format || 'standard';
+  if (want('meta')) data.meta = metaOf(post);
+  for (const taxonomy of definition.taxonomies) {
+    if (!want(taxonomy.restBase)) continue;
+    const ids = (post[taxonomy.restBase] as number[] | undefined) ?? [];
+    data[taxonomy.restBase] = ids.length > 0 ? await sortTermIdsByName(options.storage, taxonomy.taxonomy as 'category' | 'post_tag', ids) : [];
+  }
+  if (want('permalink_template') || want('generated_slug')) {
+    const sample = await samplePermalink(post, options.links, definition.hierarchical);
+    if (want('permalink_template')) data.permalink_template = sample.template;
+    if (want('generated_slug')) data.generated_slug = sample.generatedSlug;
+  }
+
+  if (!options.wantsField('_links') && !options.wantsField('_embedded')) return { data };
+  const links = await postLinks(post, { definition, storage: options.storage, url: options.url });
+  if (options.context === 'edit') {
+    const self = links.self![0]!.href;
+    for (const relation of actionRelations(definition, options.abilities.user, options.capabilityRules)) links[relation] = [{ href: self }];
+  }
+  return { data, links };
+}

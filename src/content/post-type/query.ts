@@ -1,0 +1,214 @@
+/**
+ * List parameters → the storage port's structured query. Equality on `type` and `status` (and author, parent,
+ * slug, sticky, menu_order when asked) with a single order field lets an indexed store answer a page without
+ * scanning; ranges on the order field become index bounds.
+ */
+import type { Principal } from '../../core/context.js';
+import type { Site } from '../../core/site.js';
+import type { Condition, ListQuery, Scalar, SortKey, StoragePort } from '../../ports/storage.js';
+import { descendantIds } from '../taxonomy/index.js';
+import { filterDateToLocal } from './dates.js';
+import { EXCLUDED_FROM_ANY, REGISTERED_STATUSES, type PostTypeDefinition, type TaxonomyBinding } from './definition.js';
+import { parseSearch, protectedTextSearch, relevanceRank, SEARCH_COLUMNS, textSearch } from './search.js';
+import { sanitizeTitle } from './slug.js';
+import type { ListVisibility } from './visibility.js';
+
+export interface ListPlan {
+  query: ListQuery & { offset: number; limit: number };
+  page: number;
+  perPage: number;
+  /** Whether sticky posts move to the front of this page (`ignore_sticky=false` on an unfiltered first page). */
+  stickyFirst: boolean;
+  /** Ids left out by `exclude`; sticky posts fetched for the front must not be among them. */
+  excludedIds: number[];
+}
+
+export interface ListEnvironment {
+  storage: StoragePort;
+  site: Pick<Site, 'timezone' | 'gmtOffset'>;
+  user: Principal | null;
+  /** Which records the caller may see; without it the list selects every record of the statuses asked for. */
+  visibility?: ListVisibility;
+  /** Fields a search looks in besides the post fields (media: the file name). */
+  extraSearchFields?: readonly string[];
+}
+
+/**
+ * The largest offset handed to a store. Offsets arrive as the reference's 64-bit integers (or larger); no store
+ * holds this many records, so anything beyond is past the end all the same.
+ */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
+/** A requested offset (negative ones count from the start, as `absint` does) that a store accepts. */
+export function storableOffset(value: number): number {
+  const offset = Math.abs(value);
+  return Number.isFinite(offset) ? Math.min(Math.floor(offset), MAX_OFFSET) : MAX_OFFSET;
+}
+
+const eq = (field: string, value: Scalar): Condition => ({ field, op: 'eq', value });
+
+/** `eq` for one value, `in` for several: both are index-friendly. */
+function oneOf(field: string, values: readonly Scalar[]): Condition {
+  const unique = [...new Set(values)];
+  return unique.length === 1 ? eq(field, unique[0]!) : { field, op: 'in', values: unique };
+}
+
+const list = <T>(value: unknown): T[] => (Array.isArray(value) ? value as T[] : []);
+const isSet = (value: unknown) => value !== undefined && value !== null;
+
+/** The statuses a `status` filter stands for; `any` is every status but trash and auto-draft (unless named). */
+export function statusesOf(requested: readonly string[]): string[] {
+  if (!requested.includes('any')) return [...new Set(requested)];
+  return REGISTERED_STATUSES.filter((status) => !EXCLUDED_FROM_ANY.has(status) || requested.includes(status));
+}
+
+interface TermFilter {
+  terms: number[];
+  includeChildren: boolean;
+  operator: 'AND' | 'OR';
+}
+
+function termFilterOf(value: unknown): TermFilter | null {
+  if (Array.isArray(value)) return { terms: value as number[], includeChildren: false, operator: 'OR' };
+  if (value !== null && typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    return {
+      terms: list<number>(object.terms),
+      includeChildren: object.include_children === true,
+      operator: object.operator === 'AND' ? 'AND' : 'OR',
+    };
+  }
+  return null;
+}
+
+async function termTerms(filter: TermFilter, binding: TaxonomyBinding, storage: StoragePort): Promise<number[]> {
+  const unique = [...new Set(filter.terms)];
+  if (!filter.includeChildren || !binding.hierarchical) return unique;
+  return descendantIds(storage, binding.taxonomy as 'category' | 'post_tag', unique);
+}
+
+/** Taxonomy and format clauses; `inclusive` tells whether any of them selects (rather than excludes) records. */
+async function taxonomyClauses(
+  definition: PostTypeDefinition, params: Readonly<Record<string, unknown>>, storage: StoragePort,
+): Promise<{ clauses: Condition[]; inclusive: boolean }> {
+  const clauses: Condition[] = [];
+  let inclusive = false;
+  for (const binding of definition.taxonomies) {
+    const include = termFilterOf(params[binding.restBase]);
+    if (include && include.terms.length > 0) {
+      const terms = await termTerms(include, binding, storage);
+      clauses.push({ field: binding.restBase, op: include.operator === 'AND' ? 'containsAll' : 'containsAny', values: terms });
+      inclusive = true;
+    }
+    const exclude = termFilterOf(params[`${binding.restBase}_exclude`]);
+    if (exclude && exclude.terms.length > 0) {
+      clauses.push({ field: binding.restBase, op: 'containsNone', values: await termTerms(exclude, binding, storage) });
+    }
+  }
+  const formats = list<string>(params.format);
+  if (definition.supportsFormats && formats.length > 0) {
+    // Records without a format hold `standard`, so the format filter is one list condition.
+    clauses.push(oneOf('format', formats));
+    inclusive = true;
+  }
+  return { clauses, inclusive };
+}
+
+function orderKeys(
+  definition: PostTypeDefinition, params: Readonly<Record<string, unknown>>, direction: 'asc' | 'desc', rank: Condition[] | null,
+): SortKey[] {
+  const orderby = typeof params.orderby === 'string' ? params.orderby : 'date';
+  const include = list<number>(params.include);
+  const slugs = list<string>(params.slug);
+  if (orderby === 'include' && include.length > 0) return [{ rank: include.map((id) => eq('id', id)) }];
+  if (orderby === 'include_slugs' && slugs.length > 0) return [{ rank: slugs.map((slug) => eq('slug', sanitizeTitle(slug))) }];
+  if (orderby === 'relevance' && rank) {
+    return rank.length > 0 ? [{ rank }, { field: 'date', direction }] : [{ field: 'date', direction }];
+  }
+  const fields: Record<string, string> = {
+    author: 'author', date: 'date', id: 'id', modified: 'modified', parent: 'parent', slug: 'slug', title: 'title',
+  };
+  if (definition.supportsPageAttributes) fields.menu_order = 'menu_order';
+  return [{ field: fields[orderby] ?? 'date', direction }];
+}
+
+/**
+ * Builds the query for a list request. Parameter errors (`relevance` without `search`, `include` order without
+ * `include`) are the caller's to report first.
+ */
+export async function buildListPlan(
+  definition: PostTypeDefinition, params: Readonly<Record<string, unknown>>, environment: ListEnvironment,
+): Promise<ListPlan> {
+  const { storage, site, user, visibility } = environment;
+  const where: Condition[] = [eq('type', definition.type)];
+  const statuses = statusesOf(list<string>(params.status).length > 0 ? list<string>(params.status) : ['publish']);
+  where.push(...(visibility ? await visibility.rows(statuses) : [oneOf('status', statuses)]));
+
+  const include = list<number>(params.include);
+  const excludedIds = list<number>(params.exclude);
+  if (definition.supportsSticky && isSet(params.sticky)) where.push(eq('sticky', params.sticky === true));
+  if (include.length > 0) where.push(oneOf('id', include));
+  if (excludedIds.length > 0) where.push({ field: 'id', op: 'notIn', values: [...new Set(excludedIds)] });
+
+  const authors = list<number>(params.author);
+  if (authors.length > 0) where.push(oneOf('author', authors));
+  const authorsExcluded = list<number>(params.author_exclude);
+  if (authorsExcluded.length > 0) where.push({ field: 'author', op: 'notIn', values: authorsExcluded });
+
+  if (definition.hierarchical) {
+    const parents = list<number>(params.parent);
+    if (parents.length > 0) where.push(oneOf('parent', parents));
+    const parentsExcluded = list<number>(params.parent_exclude);
+    if (parentsExcluded.length > 0) where.push({ field: 'parent', op: 'notIn', values: parentsExcluded });
+  }
+  if (definition.supportsPageAttributes && typeof params.menu_order === 'number') where.push(eq('menu_order', params.menu_order));
+
+  const slugs = list<string>(params.slug).map((slug) => sanitizeTitle(slug));
+  if (slugs.length > 0) where.push(oneOf('slug', slugs));
+
+  for (const [name, field, op] of [
+    ['after', 'date', 'gt'], ['before', 'date', 'lt'], ['modified_after', 'modified', 'gt'], ['modified_before', 'modified', 'lt'],
+  ] as const) {
+    if (typeof params[name] !== 'string') continue;
+    const local = filterDateToLocal(params[name], site);
+    if (local !== null) where.push({ field, op, value: local });
+  }
+
+  // As PHP's empty(): "0" searches for nothing.
+  const searchText = typeof params.search === 'string' && params.search !== '0' ? params.search : '';
+  let search: ListQuery['search'];
+  let rank: Condition[] | null = null;
+  if (searchText !== '') {
+    const parsed = parseSearch(searchText);
+    const exact = params.search_semantics === 'exact';
+    const columns = list<string>(params.search_columns).map((column) => SEARCH_COLUMNS[column]).filter((field) => field !== undefined);
+    const fields = [...new Set([...(columns.length > 0 ? columns : ['title', 'excerpt', 'content']), ...(environment.extraSearchFields ?? [])])];
+    // Anonymous visitors never find password-protected posts by searching.
+    if (!user) where.push(eq('password', ''));
+    const textVisible = user && visibility ? visibility.protectedText(statuses) : null;
+    if (textVisible) {
+      search = textSearch({ ...parsed, excludedTerms: [] }, fields, exact);
+      where.push(protectedTextSearch(parsed, fields, exact, textVisible));
+    } else {
+      search = textSearch(parsed, fields, exact);
+    }
+    rank = relevanceRank(parsed, exact, textVisible);
+  }
+
+  const taxonomy = await taxonomyClauses(definition, params, storage);
+  if (taxonomy.clauses.length > 0) {
+    if (params.tax_relation === 'OR') where.push({ op: 'or', conditions: taxonomy.clauses });
+    else where.push(...taxonomy.clauses);
+  }
+
+  const direction = params.order === 'asc' ? 'asc' : 'desc';
+  const page = typeof params.page === 'number' && params.page > 0 ? params.page : 1;
+  const perPage = typeof params.per_page === 'number' && params.per_page > 0 ? params.per_page : 10;
+  const offset = storableOffset(typeof params.offset === 'number' ? params.offset : (page - 1) * perPage);
+
+  const query: ListPlan['query'] = { where, orderBy: orderKeys(definition, params, direction, rank), offset, limit: perPage, withTotal: true };
+  if (search) query.search = search;
+  const stickyFirst = definition.supportsSticky && params.ignore_sticky === false && page <= 1
+    && searchText === '' && !taxonomy.inclusive;
+  return { query, page, perPage, stickyFirst, excludedIds };
+}

@@ -1,0 +1,63 @@
+/**
+ * Scheduled posts go live when their date passes. Nothing runs in the background, so no timer keeps a process
+ * alive and tests move time with a fixed clock. Two parts, neither of them a permission check:
+ * - reading: a `future` record whose date has passed reads as published (`asPublishedWhenDue`), so checks and
+ *   answers agree with the clock before anything is written;
+ * - writing: the handlers of the post-type routes first run `publishDueOnce`, which stores the new status and
+ *   tells the `saved` listeners (`scheduled-publish`), once per request.
+ */
+import type { Principal, RequestContext } from '../../core/context.js';
+import type { ListQuery } from '../../ports/storage.js';
+import { formatUtc } from './dates.js';
+import type { PostTypeDeps } from './define.js';
+import { postsIn, type PostRecord } from './record.js';
+
+/** The `future` records whose GMT date is not after `now`, oldest first. */
+function dueQuery(now: Date): ListQuery {
+  return {
+    where: [
+      { field: 'status', op: 'eq', value: 'future' },
+      { field: 'date_gmt', op: 'lte', value: formatUtc(now) },
+    ],
+    orderBy: [{ field: 'date_gmt', direction: 'asc' }],
+  };
+}
+
+/** Publishes every `future` record whose GMT date is not after `now`; returns how many went live. */
+export async function publishDuePosts(
+  deps: Pick<PostTypeDeps, 'storage' | 'postEvents'>, now: Date, options: { user?: Principal | null; home?: string } = {},
+): Promise<number> {
+  const due = dueQuery(now);
+  // The common case, nothing due, costs one bounded index probe.
+  const { items: probe } = await postsIn(deps.storage).list({ ...due, limit: 1 });
+  if (probe.length === 0) return 0;
+  return deps.storage.transaction(async (tx) => {
+    const posts = postsIn(tx);
+    const { items } = await posts.list(due);
+    for (const previous of items) {
+      const published = await posts.update(previous.id, { status: 'publish' });
+      if (!published) continue;
+      await deps.postEvents.emitSaved({
+        storage: tx, post: published, previous, reason: 'scheduled-publish', user: options.user ?? null, now,
+        ...(options.home === undefined ? {} : { home: options.home }),
+      });
+    }
+    return items.length;
+  });
+}
+
+/** The request's "now" for scheduling, read from the clock once so checks and handlers agree. */
+export function requestNow(context: Pick<RequestContext, 'memo'>, deps: Pick<PostTypeDeps, 'clock'>): Date {
+  return context.memo('posts:now', () => deps.clock.now());
+}
+
+/** Runs the publishing pass once per request, however many handlers ask for it. */
+export function publishDueOnce(context: Pick<RequestContext, 'site' | 'memo'>, deps: Pick<PostTypeDeps, 'storage' | 'postEvents' | 'clock'>): Promise<number> {
+  return context.memo('posts:publish-due', () => publishDuePosts(deps, requestNow(context, deps), { home: context.site.home }));
+}
+
+/** A `future` record whose date has passed, as it reads once published; any other record as it is. */
+export function asPublishedWhenDue<T extends PostRecord>(record: T, now: Date): T {
+  if (record.status !== 'future' || record.date_gmt === null || record.date_gmt > formatUtc(now)) return record;
+  return { ...record, status: 'publish' };
+}

@@ -1,0 +1,35 @@
+/** Site-level choices for post types that are not part of the core's site settings. */
+
+export interface PostSettings {
+  /**
+   * The permalink structure, with the reference's tags (`%year%`, `%monthnum%`, `%day%`, `%hour%`, `%minute%`,
+   * `%second%`, `%postname%`, `%post_id%`, `%author%`, `%category%`). `''` gives plain links (`/?p=123`).
+   * Default `/%year%/%monthnum%/%day%/%postname%/`.
+   */
+  permalinkStructure?: string;
+  /** Templates a post type may use, by type: template file → display name. Default: none. */
+  templates?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Whether DELETE without `force` moves records to the trash. Default true. */
+  trash?: boolean;
+  /**
+   * The key autosave preview links are signed with. Default: random per instance; hosts running several
+   * processes behind one address set the same value in each.
+   */
+  previewSecret?: string;
+}
+
+export const DEFAULT_PERMALINK_STRUCTURE = '/%year%/%monthnum%/%day%/%postname%/';
+
+export interface ResolvedPostSettings {
+  permalinkStructure: string;
+  templates: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  trash: boolean;
+}
+
+export function resolvePostSettings(settings: PostSettings | undefined): ResolvedPostSettings {
+  return {
+    permalinkStructure: settings?.permalinkStructure ?? DEFAULT_PERMALINK_STRUCTURE,
+    templates: settings?.templates ?? {},
+    trash: settings?.trash ?? true,
+  };
+}

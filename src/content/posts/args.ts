@@ -1,0 +1,33 @@
+/** Arguments of the posts and pages routes: the kit's list and write arguments, and the single-item ones. */
+import { args, type ArgSpec } from '../../core/args/define.js';
+import { collectionArgs, contextArg, itemArgs, type PostType } from '../post-type/index.js';
+
+const idArg = () => args.integer({ description: 'Unique identifier of the post.' });
+
+export function listArgs(postType: PostType): Record<string, ArgSpec> {
+  return collectionArgs(postType.definition, postType.deps.capabilityRules);
+}
+
+export function createArgs(postType: PostType): Record<string, ArgSpec> {
+  return itemArgs(postType.schema);
+}
+
+export function readArgs(): Record<string, ArgSpec> {
+  return {
+    id: idArg(),
+    context: contextArg(),
+    excerpt_length: args.integer({ description: 'How many words a generated excerpt keeps.' }),
+    password: args.string({ description: 'The password of a password-protected post.' }),
+  };
+}
+
+export function updateArgs(postType: PostType): Record<string, ArgSpec> {
+  return { id: idArg(), ...itemArgs(postType.schema) };
+}
+
+export function deleteArgs(): Record<string, ArgSpec> {
+  return {
+    id: idArg(),
+    force: args.boolean({ description: 'Whether to delete for good instead of moving to the trash.', default: false }),
+  };
+}

@@ -1,0 +1,80 @@
+/** Permission checks of the category and tag routes, with the reference's codes and messages. */
+import { userCan, type PostSubject } from '../../auth/index.js';
+import type { PermissionResult, RequestContext } from '../../core/context.js';
+import { CmsError, forbidden } from '../../core/errors.js';
+import type { PostRecord } from '../post-type/index.js';
+import { DEFAULT_CATEGORY_ID, type TermRecord } from '../taxonomy/index.js';
+import type { TermType } from './deps.js';
+import { isEmptyValue, loadPostOf, requireTerm } from './load.js';
+
+function can(context: RequestContext, terms: TermType, capability: string, term?: TermRecord): boolean {
+  const subject = term ? { taxonomy: term.taxonomy, isDefault: term.taxonomy === 'category' && term.id === DEFAULT_CATEGORY_ID } : undefined;
+  return userCan(context.user, capability, subject, terms.deps.capabilityRules);
+}
+
+function capabilityName(terms: TermType, which: 'edit_terms' | 'assign_terms'): string {
+  return terms.deps.capabilityRules.taxonomies[terms.definition.name]?.[which] ?? 'do_not_allow';
+}
+
+/** Runs a check that needs the URL's term, turning a missing term into its error. */
+async function withTerm(context: RequestContext, terms: TermType, check: (term: TermRecord) => true | CmsError): Promise<PermissionResult> {
+  try {
+    return check(await requireTerm(context, terms));
+  } catch (error) {
+    if (error instanceof CmsError) return error;
+    throw error;
+  }
+}
+
+function postSubjectOf(post: PostRecord): PostSubject {
+  const subject: PostSubject = { type: post.type, status: post.status, authorId: typeof post.author === 'number' ? post.author : 0 };
+  if (typeof post.trashed_from_status === 'string') subject.trashedFromStatus = post.trashed_from_status;
+  return subject;
+}
+
+function mayReadTermsOf(context: RequestContext, terms: TermType, post: PostRecord): boolean {
+  const subject = postSubjectOf(post);
+  if (!terms.definition.objectTypes.includes(subject.type)) return false;
+  if (subject.status === 'publish') return true;
+  return userCan(context.user, 'read_post', subject, terms.deps.capabilityRules);
+}
+
+export async function canListTerms(context: RequestContext, terms: TermType): Promise<PermissionResult> {
+  if (context.context === 'edit' && !can(context, terms, capabilityName(terms, 'edit_terms'))) {
+    return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.');
+  }
+  const postId = context.params.post;
+  if (!isEmptyValue(postId)) {
+    const post = await loadPostOf(context, terms, Number(postId));
+    if (!post) return new CmsError('rest_post_invalid_id', 'Invalid post ID.', 400);
+    if (!mayReadTermsOf(context, terms, post)) {
+      return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.');
+    }
+  }
+  return true;
+}
+
+export function canReadTerm(context: RequestContext, terms: TermType): Promise<PermissionResult> {
+  return withTerm(context, terms, (term) => (context.context === 'edit' && !can(context, terms, 'edit_term', term)
+    ? forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this term.')
+    : true));
+}
+
+export function canCreateTerm(context: RequestContext, terms: TermType): PermissionResult {
+  const capability = capabilityName(terms, terms.definition.hierarchical ? 'edit_terms' : 'assign_terms');
+  return can(context, terms, capability)
+    ? true
+    : forbidden(context.user, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
+}
+
+export function canUpdateTerm(context: RequestContext, terms: TermType): Promise<PermissionResult> {
+  return withTerm(context, terms, (term) => (can(context, terms, 'edit_term', term)
+    ? true
+    : forbidden(context.user, 'rest_cannot_update', 'Sorry, you are not allowed to edit this term.')));
+}
+
+export function canDeleteTerm(context: RequestContext, terms: TermType): Promise<PermissionResult> {
+  return withTerm(context, terms, (term) => (can(context, terms, 'delete_term', term)
+    ? true
+    : forbidden(context.user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this term.')));
+}
