@@ -16,14 +16,9 @@ import {
 } from '../content/post-type/index.js';
 import { allTerms, ensureDefaultTerms, insertTerm, TERMS_COLLECTION } from '../content/taxonomy/index.js';
 import { allowedMimeTypes, fileTypeOf } from '../format/mime-types.js';
-import { serially } from '../media/accept.js';
-import { checkFileType } from '../media/files/check-type.js';
-import { sanitizeFileName } from '../media/files/file-name.js';
-import { uniqueFileName } from '../media/files/unique-name.js';
-import { readImageHeader } from '../media/images/header.js';
-import { readImageMeta } from '../media/images/image-meta.js';
-import { fileUrl } from '../media/record.js';
-import { ATTACHMENT_TYPE } from '../media/schema.js';
+import {
+  ATTACHMENT_TYPE, checkFileType, fileUrl, readImageHeader, readImageMeta, sanitizeFileName, serially, uniqueFileName,
+} from '../media/index.js';
 import { isOutboundError } from '../ports/http-client.js';
 import type { Condition, StoragePort } from '../ports/storage.js';
 import { createUser, findUserByLogin, getUser } from '../users/store.js';

@@ -15,13 +15,16 @@ const ANYTHING = null;
 const MAY_IMPORT: Record<string, readonly string[] | null> = {
   // The host-facing top: the package entry, the assembly and the command line.
   'src/index.ts': ANYTHING,
+  // Moving a whole site in and out (WXR): above the resources it fills.
+  'src/wxr': ['src/core', 'src/format', 'src/ports', 'src/auth', 'src/deps.ts', ...RESOURCES],
   'src/cms.ts': ANYTHING,
   'src/cli': ANYTHING,
   // Adapters only convert, through the package's public surface.
   adapters: ['src/index.ts'],
   // Resources: each registers its routes; no concrete store, no assembly.
   ...Object.fromEntries(RESOURCES.map((area) => [area, ['src/core', 'src/format', 'src/ports', 'src/auth', 'src/deps.ts', ...RESOURCES]])),
-  'src/deps.ts': ['src/core', 'src/format', 'src/ports', 'src/auth'],
+  // The dependency object's type names the typed services resources share (post events, uploads, …).
+  'src/deps.ts': ['src/core', 'src/format', 'src/ports', 'src/auth', ...RESOURCES],
   'src/auth': ['src/core', 'src/format', 'src/ports'],
   // Port implementations: stores, blob stores, mailers.
   'src/storage': ['src/ports', 'src/format'],
@@ -38,18 +41,10 @@ const APART: readonly [string, string][] = [
 ];
 
 /**
- * Imports the rules forbid that exist in code being restructured (one post-type kit, explicit dependencies):
- * `from -> to`. Empty this list as they go. The test fails on any forbidden import not listed here, and on any
- * entry that no longer occurs, so the list only shrinks.
+ * Imports the rules forbid that are accepted for now, as `from -> to`, each with its reason. The test fails on any
+ * forbidden import not listed here, and on any entry that no longer occurs, so the list only shrinks.
  */
-const KNOWN_OFFENDERS: readonly string[] = [
-  // content reads a user's posts through the users module (and users register it back).
-  'src/content/posts/author-posts.ts -> src/users/posts.ts',
-  'src/content/posts/author-posts.ts -> src/users/user-posts.ts',
-  // media picks its default blob store itself instead of receiving it from createCms.
-  'src/media/index.ts -> src/storage/blobs/index.ts',
-  'src/media/services.ts -> src/storage/blobs/memory.ts',
-];
+const KNOWN_OFFENDERS: readonly string[] = [];
 
 /** The area a file belongs to: the longest key of MAY_IMPORT that is the file or a folder holding it. */
 function areaOf(path: string): string | undefined {
