@@ -4,7 +4,6 @@
  */
 import { constrainDimensions } from './images/dimensions.js';
 import { baseNameOf, isImageMetadata, type ImageMetadata } from './images/metadata.js';
-import { fileUrl } from './record.js';
 
 const MAX_SRCSET_WIDTH = 2048;
 
@@ -41,16 +40,15 @@ function srcset(metadata: ImageMetadata, folderUrl: string, shown: { file: strin
 export interface AttachmentHtmlInput {
   mimeType: string;
   metadata: unknown;
-  /** Key of the main file. */
-  file: string;
-  baseUrl: string;
+  /** Address of the main file. */
+  url: string;
   alt: string;
   /** The rendered title, for links to files that are not images. */
   title: string;
 }
 
 export function attachmentHtml(input: AttachmentHtmlInput): string {
-  const url = fileUrl(input.baseUrl, input.file);
+  const { url } = input;
   const metadata = input.metadata;
   if (!input.mimeType.startsWith('image/') || !isImageMetadata(metadata)) {
     return `<p class="attachment"><a href='${escapeAttribute(url)}'>${input.title}</a></p>`;

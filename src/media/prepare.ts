@@ -7,7 +7,7 @@ import type { UploadsConfig } from './config.js';
 import type { MediaType } from './deps.js';
 import { baseNameOf, folderOf, isImageMetadata, joinKey } from './images/metadata.js';
 import { missingSizes } from './images/subsizes.js';
-import { fileUrl, uploadsBaseUrl, type AttachmentRecord } from './record.js';
+import { fileUrl, mainFileUrl, uploadsBaseUrl, type AttachmentRecord } from './record.js';
 
 const API = 'https://api.w.org/';
 /** Post fields attachments do not have. */
@@ -105,8 +105,7 @@ export async function prepareAttachment(record: AttachmentRecord, context: Reque
     ? attachmentHtml({
       mimeType: record.mime_type,
       metadata: record.media_details,
-      file: record.file,
-      baseUrl,
+      url: mainFileUrl(baseUrl, record),
       alt: record.alt_text ?? '',
       title: renderTitle(record.title, { status: record.status, hasPassword: false }),
     })
@@ -118,7 +117,7 @@ export async function prepareAttachment(record: AttachmentRecord, context: Reque
   if (wants('mime_type')) data.mime_type = record.mime_type;
   if (wants('media_details')) data.media_details = mediaDetails(record, baseUrl);
   if (wants('post')) data.post = record.parent > 0 ? record.parent : null;
-  if (wants('source_url')) data.source_url = fileUrl(baseUrl, record.file);
+  if (wants('source_url')) data.source_url = mainFileUrl(baseUrl, record);
   if (wants('missing_image_sizes')) data.missing_image_sizes = missingSizesOf(record, mediaType.deps.uploads);
 
   if (!prepared.links) return { data };

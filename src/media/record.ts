@@ -16,6 +16,8 @@ export interface AttachmentRecord extends PostRecord {
   /** The reference's attachment metadata: image sizes and meta, or just the file size. */
   media_details: AttachmentMetadata;
   alt_text: string;
+  /** The remote address of a file not stored here (an imported attachment whose file was not fetched). */
+  source_url?: string;
 }
 
 export function isAttachment(record: PostRecord | null): record is AttachmentRecord {
@@ -44,6 +46,12 @@ export function uploadsBaseUrl(uploads: Pick<UploadsConfig, 'baseUrl'>, site: Pi
 /** The public address of a stored key; each path segment is percent-encoded. */
 export function fileUrl(base: string, key: string): string {
   return `${base}/${key.split('/').map((segment) => encodeURIComponent(segment)).join('/')}`;
+}
+
+/** The address of an attachment's main file: in the uploads, or the remote one it was imported with. */
+export function mainFileUrl(base: string, record: AttachmentRecord): string {
+  if (record.file === '' && typeof record.source_url === 'string' && record.source_url !== '') return record.source_url;
+  return fileUrl(base, record.file);
 }
 
 /** Every blob an attachment owns: its main file, the original upload and every generated size. */

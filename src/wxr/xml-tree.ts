@@ -6,7 +6,8 @@
  * dropped while parsing, and names become values in the tree, never object keys, so no element name can
  * reach an object's prototype.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { XMLParser } from 'fast-xml-parser';
+import { fastXmlParser } from '../format/lazy-modules.js';
 import { WxrError } from './errors.js';
 import type { Fragment } from './scanner.js';
 
@@ -44,7 +45,9 @@ const KNOWN = new Set([
 export const MAX_FRAGMENT_DEPTH = 16;
 const KNOWN_ATTRIBUTES = new Set(['domain', 'nicename', 'isPermaLink']);
 
-const parser = new XMLParser({
+let parser: XMLParser | undefined;
+/** The parser, made on first use so that importing quire does not load the XML library. */
+const makeParser = (): XMLParser => new (fastXmlParser().XMLParser)({
   preserveOrder: true,
   ignoreAttributes: (name) => !KNOWN_ATTRIBUTES.has(name),
   attributeNamePrefix: '',
@@ -100,13 +103,13 @@ function toElement(node: OrderedNode, line: number): XmlElement | null {
 
 /** Parses one channel child; malformed XML fails with `wxr_parse_error` on the file's line. */
 export function parseFragment(fragment: Fragment): XmlElement | null {
-  const checked = XMLValidator.validate(fragment.xml, { allowBooleanAttributes: false });
+  const checked = fastXmlParser().XMLValidator.validate(fragment.xml, { allowBooleanAttributes: false });
   if (checked !== true) {
     throw new WxrError('wxr_parse_error', `${checked.err.msg} (column ${checked.err.col})`, fragment.line + checked.err.line - 1);
   }
   let nodes: OrderedNode[];
   try {
-    nodes = parser.parse(fragment.xml) as OrderedNode[];
+    nodes = (parser ??= makeParser()).parse(fragment.xml) as OrderedNode[];
   } catch (error) {
     const message = (error as Error).message;
     const reason = message.includes('[SECURITY]') ? 'an element or attribute is named __proto__, constructor or prototype' : message;

@@ -24,7 +24,12 @@ describe('attachment files', () => {
     const summary = await cms.importWxr(SAMPLE);
     assert.deepEqual(httpClient.urls, []);
     assert.equal(summary.filesFetched, 0);
-    assert.deepEqual(await cms.services.blobs.list(''), []);
+    assert.deepEqual(await cms.deps.blobs.list(''), []);
+    // The media routes show the remote address until the file is fetched.
+    const admin = await cms.users.create({ login: 'admin', email: 'admin@new.example', roles: ['administrator'] });
+    const media = (await send(cms, 'GET', `/cms/v2/media/${summary.ids.posts.get(10)}?context=edit`, { user: admin })).json;
+    assert.equal(media.source_url, PHOTO_URL);
+    assert.ok(String(media.description.rendered).includes(PHOTO_URL), media.description.rendered);
   });
 
   test('are fetched through the HTTP client into the uploads store when asked, and their addresses follow', async () => {
@@ -35,13 +40,13 @@ describe('attachment files', () => {
     assert.deepEqual(httpClient.urls, [PHOTO_URL]);
     assert.equal(summary.filesFetched, 1);
     // The bytes are a PNG whatever the name says, so it is stored as one (as uploads are).
-    assert.deepEqual((await cms.services.blobs.list('')).map((blob) => blob.key), ['2024/03/harbour.png']);
+    assert.deepEqual((await cms.deps.blobs.list('')).map((blob) => blob.key), ['2024/03/harbour.png']);
     const media = (await send(cms, 'GET', `/cms/v2/media/${summary.ids.posts.get(10)}?context=edit`, { user: admin })).json;
     assert.deepEqual(
       [media.source_url, media.mime_type, media.media_details.width, media.media_details.height, media.guid.raw],
       ['http://new.example/uploads/2024/03/harbour.png', 'image/png', 1, 1, 'http://new.example/uploads/2024/03/harbour.png'],
     );
-    const post = await cms.services.storage.get('posts', summary.ids.posts.get(11)!);
+    const post = await cms.deps.storage.get('posts', summary.ids.posts.get(11)!);
     assert.match(String(post!.content), /<img src="http:\/\/new\.example\/uploads\/2024\/03\/harbour-300x200\.jpg" \/>/);
     assert.equal(post!.featured_media, summary.ids.posts.get(10));
   });
@@ -52,7 +57,7 @@ describe('attachment files', () => {
     const summary = await cms.importWxr(SAMPLE, { fetchAttachments: true });
     assert.equal(summary.created.attachments, 1);
     assert.match(summary.warnings[0]!, /the file of attachment 10 was not fetched \(blocked_address: The address is not public\.\); it stays at http:\/\/old\.example/);
-    assert.equal((await cms.services.storage.get('posts', summary.ids.posts.get(10)!))!.source_url, PHOTO_URL);
+    assert.equal((await cms.deps.storage.get('posts', summary.ids.posts.get(10)!))!.source_url, PHOTO_URL);
   });
 
   test('the default client refuses loopback and private addresses', async () => {

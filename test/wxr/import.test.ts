@@ -16,7 +16,7 @@ describe('cms.importWxr on a realistic export', () => {
     assert.equal(response.status, 200, `${path}: ${JSON.stringify(response.json)}`);
     return response.json;
   };
-  const record = async (collection: string, id: number) => (await cms.services.storage.get(collection, id)) as Json;
+  const record = async (collection: string, id: number) => (await cms.deps.storage.get(collection, id)) as Json;
   const bySlug = (items: Json[]) => new Map(items.map((item) => [item.slug, item]));
 
   before(async () => {
@@ -127,11 +127,11 @@ describe('cms.importWxr on a realistic export', () => {
   });
 
   test('importing the same file again finds everything already there and adds nothing', async () => {
-    const before = await cms.services.storage.list('posts', { limit: 0, withTotal: true });
+    const before = await cms.deps.storage.list('posts', { limit: 0, withTotal: true });
     const again = await cms.importWxr(SAMPLE);
     assert.deepEqual(again.created, { users: 0, categories: 0, tags: 0, posts: 0, pages: 0, attachments: 0, comments: 0 });
     assert.deepEqual(again.existing, { users: 3, categories: 3, tags: 2, posts: 7, pages: 3, attachments: 1, comments: 3 });
-    assert.equal((await cms.services.storage.list('posts', { limit: 0, withTotal: true })).total, before.total);
+    assert.equal((await cms.deps.storage.list('posts', { limit: 0, withTotal: true })).total, before.total);
     assert.deepEqual([...again.ids.posts], [...summary.ids.posts]);
     assert.deepEqual([...again.ids.comments], [...summary.ids.comments]);
   });
@@ -145,7 +145,7 @@ describe('import options', () => {
       authorRole: 'author', defaultAuthor: owner.id,
     });
     assert.deepEqual((await cms.users.find('jane'))!.roles, ['author']);
-    const pending = await cms.services.storage.get('posts', summary.ids.posts.get(14)!);
+    const pending = await cms.deps.storage.get('posts', summary.ids.posts.get(14)!);
     assert.equal(pending!.author, owner.id);
   });
 
@@ -153,7 +153,7 @@ describe('import options', () => {
     const cms = makeCms();
     await assert.rejects(cms.importWxr(SAMPLE, { authorRole: 'overlord' }), { code: 'wxr_invalid_option' });
     await assert.rejects(cms.importWxr(SAMPLE, { defaultAuthor: 99 }), { code: 'wxr_invalid_option' });
-    assert.equal((await cms.services.storage.list('posts', { limit: 0, withTotal: true })).total, 0);
+    assert.equal((await cms.deps.storage.list('posts', { limit: 0, withTotal: true })).total, 0);
   });
 
   test('an author who cannot be made is reported, and their records go to the default author', async () => {
@@ -162,6 +162,6 @@ describe('import options', () => {
     const summary = await cms.importWxr(SAMPLE);
     assert.equal(summary.created.users, 2);
     assert.match(summary.warnings[0]!, /line \d+: no user was made for the author "jane" \(Sorry, that email address is already used!\)/);
-    assert.equal((await cms.services.storage.get('posts', summary.ids.posts.get(11)!))!.author, 0);
+    assert.equal((await cms.deps.storage.get('posts', summary.ids.posts.get(11)!))!.author, 0);
   });
 });

@@ -9,7 +9,7 @@ import { item, makeCms, PNG, SAMPLE, SAMPLE_ITEMS, wxr } from './fixture.js';
 async function totals(cms: ReturnType<typeof makeCms>): Promise<number[]> {
   const counts: number[] = [];
   for (const collection of ['users', 'terms', 'posts', 'comments']) {
-    counts.push((await cms.services.storage.list(collection, { limit: 0, withTotal: true })).total ?? -1);
+    counts.push((await cms.deps.storage.list(collection, { limit: 0, withTotal: true })).total ?? -1);
   }
   return counts;
 }
@@ -107,6 +107,6 @@ describe('hostile files', () => {
     const file = wxr(`${SAMPLE_ITEMS}\t<item><wp:post_id>99</wp:post_id></item>\n`);
     await assert.rejects(cms.importWxr(file, { fetchAttachments: true }), { code: 'wxr_invalid' });
     assert.equal(fetched.length, 1);
-    assert.deepEqual(await cms.services.blobs.list(''), []);
+    assert.deepEqual(await cms.deps.blobs.list(''), []);
   });
 });

@@ -92,7 +92,7 @@ describe('image work', () => {
     assert.match(String(busy.headers['Retry-After']), /^[1-9]\d*$/);
     const stored = (await site.blobs.list('2026/11/')).map((blob) => blob.key);
     assert.ok(stored.length > 0 && stored.every((key) => !key.startsWith(`2026/11/${busy === a ? 'a' : 'b'}`)), stored.join(', '));
-    await site.cms.services.uploads.images.work.close();
+    await site.cms.deps.uploads.images.work.close();
   });
 
   it('tells the caller when workers cannot start, for the main-thread fallback', async () => {
@@ -137,7 +137,7 @@ const response = await cms.handle({ method: 'POST', path: '/cms/v2/media', body,
   headers: { 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="built.jpg"' } });
 const details = JSON.parse(new TextDecoder().decode(response.body instanceof Uint8Array ? response.body : new TextEncoder().encode(JSON.stringify(response.body)))).media_details;
 console.log(JSON.stringify({ status: response.status, fired, file: details.file, sizes: Object.keys(details.sizes) }));
-await cms.services.uploads.images.work.close();`;
+await cms.deps.uploads.images.work.close();`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
     const outcome = JSON.parse(stdout.trim().split('\n').pop()!);
     assert.equal(outcome.status, 201);
