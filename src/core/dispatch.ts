@@ -19,7 +19,7 @@ import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './err
 import { deepFreeze } from './freeze.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
-import { errorOutcome, type InternalParent, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
+import { errorOutcome, type InternalParent, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
 import { ParamGroups, validateParams } from './params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
 import { pagingHeaders, render, type InternalDispatch } from './render.js';
@@ -67,8 +67,6 @@ export class Dispatcher implements RouteSteps {
   readonly #answers = new LRUCache<string, Answer>({ max: CACHED_ANSWERS });
   #answersSettings: SiteSettings | null = null;
   readonly #internal: InternalDispatch = (request, parent) => prepareInternal(this, request, parent).run();
-  /** Each request context's memo (records its permission check and handler share). */
-  readonly #memos = new WeakMap<RequestContext, Map<string, unknown>>();
 
   constructor(readonly options: DispatcherOptions) {}
 
@@ -190,7 +188,7 @@ export class Dispatcher implements RouteSteps {
 
   async #run(call: RouteCall): Promise<Outcome> {
     const prepared = this.prepare(call);
-    return prepared.match ? this.execute(prepared.match, prepared.context, prepared.error) : errorOutcome(prepared.error);
+    return prepared.match ? this.execute(prepared, prepared.error) : errorOutcome(prepared.error);
   }
 
   /** Match, validate and sanitise; permission and handler are not run. */
@@ -211,11 +209,12 @@ export class Dispatcher implements RouteSteps {
         error = toCmsError(thrown, this.options.onError);
       }
     }
-    return { match: found, context: this.#context(call, found.route, groups), error };
+    const memo = new Map<string, unknown>();
+    return { match: found, context: this.#context(call, found.route, groups, memo), error, forget: () => memo.clear() };
   }
 
   /** Permission and handler for a prepared request, then the paging headers and `Allow`. */
-  async execute(match: RouteMatch, context: RequestContext, validationError: CmsError | null): Promise<Outcome> {
+  async execute({ match, context, forget }: Matched, validationError: CmsError | null): Promise<Outcome> {
     let outcome: Outcome;
     if (validationError) {
       outcome = errorOutcome(validationError, match.route, context);
@@ -233,7 +232,7 @@ export class Dispatcher implements RouteSteps {
     }
     // `Allow` asks the permission checks again, about the state the handler left: after a write the records they
     // remembered may be stale (a deleted post allows nothing), as the reference's checks re-read the object cache.
-    if (!SAFE_METHODS.has(context.method)) this.#memos.get(context)?.clear();
+    if (!SAFE_METHODS.has(context.method)) forget();
     const allow = await this.allowedMethods(match.route, context);
     if (allow.length > 0) outcome.headers.Allow = allow.join(', ');
     return outcome;
@@ -259,12 +258,11 @@ export class Dispatcher implements RouteSteps {
   }
 
   /** The request context handed to permission checks and handlers; frozen, so the answer's context is the result's. */
-  #context(call: RouteCall, route: Route, groups: ParamGroups): RequestContext {
+  #context(call: RouteCall, route: Route, groups: ParamGroups, memo: Map<string, unknown>): RequestContext {
     const params = groups.merged();
     const fields = parseList(params._fields);
-    const memo = new Map<string, unknown>();
     const parent: InternalParent = { user: call.user, site: call.site, origin: call.origin };
-    const context: RequestContext = Object.freeze({
+    return Object.freeze({
       method: call.method,
       route: route.pattern,
       path: call.path,
@@ -288,7 +286,5 @@ export class Dispatcher implements RouteSteps {
       dispatch: (inner) => this.#internal(inner, parent),
       prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { ...parent, origin }),
     } satisfies RequestContext);
-    this.#memos.set(context, memo);
-    return context;
   }
 }

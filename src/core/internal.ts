@@ -31,7 +31,7 @@ export function prepareInternal(steps: RouteSteps, request: InternalRequest, par
     allowBatch: prepared.match?.endpoint.allowBatch ?? false,
     error: prepared.error,
     run: async (error = prepared.error) => finish(prepared.match
-      ? await steps.execute(prepared.match, prepared.context, error)
+      ? await steps.execute(prepared, error)
       : errorOutcome(prepared.error)),
   };
 }

@@ -23,9 +23,15 @@ export interface RouteCall {
 }
 
 /** A matched, validated call; `error` is the first validation error, answered instead of running the handler. */
-export type Prepared =
-  | { match: RouteMatch; context: RequestContext; error: CmsError | null }
-  | { match: null; context: null; error: CmsError };
+export interface Matched {
+  match: RouteMatch;
+  context: RequestContext;
+  error: CmsError | null;
+  /** Forgets what the request remembered (`context.memo`), once a write may have made it stale. */
+  forget(): void;
+}
+
+export type Prepared = Matched | { match: null; context: null; error: CmsError };
 
 /** What running a route produced, before rendering. */
 export interface Outcome {
@@ -47,7 +53,7 @@ export interface InternalParent {
 /** The route steps internal requests reuse. */
 export interface RouteSteps {
   prepare(call: RouteCall): Prepared;
-  execute(match: RouteMatch, context: RequestContext, validationError: CmsError | null): Promise<Outcome>;
+  execute(prepared: Matched, validationError: CmsError | null): Promise<Outcome>;
   /** The body of an outcome, without embeds. */
   render(outcome: Outcome): Promise<unknown>;
 }
