@@ -39,7 +39,7 @@ export function registerMedia(registry: Registry, services: Services): PostType 
       permission: (context) => createMediaPermission(context, mediaType),
       handler: (context) => createMedia(context, mediaType),
     },
-  ], routeOptions);
+  ], { ...routeOptions, cache: true });
 
   registry.add(NAMESPACE, '/media/(?P<id>[\\d]+)', [
     {
@@ -63,7 +63,7 @@ export function registerMedia(registry: Registry, services: Services): PostType 
       permission: (context) => deletePermission(context, mediaType),
       handler: (context) => deleteMedia(context, mediaType),
     },
-  ], routeOptions);
+  ], { ...routeOptions, cache: true });
 
   registry.add(NAMESPACE, '/media/(?P<id>[\\d]+)/post-process', [
     {

@@ -2,7 +2,7 @@ export { registerPosts, registerPostType } from './routes.js';
 export { PAGE_TYPE, POST_TYPE, POST_FORMATS, WRITABLE_STATUSES, type PostTypeDefinition, type TaxonomyBinding } from './post-types.js';
 export { POSTS_COLLECTION, type PostRecord } from './record.js';
 export { postEvents, type PostEvents, type PostSavedEvent, type PostDeletedEvent, type SaveReason } from './events.js';
-export { publishDuePosts } from './scheduler.js';
+export { nextScheduledPublish, publishDuePosts } from './scheduler.js';
 export { buildItemSchema, type ItemSchema } from './schema.js';
 export { preparePost, canSeeProtectedContent, type PrepareOptions } from './prepare.js';
 export { prepareChanges, type PostChanges } from './write.js';

@@ -17,7 +17,7 @@ const NAMESPACE = 'cms/v2';
 export function registerPostType(registry: Registry, services: Services, definition: PostTypeDefinition): PostType {
   const schema = buildItemSchema(definition);
   const postType: PostType = { definition, schema };
-  const routeOptions = { schema: () => schema, allowBatch: true };
+  const routeOptions = { schema: () => schema, allowBatch: true, cache: true };
   const writeArgs = itemArgs(schema);
   const id = args.integer({ description: 'Unique identifier of the post.' });
 

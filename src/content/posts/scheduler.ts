@@ -5,7 +5,7 @@
  */
 import type { Principal, RequestContext, Services } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';
-import { formatUtc } from './dates.js';
+import { formatUtc, parseStored } from './dates.js';
 import { emitSaved } from './events.js';
 import { POSTS_COLLECTION, type PostRecord } from './record.js';
 
@@ -41,4 +41,22 @@ export async function publishDuePosts(
 export function publishDueOnce(context: Pick<RequestContext, 'services' | 'site' | 'memo'>): Promise<number> {
   const { services } = context;
   return context.memo('posts:publish-due', () => publishDuePosts(services.storage, services, services.clock.now(), { home: context.site.home }));
+}
+
+/**
+ * When the earliest scheduled record goes live (epoch milliseconds), or null when none is scheduled: until then
+ * no answer can change by the clock alone (the response cache keeps answers no longer).
+ */
+export async function nextScheduledPublish(storage: StoragePort): Promise<number | null> {
+  const { items } = await storage.list(POSTS_COLLECTION, {
+    where: [
+      { field: 'status', op: 'eq', value: 'future' },
+      // Every string is at least '': records without a GMT date never go live, so they set no deadline.
+      { field: 'date_gmt', op: 'gte', value: '' },
+    ],
+    orderBy: [{ field: 'date_gmt', direction: 'asc' }],
+    limit: 1,
+  });
+  const first = items[0]?.date_gmt;
+  return typeof first === 'string' ? parseStored(first).getTime() : null;
 }

@@ -34,7 +34,7 @@ function registerTaxonomy(registry: Registry, definition: TaxonomyDefinition): v
   registry.add(NAMESPACE, `/${definition.restBase}`, [
     { methods: ['GET'], args: listArgs(definition.name), permission: (c) => routes.canList(c), handler: (c) => routes.list(c) },
     { methods: ['POST'], args: writeArgs(definition.name, true), permission: (c) => routes.canCreate(c), handler: (c) => routes.create(c) },
-  ], { schema });
+  ], { schema, cache: true });
   registry.add(NAMESPACE, `/${definition.restBase}/(?P<id>[\\d]+)`, [
     { methods: ['GET'], args: { id: idArg(), context: contextArg() }, permission: (c) => routes.canRead(c), handler: (c) => routes.read(c) },
     {
@@ -52,7 +52,7 @@ function registerTaxonomy(registry: Registry, definition: TaxonomyDefinition): v
       permission: (c) => routes.canDelete(c),
       handler: (c) => routes.remove(c),
     },
-  ], { schema });
+  ], { schema, cache: true });
 }
 
 /** Whether a parameter was given a value (PHP's `isset`: a JSON null counts as absent). */

@@ -33,7 +33,7 @@ const NAMESPACE = 'cms/v2';
 
 /** The users routes and the application-password routes, in the reference's order. */
 export function registerUserRoutes(registry: Registry, services: Services): void {
-  const schema = { schema: userSchema };
+  const schema = { schema: userSchema, cache: true };
   registry.add(NAMESPACE, '/users', [
     { methods: READABLE, args: userCollectionArgs(restPostTypes(services.capabilityRules)), permission: canListUsers, handler: listUsers },
     { methods: CREATABLE, args: userWriteArgs(true), permission: canCreateUser, handler: createUserHandler },
