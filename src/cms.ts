@@ -146,9 +146,8 @@ export type AuthenticationStep = (input: Parameters<Authenticator>[0], services:
 /** The response cache, fed by the store's change token, the next scheduled post and the clock. */
 function responseCacheFor(services: Services, options: ResponseCacheOptions | undefined): ResponseCache {
   const { storage, clock } = services;
-  const changeToken = (storage as { changeToken?: () => Promise<string> }).changeToken;
   return new ResponseCache({
-    ...(changeToken ? { changeToken: () => changeToken.call(storage) } : {}),
+    ...(storage.changeToken ? { changeToken: () => storage.changeToken!() } : {}),
     nextScheduled: () => nextScheduledPublish(storage),
     now: () => clock.now().getTime(),
   }, options);

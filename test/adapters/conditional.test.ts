@@ -5,12 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { toNodeListener } from '../../adapters/node.js';
 import { createCms } from '../../src/index.js';
-import { tokenStore } from '../core/cache/stores.js';
 
 interface Reply { status: number; headers: http.IncomingHttpHeaders; body: Buffer }
 
 describe('conditional requests through the node adapter', () => {
-  const cms = createCms({ storage: tokenStore(), site: { url: 'http://site.test' } });
+  const cms = createCms({ site: { url: 'http://site.test' } });
   const server = http.createServer(toNodeListener(cms));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   let port = 0;

@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import { createCms, NAMESPACES } from '../../src/cms.js';
 import { isFromKeptBytes } from '../../src/core/encode.js';
 import { send } from '../helpers/request.js';
-import { tokenStore } from './cache/stores.js';
 
 describe('the index document', () => {
   const cms = createCms({
@@ -97,7 +96,7 @@ describe('the index document', () => {
   });
 
   it('keeps index answers per site address and query; no caller can change what others are sent', async () => {
-    const bare = createCms({ storage: tokenStore() });
+    const bare = createCms();
     const first = await bare.handle({ method: 'GET', path: '/', query: '', baseUrl: 'http://one.test/cms-json' });
     (first.body as Record<string, unknown>).name = 'changed by the first caller';
     const again = await bare.handle({ method: 'GET', path: '/', query: '', baseUrl: 'http://one.test/cms-json' });

@@ -7,7 +7,6 @@ import { describe, it } from 'node:test';
 import { createCms, type Cms } from '../../../src/cms.js';
 import { encodeResponse, isFromKeptBytes } from '../../../src/core/encode.js';
 import type { CmsRequest } from '../../../src/core/types.js';
-import { tokenStore } from './stores.js';
 
 /** The media item is record 1, the first post 2, the second 3; the administrator is user 1, the editor 2. */
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -56,7 +55,7 @@ const SEQUENCE: Step[] = [
 async function seeded(responseCache: boolean) {
   const clock = { at: Date.parse('2024-05-01T12:00:00Z') };
   const cms = createCms({
-    storage: tokenStore(), clock: { now: () => new Date(clock.at) }, site: { url: 'http://site.test' },
+    clock: { now: () => new Date(clock.at) }, site: { url: 'http://site.test' },
     ...(responseCache ? {} : { responseCache: false }),
   });
   const headers: Record<string, Record<string, string>> = {};

@@ -7,7 +7,6 @@ import { describe, it } from 'node:test';
 import { createCms, type Cms } from '../../../src/cms.js';
 import { isFromKeptBytes } from '../../../src/core/encode.js';
 import type { CmsRequest, CmsResponse } from '../../../src/core/types.js';
-import { tokenStore } from './stores.js';
 
 const START = Date.parse('2024-05-01T12:00:00Z');
 
@@ -25,7 +24,7 @@ interface Site {
 
 async function makeSite(): Promise<Site> {
   const clock = { at: START };
-  const cms = createCms({ storage: tokenStore(), clock: { now: () => new Date(clock.at) }, site: { url: 'http://site.test' } });
+  const cms = createCms({ clock: { now: () => new Date(clock.at) }, site: { url: 'http://site.test' } });
   const basic: Record<string, string> = {};
   const addUser = async (login: string, role: string) => {
     const user = await cms.users.create({ login, email: `${login}@site.test`, roles: [role] });

@@ -8,13 +8,12 @@ import { allowAnyone } from '../../../src/core/registry.js';
 import { item, reply } from '../../../src/core/response.js';
 import type { CmsRequest, CmsResponse } from '../../../src/core/types.js';
 import { createMemoryStorage } from '../../../src/storage/memory/index.js';
-import { tokenStore } from './stores.js';
 
 const NO_CACHE = 'no-cache, must-revalidate, max-age=0';
 
 /** A cms with routes that count their calls: a kept answer shows the count of the call that computed it. */
 function countingCms(options: CmsOptions = {}) {
-  const storage = options.storage ?? tokenStore();
+  const storage = options.storage ?? createMemoryStorage();
   const cms = createCms({ site: { url: 'http://site.test' }, ...options, storage });
   const calls = { counted: 0, uncached: 0, embedding: 0 };
   cms.registry.add('cms/v2', '/counted', [{
