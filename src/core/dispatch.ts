@@ -29,7 +29,7 @@ import type { Registry, Route, RouteMatch } from './registry.js';
 import { pagingHeaders, render, splitPath, type InternalDispatch } from './render.js';
 import { isHandlerResult } from './response.js';
 import { isFieldIncluded, parseList } from './shape.js';
-import { resolveSite, type SiteSettings } from './site.js';
+import { resolveSite, type Site, type SiteSettings } from './site.js';
 import {
   discoveryLink, envelope, fixedHeaders, formatBody, jsonpRefusal, readIncoming, stringHeaders, transportHeaders,
   type Answer, type Incoming,
@@ -90,14 +90,9 @@ export class Dispatcher implements RouteSteps {
     const incoming = readIncoming(request);
     const settings = await this.#settings();
     const site = resolveSite(settings, request.baseUrl);
-    const respond = (answer: Answer, user: Principal | null): CmsResponse => {
-      const headers = { ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers };
-      Object.assign(headers, transportHeaders(incoming, answer.status, user));
-      return { status: answer.status, headers: stringHeaders(headers), body: incoming.realMethod === 'HEAD' ? null : answer.body };
-    };
 
     const refused = jsonpRefusal(incoming.query, this.options.jsonp);
-    if (refused) return respond(refused, null);
+    if (refused) return this.#respond(refused, incoming, site, null);
 
     let user: Principal | null = null;
     let body: ParsedBody;
@@ -108,29 +103,42 @@ export class Dispatcher implements RouteSteps {
       body = await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
-      return respond({ status: error.status, headers: {}, body: formatBody(error.toBody(), incoming.query) }, user);
+      return this.#respond({ status: error.status, headers: {}, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
     }
 
     const call: RouteCall = {
       method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
       user, origin: 'http', site, ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
     };
-    if (!this.#isCacheable(request, call, incoming)) return respond(await this.#answer(call, incoming), user);
+    if (this.#isCacheable(request, call, incoming)) return this.#throughCache(request, call, incoming, settings);
+    return this.#respond(await this.#answer(call, incoming), incoming, site, user);
+  }
 
-    // Routes declared `cache`: HEAD is answered as GET without the body, so both carry the same tag.
+  /** An answer with the fixed and transport headers laid over it. */
+  #respond(answer: Answer, incoming: Incoming, site: Site, user: Principal | null): CmsResponse {
+    const headers = { ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers };
+    Object.assign(headers, transportHeaders(incoming, answer.status, user));
+    return { status: answer.status, headers: stringHeaders(headers), body: incoming.realMethod === 'HEAD' ? null : answer.body };
+  }
+
+  /**
+   * GET or HEAD of a route declared `cache`: the kept answer while it is valid, else the GET answer computed,
+   * tagged and kept. HEAD is answered as GET without the body, so both carry the same tag.
+   */
+  async #throughCache(request: CmsRequest, call: RouteCall, incoming: Incoming, settings: SiteSettings): Promise<CmsResponse> {
+    const { site, user } = call;
     const cache = this.options.responseCache;
     const generation = cache ? await cache.generation(settings) : null;
     const key = generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: call.path, query: request.query, user }) : null;
-    const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: {} as Record<string, string> };
+    const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
     const kept = key === null ? undefined : cache!.get(key, generation!);
-    if (kept) return replyWith(kept, { ...reply, transport: transportHeaders(incoming, kept.status, user) });
+    if (kept) return replyWith(kept, reply);
     const tracked = { keep: true };
     const answer = await this.#answer({ ...call, method: 'GET' }, incoming, tracked);
-    if (!tracked.keep) return respond(answer, user);
-    const fixed = stringHeaders({ ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers });
-    const computed = keptAnswer(answer.status, fixed, answer.body);
+    if (!tracked.keep) return this.#respond(answer, incoming, site, user);
+    const computed = keptAnswer(answer.status, stringHeaders({ ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers }), answer.body);
     if (key !== null) cache!.set(key, generation!, computed);
-    return replyWith(computed, { ...reply, transport: transportHeaders(incoming, computed.status, user) }, { body: answer.body });
+    return replyWith(computed, reply, { body: answer.body });
   }
 
   /**

@@ -4,6 +4,7 @@
  * cached route reads a header. The store, the settings and the clock are the generation's business.
  */
 import type { Principal } from '../context.js';
+import { isSealedSet } from '../sealed-set.js';
 import type { ParamMap } from '../types.js';
 
 export interface KeyParts {
@@ -24,7 +25,8 @@ export function cacheKey(parts: KeyParts): string | null {
   if (identity === null) return null;
   const query = typeof parts.query === 'object' ? `o${JSON.stringify(parts.query)}` : `s${parts.query ?? ''}`;
   // Each part prefixed with its length, so no crafted path or query can spell another request's key.
-  return [identity, parts.apiUrl, String(parts.gmtOffset), parts.path, query].map((part) => `${part.length}:${part}`).join('');
+  const offset = String(parts.gmtOffset);
+  return `${identity.length}:${identity}${parts.apiUrl.length}:${parts.apiUrl}${offset.length}:${offset}${parts.path.length}:${parts.path}${query.length}:${query}`;
 }
 
 /**
@@ -35,8 +37,22 @@ export function cacheKey(parts: KeyParts): string | null {
 export function identityOf(user: Principal | null): string | null {
   if (user === null) return '';
   try {
-    return JSON.stringify(user, (_name, value: unknown) => (value instanceof Set ? [...value] : value));
+    return JSON.stringify(user, (_name, value: unknown) => (value instanceof Set ? setText(value) : value));
   } catch {
     return null;
   }
+}
+
+/**
+ * Capability sets are shared between principals of the same roles (see `createPrincipal`) and sealed, so each
+ * stands for itself by a number; any other set is spelt out every time, since it may have changed.
+ */
+const sealedSetNumbers = new WeakMap<ReadonlySet<unknown>, number>();
+let lastSealedSetNumber = 0;
+
+function setText(set: ReadonlySet<unknown>): string | unknown[] {
+  if (!isSealedSet(set)) return [...set];
+  let number = sealedSetNumbers.get(set);
+  if (number === undefined) sealedSetNumbers.set(set, (number = ++lastSealedSetNumber));
+  return `sealed set ${number}`;
 }
