@@ -128,7 +128,7 @@ export class Dispatcher implements RouteSteps {
   async #throughCache(request: CmsRequest, call: RouteCall, incoming: Incoming, settings: SiteSettings): Promise<CmsResponse> {
     const { site, user } = call;
     const cache = this.options.responseCache;
-    const generation = cache ? await cache.generation(settings) : null;
+    const generation = cache ? await cache.generation(settings, this.options.registry.routes.length) : null;
     const key = generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: call.path, query: request.query, user }) : null;
     const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
     const kept = key === null ? undefined : cache!.get(key, generation!);

@@ -48,8 +48,8 @@ export class ResponseCache {
   }
 
   /** See `Generations.current`: null means nothing may be kept or served now. */
-  generation(settings: object): Promise<Generation | null> {
-    return this.#generations.current(settings);
+  generation(settings: object, routes: number): Promise<Generation | null> {
+    return this.#generations.current(settings, routes);
   }
 
   get(key: string, generation: Generation): KeptAnswer | undefined {

@@ -182,6 +182,15 @@ describe('the response cache', () => {
     assert.equal(calls.counted, 3);
   });
 
+  it('serves no kept index once a host registers another route', async () => {
+    const { cms } = countingCms();
+    await cms.handle(get('/cms/v2'));
+    assert.ok(isFromKeptBytes(await cms.handle(get('/cms/v2'))));
+    cms.registry.add('cms/v2', '/late', [{ methods: ['GET'], permission: allowAnyone, handler: () => 'late' }]);
+    const index = await cms.handle(get('/cms/v2'));
+    assert.ok('/cms/v2/late' in (index.body as { routes: Record<string, unknown> }).routes);
+  });
+
   it('keeps nothing with a store without a change token, or with responseCache: false, and still tags answers', async () => {
     const plain = createMemoryStorage();
     delete (plain as { changeToken?: unknown }).changeToken;
