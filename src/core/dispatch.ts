@@ -66,6 +66,19 @@ export interface DispatcherOptions {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Request headers as routes declared `cache` see them: no such route reads one, and one that did is not kept. */
+function watchedHeaders(headers: Record<string, string>, tracked: { keep: boolean }): Record<string, string> {
+  const read = () => {
+    tracked.keep = false;
+  };
+  return new Proxy(headers, {
+    get: (target, name) => (read(), Reflect.get(target, name)),
+    has: (target, name) => (read(), Reflect.has(target, name)),
+    ownKeys: (target) => (read(), Reflect.ownKeys(target)),
+    getOwnPropertyDescriptor: (target, name) => (read(), Reflect.getOwnPropertyDescriptor(target, name)),
+  });
+}
+
 export class Dispatcher implements RouteSteps {
   readonly #internal: InternalDispatch = (request, parent) => prepareInternal(this, request, parent).run();
 
@@ -134,7 +147,7 @@ export class Dispatcher implements RouteSteps {
     const kept = key === null ? undefined : cache!.get(key, generation!);
     if (kept) return replyWith(kept, reply);
     const tracked = { keep: true };
-    const answer = await this.#answer({ ...call, method: 'GET' }, incoming, tracked);
+    const answer = await this.#answer({ ...call, method: 'GET', headers: watchedHeaders(call.headers, tracked) }, incoming, tracked);
     if (!tracked.keep) return this.#respond(answer, incoming, site, user);
     const computed = keptAnswer(answer.status, stringHeaders({ ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers }), answer.body);
     if (key !== null) cache!.set(key, generation!, computed);

@@ -156,6 +156,19 @@ describe('the response cache', () => {
     assert.equal(calls.counted, 8, 'a POST read as GET is not kept');
   });
 
+  it('does not keep the answer of a route declared cache that reads a request header after all', async () => {
+    const { cms } = countingCms();
+    let calls = 0;
+    cms.registry.add('cms/v2', '/reads-header', [{
+      methods: ['GET'], permission: allowAnyone,
+      handler: (context) => ({ call: (calls += 1), language: context.headers['accept-language'] ?? null }),
+    }], { cache: true });
+    const french = await cms.handle(get('/cms/v2/reads-header', '', { headers: { 'accept-language': 'fr' } }));
+    const german = await cms.handle(get('/cms/v2/reads-header', '', { headers: { 'accept-language': 'de' } }));
+    assert.deepEqual([french.body, german.body], [{ call: 1, language: 'fr' }, { call: 2, language: 'de' }]);
+    assert.equal(german.headers.ETag, undefined);
+  });
+
   it('does not keep an answer that embeds a route not declared cache', async () => {
     const { cms, calls } = countingCms();
     await cms.handle(get('/cms/v2/embedding', 'to=uncached&_embed'));
