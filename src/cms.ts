@@ -2,6 +2,7 @@ import { createCapabilityRules, createRoleTable, type CapabilityRuleOptions, typ
 import { registerBatch } from './batch/index.js';
 import type { Principal } from './core/context.js';
 import { Dispatcher, type Authenticator } from './core/dispatch.js';
+import { ResponseCache, type ResponseCacheOptions } from './core/cache/response-cache.js';
 import { namespaceRoot, registerIndex } from './core/index-document.js';
 import { namesFor, type Names, type NameScheme } from './core/names.js';
 import { Registry } from './core/registry.js';
@@ -18,7 +19,7 @@ import type { StoragePort } from './ports/storage.js';
 import { createMemoryStorage } from './storage/memory/index.js';
 import { createMemoryBlobStore } from './storage/blobs/index.js';
 import { registerPostsAndPages } from './content/index.js';
-import { authorPostsHandler, createPostEvents, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
+import { authorPostsHandler, createPostEvents, nextScheduledPublish, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
 import { randomPreviewSecret } from './content/autosaves/index.js';
 import { createSafeHttpClient, registerMedia, resolveUploads, type ImageWorkOptions, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
@@ -69,6 +70,12 @@ export interface CmsOptions {
    * never the credential itself), so authenticated clients do not pay the slow hash on every request.
    */
   credentialMemory?: CredentialMemoryOptions;
+  /**
+   * GET answers of the routes declared `cache` are kept, encoded, until the next write to the store, a settings
+   * change or the next scheduled post's date (default: 1,000 answers, 32 MiB). `false` keeps nothing; answers are
+   * tagged with an `ETag` either way. Nothing is kept with a store that has no change token.
+   */
+  responseCache?: ResponseCacheOptions | false;
   /** Receives every unexpected error; the client sees only a 500 `internal_error`. */
   onError?: (error: unknown) => void;
   /** Largest accepted request body, in bytes (default 32 MiB); larger ones get 413. */
@@ -142,6 +149,16 @@ export const DEFAULT_MAX_ANONYMOUS_BODY_BYTES = 8 * 1024 * 1024;
 export type AuthenticationStep = (input: Parameters<Authenticator>[0]) =>
   Promise<Principal | null | undefined> | Principal | null | undefined;
 
+/** The response cache, fed by the store's change token, the next scheduled post and the clock. */
+function responseCacheFor(deps: CmsDeps, options: ResponseCacheOptions | undefined): ResponseCache {
+  const { storage, clock } = deps;
+  return new ResponseCache({
+    ...(storage.changeToken ? { changeToken: () => storage.changeToken!() } : {}),
+    nextScheduled: () => nextScheduledPublish(storage),
+    now: () => clock.now().getTime(),
+  }, options);
+}
+
 function isPrincipal(user: { id: number }): user is Principal {
   return 'roles' in user && 'capabilities' in user && (user as Principal).capabilities instanceof Set;
 }
@@ -194,6 +211,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     headerPrefix: options.headerPrefix ?? 'X-WP',
     jsonp: options.jsonp ?? true,
+    ...(options.responseCache === false ? {} : { responseCache: responseCacheFor(deps, options.responseCache) }),
     authenticate: async (input) => {
       if (input.user) return isPrincipal(input.user) ? input.user : principalById(input.user.id);
       for (const step of authenticationSteps) {

@@ -1,3 +1,4 @@
+import { SealedSet } from '../core/sealed-set.js';
 import type { Principal } from './types.js';
 
 /** A role: its slug, display name and capability map (`true` grants, `false` denies). */
@@ -229,6 +230,27 @@ export function createPrincipal(user: PrincipalSource, table: RoleTable): Princi
     id: user.id,
     login: user.login,
     roles,
-    capabilities: capabilitiesOf(roles, table, user.capabilities),
+    capabilities: sharedCapabilitiesOf(roles, table, user.capabilities),
   });
 }
+
+/**
+ * Every request builds its caller's principal, and the capability set of a role mix is the same every time, so
+ * sets are shared per table and mix (bounded), sealed so that no holder can change another's.
+ */
+const sharedSets = new WeakMap<RoleTable, Map<string, ReadonlySet<string>>>();
+const SHARED_SETS_PER_TABLE = 256;
+
+function sharedCapabilitiesOf(roles: readonly string[], table: RoleTable, userCapabilities: Readonly<Record<string, boolean>> = {}): ReadonlySet<string> {
+  let sets = sharedSets.get(table);
+  if (!sets) sharedSets.set(table, (sets = new Map()));
+  const key = `${JSON.stringify(roles)}${JSON.stringify(userCapabilities)}`;
+  let set = sets.get(key);
+  if (!set) {
+    if (sets.size >= SHARED_SETS_PER_TABLE) sets.clear();
+    set = new SealedSet(capabilitiesOf(roles, table, userCapabilities));
+    sets.set(key, set);
+  }
+  return set;
+}
+

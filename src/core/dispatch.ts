@@ -3,29 +3,33 @@
  *
  *   read the request once (method override, `rest_route`, query, output switches)   transport.ts
  *   → JSONP refusal → body limits → authentication → `maxAnonymousBodyBytes` → body parsing
- *   → the answer (kept for `cacheable` routes):
+ *   → the answer:
  *       OPTIONS: the route's description and `Allow`
  *       else: match → validation → permission → handler → paging headers → `Allow` → rendering   render.ts
  *       then `_envelope`, the route's own format (`serialize`), JSONP or `_pretty`
  *   → transport headers (fixed headers, CORS, no-cache) laid over it.
  *
+ * GET and HEAD of routes declared `cache` take a side road (cache/): the answer is looked up in the response
+ * cache, else computed as for GET and kept; either way it is sent encoded, with an `ETag`, or as a 304.
+ *
  * Batches and embeds run requests inside it through `prepareInternal` (internal.ts). Every error, whatever
  * throws it, goes through `toCmsError()`.
  */
-import { LRUCache } from 'lru-cache';
 import { bodyTooLarge, parseBody, type ParsedBody } from './body.js';
+import { cacheKey } from './cache/key.js';
+import { keptAnswer, replyWith } from './cache/reply.js';
+import type { ResponseCache } from './cache/response-cache.js';
 import type { Principal, RequestContext, Services } from './context.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
-import { deepFreeze } from './freeze.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
 import { errorOutcome, type InternalParent, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
 import { ParamGroups, validateParams } from './params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
-import { pagingHeaders, render, type InternalDispatch } from './render.js';
+import { pagingHeaders, render, splitPath, type InternalDispatch } from './render.js';
 import { isHandlerResult } from './response.js';
 import { isFieldIncluded, parseList } from './shape.js';
-import { resolveSite, type SiteSettings } from './site.js';
+import { resolveSite, type Site, type SiteSettings } from './site.js';
 import {
   discoveryLink, envelope, fixedHeaders, formatBody, jsonpRefusal, readIncoming, stringHeaders, transportHeaders,
   type Answer, type Incoming,
@@ -56,16 +60,27 @@ export interface DispatcherOptions {
   headerPrefix: string;
   /** Whether `_jsonp` callbacks are served. */
   jsonp: boolean;
+  /** Keeps answers of routes declared `cache`; without it they are computed every time (still tagged). */
+  responseCache?: ResponseCache;
 }
 
-const CACHED_ANSWERS = 64;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
+/** Request headers as routes declared `cache` see them: no such route reads one, and one that did is not kept. */
+function watchedHeaders(headers: Record<string, string>, tracked: { keep: boolean }): Record<string, string> {
+  const read = () => {
+    tracked.keep = false;
+  };
+  return new Proxy(headers, {
+    get: (target, name) => (read(), Reflect.get(target, name)),
+    has: (target, name) => (read(), Reflect.has(target, name)),
+    ownKeys: (target) => (read(), Reflect.ownKeys(target)),
+    getOwnPropertyDescriptor: (target, name) => (read(), Reflect.getOwnPropertyDescriptor(target, name)),
+  });
+}
+
 export class Dispatcher implements RouteSteps {
-  /** Answers of `cacheable` routes (the index documents), valid while the site settings stay the same. */
-  readonly #answers = new LRUCache<string, Answer>({ max: CACHED_ANSWERS });
-  #answersSettings: SiteSettings | null = null;
   readonly #internal: InternalDispatch = (request, parent) => prepareInternal(this, request, parent).run();
 
   constructor(readonly options: DispatcherOptions) {}
@@ -87,15 +102,11 @@ export class Dispatcher implements RouteSteps {
 
   async #handle(request: CmsRequest): Promise<CmsResponse> {
     const incoming = readIncoming(request);
-    const site = resolveSite(await this.#settings(), request.baseUrl, this.options.registry.names);
-    const respond = (answer: Answer, user: Principal | null): CmsResponse => {
-      const headers = { ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers };
-      Object.assign(headers, transportHeaders(incoming, answer.status, user));
-      return { status: answer.status, headers: stringHeaders(headers), body: incoming.realMethod === 'HEAD' ? null : answer.body };
-    };
+    const settings = await this.#settings();
+    const site = resolveSite(settings, request.baseUrl, this.options.registry.names);
 
     const refused = jsonpRefusal(incoming.query, this.options.jsonp);
-    if (refused) return respond(refused, null);
+    if (refused) return this.#respond(refused, incoming, site, null);
 
     let user: Principal | null = null;
     let body: ParsedBody;
@@ -106,30 +117,59 @@ export class Dispatcher implements RouteSteps {
       body = await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
-      return respond({ status: error.status, headers: {}, body: formatBody(error.toBody(), incoming.query) }, user);
+      return this.#respond({ status: error.status, headers: {}, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
     }
 
     const call: RouteCall = {
       method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
       user, origin: 'http', site, ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
     };
-    // The one place an answer is assembled; a cache of whole answers sits here.
-    const key = this.#cacheKey(request, call, incoming);
-    const cached = key === null ? undefined : this.#answers.get(key);
-    const answer = cached ?? await this.#answer(call, incoming);
-    if (key !== null && !cached && answer.status === 200) this.#answers.set(key, deepFreeze(answer));
-    return respond(answer, user);
+    if (this.#isCacheable(request, call, incoming)) return this.#throughCache(request, call, incoming, settings);
+    return this.#respond(await this.#answer(call, incoming), incoming, site, user);
   }
 
-  /** The answer before transport headers: the route's (or OPTIONS') answer, enveloped, then in its output format. */
-  async #answer(call: RouteCall, incoming: Incoming): Promise<Answer> {
+  /** An answer with the fixed and transport headers laid over it. */
+  #respond(answer: Answer, incoming: Incoming, site: Site, user: Principal | null): CmsResponse {
+    const headers = { ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers };
+    Object.assign(headers, transportHeaders(incoming, answer.status, user));
+    return { status: answer.status, headers: stringHeaders(headers), body: incoming.realMethod === 'HEAD' ? null : answer.body };
+  }
+
+  /**
+   * GET or HEAD of a route declared `cache`: the kept answer while it is valid, else the GET answer computed,
+   * tagged and kept. HEAD is answered as GET without the body, so both carry the same tag.
+   */
+  async #throughCache(request: CmsRequest, call: RouteCall, incoming: Incoming, settings: SiteSettings): Promise<CmsResponse> {
+    const { site, user } = call;
+    const cache = this.options.responseCache;
+    const generation = cache ? await cache.generation(settings, this.options.registry.routes.length) : null;
+    const key = generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: call.path, query: request.query, user }) : null;
+    const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
+    const kept = key === null ? undefined : cache!.get(key, generation!);
+    if (kept) return replyWith(kept, reply);
+    const tracked = { keep: true };
+    const answer = await this.#answer({ ...call, method: 'GET', headers: watchedHeaders(call.headers, tracked) }, incoming, tracked);
+    if (!tracked.keep) return this.#respond(answer, incoming, site, user);
+    const computed = keptAnswer(answer.status, stringHeaders({ ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers }), answer.body);
+    if (key !== null) cache!.set(key, generation!, computed);
+    return replyWith(computed, reply, { body: answer.body });
+  }
+
+  /**
+   * The answer before transport headers: the route's (or OPTIONS') answer, enveloped, then in its output format.
+   * With `tracked` (routes declared `cache`) the body is rendered for HEAD too, and `keep` turns false unless the
+   * route answered 200 and every embedded link led to a route declared `cache` as well.
+   */
+  async #answer(call: RouteCall, incoming: Incoming, tracked?: { keep: boolean }): Promise<Answer> {
     let answer: Answer;
     let outcome: Outcome | null = null;
     if (call.method === 'OPTIONS') {
       answer = await this.#describe(call);
     } else {
       outcome = await this.#run(call);
-      const body = incoming.realMethod === 'HEAD' ? null : await render(outcome, incoming.embed, this.#internal);
+      if (tracked && outcome.status !== 200) tracked.keep = false;
+      const dispatch: InternalDispatch = tracked ? this.#trackedDispatch(tracked) : this.#internal;
+      const body = incoming.realMethod === 'HEAD' && !tracked ? null : await render(outcome, incoming.embed, dispatch);
       answer = { status: outcome.status, headers: outcome.headers, body };
     }
     if (incoming.envelope) answer = envelope(answer);
@@ -151,27 +191,25 @@ export class Dispatcher implements RouteSteps {
     return { status: 200, headers, body: describeRoute(found.route, 'help', call.site) ?? [] };
   }
 
-  /**
-   * Answers of cacheable routes depend only on the site address, the method, the path and the query string, so
-   * they are kept — bounded, since the site address may come from the request.
-   */
-  #cacheKey(request: CmsRequest, call: RouteCall, incoming: Incoming): string | null {
-    if (call.method !== 'GET' && call.method !== 'HEAD') return null;
-    if (typeof request.query !== 'string' && request.query !== undefined) return null;
-    if (call.body.raw.length > 0 || request.parsedBody !== undefined) return null;
-    if (!this.options.registry.match(call.method, call.path)?.route.cacheable) return null;
-    return [call.site.apiUrl, incoming.realMethod, call.method, call.path, request.query ?? ''].join('\n');
+  /** A GET or HEAD without a body, of a route declared `cache`. */
+  #isCacheable(request: CmsRequest, call: RouteCall, incoming: Incoming): boolean {
+    const safe = (method: string) => method === 'GET' || method === 'HEAD';
+    if (!safe(call.method) || !safe(incoming.realMethod)) return false;
+    if (call.body.raw.length > 0 || request.parsedBody !== undefined) return false;
+    return this.options.registry.match('GET', call.path)?.route.cache === true;
   }
 
-  /** The settings for this request; kept answers are dropped when they change. */
+  /** Embeds of a kept answer: each must lead to a route declared `cache`, or the answer is not kept. */
+  #trackedDispatch(tracked: { keep: boolean }): InternalDispatch {
+    return (request, parent) => {
+      if (this.options.registry.match(request.method, splitPath(request.path)[0])?.route.cache !== true) tracked.keep = false;
+      return this.#internal(request, parent);
+    };
+  }
+
+  /** The settings for this request: the same object until a value changes (kept answers follow it). */
   async #settings(): Promise<SiteSettings> {
-    if (!this.options.currentSite) return this.options.site;
-    const settings = await this.options.currentSite();
-    if (settings !== this.#answersSettings) {
-      this.#answers.clear();
-      this.#answersSettings = settings;
-    }
-    return settings;
+    return this.options.currentSite ? this.options.currentSite() : this.options.site;
   }
 
   #checkBodySize(request: CmsRequest, incoming: Incoming, limit: number): void {

@@ -88,7 +88,7 @@ export function registerIndex(registry: Registry): void {
     args: { context: args.untyped({ default: 'view' }) },
     permission: allowAnyone,
     handler: (context) => indexDocument(context, registry),
-  }], { cacheable: true });
+  }], { cache: true });
 }
 
 function indexDocument(context: RequestContext, registry: Registry): HandlerResult {
@@ -150,5 +150,5 @@ export function namespaceRoot(registry: Registry): (namespace: string) => [Endpo
       };
       return item({ data, links: { up: [{ href: context.site.apiLink('/') }] } }, { linksAlways: true });
     },
-  }], { cacheable: true }];
+  }], { cache: true }];
 }

@@ -26,10 +26,12 @@ export interface RouteOptions {
   schema?: () => JsonSchema;
   allowBatch?: boolean;
   /**
-   * The answer depends only on the site settings and the query string — never on the caller, the body or stored
-   * data — so the core may reuse it (the index documents).
+   * GET answers may be kept by the response cache and carry an `ETag`. Declare it only where the answer depends on
+   * nothing but the path and query string, the caller, the stored records, the site settings and — through
+   * scheduled posts — the clock: no request headers, no other clock reading, no randomness or nonces, no
+   * outbound HTTP, no per-request side effects (rate limits, mail), no state kept outside the store.
    */
-  cacheable?: boolean;
+  cache?: boolean;
   /**
    * Writes the final answer in a format other than JSON when the request asks for one (the oEmbed XML), errors
    * included. Returning null keeps JSON.
@@ -58,7 +60,7 @@ export interface Route {
   readonly namespace: string;
   readonly endpoints: readonly Endpoint[];
   readonly schema: (() => JsonSchema) | undefined;
-  readonly cacheable: boolean;
+  readonly cache: boolean;
   readonly serialize: AnswerSerializer | undefined;
   readonly regex: RegExp;
   /** The pattern with groups replaced by `{name}`, or null when something else is variable. */
@@ -160,7 +162,7 @@ export class Registry {
       namespace,
       endpoints,
       schema: options.schema,
-      cacheable: options.cacheable ?? false,
+      cache: options.cache ?? false,
       serialize: options.serialize,
       regex: compilePattern(pattern),
       template: templateOf(pattern),

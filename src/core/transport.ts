@@ -23,7 +23,7 @@ export interface Incoming {
   query: ParamMap;
   /** Header names lower-cased, repeated values joined with `,`. */
   headers: Record<string, string>;
-  /** `_embed` (all links, or the rels named), null when not asked or for HEAD. */
+  /** `_embed` (all links, or the rels named), null when not asked. */
   embed: true | string[] | null;
   envelope: boolean;
 }
@@ -54,7 +54,7 @@ export function readIncoming(request: CmsRequest): Incoming {
     path: trimmed === '' ? '/' : trimmed,
     query,
     headers,
-    embed: realMethod === 'HEAD' || !('_embed' in query) ? null : embedParam(query._embed),
+    embed: '_embed' in query ? embedParam(query._embed) : null,
     envelope: '_envelope' in query,
   };
 }

@@ -119,6 +119,17 @@ export interface StoragePort {
    * `transaction_closed`.
    */
   transaction<T>(work: (tx: StoragePort) => Promise<T>): Promise<T>;
+  /**
+   * A token for caches: it differs after every committed write made through any handle, connection or process
+   * sharing the store, and stays the same while nothing is written (reads, and transactions that write nothing,
+   * leave it alone). A store may also change it when nothing visible changed — after a rolled-back transaction
+   * that wrote, for instance — which costs a cache a miss, never a wrong answer. Compare tokens for equality
+   * only; tokens of different stores are never to be compared. Read the token *before* reading what it guards,
+   * so a write landing in between can only make the cached answer newer than its token. Cheap enough to call on
+   * every cacheable read. Optional for third-party stores; every store in quire has it (transaction handles
+   * do not).
+   */
+  changeToken?(): Promise<string>;
   close?(): Promise<void>;
 }
 

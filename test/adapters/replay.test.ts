@@ -71,7 +71,7 @@ function isNamespaceIndex(json: any): void {
 const cases: Case[] = [
   {
     name: 'GET / (the index)', method: 'GET', target: API_ROOT, status: 200,
-    expectHeaders: { 'content-type': JSON_TYPE, link: apiLink, allow: 'GET', vary: 'Origin', 'x-robots-tag': 'noindex' },
+    expectHeaders: { 'content-type': JSON_TYPE, link: apiLink, allow: 'GET', vary: 'Origin', 'x-robots-tag': 'noindex', 'cache-control': 'no-cache' },
     check: (json) => {
       assert.equal(json.name, 'quire');
       assert.equal(json.url, SITE);
@@ -95,7 +95,16 @@ const cases: Case[] = [
   { name: 'wrong method', method: 'DELETE', target: `${API_ROOT}/cms/v2`, status: 404, json: NO_ROUTE, expectHeaders: { allow: null } },
   {
     name: 'HEAD: GET headers, no body', method: 'HEAD', target: `${API_ROOT}/cms/v2`, status: 200, noBody: true,
-    expectHeaders: { 'content-type': JSON_TYPE, allow: 'GET', link: apiLink, vary: null },
+    expectHeaders: { 'content-type': JSON_TYPE, allow: 'GET', link: apiLink, vary: null, 'cache-control': 'no-cache' },
+  },
+  {
+    name: 'If-None-Match: * on a route declared cache: 304, no body, the validator and caching headers only',
+    method: 'GET', target: `${API_ROOT}/cms/v2`, headers: { 'if-none-match': '*' }, status: 304, noBody: true,
+    expectHeaders: { 'cache-control': 'no-cache', vary: 'Origin', 'content-type': null, allow: null, link: null },
+  },
+  {
+    name: 'If-None-Match naming another tag: the full answer', method: 'GET', target: `${API_ROOT}/cms/v2`,
+    headers: { 'if-none-match': 'W/"another", "tag"' }, status: 200, check: isNamespaceIndex, expectHeaders: { 'cache-control': 'no-cache' },
   },
   {
     name: 'OPTIONS describes the route', method: 'OPTIONS', target: `${API_ROOT}/cms/v2/replay-echo`, status: 200,
@@ -116,7 +125,7 @@ const cases: Case[] = [
   },
   {
     name: '_method override', method: 'GET', target: `${API_ROOT}/cms/v2/replay-echo?_method=put`, status: 200,
-    json: { method: 'PUT', params: { _method: 'put' } },
+    json: { method: 'PUT', params: { _method: 'put' } }, expectHeaders: { etag: null, 'cache-control': null },
   },
   {
     name: 'X-HTTP-Method-Override with a JSON body', method: 'POST', target: `${API_ROOT}/cms/v2/replay-echo`,

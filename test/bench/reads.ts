@@ -2,11 +2,12 @@
  * Read path benchmark: `node --import tsx test/bench/reads.ts [--store memory|sqlite]` (or `npm run bench:reads`).
  *
  * A child process serves quire (node adapter) over a site of 100 realistic posts (several paragraphs of block
- * markup, categories, tags, featured images) and, beside it, a bare `http.createServer` that writes the very
- * bytes quire answered for each request. The parent loads both with autocannon, one after the other, and
- * prints requests/s and p99 for each, and their ratio. Rows: anonymous list, an administrator's edit-context
- * list (HTTP Basic with an application password), anonymous single read. Also prints the in-process time of
- * one uncached list. BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 16) set the load.
+ * markup, categories, tags, featured images) twice — with the response cache, and with `responseCache: false` —
+ * and, beside them, a bare `http.createServer` that writes the very bytes quire answered for each request. The
+ * parent loads each server with autocannon, one after the other, and prints requests/s and p99 for each, and the
+ * ratio to bare node. Rows: anonymous list, an administrator's edit-context list (HTTP Basic with an application
+ * password), anonymous single read. Also prints the in-process time of one uncached list. BENCH_SECONDS (default
+ * 5) and BENCH_CONNECTIONS (default 16) set the load.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -51,7 +52,7 @@ function paragraphs(index: number): string {
 
 /** A site of realistic posts, seeded through the API as a client would. */
 async function seededSite(storage: StoragePort): Promise<{ cms: Cms; firstPostId: number }> {
-  const cms = createCms({ storage, site: { url: `http://${HOST}` } });
+  const cms = createCms({ storage, site: { url: `http://${HOST}` }, responseCache: false });
   const admin = await cms.users.create({ login: 'admin', email: 'admin@bench.test', roles: ['administrator'] });
   await cms.users.createApplicationPassword(admin.id, { name: 'bench', password: PASSWORD });
   const call = async (method: string, path: string, body: unknown) => {
@@ -96,13 +97,17 @@ function requestFor(row: Row): CmsRequest {
 async function serveTargets(): Promise<void> {
   const folder = store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'quire-bench-')) : null;
   const storage = folder ? sqliteStorage({ path: join(folder, 'bench.db') }) : createMemoryStorage();
-  const { cms, firstPostId } = await seededSite(storage);
+  const { cms: uncached, firstPostId } = await seededSite(storage);
+  const cached = createCms({ storage, site: { url: `http://${HOST}` } });
+  if (!(storage as { changeToken?: unknown }).changeToken) process.stderr.write('warning: this store has no change token, so the cache keeps nothing\n');
   const prepared = new Map<string, { status: number; headers: http.OutgoingHttpHeaders; body: Uint8Array }>();
   let uncachedListMs = 0;
   for (const [index, row] of rows(firstPostId).entries()) {
     const started = performance.now();
-    const encoded = encodeResponse(await cms.handle(requestFor(row)));
+    const encoded = encodeResponse(await uncached.handle(requestFor(row)));
     if (index === 0) uncachedListMs = performance.now() - started;
+    const again = encodeResponse(await cached.handle(requestFor(row)));
+    if (Buffer.compare(again.body ?? new Uint8Array(0), encoded.body ?? new Uint8Array(0)) !== 0) throw new Error(`${row.label}: cached and uncached bytes differ`);
     const body = encoded.body ?? new Uint8Array(0);
     prepared.set(`${API_ROOT}${row.path}`, { status: encoded.status, headers: { ...encoded.headers, 'Content-Length': body.byteLength }, body });
   }
@@ -112,10 +117,13 @@ async function serveTargets(): Promise<void> {
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
   });
-  const adapter = http.createServer(toNodeListener(cms));
   const portOf = (server: http.Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-  const ports = { adapter: await portOf(adapter), bare: await portOf(bare) };
-  process.stdout.write(`${JSON.stringify({ ports, firstPostId, uncachedListMs, inProcessListMs: await inProcessListMs(cms) })}\n`);
+  const ports = {
+    cached: await portOf(http.createServer(toNodeListener(cached))),
+    uncached: await portOf(http.createServer(toNodeListener(uncached))),
+    bare: await portOf(bare),
+  };
+  process.stdout.write(`${JSON.stringify({ ports, firstPostId, uncachedListMs, inProcessListMs: await inProcessListMs(uncached) })}\n`);
   process.once('SIGTERM', () => {
     if (folder) rmSync(folder, { recursive: true, force: true });
     process.exit(0);
@@ -135,7 +143,7 @@ async function inProcessListMs(cms: Cms): Promise<number> {
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
-interface Started { ports: { adapter: number; bare: number }; firstPostId: number; uncachedListMs: number; inProcessListMs: number }
+interface Started { ports: { cached: number; uncached: number; bare: number }; firstPostId: number; uncachedListMs: number; inProcessListMs: number }
 
 async function startTargets(): Promise<Started & { stop: () => void }> {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', '--store', store], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -168,14 +176,16 @@ async function main(): Promise<void> {
   const lines: string[][] = [];
   try {
     for (const row of rows(firstPostId)) {
-      const quire = await load(ports.adapter, row);
       const bare = await load(ports.bare, row);
-      lines.push([row.label, whole(quire.rate), `${quire.p99}`, whole(bare.rate), `${bare.p99}`, `${Math.round((quire.rate / bare.rate) * 100)}%`]);
+      for (const variant of ['uncached', 'cached'] as const) {
+        const quire = await load(ports[variant], row);
+        lines.push([row.label, variant, whole(quire.rate), `${quire.p99}`, whole(bare.rate), `${bare.p99}`, `${Math.round((quire.rate / bare.rate) * 100)}%`]);
+      }
     }
   } finally {
     stop();
   }
-  const header = ['request', 'quire req/s', 'p99 ms', 'bare node req/s', 'p99 ms', 'quire/bare'];
+  const header = ['request', 'cache', 'quire req/s', 'p99 ms', 'bare node req/s', 'p99 ms', 'quire/bare'];
   process.stdout.write(`quire read benchmark: ${store} store, ${POSTS} posts, node ${process.version}, loopback, ${CONNECTIONS} connections, ${HTTP_SECONDS} s per run\n`);
   process.stdout.write(`in-process anonymous list of 10: first ${uncachedListMs.toFixed(2)} ms, median of 500 repeats ${inProcessListMs.toFixed(3)} ms\n\n`);
   process.stdout.write(`${table([header, ...lines])}\n`);
@@ -187,7 +197,7 @@ function whole(value: number): string {
 
 function table(data: string[][]): string {
   const widths = data[0]!.map((_, column) => Math.max(...data.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  const line = (row: string[]) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
   return [line(data[0]!), widths.map((width) => '-'.repeat(width)).join('  '), ...data.slice(1).map(line)].join('\n');
 }
 

@@ -6,6 +6,7 @@
  * `makeStore` is called once per test and must return an empty store; the suite closes it afterwards.
  */
 import { describe } from 'node:test';
+import { changeTokenTests } from './conformance/change-token.js';
 import { conditionTests } from './conformance/conditions.js';
 import { orderingTests } from './conformance/ordering.js';
 import { randomisedTests } from './conformance/randomised.js';
@@ -19,6 +20,7 @@ export function runStorageConformance(name: string, makeStore: MakeStore): void 
     conditionTests(makeStore);
     orderingTests(makeStore);
     transactionTests(makeStore);
+    changeTokenTests(makeStore);
     randomisedTests(makeStore);
   });
 }

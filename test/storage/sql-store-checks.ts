@@ -22,7 +22,74 @@ async function sameAsReference(store: StoragePort, collection: string, records: 
   }
 }
 
+/** Totals of lists the stores answer from their counts per type and status, checked against the records. */
+async function sameTotals(store: StoragePort, values: { type: unknown[]; status: unknown[] }, where: string): Promise<void> {
+  const { items: all } = await store.list('posts');
+  const strings = (list: unknown[]) => list.filter((value): value is string => typeof value === 'string');
+  const queries: ListQuery[] = [{}, { limit: 0 }];
+  for (const type of strings(values.type)) {
+    queries.push({ where: [{ field: 'type', op: 'eq', value: type }] });
+    queries.push({ where: [{ field: 'type', op: 'eq', value: type }, { field: 'status', op: 'in', values: strings(values.status) }], limit: 2 });
+    for (const status of strings(values.status)) {
+      queries.push({ where: [{ field: 'status', op: 'eq', value: status }, { field: 'type', op: 'eq', value: type }], offset: 1, limit: 3 });
+    }
+  }
+  queries.push({ where: [{ field: 'status', op: 'in', values: strings(values.status).slice(0, 2) }, { field: 'status', op: 'in', values: strings(values.status).slice(1) }] });
+  queries.push({ where: [{ field: 'type', op: 'in', values: [] }] });
+  for (const query of queries) {
+    const answer = await store.list('posts', { ...query, orderBy: [{ field: 'date', direction: 'desc' }], withTotal: true });
+    const expected = referenceList(all, { ...query, orderBy: [{ field: 'date', direction: 'desc' }], withTotal: true });
+    assert.deepEqual(answer, expected, `${where}: ${JSON.stringify(query)}`);
+  }
+}
+
 export function sqlStoreChecks(makeStore: MakeStore): void {
+  describe('totals from counts', () => {
+    it('stay exact through inserts, updates, removes, rollbacks and savepoints', async () => {
+      const random = seededRandom(23);
+      const values = {
+        type: ['post', 'page', 'Post', 'pa\uE000ge', '😀', 7, true, null, undefined, ['post']],
+        status: ['publish', 'draft', '', 'dr\uFFFDaft', 0, false, null, undefined, { status: 'publish' }],
+      };
+      const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
+      const record = (): NewRecord => ({ type: pick(values.type), status: pick(values.status), date: `2024-01-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}` });
+      await withStore(makeStore, async (store) => {
+        await seed(store, 'posts', Array.from({ length: 60 }, record));
+        await store.insert('others', { type: 'post', status: 'publish' });
+        await sameTotals(store, values, 'after seeding');
+        let next = 61;
+        const someId = () => 1 + Math.floor(random() * next);
+        for (let round = 0; round < 6; round++) {
+          await store.update('posts', someId(), { type: pick(values.type), status: pick(values.status) });
+          await store.update('posts', someId(), { status: pick(values.status) });
+          await store.update('posts', someId(), { title: 'only the title' });
+          await store.remove('posts', someId());
+          await store.insert('posts', record());
+          next++;
+          await assert.rejects(store.transaction(async (tx) => {
+            await tx.insert('posts', record());
+            await tx.update('posts', someId(), { status: pick(values.status) });
+            await tx.remove('posts', someId());
+            throw new Error('undone');
+          }));
+          await store.transaction(async (tx) => {
+            await tx.update('posts', someId(), { type: pick(values.type) });
+            await assert.rejects(tx.transaction(async (inner) => {
+              await inner.insert('posts', record());
+              await inner.update('posts', someId(), { type: undefined, status: pick(values.status) });
+              throw new Error('inner undone');
+            }));
+            await tx.insert('posts', record());
+            await sameTotals(tx, values, `inside round ${round}`);
+          });
+          next += 3;
+          await sameTotals(store, values, `after round ${round}`);
+        }
+        assert.deepEqual(await store.list('others', { withTotal: true, where: [{ field: 'type', op: 'eq', value: 'post' }] }), { items: [{ id: 1, type: 'post', status: 'publish' }], total: 1 });
+      });
+    });
+  });
+
   describe('SQL translation', () => {
     it('folds case exactly as JavaScript does, with and without text indexes', async () => {
       const random = seededRandom(11);

@@ -9,6 +9,7 @@ import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { runStorageConformance } from './conformance.js';
 import { idsOf, seed } from './conformance/support.js';
 import { sqlStoreChecks } from './sql-store-checks.js';
+import { migrate } from '../../src/storage/sqlite/migrate.js';
 import { MIGRATIONS } from '../../src/storage/sqlite/schema.js';
 
 runStorageConformance('sqlite', async () => sqliteStorage({ path: ':memory:' }));
@@ -114,17 +115,39 @@ describe('sqlite store: files', () => {
   });
 
   it('brings an older database up to date, applying only the missing migrations', async () => {
+    // A file as the first release left it: schema version 1, records written with its statements.
     const file = freshFile();
-    const store = sqliteStorage({ path: file });
-    await store.insert('posts', post(1));
-    store.database.exec('DROP INDEX quire_records_parent_type_date');
-    store.database.prepare('DELETE FROM quire_migrations WHERE version = 2').run();
-    await store.close();
+    const old = new Database(file);
+    old.pragma("encoding = 'UTF-16be'");
+    migrate(old, MIGRATIONS.slice(0, 1));
+    const records = Array.from({ length: 30 }, (_, index) => post(index));
+    records.push({ ...post(30), type: 7 as never }, { ...post(31), status: null as never });
+    for (const [index, record] of records.entries()) {
+      const { key } = old.prepare('INSERT INTO quire_records (collection, id, data) VALUES (?, ?, jsonb(?)) RETURNING key')
+        .get('posts', index + 1, JSON.stringify(record)) as { key: number };
+      old.prepare('INSERT INTO quire_text (rowid, title, excerpt, content) VALUES (?, ?, NULL, ?)').run(key, record.title.toLowerCase(), record.content.toLowerCase());
+    }
+    old.prepare("INSERT INTO quire_collections (name, last_id) VALUES ('posts', ?)").run(records.length);
+    old.close();
+
     const upgraded = sqliteStorage({ path: file });
-    assert.equal(upgraded.schemaVersion(), 2);
+    assert.equal(upgraded.schemaVersion(), MIGRATIONS.length);
+    const applied = upgraded.database.prepare('SELECT version FROM quire_migrations ORDER BY version').pluck().all();
+    assert.deepEqual(applied, MIGRATIONS.map((migration) => migration.version));
     const index = upgraded.database.prepare("SELECT count(*) AS found FROM sqlite_master WHERE name = 'quire_records_parent_type_date'").get() as { found: number };
     assert.equal(index.found, 1);
-    assert.equal((await upgraded.get('posts', 1))!.title, 'Entry 1');
+    const expected = (where: (record: typeof records[number]) => boolean) => records.filter(where).length;
+    const isPublishedPost = (record: typeof records[number]) => record.type === 'post' && record.status === 'publish';
+    assert.equal((await upgraded.list('posts', published)).total, expected(isPublishedPost));
+    assert.equal((await upgraded.list('posts', { withTotal: true, limit: 0 })).total, records.length);
+    assert.equal((await upgraded.list('posts', { where: [{ field: 'type', op: 'in', values: ['page', 'post'] }], withTotal: true })).total, expected((record) => record.type !== 7));
+    // Writes after the upgrade keep the counts in step.
+    await upgraded.update('posts', 2, { status: 'publish', type: 'post' });
+    await upgraded.remove('posts', 3);
+    await upgraded.insert('posts', { type: 'post', status: 'publish' });
+    const current = (await upgraded.list('posts', { orderBy: [{ field: 'date', direction: 'desc' }] })).items;
+    assert.equal((await upgraded.list('posts', published)).total, current.filter((record) => record.type === 'post' && record.status === 'publish').length);
+    assert.equal((await upgraded.list('posts', { search: { fields: ['content'], terms: ['needle'] }, withTotal: true })).total, 15);
     await upgraded.close();
   });
 

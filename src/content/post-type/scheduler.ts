@@ -7,8 +7,8 @@
  *   tells the `saved` listeners (`scheduled-publish`), once per request.
  */
 import type { Principal, RequestContext } from '../../core/context.js';
-import type { ListQuery } from '../../ports/storage.js';
-import { formatUtc } from './dates.js';
+import type { ListQuery, StoragePort } from '../../ports/storage.js';
+import { formatUtc, parseStored } from './dates.js';
 import type { PostTypeDeps } from './define.js';
 import { postsIn, type PostRecord } from './record.js';
 
@@ -60,4 +60,22 @@ export function publishDueOnce(context: Pick<RequestContext, 'site' | 'memo'>, d
 export function asPublishedWhenDue<T extends PostRecord>(record: T, now: Date): T {
   if (record.status !== 'future' || record.date_gmt === null || record.date_gmt > formatUtc(now)) return record;
   return { ...record, status: 'publish' };
+}
+
+/**
+ * When the earliest scheduled record goes live (epoch milliseconds), or null when none is scheduled: until then
+ * no answer can change by the clock alone (the response cache keeps answers no longer).
+ */
+export async function nextScheduledPublish(storage: StoragePort): Promise<number | null> {
+  const { items } = await postsIn(storage).list({
+    where: [
+      { field: 'status', op: 'eq', value: 'future' },
+      // Every string is at least '': records without a GMT date never go live, so they set no deadline.
+      { field: 'date_gmt', op: 'gte', value: '' },
+    ],
+    orderBy: [{ field: 'date_gmt', direction: 'asc' }],
+    limit: 1,
+  });
+  const first = items[0]?.date_gmt;
+  return typeof first === 'string' ? parseStored(first).getTime() : null;
 }

@@ -18,6 +18,11 @@ type UndoStep =
 export class MemoryEngine {
   private readonly collections = new Map<string, Collection>();
   private undoLog: UndoStep[] | null = null;
+  /**
+   * Counts every change to the data as it happens, a rollback that undoes something included: reads see a
+   * running transaction's writes, so a change token must move with them and again when they are undone.
+   */
+  changes = 0;
 
   constructor(private readonly options: { maxIndexesPerCollection: number; useIndexes: boolean }) {}
 
@@ -62,6 +67,7 @@ export class MemoryEngine {
     const row = { ...fields, id } as StoredRecord;
     this.note({ kind: 'row', collection, id, before: undefined });
     collection.put(row);
+    this.changes++;
     return row;
   }
 
@@ -81,6 +87,7 @@ export class MemoryEngine {
     }
     this.note({ kind: 'row', collection, id, before });
     collection.put(after as StoredRecord);
+    this.changes++;
     return after as StoredRecord;
   }
 
@@ -90,6 +97,7 @@ export class MemoryEngine {
     if (!collection || !before) return false;
     this.note({ kind: 'row', collection, id, before });
     collection.delete(id);
+    this.changes++;
     return true;
   }
 
@@ -107,6 +115,7 @@ export class MemoryEngine {
   rollBackTo(mark: number): void {
     const log = this.undoLog;
     if (!log) return;
+    if (log.length > mark) this.changes++;
     while (log.length > mark) {
       const step = log.pop()!;
       if (step.kind === 'highestId') {

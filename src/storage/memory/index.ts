@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { ListQuery, ListResult, NewRecord, RecordId, StoragePort, StoredRecord } from '../../ports/storage.js';
 import { MemoryEngine } from './engine.js';
 import { storageError } from '../errors.js';
@@ -32,6 +33,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     useIndexes: options.useIndexes ?? true,
   });
   const writeLock = new Mutex();
+  const instance = randomBytes(6).toString('base64url');
 
   const reads = {
     async get(collection: string, id: RecordId): Promise<StoredRecord | null> {
@@ -110,6 +112,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
           engine.endUndo();
         }
       }),
+    changeToken: async () => `${instance}.${engine.changes}`,
     explain: (collection: string, query?: ListQuery) => engine.list(collection, query).plan,
     close: async () => {},
   };

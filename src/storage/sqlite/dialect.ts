@@ -30,6 +30,14 @@ export const FOLD_FUNCTION = 'quire_fold';
 /** The FTS5 table holding the folded text of `TEXT_INDEXED_FIELDS`, one row per record (its `key`). */
 export const TEXT_TABLE = 'quire_text';
 
+/** Record counts per collection, type and status (schema.ts). */
+export const COUNTS_TABLE = 'quire_counts';
+
+/** A counts key: the generated column's value when it is a string, else `x''` (which equals no string). */
+export function countKeySql(column: string): string {
+  return `(CASE WHEN typeof(${column}) = 'text' THEN ${column} ELSE x'' END)`;
+}
+
 const TRUE_BLOB = Buffer.from([1]);
 const FALSE_BLOB = Buffer.from([0]);
 /**

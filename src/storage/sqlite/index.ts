@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ListQuery, StoragePort } from '../../ports/storage.js';
@@ -65,7 +66,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   }
 
   const records = new SqliteRecords(db);
-  const session = sqliteSession(db, records);
+  let rollbacks = 0;
+  const session = sqliteSession(db, records, () => { rollbacks++; });
   const reads = readOperations(session);
   const writes = writeOperations(session);
   const writeLock = new Mutex();
@@ -86,6 +88,16 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     return result;
   };
   db.pragma('optimize=0x10002');
+  /**
+   * The change token: `PRAGMA data_version` changes when another connection (in any process) has committed since
+   * this one last looked, and `total_changes()` counts every row this connection wrote — inside transactions
+   * too, and never going back on a rollback. Reads on this connection see a running transaction's writes, so
+   * the token must move with them (counting changes as they happen does), and again when they are undone:
+   * `rollbacks` counts the transactions and savepoints rolled back. (A single write runs synchronously, so
+   * nobody can read between its statements.)
+   */
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const instance = randomBytes(6).toString('base64url');
 
   return {
     database: db,
@@ -102,9 +114,11 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
         return optimizeWhenDue(result);
       } catch (error) {
         if (db.inTransaction) db.exec('ROLLBACK');
+        rollbacks++;
         throw error;
       }
     }),
+    changeToken: async () => `${instance}.${dataVersion.get() as number}.${totalChanges.get() as number}.${rollbacks}`,
     schemaVersion: () => schemaVersion(db),
     backup: async (destination) => {
       await db.backup(destination);

@@ -2,12 +2,14 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
 import { storageError } from '../errors.js';
+import type { CountedSelection } from '../sql/counts.js';
+import { COUNTED_FIELDS, countedSelection, selectsNothing } from '../sql/counts.js';
 import { TEXT_INDEXED_FIELDS } from '../sql/fields.js';
 import type { CheckedQuery } from '../query-check.js';
 import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
 import { applyPatch, decodeRecord, foldText } from '../sql/records.js';
 import type { RecordSession } from '../sql/session.js';
-import { sqliteDialect, TEXT_TABLE } from './dialect.js';
+import { COUNTS_TABLE, sqliteDialect, TEXT_TABLE } from './dialect.js';
 import { NamedParams, StatementCache } from './statements.js';
 
 type DataRow = { id: number; data: string };
@@ -45,8 +47,22 @@ export class SqliteRecords {
       items = rows.map((row) => decodeRecord(row.id, JSON.parse(row.data)));
     }
     if (!query.withTotal) return { items };
+    const counted = countedSelection(query.conditions);
+    if (counted) return { items, total: this.countedTotal(collection, counted) };
     const { total } = this.statements.get(`SELECT count(*) AS total ${from}`).get(params.values) as { total: number };
     return { items, total };
+  }
+
+  /** A total read from the counts table (see sql/counts.ts). */
+  private countedTotal(collection: string, selection: CountedSelection): number {
+    if (selectsNothing(selection)) return 0;
+    const params = new NamedParams();
+    let sql = `SELECT coalesce(sum(records), 0) AS total FROM ${COUNTS_TABLE} WHERE collection = ${params.add(collection)}`;
+    for (const field of COUNTED_FIELDS) {
+      const values = selection[field];
+      if (values) sql += ` AND ${field} IN (SELECT value FROM json_each(${params.add(JSON.stringify(values))}))`;
+    }
+    return (this.statements.get(sql).get(params.values) as { total: number }).total;
   }
 
   /** Runs a raw `EXPLAIN QUERY PLAN` for a list (for tests and tuning). */
@@ -121,8 +137,11 @@ function atomically<A extends unknown[], R>(db: BetterSqlite3.Database, operatio
   return (...args) => transaction.immediate(...args);
 }
 
-/** The port-facing session over a connection; nested transactions become savepoints. */
-export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords): RecordSession {
+/**
+ * The port-facing session over a connection; nested transactions become savepoints. `onRollback` hears of
+ * every savepoint rolled back.
+ */
+export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords, onRollback: () => void): RecordSession {
   let savepoints = 0;
   return {
     get: async (collection, id) => records.get(collection, id),
@@ -140,6 +159,7 @@ export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords
       } catch (error) {
         db.exec(`ROLLBACK TO ${name}`);
         db.exec(`RELEASE ${name}`);
+        onRollback();
         throw error;
       }
     },

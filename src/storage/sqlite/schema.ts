@@ -1,5 +1,5 @@
 import { INDEXED_FIELDS, TEXT_INDEXED_FIELDS } from '../sql/fields.js';
-import { fieldPath, sortValueSql, TEXT_TABLE } from './dialect.js';
+import { COUNTS_TABLE, countKeySql, fieldPath, sortValueSql, TEXT_TABLE } from './dialect.js';
 
 /**
  * The schema, as numbered migrations applied in order on open (see migrate.ts). A released migration never
@@ -9,8 +9,11 @@ import { fieldPath, sortValueSql, TEXT_TABLE } from './dialect.js';
  * - `key`: the row's own integer key, which the FTS5 table uses as its rowid;
  * - `collection`, `id`: the port's identity, unique together;
  * - `data`: the record without `id`, in SQLite's binary JSON (JSONB), which the JSON functions read without parsing;
- * - `f_<field>`: virtual generated columns holding the sort value of the indexed fields (dialect.ts), which
- *   cost no space in the table and feed the indexes below.
+ * - `f_<field>`: stored generated columns holding the sort value of the indexed fields (dialect.ts), which
+ *   feed the indexes below.
+ *
+ * `quire_counts` holds each collection's number of records per string `type` and `status` (`x''` standing for
+ * any other value), kept by triggers in the transaction of every write, for totals (see sql/counts.ts).
  */
 export interface Migration {
   version: number;
@@ -22,6 +25,13 @@ function generatedColumns(): string[] {
   return [...INDEXED_FIELDS.values()].map(({ field, column }) =>
     // No declared type: the column must keep each value's own storage class (no affinity).
     `${column} GENERATED ALWAYS AS (${sortValueSql('data', `'${fieldPath(field)}'`)}) STORED`);
+}
+
+/** The counts row of a record (`NEW` or `OLD` in a trigger) changes by `delta`. */
+function countChange(row: 'NEW' | 'OLD', delta: 1 | -1): string {
+  return `INSERT INTO ${COUNTS_TABLE} (collection, type, status, records)
+        VALUES (${row}.collection, ${countKeySql(`${row}.f_type`)}, ${countKeySql(`${row}.f_status`)}, ${delta})
+        ON CONFLICT (collection, type, status) DO UPDATE SET records = records + ${delta};`;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -67,6 +77,33 @@ export const MIGRATIONS: Migration[] = [
       // A post's revisions (or attachments), newest first: the parent and type equalities and the order are all
       // in the index, so the planner cannot prefer walking the date index of the whole collection.
       'CREATE INDEX quire_records_parent_type_date ON quire_records (collection, f_parent, f_type, f_date, id)',
+    ],
+  },
+  {
+    version: 3,
+    name: 'record counts per type and status',
+    statements: [
+      // No declared types on the keys: they keep the storage class of the generated columns (text, or x'').
+      `CREATE TABLE ${COUNTS_TABLE} (
+        collection TEXT NOT NULL,
+        type NOT NULL,
+        status NOT NULL,
+        records INTEGER NOT NULL,
+        PRIMARY KEY (collection, type, status)
+      ) WITHOUT ROWID`,
+      `INSERT INTO ${COUNTS_TABLE} (collection, type, status, records)
+        SELECT collection, ${countKeySql('f_type')}, ${countKeySql('f_status')}, count(*) FROM quire_records GROUP BY 1, 2, 3`,
+      `CREATE TRIGGER quire_records_count_insert AFTER INSERT ON quire_records BEGIN
+        ${countChange('NEW', 1)}
+      END`,
+      `CREATE TRIGGER quire_records_count_delete AFTER DELETE ON quire_records BEGIN
+        ${countChange('OLD', -1)}
+      END`,
+      `CREATE TRIGGER quire_records_count_update AFTER UPDATE OF data ON quire_records
+        WHEN OLD.f_type IS NOT NEW.f_type OR OLD.f_status IS NOT NEW.f_status BEGIN
+        ${countChange('OLD', -1)}
+        ${countChange('NEW', 1)}
+      END`,
     ],
   },
 ];

@@ -1,0 +1,57 @@
+/**
+ * When kept answers stop being valid. A generation is one state of everything an answer may depend on besides
+ * the request: the store (its change token), the site settings in effect (their object, which stays the same
+ * until a value changes), the routes (a host may add some while serving; the index lists them) and the clock, up
+ * to the date the next scheduled post goes live.
+ */
+
+/** What the dispatcher's cache learns the state from; `createCms` fills it from the store and the clock. */
+export interface CacheSources {
+  /**
+   * The store's change token (see the storage port): it differs after every committed write by any process
+   * sharing the store. Without it, nothing is kept.
+   */
+  changeToken?: () => Promise<string>;
+  /** When the earliest scheduled post goes live, in epoch milliseconds; null when none is scheduled. */
+  nextScheduled?: () => Promise<number | null>;
+  /** The clock answers are computed with, in epoch milliseconds. */
+  now: () => number;
+}
+
+export class Generation {
+  constructor(readonly token: string, readonly settings: object, readonly routes: number, readonly expiresAt: number) {}
+
+  isFor(token: string, settings: object, routes: number): boolean {
+    return this.token === token && this.settings === settings && this.routes === routes;
+  }
+}
+
+/** Tracks the current generation; a new one starts whenever the token or the settings differ. */
+export class Generations {
+  #current: Generation | null = null;
+
+  constructor(readonly sources: CacheSources, readonly onNew: () => void) {}
+
+  /**
+   * The generation this request's answer belongs to, or null when nothing may be kept now (no change token, or
+   * a scheduled post due). Read it before computing the answer: a write landing meanwhile changes the token, so
+   * the answer, kept under the older generation, is never served.
+   */
+  async current(settings: object, routes: number): Promise<Generation | null> {
+    const { changeToken, nextScheduled, now } = this.sources;
+    if (!changeToken) return null;
+    const token = await changeToken();
+    let generation = this.#current;
+    if (!generation?.isFor(token, settings, routes)) {
+      const next = nextScheduled ? await nextScheduled() : null;
+      // Another request may have started the same generation while this one waited.
+      generation = this.#current;
+      if (!generation?.isFor(token, settings, routes)) {
+        generation = new Generation(token, settings, routes, next ?? Infinity);
+        this.#current = generation;
+        this.onNew();
+      }
+    }
+    return now() < generation.expiresAt ? generation : null;
+  }
+}

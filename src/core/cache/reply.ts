@@ -1,0 +1,48 @@
+/**
+ * Answers of `cache` routes, kept or not, go out the same way: encoded once, tagged with a strong `ETag`, marked
+ * `Cache-Control: no-cache` (stored, but revalidated on every use, since any write may change them), and
+ * answered 304 when the client's `If-None-Match` matches.
+ */
+import { encodeBody, responseFromBytes, withEncodedBody } from '../encode.js';
+import type { CmsResponse } from '../types.js';
+import { entityTag, noneMatch, notModifiedHeaders } from './conditional.js';
+import type { KeptAnswer } from './response-cache.js';
+
+const decoder = new TextDecoder();
+
+/** A 200 answer with its headers so far (fixed ones and the route's own) → what the cache keeps. */
+export function keptAnswer(status: number, headers: Record<string, string>, body: unknown): KeptAnswer {
+  const contentType = headers['Content-Type'];
+  const kind = body instanceof Uint8Array ? 'bytes' : typeof body === 'string' && !/^application\/json\b/i.test(contentType ?? '') ? 'text' : 'json';
+  // Bytes a route answered with are copied, so no caller holding them can change what is kept.
+  const bytes = body instanceof Uint8Array ? body.slice() : encodeBody(body, contentType);
+  const etag = entityTag(bytes);
+  return { status, headers: { ...headers, ETag: etag, 'Cache-Control': 'no-cache' }, bytes, kind, etag };
+}
+
+export interface ReplyRequest {
+  /** HEAD gets the headers alone. */
+  head: boolean;
+  ifNoneMatch: string | undefined;
+  /** Headers that follow this request (CORS, `Vary`, no-cache for signed-in callers), laid over the kept ones. */
+  transport: Record<string, string>;
+}
+
+/**
+ * The response for one request. `fresh` is the body just computed (sent as it is, with its bytes known); without
+ * it the kept bytes are sent, and an in-process caller reading `body` gets a copy decoded from them.
+ */
+export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { body: unknown }): CmsResponse {
+  const headers = { ...answer.headers, ...request.transport };
+  if (noneMatch(request.ifNoneMatch, answer.etag)) return { status: 304, headers: notModifiedHeaders(headers), body: null };
+  if (request.head) return withEncodedBody({ status: answer.status, headers, body: null }, null);
+  if (fresh) return withEncodedBody({ status: answer.status, headers, body: fresh.body }, answer.bytes);
+  return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
+}
+
+function decodeBody(answer: KeptAnswer): unknown {
+  if (answer.bytes === null) return null;
+  if (answer.kind === 'bytes') return answer.bytes.slice();
+  const text = decoder.decode(answer.bytes);
+  return answer.kind === 'text' ? text : JSON.parse(text);
+}

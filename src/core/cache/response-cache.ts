@@ -1,0 +1,73 @@
+/**
+ * The response cache: answers of routes declared `cache`, encoded once and kept with their headers, so that a
+ * hit does no routing, no store reads and no JSON work. Bounded in entries and bytes (least recently used go
+ * first); every entry belongs to a generation (generation.ts) and is served only within it.
+ */
+import { LRUCache } from 'lru-cache';
+import { Generations, type CacheSources, type Generation } from './generation.js';
+
+export interface ResponseCacheOptions {
+  /** Most answers kept (default 1,000). */
+  maxEntries?: number;
+  /** Most bytes kept, bodies, keys and headers counted (default 32 MiB); a larger answer is not kept. */
+  maxBytes?: number;
+}
+
+export const DEFAULT_MAX_ENTRIES = 1_000;
+export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+
+/** An answer ready to send again: its headers before the per-request ones, its bytes and its tag. */
+export interface KeptAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly bytes: Uint8Array | null;
+  /** What the body was, so an in-process caller gets the same kind of value back. */
+  readonly kind: 'json' | 'text' | 'bytes';
+  readonly etag: string;
+}
+
+interface Entry {
+  generation: Generation;
+  answer: KeptAnswer;
+}
+
+const ENTRY_OVERHEAD_BYTES = 256;
+
+export class ResponseCache {
+  readonly #entries: LRUCache<string, Entry>;
+  readonly #generations: Generations;
+
+  constructor(sources: CacheSources, options: ResponseCacheOptions = {}) {
+    this.#entries = new LRUCache<string, Entry>({
+      max: Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES),
+      maxSize: Math.max(1, options.maxBytes ?? DEFAULT_MAX_BYTES),
+      sizeCalculation: (entry, key) => sizeOf(entry.answer, key),
+    });
+    // Entries of an older generation are never served; dropping them at once frees their memory.
+    this.#generations = new Generations(sources, () => this.#entries.clear());
+  }
+
+  /** See `Generations.current`: null means nothing may be kept or served now. */
+  generation(settings: object, routes: number): Promise<Generation | null> {
+    return this.#generations.current(settings, routes);
+  }
+
+  get(key: string, generation: Generation): KeptAnswer | undefined {
+    const entry = this.#entries.get(key);
+    return entry?.generation === generation ? entry.answer : undefined;
+  }
+
+  set(key: string, generation: Generation, answer: KeptAnswer): void {
+    this.#entries.set(key, { generation, answer });
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+function sizeOf(answer: KeptAnswer, key: string): number {
+  let size = ENTRY_OVERHEAD_BYTES + key.length * 2 + (answer.bytes?.byteLength ?? 0);
+  for (const [name, value] of Object.entries(answer.headers)) size += (name.length + value.length) * 2;
+  return size;
+}
