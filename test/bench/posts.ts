@@ -29,6 +29,8 @@ const RUNS = 400;
 const SEARCH_RUNS = 20;
 const AUTHORS = 20;
 const RARE_WORD = 'quetzalcoatl';
+/** Posts are stored in transactions of this many, as an import would. */
+const BATCH = 1000;
 
 const collectGarbage = (globalThis as { gc?: () => void }).gc;
 
@@ -60,9 +62,11 @@ async function site(size: number, storage: StoragePort = createMemoryStorage()):
   }
   collectGarbage?.();
   const before = process.memoryUsage().heapUsed;
-  await cms.deps.storage.transaction(async (tx) => {
-    for (let index = 0; index < size; index++) await tx.insert('posts', record(index, size));
-  });
+  for (let first = 0; first < size; first += BATCH) {
+    await cms.deps.storage.transaction(async (tx) => {
+      for (let index = first; index < Math.min(size, first + BATCH); index++) await tx.insert('posts', record(index, size));
+    });
+  }
   collectGarbage?.();
   const bytesPerThousand = ((process.memoryUsage().heapUsed - before) / size) * 1000;
   return { cms, admin: admin.id, bytesPerThousand };

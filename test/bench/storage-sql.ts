@@ -1,12 +1,13 @@
 /**
  * The posts-and-pages storage figures at 100,000 posts for the memory, SQLite and PostgreSQL stores, side by
- * side: a typical posts list (type=post, status=publish, newest first, page 3 of 10 with a total), a text
- * search, an insert, and updates.
+ * side: a typical posts list (type=post, status=publish, newest first, page 3 of 10 with a total), the same for
+ * several statuses, an author's posts, a deep page, a text search, the change token, an insert, and updates.
  *
- *   node --import tsx test/bench/storage-sql.ts [posts]
+ *   node --import tsx test/bench/storage-sql.ts [posts] [--stores=memory,sqlite,postgres]
  *
- * SQLite uses a file in a temporary folder. PostgreSQL uses QUIRE_TEST_POSTGRES_URL, or a private server
- * started from the Debian packages; without either its column is left out.
+ * The posts are loaded in transactions of 1,000. SQLite uses a file in a temporary folder. PostgreSQL uses
+ * QUIRE_TEST_POSTGRES_URL, or a private server started from the Debian packages; without either its column is
+ * left out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,8 +20,10 @@ import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { startTestPostgres } from '../storage/postgres-server.js';
 import { benchPost, nextDate } from './records.js';
 
-const POSTS = Number(process.argv[2] ?? 100_000);
+const POSTS = Number(process.argv.slice(2).find((argument) => /^\d+$/.test(argument)) ?? 100_000);
+const STORES = (process.argv.find((argument) => argument.startsWith('--stores='))?.slice('--stores='.length) ?? 'memory,sqlite,postgres').split(',');
 const RUNS = 500;
+const BATCH = 1000;
 
 const typicalList: ListQuery = {
   where: [{ field: 'type', op: 'eq', value: 'post' }, { field: 'status', op: 'eq', value: 'publish' }],
@@ -29,6 +32,18 @@ const typicalList: ListQuery = {
   limit: 10,
   withTotal: true,
 };
+
+const severalStatuses: ListQuery = {
+  ...typicalList,
+  where: [{ field: 'type', op: 'eq', value: 'post' }, { field: 'status', op: 'in', values: ['publish', 'draft', 'private', 'future'] }],
+};
+
+const byAuthor: ListQuery = {
+  ...typicalList,
+  where: [...typicalList.where!, { field: 'author', op: 'eq', value: 3 }],
+};
+
+const deepPage: ListQuery = { ...typicalList, offset: 5000 };
 
 const search: ListQuery = {
   where: [{ field: 'type', op: 'eq', value: 'post' }, { field: 'status', op: 'eq', value: 'publish' }],
@@ -55,15 +70,23 @@ async function time(runs: number, operation: (run: number) => Promise<unknown>):
 async function measure(store: StoragePort, upkeep: () => Promise<unknown>): Promise<Map<string, string>> {
   const figures = new Map<string, string>();
   let start = performance.now();
-  await store.transaction(async (tx) => {
-    for (let index = 0; index < POSTS; index++) await tx.insert('posts', benchPost(index));
-  });
-  figures.set(`load ${POSTS.toLocaleString('en')} posts (one transaction)`, `${((performance.now() - start) / 1000).toFixed(1)} s`);
+  for (let first = 0; first < POSTS; first += BATCH) {
+    await store.transaction(async (tx) => {
+      for (let index = first; index < Math.min(POSTS, first + BATCH); index++) await tx.insert('posts', benchPost(index));
+    });
+  }
+  figures.set(`load ${POSTS.toLocaleString('en')} posts`, `${((performance.now() - start) / 1000).toFixed(1)} s`);
   await upkeep();
   start = performance.now();
   await store.list('posts', typicalList);
   figures.set('first list', `${((performance.now() - start) * 1000).toFixed(0)} µs`);
   figures.set('list page 3 with total', await time(RUNS, () => store.list('posts', typicalList)));
+  figures.set('list page 3 without total', await time(RUNS, () => store.list('posts', { ...typicalList, withTotal: false })));
+  figures.set('total only (limit 0)', await time(RUNS, () => store.list('posts', { ...typicalList, limit: 0 })));
+  figures.set('four statuses, page 3 with total', await time(RUNS, () => store.list('posts', severalStatuses)));
+  figures.set('one author, page 3 with total', await time(RUNS, () => store.list('posts', byAuthor)));
+  figures.set('page 501 with total', await time(Math.min(RUNS, 100), () => store.list('posts', deepPage)));
+  figures.set('change token', store.changeToken ? await time(RUNS, () => store.changeToken!()) : 'none');
   figures.set('search "number 4242" with total', await time(Math.min(RUNS, 100), () => store.list('posts', search)));
   figures.set('get by id', await time(RUNS, (run) => store.get('posts', 1 + ((run * 7919) % POSTS))));
   figures.set('insert', await time(RUNS, (run) => store.insert('posts', benchPost(POSTS + run))));
@@ -74,18 +97,22 @@ async function measure(store: StoragePort, upkeep: () => Promise<unknown>): Prom
 
 const columns = new Map<string, Map<string, string>>();
 
-columns.set('memory', await measure(createMemoryStorage(), async () => {}));
+if (STORES.includes('memory')) columns.set('memory', await measure(createMemoryStorage(), async () => {}));
 
-const folder = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
-try {
-  const sqlite = sqliteStorage({ path: path.join(folder, 'bench.db') });
-  columns.set('sqlite (file, WAL)', await measure(sqlite, async () => sqlite.database.pragma('optimize')));
-  await sqlite.close();
-} finally {
-  rmSync(folder, { recursive: true, force: true });
+if (STORES.includes('sqlite')) {
+  const folder = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
+  try {
+    const sqlite = sqliteStorage({ path: path.join(folder, 'bench.db') });
+    columns.set('sqlite (file, WAL)', await measure(sqlite, async () => sqlite.database.pragma('optimize')));
+    await sqlite.close();
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
-const postgres = await startTestPostgres().catch((error: Error) => ({ skip: error.message }));
+const postgres = STORES.includes('postgres')
+  ? await startTestPostgres().catch((error: Error) => ({ skip: error.message }))
+  : { skip: 'not asked for' };
 if ('server' in postgres) {
   try {
     const store = await postgresStorage({ connectionString: postgres.server.connectionString, schema: 'bench' });

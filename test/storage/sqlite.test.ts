@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -175,6 +176,51 @@ describe('sqlite store: files', () => {
     assert.deepEqual(await copy.list('posts', published), before);
     await copy.close();
     await store.close();
+  });
+});
+
+describe('sqlite store: change token', () => {
+  it('sees a commit made through another connection or process on its very next call', async () => {
+    const file = freshFile();
+    const first = sqliteStorage({ path: file });
+    const second = sqliteStorage({ path: file });
+    await first.insert('posts', post(1));
+    let seen = await second.changeToken();
+    const next = async (what: string, changed: boolean) => {
+      const token = await second.changeToken();
+      if (changed) assert.notEqual(token, seen, what);
+      else assert.equal(token, seen, what);
+      seen = token;
+    };
+    await first.insert('posts', post(2));
+    await next('an insert through the other connection', true);
+    await first.update('posts', 1, { title: 'renamed' });
+    await next('an update through the other connection', true);
+    await first.list('posts', { withTotal: true });
+    await first.get('posts', 1);
+    await second.list('posts', published);
+    await next('reads on either connection', false);
+    await assert.rejects(first.transaction(async (tx) => {
+      await tx.insert('posts', post(3));
+      await next('a write the other connection has not committed', false);
+      throw new Error('rolled back');
+    }), /rolled back/);
+    await next('a transaction the other connection rolled back', false);
+    await first.transaction(async (tx) => { await tx.remove('posts', 2); });
+    await next('a transaction the other connection committed', true);
+
+    // A write by another process, straight into the table: the token moves and the counts follow.
+    const child = spawnSync(process.execPath, ['-e', `
+      const Database = require('better-sqlite3');
+      const db = new Database(process.argv[1]);
+      db.prepare("INSERT INTO quire_records (collection, id, data) VALUES ('posts', 50, jsonb(?))").run(process.argv[2]);
+      db.close();`, file, JSON.stringify(post(5))], { encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    await next('a commit by another process', true);
+    assert.equal((await second.list('posts', { withTotal: true, limit: 0 })).total, 2);
+    assert.equal((await first.list('posts', published)).total, 2);
+    await first.close();
+    await second.close();
   });
 });
 

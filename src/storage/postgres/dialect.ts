@@ -147,14 +147,19 @@ export const postgresDialect: SqlDialect = {
     const sqlDirection = direction === 'asc' ? 'ASC' : 'DESC';
     const value = json(field, params);
     const terms = [
-      `(CASE jsonb_typeof(${value}) WHEN 'boolean' THEN 1 WHEN 'number' THEN 2 WHEN 'string' THEN 3 ELSE 0 END) ${sqlDirection}`,
+      `(CASE jsonb_typeof(${value}) WHEN 'boolean' THEN 1 WHEN 'number' THEN 2 WHEN 'string' THEN 3 ELSE 0 END)`,
       `(CASE jsonb_typeof(${value}) WHEN 'number' THEN (${value} #>> '{}')::float8 `
-        + `WHEN 'boolean' THEN (CASE WHEN ${value} = 'true'::jsonb THEN 1 ELSE 0 END) END) ${sqlDirection}`,
-      `${typedValueSql(value, 'string')} COLLATE "C" ${sqlDirection}`,
+        + `WHEN 'boolean' THEN (CASE WHEN ${value} = 'true'::jsonb THEN 1 ELSE 0 END) END)`,
+      `${typedValueSql(value, 'string')} COLLATE "C"`,
     ];
     const indexed = INDEXED_FIELDS.get(field);
-    // The typed column first, so an index on it gives the order; the rest only orders values of other types.
-    if (indexed) terms.unshift(`r.${indexed.column} ${sqlDirection} NULLS ${direction === 'asc' ? 'FIRST' : 'LAST'}`);
-    return terms;
+    if (!indexed) return terms.map((term) => `${term} ${sqlDirection}`);
+    // The typed column first, so an index on it gives the order. The rest only orders values of other types,
+    // for which the column is NULL: records whose column holds a value never need their JSON read for it.
+    const column = `r.${indexed.column}`;
+    return [
+      `${column} ${sqlDirection} NULLS ${direction === 'asc' ? 'FIRST' : 'LAST'}`,
+      ...terms.map((term) => `(CASE WHEN ${column} IS NULL THEN ${term} END) ${sqlDirection}`),
+    ];
   },
 };

@@ -33,7 +33,7 @@ export interface PostgresStorage extends StoragePort {
   /** The schema the tables live in. */
   readonly schema: string;
   schemaVersion(): Promise<number>;
-  /** The plan PostgreSQL chooses for a list's page query (`EXPLAIN`), one line per row. */
+  /** The plan PostgreSQL chooses for a list's page query (with its total, when asked), one line per row. */
   explain(collection: string, query?: ListQuery): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -77,8 +77,7 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
         await client.query(lockStatement);
         const session = postgresSession(client, records);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen, postgresStrings));
-        await session.finish();
-        await client.query('COMMIT');
+        await session.commit();
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
@@ -98,9 +97,11 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
     update: (collection, id, patch) => transaction((tx) => tx.update(collection, id, patch)),
     remove: (collection, id) => transaction((tx) => tx.remove(collection, id)),
     transaction,
+    changeToken: () => records.generation(pool),
     schemaVersion: () => schemaVersion(pool, schema),
     async explain(collection, query) {
-      const { sql, params } = records.pageStatement(collection, checkQuery(query));
+      const checked = checkQuery(query);
+      const { sql, params } = records.pageStatement(collection, checked, checked.withTotal);
       const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
       return rows.map((row) => row['QUERY PLAN']);
     },

@@ -2,11 +2,13 @@ import type pg from 'pg';
 import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
 import { storageError } from '../errors.js';
+import type { CountedSelection } from '../sql/counts.js';
+import { COUNTED_FIELDS, countedSelection, selectsNothing } from '../sql/counts.js';
 import type { CheckedQuery } from '../query-check.js';
 import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
 import { decodeRecord, foldedStrings, foldText } from '../sql/records.js';
 import type { RecordSession } from '../sql/session.js';
-import { postgresDialect } from './dialect.js';
+import { orderKey, postgresDialect } from './dialect.js';
 import { IdCounters } from './id-counters.js';
 
 /** A pool (for reads outside transactions) or one checked-out client (inside a transaction). */
@@ -26,10 +28,16 @@ export class PositionalParams {
 export class PostgresRecords {
   private readonly records: string;
   private readonly collections: string;
+  private readonly counts: string;
+  private readonly countChanges: string;
+  private readonly changes: string;
 
   constructor(schema: string) {
     this.records = `${schema}.quire_records`;
     this.collections = `${schema}.quire_collections`;
+    this.counts = `${schema}.quire_counts`;
+    this.countChanges = `${schema}.quire_count_changes`;
+    this.changes = `${schema}.quire_changes`;
   }
 
   async get(db: Queryable, collection: string, id: RecordId): Promise<StoredRecord | null> {
@@ -38,29 +46,79 @@ export class PostgresRecords {
     return rows[0] ? decodeRecord(id, rows[0].data) : null;
   }
 
+  /**
+   * One statement answers the page and its total together (one round trip, one snapshot); only a page that
+   * comes back empty needs a second statement for the total.
+   */
   async list(db: Queryable, collection: string, query: CheckedQuery): Promise<ListResult> {
-    let items: StoredRecord[] = [];
     if (query.limit !== 0) {
-      const { sql, params } = this.pageStatement(collection, query);
-      const { rows } = await db.query<{ id: string; data: Record<string, unknown> }>(sql, params);
-      items = rows.map((row) => decodeRecord(Number(row.id), row.data));
+      const { sql, params } = this.pageStatement(collection, query, query.withTotal);
+      const { rows } = await db.query<{ id: string; data: Record<string, unknown>; total?: string }>(sql, params);
+      const items = rows.map((row) => decodeRecord(Number(row.id), row.data));
+      if (!query.withTotal) return { items };
+      if (rows.length > 0) return { items, total: Number(rows[0]!.total) };
+    } else if (!query.withTotal) {
+      return { items: [] };
     }
-    if (!query.withTotal) return { items };
     const params = new PositionalParams();
-    const { rows } = await db.query<{ total: string }>(`SELECT count(*) AS total ${this.from(collection, query, params)}`, params.values);
-    return { items, total: Number(rows[0]!.total) };
+    const { rows } = await db.query<{ total: string }>(`SELECT ${this.totalSql(collection, query, params)} AS total`, params.values);
+    return { items: [], total: Number(rows[0]!.total) };
   }
 
-  pageStatement(collection: string, query: CheckedQuery): { sql: string; params: unknown[] } {
+  pageStatement(collection: string, query: CheckedQuery, withTotal = false): { sql: string; params: unknown[] } {
     const params = new PositionalParams();
+    const total = withTotal ? `, ${this.totalSql(collection, query, params)} AS total` : '';
     const from = this.from(collection, query, params);
     const order = compileOrder(postgresDialect, query.orderBy, params);
     const page = `LIMIT ${params.add(query.limit)}::bigint OFFSET ${params.add(query.offset)}::bigint`;
-    return { sql: `SELECT r.id, r.data ${from} ORDER BY ${order} ${page}`, params: params.values };
+    return { sql: `SELECT r.id, r.data${total} ${from} ORDER BY ${order} ${page}`, params: params.values };
+  }
+
+  /** The total as a scalar subquery: from the counts table when the conditions allow (sql/counts.ts), else counted. */
+  private totalSql(collection: string, query: CheckedQuery, params: PositionalParams): string {
+    const counted = countedSelection(query.conditions);
+    if (!counted) return `(SELECT count(*) ${this.from(collection, query, params)})`;
+    return this.countedTotalSql(collection, counted, params);
+  }
+
+  /** The counted rows of a key, plus the changes not merged into them yet (schema.ts). */
+  private countedTotalSql(collection: string, selection: CountedSelection, params: PositionalParams): string {
+    if (selectsNothing(selection)) return '0::bigint';
+    let where = `collection = ${params.add(collection)}`;
+    for (const field of COUNTED_FIELDS) {
+      const values = selection[field];
+      // The generated columns hold strings in their order-key form (dialect.ts).
+      if (values) where += ` AND ${field} = ANY(${params.add(values.map(orderKey))}::text[])`;
+    }
+    return `(SELECT coalesce(sum(n), 0)::bigint FROM (SELECT records AS n FROM ${this.counts} WHERE ${where} `
+      + `UNION ALL SELECT change FROM ${this.countChanges} WHERE ${where}) AS counted)`;
   }
 
   private from(collection: string, query: CheckedQuery, params: PositionalParams): string {
     return `FROM ${this.records} r WHERE r.collection = ${params.add(collection)} AND ${compileWhere(postgresDialect, query.conditions, params)}`;
+  }
+
+  /** The change token: the generation the trigger on the records table raises in every writing transaction. */
+  async generation(db: Queryable): Promise<string> {
+    const { rows } = await db.query<{ generation: string }>(`SELECT generation FROM ${this.changes}`);
+    return rows[0]!.generation;
+  }
+
+  /**
+   * The statement that moves the `+1`/`-1` rows the trigger appended (by this transaction, or by writers that do
+   * not merge) into `quire_counts`: one update per key, or a new row for a new key. It takes no parameters, so
+   * it can travel with the COMMIT. Every merge runs under the schema's write lock, so two never race.
+   */
+  mergeCountsSql(): string {
+    const sameKey = (a: string, b: string) =>
+      `${a}.collection = ${b}.collection AND ${a}.type IS NOT DISTINCT FROM ${b}.type AND ${a}.status IS NOT DISTINCT FROM ${b}.status`;
+    return `WITH moved AS (DELETE FROM ${this.countChanges} RETURNING collection, type, status, change),
+       sums AS (SELECT collection, type, status, sum(change) AS change FROM moved GROUP BY collection, type, status),
+       updated AS (
+         UPDATE ${this.counts} c SET records = c.records + s.change FROM sums s WHERE ${sameKey('c', 's')}
+         RETURNING c.collection, c.type, c.status)
+       INSERT INTO ${this.counts} (collection, type, status, records)
+       SELECT s.collection, s.type, s.status, s.change FROM sums s WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE ${sameKey('u', 's')})`;
   }
 
   /**
@@ -157,19 +215,30 @@ export class PostgresRecords {
 
 /** A session over a pool (reads) or a transaction's client; nested transactions become savepoints. */
 export interface PostgresSession extends RecordSession {
-  /** Completes the transaction's writes; call before COMMIT. */
-  finish(): Promise<void>;
+  /** Completes the transaction's writes and commits (the counts merge, when due, goes with the COMMIT). */
+  commit(): Promise<void>;
 }
 
 export function postgresSession(db: Queryable, records: PostgresRecords): PostgresSession {
   let savepoints = 0;
   let ids = new IdCounters();
+  /** Whether a write may have changed the counts, which `commit` then merges. */
+  let counted = false;
   return {
     get: (collection, id) => records.get(db, collection, id),
     list: (collection, query) => records.list(db, collection, query),
-    insert: (collection, record) => records.insert(db, collection, record, ids),
-    update: (collection, id, patch) => records.update(db, collection, id, patch),
-    remove: (collection, id) => records.remove(db, collection, id),
+    insert: (collection, record) => {
+      counted = true;
+      return records.insert(db, collection, record, ids);
+    },
+    update: (collection, id, patch) => {
+      counted ||= COUNTED_FIELDS.some((field) => Object.hasOwn(patch.set, field) || patch.removed.includes(field));
+      return records.update(db, collection, id, patch);
+    },
+    remove: (collection, id) => {
+      counted = true;
+      return records.remove(db, collection, id);
+    },
     async savepoint(work) {
       const name = `quire_savepoint_${++savepoints}`;
       const idsBefore = ids.copy();
@@ -185,6 +254,9 @@ export function postgresSession(db: Queryable, records: PostgresRecords): Postgr
         throw error;
       }
     },
-    finish: () => records.storeIds(db, ids),
+    async commit() {
+      await records.storeIds(db, ids);
+      await db.query(counted ? `${records.mergeCountsSql()}; COMMIT` : 'COMMIT');
+    },
   };
 }

@@ -20,6 +20,17 @@ export interface SchemaContext {
  * - `folded`: the record's string fields lower-cased by the store (what text conditions read), with trigram
  *   indexes on the searched fields when pg_trgm is available;
  * - `f_<field>`: stored generated columns with the typed value of the indexed fields, for the list indexes.
+ *
+ * Migration 2 adds, kept by a trigger on `quire_records` in the transaction of every write, whoever writes:
+ * - `quire_counts`: each collection's number of records per `f_type` and `f_status`, for totals (sql/counts.ts),
+ *   one row per key. The trigger does not update it: updating one row many times in one transaction leaves a
+ *   chain of row versions that every later update walks, so a bulk import would slow down quadratically.
+ *   It appends `+1`/`-1` rows to `quire_count_changes` instead, which a total adds in, and which the store
+ *   merges into `quire_counts` at the end of each of its write transactions (one in-place update per key, which
+ *   PostgreSQL can make without touching the index).
+ * - `quire_changes`: one row whose `generation` goes up once in every transaction that writes records (the
+ *   change token). `xid` notes the transaction that last raised it, so later writes of the same transaction
+ *   leave the row alone; a rolled-back raise is undone with the rest.
  */
 export interface Migration {
   version: number;
@@ -66,6 +77,49 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX quire_records_data ON ${schema}.quire_records USING gin (data jsonb_path_ops)`,
       ...(trigramOps === null ? [] : TEXT_INDEXED_FIELDS.map((field) =>
         `CREATE INDEX quire_records_text_${field} ON ${schema}.quire_records USING gin ((folded ->> ${literal(field)}) ${trigramOps})`)),
+    ],
+  },
+  {
+    version: 2,
+    name: 'record counts per type and status, change generation',
+    statements: ({ schema }) => [
+      `CREATE TABLE ${schema}.quire_counts (
+        collection text COLLATE "C" NOT NULL,
+        type text COLLATE "C",
+        status text COLLATE "C",
+        records bigint NOT NULL
+      )`,
+      `CREATE INDEX quire_counts_key ON ${schema}.quire_counts (collection, type, status)`,
+      `INSERT INTO ${schema}.quire_counts (collection, type, status, records)
+        SELECT collection, f_type, f_status, count(*) FROM ${schema}.quire_records GROUP BY 1, 2, 3`,
+      // No index: rows only pass through, from the trigger to the next merge.
+      `CREATE TABLE ${schema}.quire_count_changes (
+        collection text COLLATE "C" NOT NULL,
+        type text COLLATE "C",
+        status text COLLATE "C",
+        change bigint NOT NULL
+      )`,
+      `CREATE TABLE ${schema}.quire_changes (
+        generation bigint NOT NULL,
+        xid bigint NOT NULL
+      )`,
+      `INSERT INTO ${schema}.quire_changes (generation, xid) VALUES (1, 0)`,
+      `CREATE FUNCTION ${schema}.quire_records_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP <> 'UPDATE' OR OLD.f_type IS DISTINCT FROM NEW.f_type OR OLD.f_status IS DISTINCT FROM NEW.f_status THEN
+          IF TG_OP <> 'DELETE' THEN
+            INSERT INTO ${schema}.quire_count_changes (collection, type, status, change) VALUES (NEW.collection, NEW.f_type, NEW.f_status, 1);
+          END IF;
+          IF TG_OP <> 'INSERT' THEN
+            INSERT INTO ${schema}.quire_count_changes (collection, type, status, change) VALUES (OLD.collection, OLD.f_type, OLD.f_status, -1);
+          END IF;
+        END IF;
+        UPDATE ${schema}.quire_changes SET generation = generation + 1, xid = txid_current() WHERE xid <> txid_current();
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER quire_records_changed AFTER INSERT OR UPDATE OR DELETE ON ${schema}.quire_records
+        FOR EACH ROW EXECUTE PROCEDURE ${schema}.quire_records_changed()`,
     ],
   },
 ];
