@@ -246,6 +246,51 @@ describe('sqlite store: query plans', () => {
     await store.close();
   });
 
+  it('writes a transaction\'s texts to the text index together, and finds them from inside it', async () => {
+    const store = sqliteStorage({ path: ':memory:' });
+    const indexed = () => (store.database.prepare("SELECT count(*) AS n FROM quire_text WHERE quire_text MATCH '\"needle\"'").get() as { n: number }).n;
+    const needle: ListQuery = { search: { fields: ['title', 'content'], terms: ['needle'] }, withTotal: true, limit: 0 };
+    await seed(store, 'posts', Array.from({ length: 10 }, (_, index) => post(index)));
+    assert.equal(indexed(), 5);
+    await store.transaction(async (tx) => {
+      for (let index = 10; index < 510; index++) await tx.insert('posts', post(index));
+      assert.equal(indexed(), 5, 'the texts wait for the end of the transaction');
+      for (let index = 510; index < 2510; index++) await tx.insert('posts', post(index));
+      assert.ok(indexed() > 5, 'unless many wait');
+      await tx.update('posts', 1, { content: 'the needle moved in' });
+      await tx.remove('posts', 2);
+      // Records 1 to 10 hold post(0) to post(9); post(n) mentions the needle when n is even.
+      assert.equal((await tx.list('posts', needle)).total, 5 + 1250, 'the transaction finds its own texts');
+      assert.equal((await store.list('posts', needle)).total, 1255, 'as does a read beside it, which sees its writes');
+      for (let index = 2510; index < 2520; index++) await tx.insert('posts', post(index));
+    });
+    assert.equal(indexed(), 1260);
+    assert.equal((await store.list('posts', needle)).total, 1260);
+
+    await assert.rejects(store.transaction(async (tx) => {
+      await tx.insert('posts', { title: 'lost needle' });
+      await tx.update('posts', 5, { content: 'nothing' });
+      assert.equal((await tx.list('posts', needle)).total, 1260);
+      throw new Error('rolled back');
+    }), /rolled back/);
+    await store.transaction(async (tx) => {
+      await tx.insert('posts', { title: 'kept needle' });
+      await assert.rejects(tx.transaction(async (inner) => {
+        await inner.insert('posts', { title: 'inner needle' });
+        await inner.remove('posts', 7);
+        throw new Error('inner rolled back');
+      }), /inner rolled back/);
+    });
+    const found = await store.list('posts', { ...needle, limit: undefined, orderBy: [{ field: 'id', direction: 'desc' }] });
+    assert.equal(found.total, 1261);
+    assert.equal(found.items[0]!.title, 'kept needle');
+    assert.ok(found.items.some((item) => item.id === 5) && found.items.some((item) => item.id === 7));
+    // The index answers exactly what reading every record answers.
+    const scanned = await store.list('posts', { where: [{ op: 'or', conditions: [{ field: 'title', op: 'textContains', value: 'ne' }, { field: 'content', op: 'textContains', value: 'needle' }] }], withTotal: true, limit: 0 });
+    assert.equal(scanned.total, 1261);
+    await store.close();
+  });
+
   it('narrows text search with the trigram index and still checks every match exactly', async () => {
     const store = sqliteStorage({ path: ':memory:' });
     await seed(store, 'posts', Array.from({ length: 200 }, (_, index) => post(index)));

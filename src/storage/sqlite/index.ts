@@ -108,14 +108,19 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     remove: (collection, id) => writeLock.run(async () => optimizeWhenDue(await writes.remove(collection, id))),
     transaction: (work) => writeLock.run(async () => {
       db.exec('BEGIN IMMEDIATE');
+      records.text.holding = true;
       try {
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
+        records.text.write();
         db.exec('COMMIT');
         return optimizeWhenDue(result);
       } catch (error) {
+        records.text.discard();
         if (db.inTransaction) db.exec('ROLLBACK');
         rollbacks++;
         throw error;
+      } finally {
+        records.text.holding = false;
       }
     }),
     changeToken: async () => `${instance}.${dataVersion.get() as number}.${totalChanges.get() as number}.${rollbacks}`,

@@ -7,10 +7,11 @@ import { COUNTED_FIELDS, countedSelection, selectsNothing } from '../sql/counts.
 import { TEXT_INDEXED_FIELDS } from '../sql/fields.js';
 import type { CheckedQuery } from '../query-check.js';
 import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
-import { applyPatch, decodeRecord, foldText } from '../sql/records.js';
+import { applyPatch, decodeRecord } from '../sql/records.js';
 import type { RecordSession } from '../sql/session.js';
-import { COUNTS_TABLE, sqliteDialect, TEXT_TABLE } from './dialect.js';
+import { COUNTS_TABLE, sqliteDialect } from './dialect.js';
 import { NamedParams, StatementCache } from './statements.js';
+import { TextIndex } from './text-index.js';
 
 type DataRow = { id: number; data: string };
 
@@ -20,12 +21,14 @@ type DataRow = { id: number; data: string };
  */
 export class SqliteRecords {
   private readonly statements: StatementCache;
+  readonly text: TextIndex;
   readonly insert: (collection: string, record: EncodedRecord) => StoredRecord;
   readonly update: (collection: string, id: RecordId, patch: EncodedPatch) => StoredRecord | null;
   readonly remove: (collection: string, id: RecordId) => boolean;
 
   constructor(private readonly db: BetterSqlite3.Database) {
     this.statements = new StatementCache(db);
+    this.text = new TextIndex(this.statements);
     this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
     this.update = atomically(db, (collection, id, patch) => this.updateNow(collection, id, patch));
     this.remove = atomically(db, (collection, id) => this.removeNow(collection, id));
@@ -38,6 +41,7 @@ export class SqliteRecords {
   }
 
   list(collection: string, query: CheckedQuery): ListResult {
+    this.text.beforeRead(query.conditions);
     const params = new NamedParams();
     const from = `FROM quire_records r WHERE r.collection = ${params.add(collection)} AND ${compileWhere(sqliteDialect, query.conditions, params)}`;
     let items: StoredRecord[] = [];
@@ -95,7 +99,7 @@ export class SqliteRecords {
         'INSERT INTO quire_collections (name, last_id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET last_id = max(last_id, excluded.last_id)',
       ).run(collection, id);
     }
-    this.indexText(key, record.fields, false);
+    this.text.change(key, record.fields, false);
     return decodeRecord(id, JSON.parse(record.json));
   }
 
@@ -107,7 +111,7 @@ export class SqliteRecords {
     const json = JSON.stringify(fields);
     this.statements.get('UPDATE quire_records SET data = jsonb(?) WHERE key = ?').run(json, row.key);
     const touchesText = TEXT_INDEXED_FIELDS.some((field) => Object.hasOwn(patch.set, field) || patch.removed.includes(field));
-    if (touchesText) this.indexText(row.key, fields, true);
+    if (touchesText) this.text.change(row.key, fields, true);
     return decodeRecord(id, JSON.parse(json));
   }
 
@@ -115,20 +119,8 @@ export class SqliteRecords {
     const row = this.statements.get('DELETE FROM quire_records WHERE collection = ? AND id = ? RETURNING key')
       .get(collection, id) as { key: number } | undefined;
     if (!row) return false;
-    this.statements.get(`DELETE FROM ${TEXT_TABLE} WHERE rowid = ?`).run(row.key);
+    this.text.change(row.key, null, true);
     return true;
-  }
-
-  /** Keeps the record's row in the text index in step with its folded text fields. */
-  private indexText(key: number, fields: Record<string, unknown>, replacing: boolean): void {
-    if (replacing) this.statements.get(`DELETE FROM ${TEXT_TABLE} WHERE rowid = ?`).run(key);
-    const texts = TEXT_INDEXED_FIELDS.map((field) => {
-      const value = Object.hasOwn(fields, field) ? fields[field] : undefined;
-      return typeof value === 'string' ? foldText(value) : null;
-    });
-    if (texts.every((text) => text === null)) return;
-    this.statements.get(`INSERT INTO ${TEXT_TABLE} (rowid, ${TEXT_INDEXED_FIELDS.join(', ')}) VALUES (?, ${TEXT_INDEXED_FIELDS.map(() => '?').join(', ')})`)
-      .run(key, ...texts);
   }
 }
 
@@ -151,6 +143,8 @@ export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords
     remove: async (collection, id) => records.remove(collection, id),
     async savepoint(work) {
       const name = `quire_savepoint_${++savepoints}`;
+      // The savepoint starts with no text changes waiting, so rolling back to it forgets all that wait then.
+      records.text.write();
       db.exec(`SAVEPOINT ${name}`);
       try {
         const result = await work();
@@ -159,6 +153,7 @@ export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords
       } catch (error) {
         db.exec(`ROLLBACK TO ${name}`);
         db.exec(`RELEASE ${name}`);
+        records.text.discard();
         onRollback();
         throw error;
       }
