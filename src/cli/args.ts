@@ -31,6 +31,8 @@ export type CliCommand =
     smtp: string | undefined;
     /** The image codec: image-js (default) or sharp. */
     imageCodec: 'image-js' | 'sharp' | undefined;
+    /** Most MiB of encoded GET answers kept for reuse, or false for no response cache; default when absent. */
+    responseCacheMiB: number | false | undefined;
   }
   | (StoreCommand & {
     command: 'import';
@@ -103,6 +105,9 @@ Options:
       --image-codec <name>
                          image-js (default, pure JavaScript) or sharp (faster; needs the sharp
                          package installed: npm install sharp)
+      --response-cache <MiB>
+                         most memory the cache of encoded GET answers may hold (default 32),
+                         or off to answer every read afresh
       --admin-login <login>
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
       --admin-app-password <password>
@@ -146,6 +151,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     importFile: values.import,
     smtp: smtpOf(values.smtp),
     imageCodec: imageCodecOf(values['image-codec']),
+    responseCacheMiB: responseCacheOf(values['response-cache']),
   };
 }
 
@@ -171,6 +177,7 @@ function parseOrExplain(argv: readonly string[]) {
         import: { type: 'string' },
         smtp: { type: 'string' },
         'image-codec': { type: 'string' },
+        'response-cache': { type: 'string' },
         'site-url': { type: 'string' },
         'fetch-attachments': { type: 'boolean' },
         'author-role': { type: 'string' },
@@ -188,7 +195,7 @@ function parseOrExplain(argv: readonly string[]) {
 type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 const STORE_OPTIONS = ['data', 'storage', 'postgres', 'uploads', 'blobs', 'uploads-url', 'help'];
-const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec'];
+const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache'];
 const IMPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'fetch-attachments', 'author-role'];
 const EXPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'output'];
 
@@ -311,6 +318,17 @@ function imageCodecOf(value: string | undefined): 'image-js' | 'sharp' | undefin
   if (value === undefined) return undefined;
   if (value !== 'image-js' && value !== 'sharp') throw new UsageError(`--image-codec must be image-js or sharp, not '${value}'`);
   return value;
+}
+
+const MAX_RESPONSE_CACHE_MIB = 65_536;
+
+function responseCacheOf(value: string | undefined): number | false | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'off') return false;
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > MAX_RESPONSE_CACHE_MIB) {
+    throw new UsageError(`--response-cache must be a size in MiB from 1 to ${MAX_RESPONSE_CACHE_MIB}, or off, not '${value}'`);
+  }
+  return Number(value);
 }
 
 function uploadsUrlOf(value: string | undefined): string | undefined {

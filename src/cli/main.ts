@@ -44,6 +44,9 @@ async function main(argv: readonly string[]): Promise<void> {
       ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),
       ...(command.command === 'serve' && command.smtp ? { mailer: createSmtpMailer(command.smtp) } : {}),
       ...(command.command === 'serve' && command.imageCodec ? { images: { codec: command.imageCodec } } : {}),
+      ...(command.command === 'serve' && command.responseCacheMiB !== undefined
+        ? { responseCache: command.responseCacheMiB === false ? false : { maxBytes: command.responseCacheMiB * 1024 * 1024 } }
+        : {}),
       onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
     });
   } catch (error) {

@@ -71,6 +71,7 @@ describe('quire serve', () => {
     [['serve', '--bogus'], "quire: unknown option '--bogus'"],
     [['serve', '--port', '70000'], "quire: --port must be a whole number from 0 to 65535, not '70000'"],
     [['serve', '--api-root', '/a b'], "quire: --api-root must be a path such as /cms-json, not '/a b'"],
+    [['serve', '--response-cache', '0'], "quire: --response-cache must be a size in MiB from 1 to 65536, or off, not '0'"],
     [['launch'], "quire: unknown command 'launch'"],
     [[], 'quire: missing command'],
   ] as const) {
