@@ -256,6 +256,8 @@ if ('skip' in outcome) {
         const typical = (await store.explain('posts', published)).join('\n');
         assert.match(typical, /Index Scan Backward using quire_records_type_status_date/);
         assert.doesNotMatch(typical, /Seq Scan on quire_records/);
+        const byAuthor = (await store.explain('posts', { ...published, where: [...published.where!, { field: 'author', op: 'eq', value: 3 }] })).join('\n');
+        assert.match(byAuthor, /Index (Only )?Scan Backward using quire_records_author_type_status_date/);
         const format = (await store.explain('posts', { where: [{ field: 'format', op: 'eq', value: 'aside' }] })).join('\n');
         assert.match(format, /quire_records_data/, 'equality on any field can use the GIN index on data');
         const search = (await store.explain('posts', { search: { fields: ['title', 'excerpt', 'content'], terms: ['NEEDLE'] } })).join('\n');

@@ -243,6 +243,8 @@ describe('sqlite store: query plans', () => {
       limit: 10,
     });
     assert.deepEqual(children, ['SEARCH r USING INDEX quire_records_parent (collection=? AND f_parent=?)']);
+    const byAuthor = store.explain('posts', { ...published, where: [...published.where!, { field: 'author', op: 'eq', value: 3 }] });
+    assert.deepEqual(byAuthor, ['SEARCH r USING INDEX quire_records_author_type_status_date (collection=? AND f_author=? AND f_type=? AND f_status=?)']);
     await store.close();
   });
 

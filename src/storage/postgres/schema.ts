@@ -122,4 +122,12 @@ export const MIGRATIONS: Migration[] = [
         FOR EACH ROW EXECUTE PROCEDURE ${schema}.quire_records_changed()`,
     ],
   },
+  {
+    version: 3,
+    name: 'author archives of one type and status',
+    statements: ({ schema }) => [
+      // An author's posts of one status, newest first, with their total, from the index alone.
+      `CREATE INDEX quire_records_author_type_status_date ON ${schema}.quire_records (collection, f_author, f_type, f_status, f_date NULLS FIRST, id)`,
+    ],
+  },
 ];
