@@ -21,6 +21,8 @@ function postsLike(count: number): NewRecord[] {
     author: 1 + Math.floor(random() * 5),
     date: `2024-${String(1 + Math.floor(random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(random() * 28)).padStart(2, '0')}T12:00:00`,
     title: pick(['alpha', 'beta', 'gamma']),
+    categories: [...new Set([1 + Math.floor(random() * 8), 1 + Math.floor(random() * 8)])],
+    tags: random() < 0.5 ? [pick(['a', 'b', 'c'])] : 'not an array',
   }));
 }
 
@@ -94,6 +96,41 @@ describe('memory store: query plans', () => {
     assert.ok(withoutTotal >= 10 && withoutTotal < 40, `examined ${withoutTotal}`);
     assert.equal(store.explain('posts', { ...query, withTotal: true }).examined, publishedPosts);
     await sameAsUnindexed({ ...query, withTotal: true });
+  });
+
+  it('reads only the records holding a term, through the element index', async () => {
+    for (const where of [
+      [...published!, { field: 'categories', op: 'containsAny', values: [3, 5] }],
+      [...published!, { field: 'categories', op: 'containsAll', values: [3, 5] }],
+      [...published!, { field: 'categories', op: 'containsNone', values: [3] }, { field: 'tags', op: 'containsAny', values: ['a', 1] }],
+    ] as ListQuery['where'][]) {
+      const query: ListQuery = { where, orderBy: newestFirst, offset: 3, limit: 10, withTotal: true };
+      const { total } = await store.list('posts', query);
+      assert.ok(total! > 0, JSON.stringify(where));
+      assert.equal(store.explain('posts', query).examined, total, 'only matching records are read');
+      await sameAsUnindexed(query);
+      await sameAsUnindexed({ where, withTotal: true });
+    }
+  });
+
+  it('keeps the element index right through writes and rollbacks', async () => {
+    const own = createMemoryStorage();
+    await seed(own, 'posts', postsLike(200));
+    const query: ListQuery = { where: [...published!, { field: 'categories', op: 'containsAny', values: [99] }], orderBy: newestFirst, withTotal: true };
+    const ids = async () => (await own.list('posts', query)).items.map((record) => record.id);
+    assert.deepEqual(await ids(), [], 'the index is built by this first list');
+    const [first, second] = (await own.list('posts', { where: published, orderBy: newestFirst, limit: 2 })).items;
+    await own.update('posts', first!.id, { categories: [99] });
+    await own.update('posts', second!.id, { categories: [99, 1] });
+    assert.deepEqual(await ids(), [first!.id, second!.id]);
+    await own.transaction(async (tx) => {
+      await tx.remove('posts', first!.id);
+      throw new Error('undo');
+    }).catch(() => undefined);
+    assert.deepEqual(await ids(), [first!.id, second!.id], 'a rolled-back removal leaves the record in the index');
+    await own.update('posts', first!.id, { categories: [1] });
+    await own.remove('posts', second!.id);
+    assert.deepEqual(await ids(), []);
   });
 
   it('reads pinned ids directly', async () => {

@@ -146,12 +146,13 @@ export function sqlStoreChecks(makeStore: MakeStore): void {
         0, 1, 1.5, -2, 1e21, '1', '0', '', 'a', 'true', 'null', true, false, null, [], [1], ['1'], [true], [[1]], [{ a: 1 }],
         [1, 1.0, '1'], { a: 1 }, {}, [null], ['[1]'], '[1]', '{"a":1}',
       ];
-      const records: NewRecord[] = values.map((value) => ({ value, type: value, status: value, author: value, sticky: value }));
+      const records: NewRecord[] = values.map((value) => ({ value, type: value, status: value, author: value, sticky: value, tags: value, categories: value }));
       records.push({}, { other: 1 });
       const scalars = [0, 1, 1.5, '1', '', 'a', 'true', '[1]', '{"a":1}', true, false, null];
       const queries: ListQuery[] = [];
-      // `type`, `status`, `author` and `sticky` have columns of their own in both stores; `value` does not.
-      for (const field of ['value', 'type', 'status', 'author', 'sticky']) {
+      // `type`, `status`, `author` and `sticky` have columns of their own in both stores, `tags` and `categories`
+      // an index of their elements; `value` has neither.
+      for (const field of ['value', 'type', 'status', 'author', 'sticky', 'tags', 'categories']) {
         for (const value of scalars) {
           for (const op of ['eq', 'ne', 'lt', 'lte', 'gt', 'gte'] as const) queries.push({ where: [{ field, op, value }] });
           queries.push({ where: [{ op: 'not', condition: { field, op: 'gt', value } }] });

@@ -149,6 +149,10 @@ describe('sqlite store: files', () => {
     const current = (await upgraded.list('posts', { orderBy: [{ field: 'date', direction: 'desc' }] })).items;
     assert.equal((await upgraded.list('posts', published)).total, current.filter((record) => record.type === 'post' && record.status === 'publish').length);
     assert.equal((await upgraded.list('posts', { search: { fields: ['content'], terms: ['needle'] }, withTotal: true })).total, 15);
+    // Term arrays written before the members index existed are found through it.
+    const inCategory = (await upgraded.list('posts', { where: [{ field: 'categories', op: 'containsAny', values: [1] }], withTotal: true })).total;
+    assert.equal(inCategory, current.filter((record) => (record.categories as number[] | undefined)?.includes(1)).length);
+    assert.ok(inCategory! > 5);
     await upgraded.close();
   });
 
@@ -258,6 +262,8 @@ describe('sqlite store: query plans', () => {
       limit: 10,
     });
     assert.deepEqual(children, ['SEARCH r USING INDEX quire_records_parent (collection=? AND f_parent=?)']);
+    const inCategory = store.explain('posts', { ...published, where: [...published.where!, { field: 'categories', op: 'containsAny', values: [1, 2] }] });
+    assert.match(inCategory.join('\n'), /quire_members/);
     const byAuthor = store.explain('posts', { ...published, where: [...published.where!, { field: 'author', op: 'eq', value: 3 }] });
     assert.deepEqual(byAuthor, ['SEARCH r USING INDEX quire_records_author_type_status_date (collection=? AND f_author=? AND f_type=? AND f_status=?)']);
     await store.close();

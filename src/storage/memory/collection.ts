@@ -1,4 +1,6 @@
 import type { StoredRecord } from '../../ports/storage.js';
+import { MEMBER_INDEXED_FIELDS } from '../member-fields.js';
+import { MemberIndex } from './member-index.js';
 import { SortedIndex } from './sorted-index.js';
 
 /**
@@ -8,6 +10,7 @@ import { SortedIndex } from './sorted-index.js';
 export class Collection {
   private readonly rows = new Map<number, StoredRecord>();
   private readonly indexes = new Map<string, SortedIndex>();
+  private readonly memberIndexes = new Map<string, MemberIndex>();
   /** Every id up to this one has been handed out or taken explicitly. */
   highestId = 0;
 
@@ -32,6 +35,10 @@ export class Collection {
       if (before) index.replace(before, row);
       else index.add(row);
     }
+    for (const index of this.memberIndexes.values()) {
+      if (before) index.delete(before);
+      index.add(row);
+    }
   }
 
   delete(id: number): void {
@@ -39,6 +46,15 @@ export class Collection {
     if (!before) return;
     this.rows.delete(id);
     for (const index of this.indexes.values()) index.delete(before);
+    for (const index of this.memberIndexes.values()) index.delete(before);
+  }
+
+  /** The element index of `field`, built on first use, when the field is one of `MEMBER_INDEXED_FIELDS`. */
+  members(field: string): MemberIndex | undefined {
+    if (!MEMBER_INDEXED_FIELDS.includes(field)) return undefined;
+    let index = this.memberIndexes.get(field);
+    if (!index) this.memberIndexes.set(field, index = new MemberIndex(field, this.rows.values()));
+    return index;
   }
 
   /** The index on (`equalityFields`, `orderField`), built on first use; the least recently used one goes when

@@ -34,6 +34,8 @@ export interface ListOutcome {
   plan: QueryPlan;
 }
 
+const everyId = (): boolean => true;
+
 /** Beyond this many partitions (the product of the `in` list sizes), the widest `in` is checked per record. */
 const MAX_PARTITIONS = 64;
 
@@ -66,20 +68,48 @@ export function listRows(collection: Collection, query: NormalizedQuery, useInde
     examined: 0,
   };
 
+  const byId = memberTests(collection, residual);
+  const rest = residual.filter((condition) => !byId.answered.has(condition));
   if (!order) {
     const rows: StoredRecord[] = [];
     for (const slice of slices) {
-      for (let position = slice.start; position < slice.end; position++) rows.push(collection.get(slice.entries[position]!.id)!);
+      for (let position = slice.start; position < slice.end; position++) {
+        const { id } = slice.entries[position]!;
+        if (byId.holds(id)) rows.push(collection.get(id)!);
+      }
     }
     plan.examined = rows.length;
-    return finishUnordered(rows, query, compileConditions(residual), plan);
+    return finishUnordered(rows, query, compileConditions(rest), plan);
   }
-  return walkInOrder(collection, slices, order.direction, residual, query, plan);
+  return walkInOrder(collection, slices, order.direction, rest, byId.holds, query, plan);
+}
+
+/**
+ * The top-level array conditions that element indexes answer by id (see `MemberIndex`), so a list checks them
+ * before reading a record; `holds` is true for every id when there are none.
+ */
+function memberTests(collection: Collection, conditions: readonly Condition[]): { answered: Set<Condition>; holds: (id: number) => boolean } {
+  const answered = new Set<Condition>();
+  const tests: ((id: number) => boolean)[] = [];
+  for (const condition of conditions) {
+    if (condition.op !== 'containsAny' && condition.op !== 'containsAll' && condition.op !== 'containsNone') continue;
+    const index = collection.members(condition.field);
+    if (!index) continue;
+    const holders = condition.values.map((value) => index.holding(value));
+    if (condition.op === 'containsAll') tests.push((id) => holders.every((ids) => ids.has(id)));
+    else {
+      const wanted = condition.op === 'containsAny';
+      tests.push((id) => holders.some((ids) => ids.has(id)) === wanted);
+    }
+    answered.add(condition);
+  }
+  if (tests.length === 0) return { answered, holds: everyId };
+  return { answered, holds: (id) => tests.every((test) => test(id)) };
 }
 
 function walkInOrder(
   collection: Collection, slices: IndexSlice[], direction: 'asc' | 'desc', residual: Condition[],
-  query: NormalizedQuery, plan: QueryPlan,
+  holds: (id: number) => boolean, query: NormalizedQuery, plan: QueryPlan,
 ): ListOutcome {
   const { offset, limit, withTotal } = query;
   const rows: StoredRecord[] = [];
@@ -88,7 +118,7 @@ function walkInOrder(
     return collection.get(entry.id)!;
   };
 
-  if (residual.length === 0) {
+  if (residual.length === 0 && holds === everyId) {
     const total = slices.reduce((sum, slice) => sum + slice.end - slice.start, 0);
     const [only] = slices;
     if (slices.length === 1 && only) {
@@ -112,6 +142,7 @@ function walkInOrder(
   let matched = 0;
   if (limit > 0 || withTotal) {
     for (const entry of mergeSlices(slices, direction)) {
+      if (!holds(entry.id)) continue;
       const row = fetch(entry);
       if (!matches(row)) continue;
       matched++;
@@ -224,6 +255,12 @@ function boundedSlice(entries: readonly IndexEntry[], ranges: readonly RangeCond
 /** Entries of several slices in index order (or reverse), by repeatedly taking the best head. */
 function* mergeSlices(slices: readonly IndexSlice[], direction: 'asc' | 'desc'): Generator<IndexEntry> {
   const step = direction === 'asc' ? 1 : -1;
+  if (slices.length === 1) {
+    const { entries, start, end } = slices[0]!;
+    if (step === 1) for (let position = start; position < end; position++) yield entries[position]!;
+    else for (let position = end - 1; position >= start; position--) yield entries[position]!;
+    return;
+  }
   const cursors = slices.map((slice) => (direction === 'asc' ? slice.start : slice.end - 1));
   for (;;) {
     let best = -1;

@@ -1,3 +1,5 @@
+export { MEMBER_INDEXED_FIELDS } from '../member-fields.js';
+
 /**
  * The fields both SQL stores keep in real, indexed columns, whatever the collection: what lists filter and sort
  * on most (the posts collection's fields, which other collections share by name: `slug`, `parent`, `date`...).

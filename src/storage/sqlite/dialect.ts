@@ -1,6 +1,6 @@
 import type { Scalar } from '../../ports/storage.js';
 import type { Params, RangeOp, SqlDialect, TextLeaf } from '../sql/dialect.js';
-import { INDEXED_FIELDS, TEXT_INDEXED_FIELDS } from '../sql/fields.js';
+import { INDEXED_FIELDS, MEMBER_INDEXED_FIELDS, TEXT_INDEXED_FIELDS } from '../sql/fields.js';
 
 /**
  * SQLite reads a field as one "sort value" whose storage class keeps the JSON type apart, so plain `=`, `<`,
@@ -29,6 +29,8 @@ export const FOLD_FUNCTION = 'quire_fold';
 
 /** The FTS5 table holding the folded text of `TEXT_INDEXED_FIELDS`, one row per record (its `key`). */
 export const TEXT_TABLE = 'quire_text';
+/** The elements of the records' term arrays (`MEMBER_INDEXED_FIELDS`), one row each (schema.ts, migration 5). */
+export const MEMBERS_TABLE = 'quire_members';
 
 /** Record counts per collection, type and status (schema.ts). */
 export const COUNTS_TABLE = 'quire_counts';
@@ -72,6 +74,14 @@ function itemMatches(values: (string | number)[], params: Params): string {
   if (strings.length > 0) tests.push(`(item.type = 'text' AND item.value IN (${strings.map((value) => params.add(value)).join(', ')}))`);
   if (numbers.length > 0) tests.push(`(item.type IN ('integer', 'real') AND item.value IN (${numbers.map((value) => params.add(value)).join(', ')}))`);
   return tests.join(' OR ');
+}
+
+/** The record holds one of `values` in its (indexed) term array `field`: the members table answers. */
+function holdingAny(field: string, values: (string | number)[], params: Params): string {
+  const listed = values.length > MAX_LISTED_PARAMETERS
+    ? `SELECT value FROM json_each(${params.add(JSON.stringify(values))})`
+    : values.map((value) => params.add(value)).join(', ');
+  return `r.key IN (SELECT key FROM ${MEMBERS_TABLE} WHERE field = ${params.add(field)} AND value IN (${listed}))`;
 }
 
 export const sqliteDialect: SqlDialect = {
@@ -120,11 +130,13 @@ export const sqliteDialect: SqlDialect = {
   },
 
   containsAny(field, values, params) {
+    if (MEMBER_INDEXED_FIELDS.includes(field)) return holdingAny(field, values, params);
     const path = pathParam(field, params);
     return `(json_type(r.data, ${path}) = 'array' AND EXISTS (SELECT 1 FROM json_each(r.data, ${path}) AS item WHERE ${itemMatches(values, params)}))`;
   },
 
   containsAll(field, values, params) {
+    if (MEMBER_INDEXED_FIELDS.includes(field)) return `(${values.map((value) => holdingAny(field, [value], params)).join(' AND ')})`;
     const path = pathParam(field, params);
     const each = values.map((value) => `EXISTS (SELECT 1 FROM json_each(r.data, ${path}) AS item WHERE ${itemMatches([value], params)})`);
     return `(json_type(r.data, ${path}) = 'array' AND ${each.join(' AND ')})`;

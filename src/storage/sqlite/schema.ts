@@ -1,5 +1,5 @@
-import { INDEXED_FIELDS, TEXT_INDEXED_FIELDS } from '../sql/fields.js';
-import { COUNTS_TABLE, countKeySql, fieldPath, sortValueSql, TEXT_TABLE } from './dialect.js';
+import { INDEXED_FIELDS, MEMBER_INDEXED_FIELDS, TEXT_INDEXED_FIELDS } from '../sql/fields.js';
+import { COUNTS_TABLE, countKeySql, fieldPath, MEMBERS_TABLE, sortValueSql, TEXT_TABLE } from './dialect.js';
 
 /**
  * The schema, as numbered migrations applied in order on open (see migrate.ts). A released migration never
@@ -33,6 +33,19 @@ function countChange(row: 'NEW' | 'OLD', delta: 1 | -1): string {
         VALUES (${row}.collection, ${countKeySql(`${row}.f_type`)}, ${countKeySql(`${row}.f_status`)}, ${delta})
         ON CONFLICT (collection, type, status) DO UPDATE SET records = records + ${delta};`;
 }
+
+/**
+ * The members rows of the record `NEW` (in a trigger), or of every record (`r`), for `MEMBER_INDEXED_FIELDS`:
+ * the string and number elements of each field that holds an array.
+ */
+function membersOf(row: 'NEW' | 'r'): string {
+  const from = row === 'r' ? 'quire_records AS r, ' : '';
+  return MEMBER_INDEXED_FIELDS.map((field) => `SELECT '${field}', item.value, ${row}.key FROM ${from}json_each(${row}.data, '${fieldPath(field)}') AS item
+        WHERE json_type(${row}.data, '${fieldPath(field)}') = 'array' AND item.type IN ('text', 'integer', 'real')`).join(' UNION ALL ');
+}
+
+const membersChanged = MEMBER_INDEXED_FIELDS
+  .map((field) => `json_extract(OLD.data, '${fieldPath(field)}') IS NOT json_extract(NEW.data, '${fieldPath(field)}')`).join(' OR ');
 
 export const MIGRATIONS: Migration[] = [
   {
@@ -113,6 +126,33 @@ export const MIGRATIONS: Migration[] = [
       // An author's posts of one status, newest first, with their total: every condition, the order and the
       // count are answered from the index alone (the author index made the count read each of the author's rows).
       'CREATE INDEX quire_records_author_type_status_date ON quire_records (collection, f_author, f_type, f_status, f_date, id)',
+    ],
+  },
+  {
+    version: 5,
+    name: 'elements of term arrays',
+    statements: [
+      // One row per string or number element of a record's term array, kept by triggers. Keys are unique across
+      // collections, so the collection is left to the records table. No declared type on `value`: text stays
+      // text and numbers stay numbers, so '2' and 2 differ as they do in the documents.
+      `CREATE TABLE ${MEMBERS_TABLE} (
+        field TEXT NOT NULL,
+        value NOT NULL,
+        key INTEGER NOT NULL,
+        PRIMARY KEY (field, value, key)
+      ) WITHOUT ROWID`,
+      `CREATE INDEX ${MEMBERS_TABLE}_key ON ${MEMBERS_TABLE} (key)`,
+      `INSERT OR IGNORE INTO ${MEMBERS_TABLE} (field, value, key) ${membersOf('r')}`,
+      `CREATE TRIGGER quire_members_insert AFTER INSERT ON quire_records BEGIN
+        INSERT OR IGNORE INTO ${MEMBERS_TABLE} (field, value, key) ${membersOf('NEW')};
+      END`,
+      `CREATE TRIGGER quire_members_delete AFTER DELETE ON quire_records BEGIN
+        DELETE FROM ${MEMBERS_TABLE} WHERE key = OLD.key;
+      END`,
+      `CREATE TRIGGER quire_members_update AFTER UPDATE OF data ON quire_records WHEN ${membersChanged} BEGIN
+        DELETE FROM ${MEMBERS_TABLE} WHERE key = OLD.key;
+        INSERT OR IGNORE INTO ${MEMBERS_TABLE} (field, value, key) ${membersOf('NEW')};
+      END`,
     ],
   },
 ];
