@@ -76,12 +76,16 @@ function itemMatches(values: (string | number)[], params: Params): string {
   return tests.join(' OR ');
 }
 
-/** The record holds one of `values` in its (indexed) term array `field`: the members table answers. */
+/**
+ * The record holds one of `values` in its (indexed) term array `field`: the members table answers. The `+`
+ * keeps the planner from starting at the members and sorting what they lead to (220 ms for a large category at
+ * 100,000 posts): it walks the list's own index, checking each key against the members read once (22 ms).
+ */
 function holdingAny(field: string, values: (string | number)[], params: Params): string {
   const listed = values.length > MAX_LISTED_PARAMETERS
     ? `SELECT value FROM json_each(${params.add(JSON.stringify(values))})`
     : values.map((value) => params.add(value)).join(', ');
-  return `r.key IN (SELECT key FROM ${MEMBERS_TABLE} WHERE field = ${params.add(field)} AND value IN (${listed}))`;
+  return `+r.key IN (SELECT key FROM ${MEMBERS_TABLE} WHERE field = ${params.add(field)} AND value IN (${listed}))`;
 }
 
 export const sqliteDialect: SqlDialect = {
