@@ -212,8 +212,8 @@ if ('skip' in outcome) {
       const schema = freshSchema();
       await migrate(pool, schema, MIGRATIONS.slice(0, 1));
       // Rows as the first release wrote them.
-      const records = Array.from({ length: 40 }, (_, index) => post(index));
-      records.push({ ...post(40), type: 3 as never }, { ...post(41), status: undefined as never });
+      const records: (ReturnType<typeof post> & { categories?: unknown })[] = Array.from({ length: 40 }, (_, index) => ({ ...post(index), categories: index % 4 === 0 ? [`${index % 3}`] : [index % 3, 2.0] }));
+      records.push({ ...post(40), type: 3 as never, categories: 1 }, { ...post(41), status: undefined as never });
       for (const [index, record] of records.entries()) {
         const folded = Object.fromEntries(Object.entries(record).filter(([, value]) => typeof value === 'string').map(([field, value]) => [field, (value as string).toLowerCase()]));
         await pool.query(`INSERT INTO ${schema}.quire_records (collection, id, data, folded) VALUES ('posts', $1, $2, $3)`, [index + 1, JSON.stringify(record), JSON.stringify(folded)]);
@@ -231,6 +231,12 @@ if ('skip' in outcome) {
       records[1] = { ...records[1]!, type: 'post', status: 'publish' };
       assert.equal((await store.list('posts', published)).total, records.filter(isPublishedPost).length);
       assert.equal((await store.list('posts', { search: { fields: ['content'], terms: ['needle'] }, withTotal: true })).total, 1);
+      // Term arrays stored before the members table existed are found through it, types kept apart.
+      const holding = (value: unknown) => records.filter((record) => Array.isArray(record.categories) && record.categories.includes(value)).length;
+      assert.equal((await store.list('posts', { where: [{ field: 'categories', op: 'containsAny', values: [1] }], withTotal: true })).total, holding(1));
+      assert.equal((await store.list('posts', { where: [{ field: 'categories', op: 'containsAny', values: ['1'] }], withTotal: true })).total, holding('1'));
+      assert.equal((await store.list('posts', { where: [{ field: 'categories', op: 'containsAll', values: [2, 0] }], withTotal: true })).total,
+        records.filter((record) => Array.isArray(record.categories) && record.categories.includes(0) && record.categories.includes(2)).length);
       await store.close();
     });
 
@@ -256,6 +262,8 @@ if ('skip' in outcome) {
         const typical = (await store.explain('posts', published)).join('\n');
         assert.match(typical, /Index Scan Backward using quire_records_type_status_date/);
         assert.doesNotMatch(typical, /Seq Scan on quire_records/);
+        const inCategory = (await store.explain('posts', { ...published, where: [...published.where!, { field: 'categories', op: 'containsAny', values: [3] }] })).join('\n');
+        assert.match(inCategory, /quire_members_pkey/);
         const byAuthor = (await store.explain('posts', { ...published, where: [...published.where!, { field: 'author', op: 'eq', value: 3 }] })).join('\n');
         assert.match(byAuthor, /Index (Only )?Scan Backward using quire_records_author_type_status_date/);
         const format = (await store.explain('posts', { where: [{ field: 'format', op: 'eq', value: 'aside' }] })).join('\n');

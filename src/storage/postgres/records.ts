@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
+import type { SqlDialect } from '../sql/dialect.js';
 import { storageError } from '../errors.js';
 import type { CountedSelection } from '../sql/counts.js';
 import { COUNTED_FIELDS, countedSelection, selectsNothing } from '../sql/counts.js';
@@ -8,7 +9,7 @@ import type { CheckedQuery } from '../query-check.js';
 import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
 import { decodeRecord, foldedStrings, foldText } from '../sql/records.js';
 import type { RecordSession } from '../sql/session.js';
-import { orderKey, postgresDialect } from './dialect.js';
+import { orderKey, postgresDialectFor } from './dialect.js';
 import { IdCounters } from './id-counters.js';
 
 /** A pool (for reads outside transactions) or one checked-out client (inside a transaction). */
@@ -31,8 +32,10 @@ export class PostgresRecords {
   private readonly counts: string;
   private readonly countChanges: string;
   private readonly changes: string;
+  private readonly dialect: SqlDialect;
 
   constructor(schema: string) {
+    this.dialect = postgresDialectFor(schema);
     this.records = `${schema}.quire_records`;
     this.collections = `${schema}.quire_collections`;
     this.counts = `${schema}.quire_counts`;
@@ -69,7 +72,7 @@ export class PostgresRecords {
     const params = new PositionalParams();
     const total = withTotal ? `, ${this.totalSql(collection, query, params)} AS total` : '';
     const from = this.from(collection, query, params);
-    const order = compileOrder(postgresDialect, query.orderBy, params);
+    const order = compileOrder(this.dialect, query.orderBy, params);
     const page = `LIMIT ${params.add(query.limit)}::bigint OFFSET ${params.add(query.offset)}::bigint`;
     return { sql: `SELECT r.id, r.data${total} ${from} ORDER BY ${order} ${page}`, params: params.values };
   }
@@ -95,7 +98,7 @@ export class PostgresRecords {
   }
 
   private from(collection: string, query: CheckedQuery, params: PositionalParams): string {
-    return `FROM ${this.records} r WHERE r.collection = ${params.add(collection)} AND ${compileWhere(postgresDialect, query.conditions, params)}`;
+    return `FROM ${this.records} r WHERE r.collection = ${params.add(collection)} AND ${compileWhere(this.dialect, query.conditions, params)}`;
   }
 
   /** The change token: the generation the trigger on the records table raises in every writing transaction. */

@@ -1,4 +1,4 @@
-import { INDEXED_FIELDS, TEXT_INDEXED_FIELDS } from '../sql/fields.js';
+import { INDEXED_FIELDS, MEMBER_INDEXED_FIELDS, TEXT_INDEXED_FIELDS } from '../sql/fields.js';
 import { literal, sqlType, typedValueSql } from './dialect.js';
 
 /** Where the tables live, and what the database offers. */
@@ -130,4 +130,49 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX quire_records_author_type_status_date ON ${schema}.quire_records (collection, f_author, f_type, f_status, f_date NULLS FIRST, id)`,
     ],
   },
+  {
+    version: 4,
+    name: 'elements of term arrays',
+    statements: ({ schema }) => [
+      // One row per string or number element of a record's term array, kept by a trigger; jsonb keeps '2' and 2
+      // apart, as the documents do.
+      `CREATE TABLE ${schema}.quire_members (
+        field text COLLATE "C" NOT NULL,
+        value jsonb NOT NULL,
+        collection text COLLATE "C" NOT NULL,
+        id bigint NOT NULL,
+        PRIMARY KEY (field, value, collection, id)
+      )`,
+      `CREATE INDEX quire_members_record ON ${schema}.quire_members (collection, id)`,
+      `INSERT INTO ${schema}.quire_members (field, value, collection, id)
+        SELECT element.field, element.value, r.collection, r.id FROM ${schema}.quire_records r
+        CROSS JOIN LATERAL (${elementsOf('r')}) AS element
+        ON CONFLICT DO NOTHING`,
+      `CREATE FUNCTION ${schema}.quire_members_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'UPDATE' AND NOT (${MEMBER_INDEXED_FIELDS.map((field) => `OLD.data -> ${literal(field)} IS DISTINCT FROM NEW.data -> ${literal(field)}`).join(' OR ')}) THEN
+          RETURN NULL;
+        END IF;
+        IF TG_OP <> 'INSERT' THEN
+          DELETE FROM ${schema}.quire_members WHERE collection = OLD.collection AND id = OLD.id;
+        END IF;
+        IF TG_OP <> 'DELETE' THEN
+          INSERT INTO ${schema}.quire_members (field, value, collection, id)
+            SELECT element.field, element.value, NEW.collection, NEW.id FROM (${elementsOf('NEW')}) AS element
+            ON CONFLICT DO NOTHING;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER quire_members_changed AFTER INSERT OR UPDATE OR DELETE ON ${schema}.quire_records
+        FOR EACH ROW EXECUTE PROCEDURE ${schema}.quire_members_changed()`,
+    ],
+  },
 ];
+
+/** The string and number elements of a record's term arrays (`MEMBER_INDEXED_FIELDS`), as (field, value) rows. */
+function elementsOf(row: 'r' | 'NEW'): string {
+  return MEMBER_INDEXED_FIELDS.map((field) => `SELECT ${literal(field)}::text AS field, item.value FROM jsonb_array_elements(
+          CASE WHEN jsonb_typeof(${row}.data -> ${literal(field)}) = 'array' THEN ${row}.data -> ${literal(field)} ELSE '[]'::jsonb END) AS item(value)
+          WHERE jsonb_typeof(item.value) IN ('string', 'number')`).join(' UNION ALL ');
+}
