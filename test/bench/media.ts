@@ -28,7 +28,7 @@ const READ_EVERY_MS = 20;
 const PASSWORD = 'benchbenchbenchbench';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The server's entry: the built CLI, or another build's (BENCH_CLI), to compare before and after a change. */
-const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/src/cli/main.js');
+const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/js/cli.js');
 const SIZES = [
   { name: 'medium', width: 300, height: 300, crop: false },
   { name: 'large', width: 1024, height: 1024, crop: false },

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 /** Runs the built `quire` bin (`npm run build` first; `npm test` does). */
-export const bin = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const bin = fileURLToPath(new URL('../../dist/js/cli.js', import.meta.url));
 const STARTUP_TIMEOUT_MS = 10_000;
 
 export interface Finished { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }

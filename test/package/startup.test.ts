@@ -22,7 +22,7 @@ export async function load(url, context, next) {
 
 describe('importing quire', () => {
   it('loads no heavy library until it is used', async () => {
-    const entry = `${ROOT}dist/src/index.js`;
+    const entry = `${ROOT}dist/js/index.js`;
     assert.ok(existsSync(entry), 'dist/ is missing: run `npm run build` (npm test does) first');
     const script = `
 import { createRequire } from 'node:module';
