@@ -4,13 +4,14 @@
  * Loading a few files instead of the ~430 modules tsc writes makes `import('quire')` several times faster; code
  * splitting keeps what only some hosts need (image codecs, WXR, store drivers, S3, mail) in chunks loaded on
  * first use. Every module of the build sits in dist/js/, so a chunk finds the image worker beside itself.
- * Dependencies stay external: the host installs them.
+ * Dependencies stay external (the host installs them) except valibot: quire uses four of its functions, and
+ * loading the whole library cost a fifth of the import time. It stays a dependency for the declarations.
  *
  *   node scripts/build.mjs          JavaScript and declarations (npm run build)
  *   node scripts/build.mjs --js     JavaScript only, in about a second (npm start)
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -32,6 +33,13 @@ const ENTRIES = {
   'image-worker': 'src/media/images/pool/worker.ts',
 };
 
+/** Bundled into the build, tree-shaken; their licences are copied beside the output. */
+const BUNDLED = ['valibot'];
+const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.devDependencies })
+  .filter((name) => !BUNDLED.includes(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
 rmSync(`${root}dist/js`, { recursive: true, force: true });
 if (!jsOnly) rmSync(`${root}dist`, { recursive: true, force: true });
 
@@ -46,13 +54,15 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external,
   sourcemap: true,
   // Whitespace only: names stay readable in stack traces.
   minifyWhitespace: !process.env.QUIRE_BUILD_READABLE,
   define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js') },
   logLevel: 'warning',
 });
+
+for (const name of BUNDLED) copyFileSync(`${root}node_modules/${name}/LICENSE.md`, `${root}dist/js/${name}.LICENSE.md`);
 
 if (!jsOnly) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

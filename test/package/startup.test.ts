@@ -37,12 +37,14 @@ const { createCms } = await import(${JSON.stringify(entry)});
 createCms();
 listCommonJs('cjs ');
 console.log('done');
+await import('valibot');
 require('@fastify/busboy');
 listCommonJs('probe ');`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', HOOK, '--input-type=module', '-e', script], { cwd: ROOT });
     const loaded = new Set(stdout.split('\n').filter((line) => /^(esm|cjs) /.test(line)).map((line) => line.slice(4)));
     assert.match(stdout, /^done$/m);
-    assert.ok(loaded.has('valibot'), `the probe saw no package at all: ${stdout}`);
+    // The probe sees the packages the script loads itself afterwards (valibot is bundled into quire's build).
+    assert.ok(loaded.has('valibot'), `the probe saw no ES module package: ${stdout}`);
     assert.match(stdout, /^probe @fastify\/busboy$/m, 'CommonJS packages are seen too');
     assert.deepEqual(HEAVY.filter((name) => loaded.has(name)), []);
   });
