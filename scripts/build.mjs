@@ -11,7 +11,7 @@
  *   node scripts/build.mjs --js     JavaScript only, in about a second (npm start)
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -43,7 +43,7 @@ const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDepende
 rmSync(`${root}dist/js`, { recursive: true, force: true });
 if (!jsOnly) rmSync(`${root}dist`, { recursive: true, force: true });
 
-await build({
+const result = await build({
   absWorkingDir: root,
   entryPoints: ENTRIES,
   outdir: 'dist/js',
@@ -60,8 +60,10 @@ await build({
   minifyWhitespace: !process.env.QUIRE_BUILD_READABLE,
   define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js') },
   logLevel: 'warning',
+  metafile: Boolean(process.env.QUIRE_BUILD_META),
 });
 
+if (result.metafile) writeFileSync(`${root}dist/meta.json`, JSON.stringify(result.metafile));
 for (const name of BUNDLED) copyFileSync(`${root}node_modules/${name}/LICENSE.md`, `${root}dist/js/${name}.LICENSE.md`);
 
 if (!jsOnly) {
