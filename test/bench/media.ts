@@ -12,7 +12,7 @@
  *
  *   npm run build && node --import tsx test/bench/media.ts [runs] [--sides=image-js,sharp-codec,sharp]
  *
- * The servers run from dist/ (build first; BENCH_CLI=path/to/cli/main.js runs another build). Uploaded files go to
+ * The servers run from dist/ (build first; BENCH_CLI=path/to/cli.js runs another build). Uploaded files go to
  * a temporary folder, deleted at the end.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';

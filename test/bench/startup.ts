@@ -4,8 +4,8 @@
  * - `import('quire')`: wall and CPU milliseconds, median of several processes, and the process's RSS after it;
  * - `createCms()` with no options (memory store): wall and CPU milliseconds, and RSS after it;
  * - the idle standalone server (`quire serve` on the embedded default store, SQLite, uploads in a folder): RSS
- *   a few seconds after it listens, with no request made; on a new store (it creates the administrator) and again
- *   on the same store;
+ *   3 s and 12 s after it listens, with no request made (V8 gives back young-generation memory after some 10 s
+ *   idle); on a new store (it creates the administrator) and again on the same store;
  * - beside bare node: `node -e ''`'s wall time and RSS.
  *
  *   npm run bench:startup [-- runs]
@@ -24,8 +24,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = process.env.BENCH_ENTRY ?? join(ROOT, 'dist/js/index.js');
 const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/js/cli.js');
 const RUNS = Number(process.argv[2] ?? 9);
-/** How long the server sits idle before its RSS is read. */
-const IDLE_MS = 3000;
+/** When the idle server's RSS is read, after it listens. */
+const IDLE_READINGS_MS = [3000, 12000];
+const SERVER_RUNS = 3;
 
 interface Sample {
   importMs: number;
@@ -80,8 +81,8 @@ function rssOf(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)![1]) / 1024;
 }
 
-/** Starts `quire serve` in `folder`, waits until it listens and then IDLE_MS more, and returns its RSS in MB. */
-async function idleServerRss(folder: string): Promise<number> {
+/** Starts `quire serve` in `folder`, waits until it listens, and returns its RSS in MB at each idle reading. */
+async function idleServerRss(folder: string): Promise<number[]> {
   const server = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { cwd: folder, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -92,18 +93,23 @@ async function idleServerRss(folder: string): Promise<number> {
       });
       server.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening: ${output}`)));
     });
-    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    return rssOf(server.pid!);
+    const listening = performance.now();
+    const readings: number[] = [];
+    for (const at of IDLE_READINGS_MS) {
+      await new Promise((resolve) => setTimeout(resolve, at - (performance.now() - listening)));
+      readings.push(rssOf(server.pid!));
+    }
+    return readings;
   } finally {
     server.kill();
     await new Promise((resolve) => server.once('exit', resolve));
   }
 }
 
-async function serverSamples(): Promise<{ fresh: number[]; existing: number[] }> {
-  const fresh: number[] = [];
-  const existing: number[] = [];
-  for (let i = 0; i < Math.min(RUNS, 5); i++) {
+async function serverSamples(): Promise<{ fresh: number[][]; existing: number[][] }> {
+  const fresh: number[][] = [];
+  const existing: number[][] = [];
+  for (let i = 0; i < SERVER_RUNS; i++) {
     const folder = mkdtempSync(join(tmpdir(), 'quire-startup-'));
     try {
       fresh.push(await idleServerRss(folder));
@@ -125,5 +131,10 @@ const pick = (key: keyof Sample) => median(samples.map((sample) => sample[key]))
 console.log(`import('quire')          ${format(pick('importMs'))} ms wall ${format(pick('importCpuMs'))} ms cpu   rss ${format(pick('importRssMb'))} MB`);
 console.log(`createCms()              ${format(pick('createMs'))} ms wall ${format(pick('createCpuMs'))} ms cpu   rss ${format(pick('createRssMb'))} MB`);
 const server = await serverSamples();
-console.log(`quire serve, idle, new store                                  rss ${format(median(server.fresh))} MB  (${server.fresh.map((value) => value.toFixed(1)).join(', ')})`);
-console.log(`quire serve, idle, same store again                           rss ${format(median(server.existing))} MB  (${server.existing.map((value) => value.toFixed(1)).join(', ')})`);
+for (const [label, samples] of [['new store', server.fresh], ['same store again', server.existing]] as const) {
+  IDLE_READINGS_MS.forEach((at, index) => {
+    const values = samples.map((readings) => readings[index]!);
+    const name = `quire serve, ${label}, idle ${at / 1000} s`.padEnd(58);
+    console.log(`${name}rss ${format(median(values))} MB  (${values.map((value) => value.toFixed(1)).join(', ')})`);
+  });
+}
