@@ -34,7 +34,9 @@ const listCommonJs = (prefix) => {
   }
 };
 const { createCms } = await import(${JSON.stringify(entry)});
-createCms();
+const cms = createCms();
+// What the standalone server does on a new store: an administrator with plain fields needs no HTML sanitiser.
+await cms.users.create({ login: 'admin', email: 'admin@example.test', roles: ['administrator'] });
 listCommonJs('cjs ');
 console.log('done');
 await import('valibot');
