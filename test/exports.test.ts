@@ -31,7 +31,7 @@ const requiredFunctions: Record<string, string[]> = {
 
 describe('package exports', () => {
   test('the build exists', () => {
-    assert.ok(existsSync(`${packageRoot}dist/src/index.js`), 'dist/ is missing: run `npm run build` first');
+    assert.ok(existsSync(`${packageRoot}dist/js/index.js`), 'dist/ is missing: run `npm run build` first');
   });
 
   test('every exports entry is listed here, and every listed entry is exported', () => {

@@ -2,7 +2,6 @@ import type { BlobStore } from '../ports/blobs.js';
 import type { StoragePort } from '../ports/storage.js';
 import { createFilesystemBlobStore, createMemoryBlobStore } from '../storage/blobs/index.js';
 import { createMemoryStorage } from '../storage/memory/index.js';
-import { s3BlobStore } from '../storage/blobs/s3.js';
 import type { StoreChoice, UploadsChoice } from './args.js';
 
 export interface OpenedStores {
@@ -44,13 +43,15 @@ async function openStorage(choice: StoreChoice): Promise<{ storage: StoragePort;
   }
 }
 
-function openBlobs(choice: UploadsChoice | null, environment: NodeJS.ProcessEnv): { blobs: BlobStore; where: string | null } {
+async function openBlobs(choice: UploadsChoice | null, environment: NodeJS.ProcessEnv): Promise<{ blobs: BlobStore; where: string | null }> {
   if (choice === null) return { blobs: createMemoryBlobStore(), where: null };
   if (choice.kind === 'folder') return { blobs: createFilesystemBlobStore({ root: choice.path }), where: choice.path };
   const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = environment;
   if (!accessKeyId || !secretAccessKey) {
     throw new StoreSetupError('--blobs needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment');
   }
+  // Loaded only for a bucket: the S3 client and its XML parser are not needed otherwise.
+  const { s3BlobStore } = await import('../storage/blobs/s3.js');
   const blobs = s3BlobStore({
     bucket: choice.bucket,
     endpoint: choice.endpoint,
@@ -63,7 +64,7 @@ function openBlobs(choice: UploadsChoice | null, environment: NodeJS.ProcessEnv)
 
 /** Opens the content store and the uploads store the command line chose. */
 export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}): Promise<OpenedStores> {
-  const { blobs, where } = openBlobs(uploads, environment);
+  const { blobs, where } = await openBlobs(uploads, environment);
   const { storage, description } = await openStorage(choice);
   return {
     storage,

@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { Busboy } from '@fastify/busboy';
 import { InputCollector, MAX_INPUT_VARS } from './query.js';
 import type { ParamMap, UploadedFile } from './types.js';
 
@@ -30,6 +29,8 @@ export async function parseMultipart(raw: Uint8Array, contentType: string, maxFi
   const collector = new InputCollector();
   let fieldBytes = 0;
   const files: UploadedFile[] = [];
+  // Loaded on the first multipart body (~50 ms): hosts that take no uploads or form posts never load it.
+  const { Busboy } = await import('@fastify/busboy');
   const parser = Busboy({
     headers: { 'content-type': contentType },
     preservePath: false,

@@ -69,7 +69,12 @@ export type BasicAuthenticator = (input: BasicAuthenticationInput) => Promise<Pr
  */
 export function createBasicAuthenticator(services: BasicAuthenticationServices, options: CredentialMemoryOptions = {}): BasicAuthenticator {
   const rememberMs = options.rememberMs ?? 2 * 60 * 1000;
-  const memory = rememberMs > 0 ? new LRUCache<string, RememberedLogin>({ max: options.maxRemembered ?? 10_000, ttl: rememberMs }) : null;
+  // Made at the first login: the cache sets aside room for all its entries when it is made.
+  let remembered: LRUCache<string, RememberedLogin> | undefined;
+  const memoryOf = () => {
+    remembered ??= new LRUCache<string, RememberedLogin>({ max: options.maxRemembered ?? 10_000, ttl: rememberMs });
+    return remembered;
+  };
   const secret = randomBytes(32);
   const keyOf = (header: string) => createHmac('sha256', secret).update(header).digest('base64');
 
@@ -82,12 +87,13 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
       await dummyVerify();
       throw invalidApplicationPasswordError();
     }
+    const memory = rememberMs > 0 ? memoryOf() : null;
     const key = memory ? keyOf(header!) : '';
-    const remembered = memory?.get(key);
-    if (remembered) {
-      const user = await getUser(services.storage, remembered.userId);
-      const used = user?.application_passwords.find((record) => record.uuid === remembered.uuid && record.password_hash === remembered.passwordHash);
-      if (user && used && answersTo(user, remembered.username)) return principalFor(user, used.uuid, input, services);
+    const known = memory?.get(key);
+    if (known) {
+      const user = await getUser(services.storage, known.userId);
+      const used = user?.application_passwords.find((record) => record.uuid === known.uuid && record.password_hash === known.passwordHash);
+      if (user && used && answersTo(user, known.username)) return principalFor(user, used.uuid, input, services);
       memory!.delete(key);
     }
     const login = await loginWithApplicationPassword(credentials, directoryOf(services.storage));

@@ -79,7 +79,10 @@ const DESCRIPTION_OPTIONS: sanitizeHtml.IOptions = {
 
 /** Biographical info: only the inline tags above survive, with safe URLs. */
 export function sanitizeDescription(html: string): string {
-  return sanitizeHtml(limitNesting(html.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '')), DESCRIPTION_OPTIONS);
+  const text = html.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '');
+  // Text without markup characters comes out unchanged; skipping the sanitiser keeps it unloaded (megabytes).
+  if (!/[<>&]/.test(text)) return text;
+  return sanitizeHtml(limitNesting(text), DESCRIPTION_OPTIONS);
 }
 
 export function sanitizeUserUrl(url: string): string {

@@ -1,8 +1,6 @@
 /** WordPress export files (WXR): importing a WordPress site into quire, and exporting quire's content back. */
 import type { ContentPortDeps } from './content-port.js';
-import { exportWxr } from './exporter.js';
 import type { WxrImportOptions, WxrImportSummary } from './import-run.js';
-import { importWxr } from './importer.js';
 import type { WxrSource } from './input.js';
 
 export { WxrError, isWxrError, type WxrErrorCode } from './errors.js';
@@ -24,9 +22,12 @@ export interface WxrApi {
   exportWxr(): AsyncIterable<string>;
 }
 
+/** The importer and exporter are loaded on first use: most hosts never move a site in or out. */
 export function createWxrApi(deps: ContentPortDeps): WxrApi {
   return {
-    importWxr: (source, options) => importWxr(deps, source, options),
-    exportWxr: () => exportWxr(deps),
+    importWxr: async (source, options) => (await import('./importer.js')).importWxr(deps, source, options),
+    async *exportWxr() {
+      yield* (await import('./exporter.js')).exportWxr(deps);
+    },
   };
 }

@@ -12,7 +12,7 @@
  *
  *   npm run build && node --import tsx test/bench/media.ts [runs] [--sides=image-js,sharp-codec,sharp]
  *
- * The servers run from dist/ (build first; BENCH_CLI=path/to/cli/main.js runs another build). Uploaded files go to
+ * The servers run from dist/ (build first; BENCH_CLI=path/to/cli.js runs another build). Uploaded files go to
  * a temporary folder, deleted at the end.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -28,7 +28,7 @@ const READ_EVERY_MS = 20;
 const PASSWORD = 'benchbenchbenchbench';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The server's entry: the built CLI, or another build's (BENCH_CLI), to compare before and after a change. */
-const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/src/cli/main.js');
+const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist/js/cli.js');
 const SIZES = [
   { name: 'medium', width: 300, height: 300, crop: false },
   { name: 'large', width: 1024, height: 1024, crop: false },

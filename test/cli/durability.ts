@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Random } from '../fuzz/random.js';
 
 /** The built `quire` bin (`npm run build` first). */
-export const QUIRE_BIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const QUIRE_BIN = fileURLToPath(new URL('../../dist/js/cli.js', import.meta.url));
 const PASSWORD = 'durabilityPassword2024';
 const STARTUP_TIMEOUT_MS = 15_000;
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Runs the built `quire` bin (`npm run build` first; `npm test` does). */
-export const bin = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const bin = fileURLToPath(new URL('../../dist/js/cli.js', import.meta.url));
 const STARTUP_TIMEOUT_MS = 10_000;
 /** The commands run here, so one that opens the default store (`./quire.db`) leaves the checkout untouched. */
 const workDir = mkdtempSync(join(tmpdir(), 'quire-cli-'));

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Libraries that cost tens of milliseconds or more to load, and that only some requests need. */
-const HEAVY = ['image-js', 'jpeg-js', 'sharp', 'sanitize-html', 'htmlparser2', 'fast-xml-parser', 'nodemailer'];
+const HEAVY = ['image-js', 'jpeg-js', 'sharp', 'sanitize-html', 'htmlparser2', 'fast-xml-parser', 'nodemailer', '@fastify/busboy'];
 
 /** Prints each package an ES module is loaded from, from the loader thread. */
 const HOOK = `data:text/javascript,${encodeURIComponent(`
@@ -22,22 +22,32 @@ export async function load(url, context, next) {
 
 describe('importing quire', () => {
   it('loads no heavy library until it is used', async () => {
-    const entry = `${ROOT}dist/src/index.js`;
+    const entry = `${ROOT}dist/js/index.js`;
     assert.ok(existsSync(entry), 'dist/ is missing: run `npm run build` (npm test does) first');
     const script = `
 import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const listCommonJs = (prefix) => {
+  for (const path of Object.keys(require.cache)) {
+    const found = /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(path);
+    if (found) console.log(prefix + found[1]);
+  }
+};
 const { createCms } = await import(${JSON.stringify(entry)});
-createCms();
-for (const path of Object.keys(createRequire(import.meta.url).cache)) {
-  const found = /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(path);
-  if (found) console.log('cjs ' + found[1]);
-}
-console.log('done');`;
+const cms = createCms();
+// What the standalone server does on a new store: an administrator with plain fields needs no HTML sanitiser.
+await cms.users.create({ login: 'admin', email: 'admin@example.test', roles: ['administrator'] });
+listCommonJs('cjs ');
+console.log('done');
+await import('valibot');
+require('@fastify/busboy');
+listCommonJs('probe ');`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', HOOK, '--input-type=module', '-e', script], { cwd: ROOT });
     const loaded = new Set(stdout.split('\n').filter((line) => /^(esm|cjs) /.test(line)).map((line) => line.slice(4)));
     assert.match(stdout, /^done$/m);
-    assert.ok(loaded.has('valibot'), `the probe saw no package at all: ${stdout}`);
-    assert.ok(loaded.has('@fastify/busboy'), 'CommonJS packages are seen too');
+    // The probe sees the packages the script loads itself afterwards (valibot is bundled into quire's build).
+    assert.ok(loaded.has('valibot'), `the probe saw no ES module package: ${stdout}`);
+    assert.match(stdout, /^probe @fastify\/busboy$/m, 'CommonJS packages are seen too');
     assert.deepEqual(HEAVY.filter((name) => loaded.has(name)), []);
   });
 });

@@ -92,10 +92,12 @@ describe('the packed package', () => {
     const maps = files.filter((file) => file.endsWith('.map'));
     assert.ok(maps.length > 0);
     for (const map of maps) {
-      const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
-      for (const source of sources) {
+      const { sources, sourcesContent } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      sources.forEach((source, index) => {
+        // A dependency bundled into the build (valibot) is not shipped as a file: the map carries its text.
+        if (/(^|\/)node_modules\//.test(source) && typeof sourcesContent?.[index] === 'string') return;
         assert.ok(existsSync(resolve(dirname(map), source)), `${relative(installed, map)} points at missing ${source}`);
-      }
+      });
     }
     for (const doc of files.filter((file) => file.endsWith('.md'))) {
       for (const [, target] of readFileSync(doc, 'utf8').matchAll(/\]\(([^)#\s]+)[^)]*\)/g)) {

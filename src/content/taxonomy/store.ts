@@ -103,9 +103,11 @@ export async function sortTermIdsByName(storage: StoragePort, taxonomy: Taxonomy
   return terms.map((term) => term.id);
 }
 
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
+/** Made on first use: building a collator loads the collation tables (milliseconds, and memory). */
+let collator: Intl.Collator | undefined;
 
 /** Case- and accent-insensitive comparison, close to the database collation the reference sorts names with. */
 export function compareText(a: string, b: string): number {
+  collator ??= new Intl.Collator('en', { sensitivity: 'base' });
   return collator.compare(a, b);
 }

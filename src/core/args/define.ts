@@ -106,6 +106,9 @@ export function compileArg(name: string, spec: ArgSpec): Arg {
   const { schema, options } = spec;
   const hasType = schema.type !== undefined && !(Array.isArray(schema.type) && schema.type.length === 0);
   const phase: ArgPhase = hasType || options.phase === 'none' ? options.phase : 'none';
+  // The pipelines are built when a request first needs them: createCms registers hundreds of arguments.
+  let validator: v.GenericSchema<unknown, unknown> | undefined;
+  let sanitizer: v.GenericSchema<unknown, unknown> | undefined;
   return {
     schema,
     required: options.required === true,
@@ -113,8 +116,14 @@ export function compileArg(name: string, spec: ArgSpec): Arg {
     check: options.check,
     transform: options.transform,
     keepNull: options.keepNull === true,
-    validator: compileValidator(schema, name),
-    sanitizer: compileSanitizer(schema, name, phase === 'sanitize'),
+    get validator() {
+      validator ??= compileValidator(schema, name);
+      return validator;
+    },
+    get sanitizer() {
+      sanitizer ??= compileSanitizer(schema, name, phase === 'sanitize');
+      return sanitizer;
+    },
   };
 }
 

@@ -74,8 +74,15 @@ export function busyError(retryAfterSeconds: number): CmsError {
   return error;
 }
 
-/** The worker module beside this one: `.ts` when running from source (the loader follows into workers), else `.js`. */
+/** Set by the bundled build (scripts/build.mjs): the worker module's path from any module of the build. */
+declare const QUIRE_IMAGE_WORKER: string | undefined;
+
+/**
+ * The worker module: in the bundled build, where the build put it; from source, beside this module (`.ts` under
+ * tsx, whose loader follows into workers; `.js` after a plain tsc build).
+ */
 function workerEntry(): URL {
+  if (typeof QUIRE_IMAGE_WORKER === 'string') return new URL(QUIRE_IMAGE_WORKER, import.meta.url);
   return new URL(`./pool/worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 }
 

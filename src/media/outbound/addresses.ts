@@ -85,34 +85,47 @@ export function rangeContains(range: Range, address: { family: 4 | 6; value: big
   return (address.value >> shift) === (range.base >> shift);
 }
 
-const BLOCKED_V4 = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
-  '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24',
-  '224.0.0.0/4', '240.0.0.0/4',
-].map(parseRange);
+interface BlockedRanges {
+  v4: Range[];
+  v6: Range[];
+  /** IPv6 ranges that carry an IPv4 address, and where it sits (bit offset from the right). */
+  embedding: { range: Range; shift: bigint }[];
+}
 
-const BLOCKED_V6 = [
-  '::/96', // unspecified, loopback and the old IPv4-compatible form
-  '64:ff9b:1::/48', '100::/64', '2001::/23', '2001:db8::/32', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8',
-].map(parseRange);
+let blocked: BlockedRanges | undefined;
 
-/** IPv6 ranges that carry an IPv4 address, and where it sits (bit offset from the right). */
-const EMBEDDING_V6: { range: Range; shift: bigint }[] = [
-  { range: parseRange('::ffff:0:0/96'), shift: 0n },
-  { range: parseRange('64:ff9b::/96'), shift: 0n },
-  { range: parseRange('2002::/16'), shift: 80n },
-];
+/** Parsed on the first check: parsing needs node's IP validation, whose first use costs ~20 ms. */
+function blockedRanges(): BlockedRanges {
+  blocked ??= {
+    v4: [
+      '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
+      '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24',
+      '224.0.0.0/4', '240.0.0.0/4',
+    ].map(parseRange),
+    v6: [
+      '::/96', // unspecified, loopback and the old IPv4-compatible form
+      '64:ff9b:1::/48', '100::/64', '2001::/23', '2001:db8::/32', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8',
+    ].map(parseRange),
+    embedding: [
+      { range: parseRange('::ffff:0:0/96'), shift: 0n },
+      { range: parseRange('64:ff9b::/96'), shift: 0n },
+      { range: parseRange('2002::/16'), shift: 80n },
+    ],
+  };
+  return blocked;
+}
 
 export function isBlockedAddress(address: string): boolean {
   const parsed = parseAddress(address);
   if (!parsed) return true;
-  if (parsed.family === 4) return BLOCKED_V4.some((range) => rangeContains(range, parsed));
-  for (const { range, shift } of EMBEDDING_V6) {
+  const ranges = blockedRanges();
+  if (parsed.family === 4) return ranges.v4.some((range) => rangeContains(range, parsed));
+  for (const { range, shift } of ranges.embedding) {
     if (rangeContains(range, parsed)) {
       return isBlockedAddress(ipv4Text((parsed.value >> shift) & 0xffffffffn));
     }
   }
-  return BLOCKED_V6.some((range) => rangeContains(range, parsed));
+  return ranges.v6.some((range) => rangeContains(range, parsed));
 }
 
 function ipv4Text(value: bigint): string {

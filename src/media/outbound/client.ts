@@ -8,9 +8,7 @@
  * The whole request, redirects included, has one deadline; bodies are capped and cut off when they grow past it.
  * Addresses on the allow-list skip the address and port rules (for tests and known internal services).
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { OutboundError, type HttpClient, type HttpRequest, type HttpResponse } from '../../ports/http-client.js';
 import { addressMatcher, isBlockedAddress, parseAddress } from './addresses.js';
@@ -40,8 +38,16 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
+/** node's http, https (with tls) and dns modules, loaded on the first outbound request: hosts that never fetch skip them. */
+let network: Promise<[typeof import('node:http'), typeof import('node:https'), typeof import('node:dns/promises')]> | undefined;
+function loadNetwork() {
+  network ??= Promise.all([import('node:http'), import('node:https'), import('node:dns/promises')]);
+  return network;
+}
+
 async function systemResolve(hostname: string): Promise<ResolvedAddress[]> {
-  const answers = await dnsLookup(hostname, { all: true, verbatim: true });
+  const [, , dns] = await loadNetwork();
+  const answers = await dns.lookup(hostname, { all: true, verbatim: true });
   return answers.map((answer) => ({ address: answer.address, family: answer.family === 6 ? 6 : 4 }));
 }
 
@@ -100,9 +106,10 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): HttpC
     return chosen;
   }
 
-  function send(url: URL, address: ResolvedAddress, method: string, headers: Record<string, string>, body: Uint8Array | null, signal: AbortSignal): Promise<IncomingMessage> {
+  async function send(url: URL, address: ResolvedAddress, method: string, headers: Record<string, string>, body: Uint8Array | null, signal: AbortSignal): Promise<IncomingMessage> {
+    const [http, https] = await loadNetwork();
     return new Promise((resolvePromise, reject) => {
-      const requester = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const requester = url.protocol === 'https:' ? https.request : http.request;
       const outgoing = requester(url, { method, headers, lookup: pinnedLookup(address), agent: false, signal }, resolvePromise);
       outgoing.on('error', reject);
       outgoing.end(body ?? undefined);

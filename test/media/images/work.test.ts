@@ -122,7 +122,7 @@ console.log('default ok');`;
   });
 
   it('runs its workers from the built package without a TypeScript loader', async () => {
-    const entry = `${ROOT}dist/src/index.js`;
+    const entry = `${ROOT}dist/js/index.js`;
     assert.ok(existsSync(entry), 'dist/ is missing: run `npm run build` (npm test does) first');
     const script = `
 const { createCms } = await import(${JSON.stringify(entry)});
