@@ -74,7 +74,7 @@ export function busyError(retryAfterSeconds: number): CmsError {
   return error;
 }
 
-/** Set by the bundled build (scripts/build.mjs): the worker module's path from any module of the build. */
+/** Set by the bundled build (.ci/build.mjs): the worker module's path from any module of the build. */
 declare const QUIRE_IMAGE_WORKER: string | undefined;
 
 /**

@@ -7,8 +7,8 @@
  * Dependencies stay external (the host installs them) except valibot: quire uses four of its functions, and
  * loading the whole library cost a fifth of the import time. It stays a dependency for the declarations.
  *
- *   node scripts/build.mjs          JavaScript and declarations (npm run build)
- *   node scripts/build.mjs --js     JavaScript only, in about a second (npm start)
+ *   node .ci/build.mjs          JavaScript and declarations (npm run build)
+ *   node .ci/build.mjs --js     JavaScript only, in about a second (npm start)
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
