@@ -1,0 +1,230 @@
+/**
+ * A baseline JPEG decoder (8-bit, Huffman, sequential: what cameras and most tools write) that produces the
+ * components as planes at their own resolution (Y full, chroma as sampled), with no colour conversion and no
+ * upsampling: the resizer and the encoder work on those planes directly. Each block is dequantised and inverse
+ * transformed as soon as it is read, so no coefficient buffer the size of the image exists. Files it does not
+ * handle (progressive, arithmetic, 12-bit, CMYK or RGB) answer `null` and go to the general decoder.
+ */
+import type { Plane } from '../planes.js';
+import { idctBlock, idctMultipliers } from './idct.js';
+import { ZIGZAG } from './tables.js';
+import { buildDecodingTable, JpegError, ScanReader, type DecodingTable } from './scan-reader.js';
+
+export { JpegError };
+
+export interface DecodedJpeg {
+  width: number;
+  height: number;
+  /** One plane (greyscale) or three (Y, Cb, Cr). */
+  planes: Plane[];
+}
+
+interface Component {
+  id: number;
+  h: number;
+  v: number;
+  quant: number;
+  plane: Plane;
+  /** The plane's bytes, for the inverse transform's rounding writes. */
+  clamped: Uint8ClampedArray;
+  /** Blocks across in the plane's storage. */
+  blocksAcross: number;
+  dcTable: DecodingTable | null;
+  acTable: DecodingTable | null;
+  prediction: number;
+}
+
+interface Frame {
+  width: number;
+  height: number;
+  hMax: number;
+  vMax: number;
+  mcusAcross: number;
+  mcusDown: number;
+  components: Component[];
+}
+
+const u16 = (bytes: Uint8Array, at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
+
+/** Decodes `bytes` when it is a baseline JPEG this decoder handles; `null` otherwise. Throws `JpegError` on corrupt data. */
+export function decodeBaselineJpeg(bytes: Uint8Array, maxPixels = Infinity): DecodedJpeg | null {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) throw new JpegError('Not a JPEG file.');
+  const quantTables: (Float32Array | undefined)[] = [];
+  const dcTables: (DecodingTable | undefined)[] = [];
+  const acTables: (DecodingTable | undefined)[] = [];
+  let frame: Frame | null = null;
+  let restartInterval = 0;
+  let adobeTransform = -1;
+  let position = 2;
+  let scanned = false;
+  while (position < bytes.length) {
+    if (bytes[position] !== 0xff) { position++; continue; }
+    const marker = bytes[position + 1]!;
+    position += 2;
+    if (marker === 0xff || marker === 0x00 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { if (marker === 0xff) position--; continue; }
+    if (marker === 0xd9) break;
+    if (position + 2 > bytes.length) throw new JpegError('Truncated JPEG header.');
+    const length = u16(bytes, position);
+    const end = position + length;
+    if (length < 2 || end > bytes.length) throw new JpegError('Truncated JPEG segment.');
+    const at = position + 2;
+    switch (marker) {
+      case 0xdb: readQuantTables(bytes, at, end, quantTables); break;
+      case 0xc4: readHuffmanTables(bytes, at, end, dcTables, acTables); break;
+      case 0xdd: restartInterval = u16(bytes, at); break;
+      case 0xee:
+        if (bytes[at] === 0x41 && bytes[at + 1] === 0x64 && bytes[at + 2] === 0x6f && bytes[at + 3] === 0x62 && bytes[at + 4] === 0x65) adobeTransform = bytes[at + 11] ?? -1;
+        break;
+      case 0xc0: case 0xc1:
+        if (frame) throw new JpegError('More than one frame.');
+        frame = readFrame(bytes, at, maxPixels);
+        if (!frame) return null;
+        if (frame.components.length === 3 && (adobeTransform === 0 || frame.components.map((c) => c.id).join() === '82,71,66')) return null;
+        break;
+      case 0xc2: case 0xc3: case 0xc5: case 0xc6: case 0xc7: case 0xc9: case 0xca: case 0xcb: case 0xcd: case 0xce: case 0xcf:
+        return null;
+      case 0xda: {
+        if (!frame) throw new JpegError('Scan before frame.');
+        scanned = true;
+        position = decodeScan(bytes, at, end, frame, quantTables, dcTables, acTables, restartInterval);
+        continue;
+      }
+      default: break;
+    }
+    position = end;
+  }
+  if (!frame || !scanned) throw new JpegError('No image data.');
+  return { width: frame.width, height: frame.height, planes: frame.components.map((component) => component.plane) };
+}
+
+function readQuantTables(bytes: Uint8Array, at: number, end: number, tables: (Float32Array | undefined)[]): void {
+  while (at < end) {
+    const precision = bytes[at]! >> 4;
+    const id = bytes[at]! & 15;
+    at++;
+    const values = new Uint16Array(64);
+    for (let k = 0; k < 64; k++) {
+      values[k] = precision ? u16(bytes, at + 2 * k) : bytes[at + k]!;
+    }
+    at += precision ? 128 : 64;
+    if (id > 3 || at > end) throw new JpegError('Bad quantisation table.');
+    tables[id] = idctMultipliers(values);
+  }
+}
+
+function readHuffmanTables(bytes: Uint8Array, at: number, end: number, dc: (DecodingTable | undefined)[], ac: (DecodingTable | undefined)[]): void {
+  while (at < end) {
+    const kind = bytes[at]! >> 4;
+    const id = bytes[at]! & 15;
+    const counts = Array.from(bytes.subarray(at + 1, at + 17));
+    const total = counts.reduce((sum, count) => sum + count, 0);
+    const symbols = Array.from(bytes.subarray(at + 17, at + 17 + total));
+    at += 17 + total;
+    if (id > 3 || kind > 1 || at > end || counts.length < 16) throw new JpegError('Bad Huffman table.');
+    (kind === 0 ? dc : ac)[id] = buildDecodingTable(counts, symbols);
+  }
+}
+
+function readFrame(bytes: Uint8Array, at: number, maxPixels: number): Frame | null {
+  if (bytes[at] !== 8) return null;
+  const height = u16(bytes, at + 1);
+  const width = u16(bytes, at + 3);
+  const count = bytes[at + 5]!;
+  if (count !== 1 && count !== 3) return null;
+  if (width === 0 || height === 0) return null;
+  if (width * height > maxPixels) throw new JpegError('The image has too many pixels.');
+  const specs = Array.from({ length: count }, (_, index) => {
+    const offset = at + 6 + index * 3;
+    return { id: bytes[offset]!, h: bytes[offset + 1]! >> 4, v: bytes[offset + 1]! & 15, quant: bytes[offset + 2]! };
+  });
+  if (specs.some((spec) => spec.h < 1 || spec.h > 4 || spec.v < 1 || spec.v > 4 || spec.quant > 3)) throw new JpegError('Bad frame header.');
+  const hMax = Math.max(...specs.map((spec) => spec.h));
+  const vMax = Math.max(...specs.map((spec) => spec.v));
+  const mcusAcross = Math.ceil(width / (8 * hMax));
+  const mcusDown = Math.ceil(height / (8 * vMax));
+  const components = specs.map((spec): Component => {
+    const blocksAcross = mcusAcross * spec.h;
+    const stride = blocksAcross * 8;
+    const data = new Uint8Array(stride * mcusDown * spec.v * 8);
+    const plane = { width: Math.ceil((width * spec.h) / hMax), height: Math.ceil((height * spec.v) / vMax), stride, data };
+    const clamped = new Uint8ClampedArray(data.buffer);
+    return { ...spec, plane, clamped, blocksAcross, dcTable: null, acTable: null, prediction: 0 };
+  });
+  return { width, height, hMax, vMax, mcusAcross, mcusDown, components };
+}
+
+const coefficients = new Int32Array(64);
+
+function decodeBlock(reader: ScanReader, component: Component, multipliers: Float32Array, row: number, column: number): void {
+  const dcSize = reader.decode(component.dcTable!);
+  component.prediction += dcSize === 0 ? 0 : reader.receiveExtend(dcSize);
+  const c = coefficients;
+  c[0] = component.prediction;
+  const ac = component.acTable!;
+  for (let k = 1; k < 64;) {
+    const symbol = reader.decode(ac);
+    const size = symbol & 15;
+    const run = symbol >> 4;
+    if (size === 0) {
+      if (run !== 15) break;
+      k += 16;
+      continue;
+    }
+    k += run;
+    c[ZIGZAG[k]!] = reader.receiveExtend(size);
+    k++;
+  }
+  const stride = component.plane.stride;
+  idctBlock(c, multipliers, component.clamped, row * 8 * stride + column * 8, stride);
+  c.fill(0);
+}
+
+/** Decodes the scan whose header starts at `at`; answers the position of the marker after its data. */
+function decodeScan(
+  bytes: Uint8Array, at: number, headerEnd: number, frame: Frame, quantTables: (Float32Array | undefined)[],
+  dcTables: (DecodingTable | undefined)[], acTables: (DecodingTable | undefined)[], restartInterval: number,
+): number {
+  const count = bytes[at]!;
+  const components: Component[] = [];
+  for (let index = 0; index < count; index++) {
+    const id = bytes[at + 1 + index * 2]!;
+    const tables = bytes[at + 2 + index * 2]!;
+    const component = frame.components.find((candidate) => candidate.id === id);
+    if (!component) throw new JpegError('Scan of an unknown component.');
+    component.dcTable = dcTables[tables >> 4] ?? null;
+    component.acTable = acTables[tables & 15] ?? null;
+    if (!component.dcTable || !component.acTable || !quantTables[component.quant]) throw new JpegError('Missing table.');
+    components.push(component);
+  }
+  if (components.length === 0) throw new JpegError('Empty scan.');
+  const multipliers = components.map((component) => quantTables[component.quant]!);
+  for (const component of components) component.prediction = 0;
+  const reader = new ScanReader(bytes, headerEnd);
+  const single = components.length === 1;
+  const only = components[0]!;
+  const across = single ? Math.ceil(only.plane.width / 8) : frame.mcusAcross;
+  const down = single ? Math.ceil(only.plane.height / 8) : frame.mcusDown;
+  const total = across * down;
+  for (let mcu = 0; mcu < total; mcu++) {
+    if (restartInterval > 0 && mcu > 0 && mcu % restartInterval === 0) {
+      reader.restart();
+      for (const component of components) component.prediction = 0;
+    }
+    const mcuRow = (mcu / across) | 0;
+    const mcuColumn = mcu - mcuRow * across;
+    if (single) {
+      decodeBlock(reader, only, multipliers[0]!, mcuRow, mcuColumn);
+      continue;
+    }
+    for (let index = 0; index < components.length; index++) {
+      const component = components[index]!;
+      for (let v = 0; v < component.v; v++) {
+        for (let h = 0; h < component.h; h++) {
+          decodeBlock(reader, component, multipliers[index]!, mcuRow * component.v + v, mcuColumn * component.h + h);
+        }
+      }
+    }
+  }
+  if (reader.truncated) throw new JpegError('The image data ends early.');
+  return reader.nextMarker();
+}
