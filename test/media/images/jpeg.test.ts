@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import jpegJs from 'jpeg-js';
+import sharp from 'sharp';
+import { decodeBaselineJpeg, JpegError } from '../../../src/media/images/jpeg/decode.js';
+import { encodeJpegPlanes } from '../../../src/media/images/jpeg/encode.js';
+import { planesToRaster, rasterToPlanes, resamplePlane } from '../../../src/media/images/planes.js';
+
+/** A smooth picture with some grain, `width` × `height` RGB. */
+function photo(width: number, height: number): Uint8Array {
+  const pixels = new Uint8Array(width * height * 3);
+  let seed = 7;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      const grain = (seed >> 16) & 7;
+      const at = (y * width + x) * 3;
+      pixels[at] = (x * 240) / width + grain;
+      pixels[at + 1] = (y * 240) / height + grain;
+      pixels[at + 2] = 128 + 100 * Math.sin((x + y) / 20);
+    }
+  }
+  return pixels;
+}
+
+/** Mean absolute difference per channel between RGB (or RGBA, every fourth byte skipped) pixel arrays. */
+function meanError(rgb: Uint8Array, other: Uint8Array, otherChannels: 3 | 4): number {
+  let total = 0;
+  const count = rgb.length / 3;
+  for (let pixel = 0; pixel < count; pixel++) {
+    for (let channel = 0; channel < 3; channel++) total += Math.abs(rgb[pixel * 3 + channel]! - other[pixel * otherChannels + channel]!);
+  }
+  return total / rgb.length;
+}
+
+function toRgba(rgb: Uint8Array): Uint8Array {
+  const rgba = new Uint8Array((rgb.length / 3) * 4).fill(255);
+  for (let pixel = 0; pixel < rgb.length / 3; pixel++) rgba.set(rgb.subarray(pixel * 3, pixel * 3 + 3), pixel * 4);
+  return rgba;
+}
+
+const raw = (pixels: Uint8Array, width: number, height: number, channels: 1 | 3 = 3) => sharp(pixels, { raw: { width, height, channels } });
+
+describe('baseline JPEG encoder', () => {
+  it('writes files other decoders read, close to the source, odd sizes included', async () => {
+    for (const [width, height] of [[203, 157], [64, 48], [1, 1], [17, 9]] as const) {
+      const source = photo(width, height);
+      const bytes = encodeJpegPlanes(width, height, rasterToPlanes({ width, height, data: toRgba(source) }), 82);
+      const bySharp = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+      assert.deepEqual([bySharp.info.width, bySharp.info.height, bySharp.info.channels], [width, height, 3]);
+      const byJpegJs = jpegJs.decode(bytes, { useTArray: true });
+      assert.deepEqual([byJpegJs.width, byJpegJs.height], [width, height]);
+      if (width >= 64) {
+        assert.ok(meanError(source, bySharp.data, 3) < 6, `${width}x${height}: error ${meanError(source, bySharp.data, 3)}`);
+        assert.ok(meanError(source, byJpegJs.data, 4) < 6, `${width}x${height}: jpeg-js error ${meanError(source, byJpegJs.data, 4)}`);
+      }
+    }
+  });
+
+  it('uses the IJG quality scale: the tables libjpeg writes for a quality, smaller files for lower ones', async () => {
+    const [width, height] = [128, 96];
+    const source = photo(width, height);
+    const planes = rasterToPlanes({ width, height, data: toRgba(source) });
+    const dqt = (bytes: Uint8Array) => {
+      const at = bytes.findIndex((byte, index) => byte === 0xff && bytes[index + 1] === 0xdb);
+      return Array.from(bytes.subarray(at + 5, at + 5 + 64));
+    };
+    const ours = encodeJpegPlanes(width, height, planes, 82);
+    const theirs = await raw(source, width, height).jpeg({ quality: 82 }).toBuffer();
+    assert.deepEqual(dqt(ours), dqt(theirs));
+    const low = encodeJpegPlanes(width, height, planes, 30);
+    assert.ok(low.length < ours.length);
+    const lowError = meanError(source, (await sharp(low).raw().toBuffer()), 3);
+    const highError = meanError(source, (await sharp(ours).raw().toBuffer()), 3);
+    assert.ok(lowError > highError);
+  });
+
+  it('writes greyscale from one plane', async () => {
+    const grey = new Uint8Array(40 * 30).map((_, index) => (index % 40) * 6);
+    const bytes = encodeJpegPlanes(40, 30, [{ width: 40, height: 30, stride: 40, data: grey }], 90);
+    assert.equal((await sharp(bytes).metadata()).channels, 1);
+    const decoded = await sharp(bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    let error = 0;
+    for (let index = 0; index < grey.length; index++) error += Math.abs(grey[index]! - decoded.data[index]!);
+    assert.ok(error / grey.length < 3);
+  });
+});
+
+describe('baseline JPEG decoder', () => {
+  it('decodes 4:2:0, 4:4:4 and greyscale files as other decoders do', async () => {
+    const [width, height] = [203, 157];
+    const source = photo(width, height);
+    const files = {
+      '4:2:0': await raw(source, width, height).jpeg({ quality: 90, chromaSubsampling: '4:2:0' }).toBuffer(),
+      '4:4:4': await raw(source, width, height).jpeg({ quality: 90, chromaSubsampling: '4:4:4' }).toBuffer(),
+      'jpeg-js': jpegJs.encode({ width, height, data: toRgba(source) }, 90).data,
+    };
+    for (const [label, bytes] of Object.entries(files)) {
+      const decoded = decodeBaselineJpeg(bytes)!;
+      assert.deepEqual([decoded.width, decoded.height, decoded.planes.length], [width, height, 3], label);
+      const ours = planesToRaster(width, height, decoded.planes);
+      const reference = await sharp(bytes).raw().toBuffer();
+      const error = meanError(reference, ours.data, 4);
+      assert.ok(error < (label === '4:2:0' ? 3 : 1.5), `${label}: error ${error}`);
+    }
+    const grey = await raw(source, width, height).toColourspace('b-w').jpeg({ quality: 90 }).toBuffer();
+    const decoded = decodeBaselineJpeg(grey)!;
+    assert.equal(decoded.planes.length, 1);
+    const reference = await sharp(grey).extractChannel(0).raw().toBuffer();
+    let error = 0;
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) error += Math.abs(reference[y * width + x]! - decoded.planes[0]!.data[y * decoded.planes[0]!.stride + x]!);
+    assert.ok(error / (width * height) < 1);
+  });
+
+  it('leaves progressive files to the general decoder and refuses cut or foreign data', async () => {
+    const source = photo(64, 48);
+    const progressive = await raw(source, 64, 48).jpeg({ progressive: true }).toBuffer();
+    assert.equal(decodeBaselineJpeg(progressive), null);
+    const baseline = await raw(source, 64, 48).jpeg().toBuffer();
+    assert.throws(() => decodeBaselineJpeg(baseline.subarray(0, baseline.length - 400)), JpegError);
+    assert.throws(() => decodeBaselineJpeg(new Uint8Array([0x89, 0x50, 0x4e, 0x47])), JpegError);
+    assert.throws(() => decodeBaselineJpeg(baseline.subarray(0, 300)), JpegError);
+  });
+
+  it('survives hostile scan data without hanging or throwing anything but JpegError', async () => {
+    const baseline = await raw(photo(64, 48), 64, 48).jpeg().toBuffer();
+    let seed = 1;
+    for (let round = 0; round < 200; round++) {
+      const bytes = Uint8Array.from(baseline);
+      for (let change = 0; change < 8; change++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        bytes[300 + (seed % (bytes.length - 300))] = seed >> 8;
+      }
+      try {
+        decodeBaselineJpeg(bytes);
+      } catch (error) {
+        assert.ok(error instanceof JpegError, String(error));
+      }
+    }
+  });
+});
+
+describe('planes', () => {
+  it('average by area: a 2× shrink of a plane is the mean of each 2×2 square', () => {
+    const data = Uint8Array.from({ length: 16 }, (_, index) => index * 10);
+    const half = resamplePlane({ width: 4, height: 4, stride: 4, data }, 0, 0, 4, 4, 2, 2);
+    assert.deepEqual(Array.from(half.data), [25, 45, 105, 125]);
+  });
+});
