@@ -73,7 +73,7 @@ class BitWriter {
     for (let index = 0; index < values.length; index++) this.out[this.at++] = values[index]!;
   }
 
-  /** `length` (at most 16) bits of `value`, with a zero stuffed after every 0xFF byte. */
+  /** `length` (at most 24) bits of `value`, with a zero stuffed after every 0xFF byte. */
   put(value: number, length: number): void {
     this.bits = (this.bits << length) | (value & ((1 << length) - 1));
     this.count += length;
@@ -112,10 +112,14 @@ function loadBlock(plane: Plane, x: number, y: number): void {
 /** Transforms, quantises and writes the loaded block; answers its DC value for the next block's prediction. */
 function writeBlock(writer: BitWriter, multipliers: Float32Array, previousDc: number, dc: Codes, ac: Codes): number {
   forwardDct(block);
+  let last = 0;
   for (let k = 0; k < 64; k++) {
     const position = ZIGZAG[k]!;
     const value = block[position]! * multipliers[position]!;
-    quantised[k] = value < 0 ? -Math.round(-value) : Math.round(value);
+    // Rounded half away from zero, as libjpeg does.
+    const rounded = (value < 0 ? value - 0.5 : value + 0.5) | 0;
+    quantised[k] = rounded;
+    if (rounded !== 0) last = k;
   }
   writer.reserve(512);
   const difference = quantised[0]! - previousDc;
@@ -123,22 +127,29 @@ function writeBlock(writer: BitWriter, multipliers: Float32Array, previousDc: nu
   const size = magnitude === 0 ? 0 : 32 - Math.clz32(magnitude);
   writer.put(dc.code[size]!, dc.length[size]!);
   if (size > 0) writer.put(difference < 0 ? difference - 1 : difference, size);
+  const codes = ac.code;
+  const lengths = ac.length;
   let run = 0;
-  for (let k = 1; k < 64; k++) {
+  for (let k = 1; k <= last; k++) {
     const value = quantised[k]!;
     if (value === 0) { run++; continue; }
     while (run > 15) {
-      writer.put(ac.code[0xf0]!, ac.length[0xf0]!);
+      writer.put(codes[0xf0]!, lengths[0xf0]!);
       run -= 16;
     }
     const absolute = value < 0 ? -value : value;
     const bits = 32 - Math.clz32(absolute);
     const symbol = (run << 4) | bits;
-    writer.put(ac.code[symbol]!, ac.length[symbol]!);
-    writer.put(value < 0 ? value - 1 : value, bits);
+    const length = lengths[symbol]!;
+    // One write for the code and its extra bits when they fit the 24 bits a write may hold.
+    if (length + bits <= 24) writer.put((codes[symbol]! << bits) | ((value < 0 ? value - 1 : value) & ((1 << bits) - 1)), length + bits);
+    else {
+      writer.put(codes[symbol]!, length);
+      writer.put(value < 0 ? value - 1 : value, bits);
+    }
     run = 0;
   }
-  if (run > 0) writer.put(ac.code[0]!, ac.length[0]!);
+  if (last < 63) writer.put(codes[0]!, lengths[0]!);
   return quantised[0]!;
 }
 
