@@ -161,7 +161,15 @@ function decodeBlock(reader: ScanReader, component: Component, multipliers: Floa
   const c = coefficients;
   c[0] = component.prediction;
   const ac = component.acTable!;
-  for (let k = 1; k < 64;) {
+  let k = 1;
+  while (k < 64) {
+    const fast = reader.fastAc(ac);
+    if (fast !== 0) {
+      k += (fast >> 8) & 255;
+      c[ZIGZAG[k]!] = fast >> 16;
+      k++;
+      continue;
+    }
     const symbol = reader.decode(ac);
     const size = symbol & 15;
     const run = symbol >> 4;
@@ -175,7 +183,16 @@ function decodeBlock(reader: ScanReader, component: Component, multipliers: Floa
     k++;
   }
   const stride = component.plane.stride;
-  idctBlock(c, multipliers, component.clamped, row * 8 * stride + column * 8, stride);
+  const offset = row * 8 * stride + column * 8;
+  if (k === 1) {
+    // Only the DC coefficient: a flat block (common in smooth areas and in chroma).
+    const value = c[0]! * multipliers[0]! + 128;
+    const out = component.clamped;
+    for (let y = 0, at = offset; y < 8; y++, at += stride) out.fill(value, at, at + 8);
+    c[0] = 0;
+    return;
+  }
+  idctBlock(c, multipliers, component.clamped, offset, stride);
   c.fill(0);
 }
 

@@ -15,7 +15,7 @@ export function idctMultipliers(zigzagTable: ArrayLike<number>): Float32Array {
   return multipliers;
 }
 
-const workspace = new Float32Array(64);
+const workspace = new Float64Array(64);
 
 /**
  * `coefficients` (natural order, not yet dequantised) to samples at `offset` of `out` (rows `stride` apart). The

@@ -20,6 +20,11 @@ export interface DecodingTable {
   maxCode: Int32Array;
   offset: Int32Array;
   symbols: Uint8Array;
+  /**
+   * For AC tables, each 9-bit prefix that holds a whole code and its extra bits: value · 65536 + run · 256 + bits
+   * used; 0 otherwise (the fast path of stb_image and libjpeg-turbo).
+   */
+  fastAc: Int32Array;
 }
 
 export function buildDecodingTable(counts: readonly number[], symbols: readonly number[]): DecodingTable {
@@ -43,7 +48,19 @@ export function buildDecodingTable(counts: readonly number[], symbols: readonly 
     code <<= 1;
   }
   maxCode[17] = 0x7fffffff;
-  return { lookup, maxCode, offset, symbols: Uint8Array.from(symbols) };
+  const fastAc = new Int32Array(1 << LOOKUP_BITS);
+  for (let prefix = 0; prefix < 1 << LOOKUP_BITS; prefix++) {
+    const entry = lookup[prefix]!;
+    if (entry === 0) continue;
+    const length = entry >> 8;
+    const symbol = entry & 255;
+    const size = symbol & 15;
+    if (size === 0 || length + size > LOOKUP_BITS) continue;
+    const raw = (prefix >> (LOOKUP_BITS - length - size)) & ((1 << size) - 1);
+    const value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
+    fastAc[prefix] = value * 65536 + (symbol >> 4) * 256 + length + size;
+  }
+  return { lookup, maxCode, offset, symbols: Uint8Array.from(symbols), fastAc };
 }
 
 export class ScanReader {
@@ -76,6 +93,14 @@ export class ScanReader {
       this.bits = (this.bits << 8) | byte;
       this.count += 8;
     }
+  }
+
+  /** A fast AC entry for the next bits (see `fastAc`), consumed when there is one; 0 when not. */
+  fastAc(table: DecodingTable): number {
+    if (this.count < 16) this.fill();
+    const entry = table.fastAc[(this.bits >>> (this.count - LOOKUP_BITS)) & 511]!;
+    if (entry !== 0) this.count -= entry & 255;
+    return entry;
   }
 
   decode(table: DecodingTable): number {
