@@ -91,7 +91,7 @@ class BitWriter {
   }
 }
 
-const block = new Float32Array(64);
+const block = new Float64Array(64);
 const quantised = new Int32Array(64);
 
 /** Loads the 8×8 block at (`x`, `y`) of a plane, edge pixels repeated past its right and bottom edges, minus 128. */
@@ -116,10 +116,10 @@ function writeBlock(writer: BitWriter, multipliers: Float32Array, previousDc: nu
   for (let k = 0; k < 64; k++) {
     const position = ZIGZAG[k]!;
     const value = block[position]! * multipliers[position]!;
-    // Rounded half away from zero, as libjpeg does.
-    const rounded = (value < 0 ? value - 0.5 : value + 0.5) | 0;
+    // Rounded without a branch, as libjpeg does: quantised coefficients stay well within ±16384.
+    const rounded = ((value + 16384.5) | 0) - 16384;
     quantised[k] = rounded;
-    if (rounded !== 0) last = k;
+    last = rounded === 0 ? last : k;
   }
   writer.reserve(512);
   const difference = quantised[0]! - previousDc;
