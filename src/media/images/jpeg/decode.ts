@@ -192,7 +192,7 @@ function decodeBlock(reader: ScanReader, component: Component, multipliers: Floa
     c[0] = 0;
     return;
   }
-  idctBlock(c, multipliers, component.clamped, offset, stride);
+  idctBlock(c, multipliers, component.plane.data, offset, stride);
   c.fill(0);
 }
 

@@ -18,10 +18,15 @@ export function idctMultipliers(zigzagTable: ArrayLike<number>): Float32Array {
 const workspace = new Float64Array(64);
 
 /**
- * `coefficients` (natural order, not yet dequantised) to samples at `offset` of `out` (rows `stride` apart). The
- * clamped array rounds and limits to 0-255 on writing.
+ * Samples clamped to 0-255 by lookup, indexed by the rounded sample plus 1024 (libjpeg's range limit): no branch
+ * per sample. Wildly out-of-range values (corrupt files only) wrap around the table instead.
  */
-export function idctBlock(coefficients: Int32Array, multipliers: Float32Array, out: Uint8ClampedArray, offset: number, stride: number): void {
+const LIMIT = Uint8Array.from({ length: 4096 }, (_, index) => Math.max(0, Math.min(255, index - 1024)));
+
+/**
+ * `coefficients` (natural order, not yet dequantised) to samples at `offset` of `out` (rows `stride` apart).
+ */
+export function idctBlock(coefficients: Int32Array, multipliers: Float32Array, out: Uint8Array, offset: number, stride: number): void {
   const ws = workspace;
   for (let column = 0; column < 8; column++) {
     const c = coefficients;
@@ -71,8 +76,9 @@ export function idctBlock(coefficients: Int32Array, multipliers: Float32Array, o
     ws[column + 24] = tmp3 - tmp4;
   }
   for (let row = 0; row < 64; row += 8, offset += stride) {
-    let tmp10 = ws[row]! + ws[row + 4]! + 128;
-    let tmp11 = ws[row]! - ws[row + 4]! + 128;
+    // 128 for the level shift, 1024 for the table and 0.5 so that truncating rounds.
+    let tmp10 = ws[row]! + ws[row + 4]! + 1152.5;
+    let tmp11 = ws[row]! - ws[row + 4]! + 1152.5;
     let tmp13 = ws[row + 2]! + ws[row + 6]!;
     let tmp12 = (ws[row + 2]! - ws[row + 6]!) * 1.414213562 - tmp13;
     const tmp0 = tmp10 + tmp13;
@@ -91,13 +97,13 @@ export function idctBlock(coefficients: Int32Array, multipliers: Float32Array, o
     const tmp6 = tmp12 - tmp7;
     const tmp5 = tmp11 - tmp6;
     const tmp4 = tmp10 + tmp5;
-    out[offset] = tmp0 + tmp7;
-    out[offset + 7] = tmp0 - tmp7;
-    out[offset + 1] = tmp1 + tmp6;
-    out[offset + 6] = tmp1 - tmp6;
-    out[offset + 2] = tmp2 + tmp5;
-    out[offset + 5] = tmp2 - tmp5;
-    out[offset + 4] = tmp3 + tmp4;
-    out[offset + 3] = tmp3 - tmp4;
+    out[offset] = LIMIT[((tmp0 + tmp7) | 0) & 4095]!;
+    out[offset + 7] = LIMIT[((tmp0 - tmp7) | 0) & 4095]!;
+    out[offset + 1] = LIMIT[((tmp1 + tmp6) | 0) & 4095]!;
+    out[offset + 6] = LIMIT[((tmp1 - tmp6) | 0) & 4095]!;
+    out[offset + 2] = LIMIT[((tmp2 + tmp5) | 0) & 4095]!;
+    out[offset + 5] = LIMIT[((tmp2 - tmp5) | 0) & 4095]!;
+    out[offset + 4] = LIMIT[((tmp3 + tmp4) | 0) & 4095]!;
+    out[offset + 3] = LIMIT[((tmp3 - tmp4) | 0) & 4095]!;
   }
 }
