@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import jpegJs from 'jpeg-js';
 import sharp from 'sharp';
+import { jpegScale } from '../../../src/media/images/codecs/image-js.js';
 import { decodeBaselineJpeg, JpegError } from '../../../src/media/images/jpeg/decode.js';
 import { encodeJpegPlanes } from '../../../src/media/images/jpeg/encode.js';
 import { planesToRaster, rasterToPlanes, resamplePlane } from '../../../src/media/images/planes.js';
@@ -110,6 +111,33 @@ describe('baseline JPEG decoder', () => {
     let error = 0;
     for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) error += Math.abs(reference[y * width + x]! - decoded.planes[0]!.data[y * decoded.planes[0]!.stride + x]!);
     assert.ok(error / (width * height) < 1);
+  });
+
+  it('decodes at 1/2, 1/4 and 1/8 scale close to a good resize of the whole picture', async () => {
+    const [width, height] = [403, 301];
+    const bytes = await raw(photo(width, height), width, height).jpeg({ quality: 90 }).toBuffer();
+    for (const scale of [4, 2, 1]) {
+      const decoded = decodeBaselineJpeg(bytes, { scale })!;
+      const [scaledWidth, scaledHeight] = [Math.ceil((width * scale) / 8), Math.ceil((height * scale) / 8)];
+      assert.deepEqual([decoded.width, decoded.height], [scaledWidth, scaledHeight]);
+      assert.deepEqual(decoded.planes.map((plane) => [plane.width, plane.height]),
+        [[scaledWidth, scaledHeight], [Math.ceil(scaledWidth / 2), Math.ceil(scaledHeight / 2)], [Math.ceil(scaledWidth / 2), Math.ceil(scaledHeight / 2)]]);
+      // Luma against sharp's resize (chroma at these sizes is too coarse for a per-pixel comparison).
+      const reference = await sharp(bytes).resize(scaledWidth, scaledHeight, { fit: 'fill' }).raw().toBuffer();
+      const luma = decoded.planes[0]!;
+      let error = 0;
+      for (let y = 0; y < scaledHeight; y++) {
+        for (let x = 0; x < scaledWidth; x++) {
+          const at = (y * scaledWidth + x) * 3;
+          const expected = 0.299 * reference[at]! + 0.587 * reference[at + 1]! + 0.114 * reference[at + 2]!;
+          error += Math.abs(expected - luma.data[y * luma.stride + x]!);
+        }
+      }
+      error /= scaledWidth * scaledHeight;
+      assert.ok(error < 3, `1/${8 / scale}: error ${error}`);
+    }
+    assert.equal(decodeBaselineJpeg(bytes, { scale: 6 })!.width, width, 'other scales decode at full size');
+    assert.deepEqual([jpegScale(0.64), jpegScale(0.5), jpegScale(0.3), jpegScale(0.2), jpegScale(0.1)], [8, 4, 4, 2, 1]);
   });
 
   it('leaves progressive files to the general decoder and refuses cut or foreign data', async () => {

@@ -60,11 +60,16 @@ function planarPicture(width: number, height: number, planes: readonly Plane[]):
   };
 }
 
-async function decode(bytes: Uint8Array, type: string): Promise<Picture> {
+/** The smallest JPEG scale (1/8, 2/8, 4/8 or 8/8, as eighths) that keeps at least `minScale` of the pixels. */
+export function jpegScale(minScale: number): number {
+  return [1, 2, 4].find((eighths) => eighths / 8 >= minScale) ?? 8;
+}
+
+async function decode(bytes: Uint8Array, type: string, minScale = 1): Promise<Picture> {
   if (type === 'image/jpeg') {
     let decoded;
     try {
-      decoded = decodeBaselineJpeg(bytes);
+      decoded = decodeBaselineJpeg(bytes, { scale: jpegScale(minScale) });
     } catch (error) {
       if (error instanceof JpegError) throw new ImageDecodeError(`The image could not be decoded: ${error.message}`);
       throw error;
@@ -76,7 +81,7 @@ async function decode(bytes: Uint8Array, type: string): Promise<Picture> {
 
 export const imageJsCodec: ImageCodec = {
   name: 'image-js',
-  // Decoding at a reduced scale is not done: every JPEG is decoded at full size.
+  // Baseline JPEGs decode at the smallest of 1/8, 1/4, 1/2 and full size the files need; others at full size.
   decode,
   fromRaster: rasterPicture,
 };

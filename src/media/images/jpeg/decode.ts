@@ -7,6 +7,7 @@
  */
 import type { Plane } from '../planes.js';
 import { idctBlock, idctMultipliers } from './idct.js';
+import { idctScaled, naturalQuantTable, SCALED_SIZES } from './idct-scaled.js';
 import { ZIGZAG } from './tables.js';
 import { buildDecodingTable, JpegError, ScanReader, type DecodingTable } from './scan-reader.js';
 
@@ -25,7 +26,7 @@ interface Component {
   v: number;
   quant: number;
   plane: Plane;
-  /** The plane's bytes, for the inverse transform's rounding writes. */
+  /** The plane's bytes, for filling flat blocks with rounding. */
   clamped: Uint8ClampedArray;
   /** Blocks across in the plane's storage. */
   blocksAcross: number;
@@ -34,7 +35,15 @@ interface Component {
   prediction: number;
 }
 
+/** A quantisation table as the full-size and the scaled inverse transforms use it. */
+interface QuantTable {
+  multipliers: Float32Array;
+  natural: Float64Array;
+}
+
 interface Frame {
+  /** Samples per block side: 8, or 4, 2, 1 when decoding at 1/2, 1/4, 1/8 scale. */
+  size: number;
   width: number;
   height: number;
   hMax: number;
@@ -46,10 +55,21 @@ interface Frame {
 
 const u16 = (bytes: Uint8Array, at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
 
-/** Decodes `bytes` when it is a baseline JPEG this decoder handles; `null` otherwise. Throws `JpegError` on corrupt data. */
-export function decodeBaselineJpeg(bytes: Uint8Array, maxPixels = Infinity): DecodedJpeg | null {
+export interface DecodeOptions {
+  /** Decode at `scale`/8 of the size (8, the default, or 4, 2, 1): each 8×8 block becomes `scale` × `scale` samples. */
+  scale?: number;
+  maxPixels?: number;
+}
+
+/**
+ * Decodes `bytes` when it is a baseline JPEG this decoder handles; `null` otherwise. Throws `JpegError` on corrupt
+ * data. At a reduced scale the picture is `ceil(width · scale / 8)` × `ceil(height · scale / 8)`.
+ */
+export function decodeBaselineJpeg(bytes: Uint8Array, options: DecodeOptions = {}): DecodedJpeg | null {
+  const size = SCALED_SIZES.includes(options.scale ?? 8) ? options.scale! : 8;
+  const maxPixels = options.maxPixels ?? Infinity;
   if (bytes[0] !== 0xff || bytes[1] !== 0xd8) throw new JpegError('Not a JPEG file.');
-  const quantTables: (Float32Array | undefined)[] = [];
+  const quantTables: (QuantTable | undefined)[] = [];
   const dcTables: (DecodingTable | undefined)[] = [];
   const acTables: (DecodingTable | undefined)[] = [];
   let frame: Frame | null = null;
@@ -77,7 +97,7 @@ export function decodeBaselineJpeg(bytes: Uint8Array, maxPixels = Infinity): Dec
         break;
       case 0xc0: case 0xc1:
         if (frame) throw new JpegError('More than one frame.');
-        frame = readFrame(bytes, at, maxPixels);
+        frame = readFrame(bytes, at, maxPixels, size);
         if (!frame) return null;
         if (frame.components.length === 3 && (adobeTransform === 0 || frame.components.map((c) => c.id).join() === '82,71,66')) return null;
         break;
@@ -94,10 +114,11 @@ export function decodeBaselineJpeg(bytes: Uint8Array, maxPixels = Infinity): Dec
     position = end;
   }
   if (!frame || !scanned) throw new JpegError('No image data.');
-  return { width: frame.width, height: frame.height, planes: frame.components.map((component) => component.plane) };
+  const scaled = (length: number) => Math.ceil((length * size) / 8);
+  return { width: scaled(frame.width), height: scaled(frame.height), planes: frame.components.map((component) => component.plane) };
 }
 
-function readQuantTables(bytes: Uint8Array, at: number, end: number, tables: (Float32Array | undefined)[]): void {
+function readQuantTables(bytes: Uint8Array, at: number, end: number, tables: (QuantTable | undefined)[]): void {
   while (at < end) {
     const precision = bytes[at]! >> 4;
     const id = bytes[at]! & 15;
@@ -108,7 +129,7 @@ function readQuantTables(bytes: Uint8Array, at: number, end: number, tables: (Fl
     }
     at += precision ? 128 : 64;
     if (id > 3 || at > end) throw new JpegError('Bad quantisation table.');
-    tables[id] = idctMultipliers(values);
+    tables[id] = { multipliers: idctMultipliers(values), natural: naturalQuantTable(values) };
   }
 }
 
@@ -125,7 +146,7 @@ function readHuffmanTables(bytes: Uint8Array, at: number, end: number, dc: (Deco
   }
 }
 
-function readFrame(bytes: Uint8Array, at: number, maxPixels: number): Frame | null {
+function readFrame(bytes: Uint8Array, at: number, maxPixels: number, size: number): Frame | null {
   if (bytes[at] !== 8) return null;
   const height = u16(bytes, at + 1);
   const width = u16(bytes, at + 3);
@@ -144,18 +165,20 @@ function readFrame(bytes: Uint8Array, at: number, maxPixels: number): Frame | nu
   const mcusDown = Math.ceil(height / (8 * vMax));
   const components = specs.map((spec): Component => {
     const blocksAcross = mcusAcross * spec.h;
-    const stride = blocksAcross * 8;
-    const data = new Uint8Array(stride * mcusDown * spec.v * 8);
-    const plane = { width: Math.ceil((width * spec.h) / hMax), height: Math.ceil((height * spec.v) / vMax), stride, data };
+    const stride = blocksAcross * size;
+    const data = new Uint8Array(stride * mcusDown * spec.v * size);
+    const planeWidth = Math.ceil((Math.ceil((width * spec.h) / hMax) * size) / 8);
+    const planeHeight = Math.ceil((Math.ceil((height * spec.v) / vMax) * size) / 8);
+    const plane = { width: planeWidth, height: planeHeight, stride, data };
     const clamped = new Uint8ClampedArray(data.buffer);
     return { ...spec, plane, clamped, blocksAcross, dcTable: null, acTable: null, prediction: 0 };
   });
-  return { width, height, hMax, vMax, mcusAcross, mcusDown, components };
+  return { size, width, height, hMax, vMax, mcusAcross, mcusDown, components };
 }
 
 const coefficients = new Int32Array(64);
 
-function decodeBlock(reader: ScanReader, component: Component, multipliers: Float32Array, row: number, column: number): void {
+function decodeBlock(reader: ScanReader, frame: Frame, component: Component, quant: QuantTable, row: number, column: number): void {
   const dcSize = reader.decode(component.dcTable!);
   component.prediction += dcSize === 0 ? 0 : reader.receiveExtend(dcSize);
   const c = coefficients;
@@ -183,22 +206,24 @@ function decodeBlock(reader: ScanReader, component: Component, multipliers: Floa
     k++;
   }
   const stride = component.plane.stride;
-  const offset = row * 8 * stride + column * 8;
+  const size = frame.size;
+  const offset = (row * stride + column) * size;
   if (k === 1) {
     // Only the DC coefficient: a flat block (common in smooth areas and in chroma).
-    const value = c[0]! * multipliers[0]! + 128;
+    const value = c[0]! * quant.multipliers[0]! + 128;
     const out = component.clamped;
-    for (let y = 0, at = offset; y < 8; y++, at += stride) out.fill(value, at, at + 8);
+    for (let y = 0, at = offset; y < size; y++, at += stride) out.fill(value, at, at + size);
     c[0] = 0;
     return;
   }
-  idctBlock(c, multipliers, component.plane.data, offset, stride);
+  if (size < 8) idctScaled(c, quant.natural, size, component.plane.data, offset, stride);
+  else idctBlock(c, quant.multipliers, component.plane.data, offset, stride);
   c.fill(0);
 }
 
 /** Decodes the scan whose header starts at `at`; answers the position of the marker after its data. */
 function decodeScan(
-  bytes: Uint8Array, at: number, headerEnd: number, frame: Frame, quantTables: (Float32Array | undefined)[],
+  bytes: Uint8Array, at: number, headerEnd: number, frame: Frame, quantTables: (QuantTable | undefined)[],
   dcTables: (DecodingTable | undefined)[], acTables: (DecodingTable | undefined)[], restartInterval: number,
 ): number {
   const count = bytes[at]!;
@@ -214,7 +239,7 @@ function decodeScan(
     components.push(component);
   }
   if (components.length === 0) throw new JpegError('Empty scan.');
-  const multipliers = components.map((component) => quantTables[component.quant]!);
+  const quants = components.map((component) => quantTables[component.quant]!);
   for (const component of components) component.prediction = 0;
   const reader = new ScanReader(bytes, headerEnd);
   const single = components.length === 1;
@@ -230,14 +255,14 @@ function decodeScan(
     const mcuRow = (mcu / across) | 0;
     const mcuColumn = mcu - mcuRow * across;
     if (single) {
-      decodeBlock(reader, only, multipliers[0]!, mcuRow, mcuColumn);
+      decodeBlock(reader, frame, only, quants[0]!, mcuRow, mcuColumn);
       continue;
     }
     for (let index = 0; index < components.length; index++) {
       const component = components[index]!;
       for (let v = 0; v < component.v; v++) {
         for (let h = 0; h < component.h; h++) {
-          decodeBlock(reader, component, multipliers[index]!, mcuRow * component.v + v, mcuColumn * component.h + h);
+          decodeBlock(reader, frame, component, quants[index]!, mcuRow * component.v + v, mcuColumn * component.h + h);
         }
       }
     }

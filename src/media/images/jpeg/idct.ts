@@ -21,7 +21,7 @@ const workspace = new Float64Array(64);
  * Samples clamped to 0-255 by lookup, indexed by the rounded sample plus 1024 (libjpeg's range limit): no branch
  * per sample. Wildly out-of-range values (corrupt files only) wrap around the table instead.
  */
-const LIMIT = Uint8Array.from({ length: 4096 }, (_, index) => Math.max(0, Math.min(255, index - 1024)));
+export const LIMIT = Uint8Array.from({ length: 4096 }, (_, index) => Math.max(0, Math.min(255, index - 1024)));
 
 /**
  * `coefficients` (natural order, not yet dequantised) to samples at `offset` of `out` (rows `stride` apart).
