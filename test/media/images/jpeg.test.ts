@@ -140,10 +140,29 @@ describe('baseline JPEG decoder', () => {
     assert.deepEqual([jpegScale(0.64), jpegScale(0.5), jpegScale(0.3), jpegScale(0.2), jpegScale(0.1)], [8, 4, 4, 2, 1]);
   });
 
-  it('leaves progressive files to the general decoder and refuses cut or foreign data', async () => {
+  it('decodes progressive files (spectral selection and successive approximation) as other decoders do', async () => {
+    const [width, height] = [203, 157];
+    const source = photo(width, height);
+    const files = {
+      libjpeg: await raw(source, width, height).jpeg({ quality: 85, progressive: true }).toBuffer(),
+      mozjpeg: await raw(source, width, height).jpeg({ quality: 85, progressive: true, mozjpeg: true }).toBuffer(),
+      '4:4:4': await raw(source, width, height).jpeg({ quality: 95, progressive: true, chromaSubsampling: '4:4:4' }).toBuffer(),
+    };
+    for (const [label, bytes] of Object.entries(files)) {
+      const decoded = decodeBaselineJpeg(bytes)!;
+      assert.deepEqual([decoded.width, decoded.height], [width, height], label);
+      const error = meanError(await sharp(bytes).raw().toBuffer(), planesToRaster(width, height, decoded.planes).data, 4);
+      assert.ok(error < (label === '4:4:4' ? 1 : 3), `${label}: error ${error}`);
+    }
+    const half = decodeBaselineJpeg(files.libjpeg, { scale: 4 })!;
+    assert.deepEqual([half.width, half.height], [102, 79]);
+  });
+
+  it('leaves other files to the general decoder and refuses cut or foreign data', async () => {
     const source = photo(64, 48);
-    const progressive = await raw(source, 64, 48).jpeg({ progressive: true }).toBuffer();
-    assert.equal(decodeBaselineJpeg(progressive), null);
+    const lossless = Uint8Array.from(await raw(source, 64, 48).jpeg().toBuffer());
+    lossless[lossless.findIndex((byte, index) => byte === 0xff && lossless[index + 1] === 0xc0) + 1] = 0xc3;
+    assert.equal(decodeBaselineJpeg(lossless), null);
     const baseline = await raw(source, 64, 48).jpeg().toBuffer();
     assert.throws(() => decodeBaselineJpeg(baseline.subarray(0, baseline.length - 400)), JpegError);
     assert.throws(() => decodeBaselineJpeg(new Uint8Array([0x89, 0x50, 0x4e, 0x47])), JpegError);
@@ -152,9 +171,10 @@ describe('baseline JPEG decoder', () => {
 
   it('survives hostile scan data without hanging or throwing anything but JpegError', async () => {
     const baseline = await raw(photo(64, 48), 64, 48).jpeg().toBuffer();
+    const progressive = await raw(photo(64, 48), 64, 48).jpeg({ progressive: true }).toBuffer();
     let seed = 1;
-    for (let round = 0; round < 200; round++) {
-      const bytes = Uint8Array.from(baseline);
+    for (let round = 0; round < 400; round++) {
+      const bytes = Uint8Array.from(round % 2 ? progressive : baseline);
       for (let change = 0; change < 8; change++) {
         seed = (seed * 1103515245 + 12345) & 0x7fffffff;
         bytes[300 + (seed % (bytes.length - 300))] = seed >> 8;

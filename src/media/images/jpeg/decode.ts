@@ -1,11 +1,14 @@
 /**
- * A baseline JPEG decoder (8-bit, Huffman, sequential: what cameras and most tools write) that produces the
+ * A JPEG decoder (8-bit Huffman, baseline as cameras write and progressive as the web does) that produces the
  * components as planes at their own resolution (Y full, chroma as sampled), with no colour conversion and no
- * upsampling: the resizer and the encoder work on those planes directly. Each block is dequantised and inverse
- * transformed as soon as it is read, so no coefficient buffer the size of the image exists. Files it does not
- * handle (progressive, arithmetic, 12-bit, CMYK or RGB) answer `null` and go to the general decoder.
+ * upsampling: the resizer and the encoder work on those planes directly. Baseline blocks are dequantised and
+ * inverse transformed as soon as they are read, so no coefficient buffer the size of the image exists; progressive
+ * frames keep every block's coefficients until their last scan. Files it does not handle (arithmetic, lossless,
+ * 12-bit, CMYK or RGB) answer `null` and go to the general decoder.
  */
 import type { Plane } from '../planes.js';
+import type { Component, Frame, QuantTable } from './frame.js';
+import { decodeProgressiveScan } from './progressive.js';
 import { idctBlock, idctMultipliers } from './idct.js';
 import { idctScaled, naturalQuantTable, SCALED_SIZES } from './idct-scaled.js';
 import { ZIGZAG } from './tables.js';
@@ -18,39 +21,6 @@ export interface DecodedJpeg {
   height: number;
   /** One plane (greyscale) or three (Y, Cb, Cr). */
   planes: Plane[];
-}
-
-interface Component {
-  id: number;
-  h: number;
-  v: number;
-  quant: number;
-  plane: Plane;
-  /** The plane's bytes, for filling flat blocks with rounding. */
-  clamped: Uint8ClampedArray;
-  /** Blocks across in the plane's storage. */
-  blocksAcross: number;
-  dcTable: DecodingTable | null;
-  acTable: DecodingTable | null;
-  prediction: number;
-}
-
-/** A quantisation table as the full-size and the scaled inverse transforms use it. */
-interface QuantTable {
-  multipliers: Float32Array;
-  natural: Float64Array;
-}
-
-interface Frame {
-  /** Samples per block side: 8, or 4, 2, 1 when decoding at 1/2, 1/4, 1/8 scale. */
-  size: number;
-  width: number;
-  height: number;
-  hMax: number;
-  vMax: number;
-  mcusAcross: number;
-  mcusDown: number;
-  components: Component[];
 }
 
 const u16 = (bytes: Uint8Array, at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
@@ -95,18 +65,20 @@ export function decodeBaselineJpeg(bytes: Uint8Array, options: DecodeOptions = {
       case 0xee:
         if (bytes[at] === 0x41 && bytes[at + 1] === 0x64 && bytes[at + 2] === 0x6f && bytes[at + 3] === 0x62 && bytes[at + 4] === 0x65) adobeTransform = bytes[at + 11] ?? -1;
         break;
-      case 0xc0: case 0xc1:
+      case 0xc0: case 0xc1: case 0xc2:
         if (frame) throw new JpegError('More than one frame.');
-        frame = readFrame(bytes, at, maxPixels, size);
+        frame = readFrame(bytes, at, maxPixels, size, marker === 0xc2);
         if (!frame) return null;
         if (frame.components.length === 3 && (adobeTransform === 0 || frame.components.map((c) => c.id).join() === '82,71,66')) return null;
         break;
-      case 0xc2: case 0xc3: case 0xc5: case 0xc6: case 0xc7: case 0xc9: case 0xca: case 0xcb: case 0xcd: case 0xce: case 0xcf:
+      case 0xc3: case 0xc5: case 0xc6: case 0xc7: case 0xc9: case 0xca: case 0xcb: case 0xcd: case 0xce: case 0xcf:
         return null;
       case 0xda: {
         if (!frame) throw new JpegError('Scan before frame.');
         scanned = true;
-        position = decodeScan(bytes, at, end, frame, quantTables, dcTables, acTables, restartInterval);
+        position = frame.progressive
+          ? decodeProgressiveScan(bytes, at, end, frame, dcTables, acTables, restartInterval)
+          : decodeScan(bytes, at, end, frame, quantTables, dcTables, acTables, restartInterval);
         continue;
       }
       default: break;
@@ -114,6 +86,7 @@ export function decodeBaselineJpeg(bytes: Uint8Array, options: DecodeOptions = {
     position = end;
   }
   if (!frame || !scanned) throw new JpegError('No image data.');
+  if (frame.progressive) outputCoefficients(frame, quantTables);
   const scaled = (length: number) => Math.ceil((length * size) / 8);
   return { width: scaled(frame.width), height: scaled(frame.height), planes: frame.components.map((component) => component.plane) };
 }
@@ -146,7 +119,7 @@ function readHuffmanTables(bytes: Uint8Array, at: number, end: number, dc: (Deco
   }
 }
 
-function readFrame(bytes: Uint8Array, at: number, maxPixels: number, size: number): Frame | null {
+function readFrame(bytes: Uint8Array, at: number, maxPixels: number, size: number, progressive: boolean): Frame | null {
   if (bytes[at] !== 8) return null;
   const height = u16(bytes, at + 1);
   const width = u16(bytes, at + 3);
@@ -171,9 +144,12 @@ function readFrame(bytes: Uint8Array, at: number, maxPixels: number, size: numbe
     const planeHeight = Math.ceil((Math.ceil((height * spec.v) / vMax) * size) / 8);
     const plane = { width: planeWidth, height: planeHeight, stride, data };
     const clamped = new Uint8ClampedArray(data.buffer);
-    return { ...spec, plane, clamped, blocksAcross, dcTable: null, acTable: null, prediction: 0 };
+    const blocksWide = Math.ceil(Math.ceil((width * spec.h) / hMax) / 8);
+    const blocksHigh = Math.ceil(Math.ceil((height * spec.v) / vMax) / 8);
+    const coefficients = progressive ? new Int16Array(blocksAcross * mcusDown * spec.v * 64) : null;
+    return { ...spec, plane, clamped, blocksAcross, blocksWide, blocksHigh, coefficients, dcTable: null, acTable: null, prediction: 0 };
   });
-  return { size, width, height, hMax, vMax, mcusAcross, mcusDown, components };
+  return { size, progressive, width, height, hMax, vMax, mcusAcross, mcusDown, components };
 }
 
 const coefficients = new Int32Array(64);
@@ -205,10 +181,16 @@ function decodeBlock(reader: ScanReader, frame: Frame, component: Component, qua
     c[ZIGZAG[k]!] = reader.receiveExtend(size);
     k++;
   }
+  outputBlock(frame, component, quant, row, column, k === 1);
+}
+
+/** The samples of the block in `coefficients` (then cleared); `flat` when only its DC coefficient may be set. */
+function outputBlock(frame: Frame, component: Component, quant: QuantTable, row: number, column: number, flat: boolean): void {
+  const c = coefficients;
   const stride = component.plane.stride;
   const size = frame.size;
   const offset = (row * stride + column) * size;
-  if (k === 1) {
+  if (flat) {
     // Only the DC coefficient: a flat block (common in smooth areas and in chroma).
     const value = c[0]! * quant.multipliers[0]! + 128;
     const out = component.clamped;
@@ -219,6 +201,29 @@ function decodeBlock(reader: ScanReader, frame: Frame, component: Component, qua
   if (size < 8) idctScaled(c, quant.natural, size, component.plane.data, offset, stride);
   else idctBlock(c, quant.multipliers, component.plane.data, offset, stride);
   c.fill(0);
+}
+
+/** After the last scan of a progressive frame: every stored block to samples. */
+function outputCoefficients(frame: Frame, quantTables: (QuantTable | undefined)[]): void {
+  for (const component of frame.components) {
+    const quant = quantTables[component.quant];
+    const stored = component.coefficients!;
+    if (!quant) throw new JpegError('Missing table.');
+    const blocksDown = stored.length / 64 / component.blocksAcross;
+    for (let row = 0; row < blocksDown; row++) {
+      for (let column = 0; column < component.blocksAcross; column++) {
+        const at = (row * component.blocksAcross + column) * 64;
+        let flat = true;
+        for (let k = 0; k < 64; k++) {
+          const value = stored[at + k]!;
+          coefficients[k] = value;
+          if (k > 0 && value !== 0) flat = false;
+        }
+        outputBlock(frame, component, quant, row, column, flat);
+      }
+    }
+    component.coefficients = null;
+  }
 }
 
 /** Decodes the scan whose header starts at `at`; answers the position of the marker after its data. */
@@ -244,8 +249,8 @@ function decodeScan(
   const reader = new ScanReader(bytes, headerEnd);
   const single = components.length === 1;
   const only = components[0]!;
-  const across = single ? Math.ceil(only.plane.width / 8) : frame.mcusAcross;
-  const down = single ? Math.ceil(only.plane.height / 8) : frame.mcusDown;
+  const across = single ? only.blocksWide : frame.mcusAcross;
+  const down = single ? only.blocksHigh : frame.mcusDown;
   const total = across * down;
   for (let mcu = 0; mcu < total; mcu++) {
     if (restartInterval > 0 && mcu > 0 && mcu % restartInterval === 0) {

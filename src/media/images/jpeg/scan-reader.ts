@@ -128,6 +128,15 @@ export class ScanReader {
     return this.overrun || this.padded > this.count;
   }
 
+  /** `size` (0-16) bits as an unsigned number. */
+  take(size: number): number {
+    if (size === 0) return 0;
+    if (this.count < size) this.fill();
+    const value = (this.bits >>> (this.count - size)) & ((1 << size) - 1);
+    this.count -= size;
+    return value;
+  }
+
   /** `size` bits as a signed coefficient (T.81 F.2.2.1 EXTEND). */
   receiveExtend(size: number): number {
     if (this.count < size) this.fill();
