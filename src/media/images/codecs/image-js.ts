@@ -1,8 +1,9 @@
 /**
- * The default codec, pure JavaScript. Baseline JPEGs (what cameras write) go through quire's own JPEG decoder and
+ * The default codec, pure JavaScript. JPEGs (baseline and progressive) go through quire's own JPEG decoder and
  * encoder and stay as Y, Cb, Cr planes from decode to encode: no colour conversion, chroma resized at its own
- * half size. Everything else (PNG, progressive JPEG, CMYK) is decoded by image-js, loaded on first use, into RGBA;
- * JPEGs are still written by the encoder here.
+ * half size, decoded at 1/2, 1/4 or 1/8 scale when the files need no more. Everything else (PNG, and the rare
+ * JPEGs the decoder leaves: CMYK, RGB, 12-bit, arithmetic) is decoded by image-js, loaded on first use, into
+ * RGBA; JPEGs are still written by the encoder here.
  */
 import { decodeImage, encodeImage, ImageDecodeError } from '../codec.js';
 import { decodeBaselineJpeg, JpegError } from '../jpeg/decode.js';
