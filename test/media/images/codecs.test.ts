@@ -130,7 +130,7 @@ describe('image codecs', () => {
       const widths = [(await codec.decode(bytes, 'image/jpeg', 0.25)).width, (await codec.decode(bytes, 'image/jpeg', 0.3)).width];
       assert.deepEqual(widths, [200, 400], codec.name);
     }
-    assert.equal((await imageJs.decode(bytes, 'image/jpeg', 0.7)).width, 800);
+    assert.deepEqual([(await imageJs.decode(bytes, 'image/jpeg', 0.7)).width, (await imageJs.decode(bytes, 'image/jpeg', 0.8)).width], [600, 800]);
     for (const codec of [sharp, imageJs]) {
       await assert.rejects(codec.decode(bytes.slice(0, 300), 'image/jpeg'), { name: 'ImageDecodeError' });
     }

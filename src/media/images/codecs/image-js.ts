@@ -1,7 +1,7 @@
 /**
  * The default codec, pure JavaScript. JPEGs (baseline and progressive) go through quire's own JPEG decoder and
  * encoder and stay as Y, Cb, Cr planes from decode to encode: no colour conversion, chroma resized at its own
- * half size, decoded at 1/2, 1/4 or 1/8 scale when the files need no more. Everything else (PNG, and the rare
+ * half size, decoded at 3/4, 1/2, 1/4 or 1/8 scale when the files need no more. Everything else (PNG, and the rare
  * JPEGs the decoder leaves: CMYK, RGB, 12-bit, arithmetic) is decoded by image-js, loaded on first use, into
  * RGBA; JPEGs are still written by the encoder here.
  */
@@ -61,9 +61,9 @@ function planarPicture(width: number, height: number, planes: readonly Plane[]):
   };
 }
 
-/** The smallest JPEG scale (1/8, 2/8, 4/8 or 8/8, as eighths) that keeps at least `minScale` of the pixels. */
+/** The smallest JPEG scale (1/8, 2/8, 4/8, 6/8 or 8/8, as eighths) that keeps at least `minScale` of the pixels. */
 export function jpegScale(minScale: number): number {
-  return [1, 2, 4].find((eighths) => eighths / 8 >= minScale) ?? 8;
+  return [1, 2, 4, 6].find((eighths) => eighths / 8 >= minScale) ?? 8;
 }
 
 async function decode(bytes: Uint8Array, type: string, minScale = 1): Promise<Picture> {
@@ -82,7 +82,7 @@ async function decode(bytes: Uint8Array, type: string, minScale = 1): Promise<Pi
 
 export const imageJsCodec: ImageCodec = {
   name: 'image-js',
-  // Baseline JPEGs decode at the smallest of 1/8, 1/4, 1/2 and full size the files need; others at full size.
+  // JPEGs decode at the smallest of 1/8, 1/4, 1/2, 3/4 and full size the files need; others at full size.
   decode,
   fromRaster: rasterPicture,
 };
