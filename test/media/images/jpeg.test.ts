@@ -169,6 +169,21 @@ describe('baseline JPEG decoder', () => {
     assert.throws(() => decodeBaselineJpeg(baseline.subarray(0, 300)), JpegError);
   });
 
+  it('reads a file that announces restart markers and has none in one pass, and refuses endless scans', async () => {
+    const [width, height] = [2048, 1536];
+    const bytes = Uint8Array.from(await raw(photo(width, height), width, height).jpeg({ quality: 90 }).toBuffer());
+    // A restart after every MCU, with no RST marker in the data: each restart finds the end-of-image marker once.
+    const withRestarts = new Uint8Array([0xff, 0xd8, 0xff, 0xdd, 0, 4, 0, 1, ...bytes.subarray(2)]);
+    const decoded = decodeBaselineJpeg(withRestarts)!;
+    assert.deepEqual([decoded.width, decoded.height], [width, height]);
+    // The first scan's header repeated many times, each with a byte of data.
+    const sos = bytes.findIndex((byte, index) => byte === 0xff && bytes[index + 1] === 0xda);
+    const header = bytes.subarray(sos, sos + 2 + ((bytes[sos + 2]! << 8) | bytes[sos + 3]!));
+    const scans = Array.from({ length: 200 }, () => [...header, 0]).flat();
+    const endless = new Uint8Array([...bytes.subarray(0, sos), ...scans, 0xff, 0xd9]);
+    assert.throws(() => decodeBaselineJpeg(endless), /Too many scans/);
+  });
+
   it('survives hostile scan data without hanging or throwing anything but JpegError', async () => {
     const baseline = await raw(photo(64, 48), 64, 48).jpeg().toBuffer();
     const progressive = await raw(photo(64, 48), 64, 48).jpeg({ progressive: true }).toBuffer();

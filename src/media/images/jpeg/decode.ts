@@ -23,6 +23,9 @@ export interface DecodedJpeg {
   planes: Plane[];
 }
 
+/** Progressive files have about ten scans (libjpeg's default script); more than this is an attack. */
+const MAX_PROGRESSIVE_SCANS = 100;
+
 const u16 = (bytes: Uint8Array, at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
 
 export interface DecodeOptions {
@@ -47,6 +50,7 @@ export function decodeBaselineJpeg(bytes: Uint8Array, options: DecodeOptions = {
   let adobeTransform = -1;
   let position = 2;
   let scanned = false;
+  let scans = 0;
   while (position < bytes.length) {
     if (bytes[position] !== 0xff) { position++; continue; }
     const marker = bytes[position + 1]!;
@@ -75,6 +79,8 @@ export function decodeBaselineJpeg(bytes: Uint8Array, options: DecodeOptions = {
         return null;
       case 0xda: {
         if (!frame) throw new JpegError('Scan before frame.');
+        // Each scan walks every block: a file of endless empty scans must not keep a worker busy.
+        if (++scans > (frame.progressive ? MAX_PROGRESSIVE_SCANS : frame.components.length)) throw new JpegError('Too many scans.');
         scanned = true;
         position = frame.progressive
           ? decodeProgressiveScan(bytes, at, end, frame, dcTables, acTables, restartInterval)

@@ -145,17 +145,35 @@ export class ScanReader {
     return value < 1 << (size - 1) ? value - (1 << size) + 1 : value;
   }
 
-  /** Skips to just past the next restart marker and empties the bit buffer. */
+  /**
+   * Skips to just past the next restart marker and empties the bit buffer. Another marker first means the data
+   * is missing: the reader stays there and reads zeros, so a file without its restart markers costs one pass.
+   */
   restart(): void {
     this.overrun ||= this.truncated;
     this.padded = 0;
     this.bits = 0;
     this.count = 0;
-    this.ended = false;
     const bytes = this.bytes;
     let position = this.position;
-    while (position + 1 < bytes.length && !(bytes[position] === 0xff && bytes[position + 1]! >= 0xd0 && bytes[position + 1]! <= 0xd7)) position++;
-    this.position = Math.min(bytes.length, position + 2);
+    while (position + 1 < bytes.length) {
+      if (bytes[position] === 0xff) {
+        const next = bytes[position + 1]!;
+        if (next >= 0xd0 && next <= 0xd7) {
+          this.position = position + 2;
+          this.ended = false;
+          return;
+        }
+        if (next !== 0 && next !== 0xff) {
+          this.position = position;
+          this.ended = true;
+          return;
+        }
+      }
+      position++;
+    }
+    this.position = bytes.length;
+    this.ended = false;
   }
 
   /** The position of the first marker after the scan data (not a stuffed byte, not a restart marker). */
