@@ -100,6 +100,11 @@ export function chooseParent<P extends Parent>(size: PlannedSize, original: Pare
   return covers(base, original, size, 1) ? base : null;
 }
 
+/** Indexes of `sizes` from the most pixels to the fewest (ties in their order): the order that feeds the cascade best. */
+export function largestFirst(sizes: readonly { width: number; height: number }[]): number[] {
+  return sizes.map((_, index) => index).sort((a, b) => sizes[b]!.width * sizes[b]!.height - sizes[a]!.width * sizes[a]!.height || a - b);
+}
+
 /** `rect` of the original, in the pixels of `parent`, rounded to whole pixels within it. */
 export function rectIn(parent: Parent, original: Parent, rect: Rect): Rect {
   const scale = scaleOf(parent, original);

@@ -76,7 +76,9 @@ function coverage(start: number, length: number, outputLength: number, sourceSiz
 
 /**
  * Copies the source rectangle (`sx`, `sy`, `sw` × `sh`) into a new `dw` × `dh` raster, resampling by area.
- * Colour channels are weighted by alpha so transparent pixels do not bleed their colour into the result.
+ * Colour channels are weighted by alpha so transparent pixels do not bleed their colour into the result. One
+ * output row at a time: the source rows it covers are summed into one row of floats, then averaged across, so
+ * the only buffer besides the result is one row long.
  */
 export function resample(source: Raster, sx: number, sy: number, sw: number, sh: number, dw: number, dh: number): Raster {
   const vertical = coverage(sy, sh, dh, source.height);
@@ -84,45 +86,41 @@ export function resample(source: Raster, sx: number, sy: number, sw: number, sh:
   const columnsFrom = Math.max(0, Math.floor(sx));
   const columnsTo = Math.min(source.width, Math.ceil(sx + sw) + 1);
   const span = columnsTo - columnsFrom;
-  // First pass: rows of the output height, full source span wide, premultiplied, as floats.
-  const rows = new Float32Array(span * dh * 4);
+  const row = new Float64Array(span * 4);
   const src = source.data;
-  for (let y = 0; y < dh; y++) {
-    const start = vertical.starts[y]!;
-    const count = vertical.counts[y]!;
-    const rowOffset = y * span * 4;
-    for (let tap = 0; tap < count; tap++) {
-      const weight = vertical.weights[y * vertical.stride + tap]!;
-      let sourceIndex = ((start + tap) * source.width + columnsFrom) * 4;
-      let target = rowOffset;
-      for (let x = 0; x < span; x++, sourceIndex += 4, target += 4) {
-        const alphaWeight = weight * src[sourceIndex + 3]!;
-        rows[target] = rows[target]! + src[sourceIndex]! * alphaWeight;
-        rows[target + 1] = rows[target + 1]! + src[sourceIndex + 1]! * alphaWeight;
-        rows[target + 2] = rows[target + 2]! + src[sourceIndex + 2]! * alphaWeight;
-        rows[target + 3] = rows[target + 3]! + alphaWeight;
-      }
-    }
-  }
-  // Second pass: columns.
   const output = createRaster(dw, dh);
   const out = output.data;
   for (let y = 0; y < dh; y++) {
-    const rowOffset = y * span * 4;
+    // Down: the covered source rows, premultiplied by alpha.
+    row.fill(0);
+    const start = vertical.starts[y]!;
+    const count = vertical.counts[y]!;
+    for (let tap = 0; tap < count; tap++) {
+      const weight = vertical.weights[y * vertical.stride + tap]!;
+      let sourceIndex = ((start + tap) * source.width + columnsFrom) * 4;
+      for (let target = 0; target < span * 4; target += 4, sourceIndex += 4) {
+        const alphaWeight = weight * src[sourceIndex + 3]!;
+        row[target] = row[target]! + src[sourceIndex]! * alphaWeight;
+        row[target + 1] = row[target + 1]! + src[sourceIndex + 1]! * alphaWeight;
+        row[target + 2] = row[target + 2]! + src[sourceIndex + 2]! * alphaWeight;
+        row[target + 3] = row[target + 3]! + alphaWeight;
+      }
+    }
+    // Across.
     for (let x = 0; x < dw; x++) {
-      const start = horizontal.starts[x]! - columnsFrom;
-      const count = horizontal.counts[x]!;
+      const first = horizontal.starts[x]! - columnsFrom;
+      const taps = horizontal.counts[x]!;
       let red = 0;
       let green = 0;
       let blue = 0;
       let alpha = 0;
-      for (let tap = 0; tap < count; tap++) {
+      for (let tap = 0; tap < taps; tap++) {
         const weight = horizontal.weights[x * horizontal.stride + tap]!;
-        const index = rowOffset + (start + tap) * 4;
-        red += rows[index]! * weight;
-        green += rows[index + 1]! * weight;
-        blue += rows[index + 2]! * weight;
-        alpha += rows[index + 3]! * weight;
+        const index = (first + tap) * 4;
+        red += row[index]! * weight;
+        green += row[index + 1]! * weight;
+        blue += row[index + 2]! * weight;
+        alpha += row[index + 3]! * weight;
       }
       const target = (y * dw + x) * 4;
       if (alpha > 0) {

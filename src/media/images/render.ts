@@ -1,14 +1,15 @@
 /**
  * One image job, run by a codec in a worker thread (or on the main thread where there are none): one decode of
- * the source, then every planned file made from the cheapest picture in hand (see `plan.ts`) and encoded. The
- * caller stores the files; nothing here touches storage.
+ * the source, then every planned file made from the cheapest picture in hand (see `plan.ts`) and encoded. Sizes
+ * are made largest first, so each smaller one can come from a made one (the cascade); the result lists them in
+ * creation order. The caller stores the files; nothing here touches storage.
  */
 import type { ImageCodec, Picture } from './codecs/port.js';
 import { ImageDecodeError } from './codec.js';
 import { applyModifiers, type Modifier } from './edit.js';
 import { readImageHeader } from './header.js';
 import { applyOrientation, swapsSides } from './orientation.js';
-import { chooseParent, covers, neededScale, planRender, rectIn, type RenderPlan } from './plan.js';
+import { chooseParent, covers, largestFirst, neededScale, planRender, rectIn, type RenderPlan } from './plan.js';
 import type { ImageSize } from './sizes.js';
 
 export interface RenderJob {
@@ -123,12 +124,15 @@ export async function render(job: RenderJob, codec: ImageCodec): Promise<RenderR
     return upright;
   };
   const cascade: Picture[] = [];
-  for (const size of plan.sizes) {
+  const made: RenderResult['sizes'] = [];
+  for (const index of largestFirst(plan.sizes)) {
+    const size = plan.sizes[index]!;
     const parent = (base ? chooseParent(size, original, base, cascade) : chooseParent(size, original, await uprightOriginal(), cascade))
       ?? await uprightOriginal();
-    const made = await parent.resize(rectIn(parent, original, size.rect), size.width, size.height);
-    result.sizes.push({ name: size.name, bytes: await made.encode(type, quality), width: made.width, height: made.height, type });
-    if (!size.crop) cascade.push(made);
+    const picture = await parent.resize(rectIn(parent, original, size.rect), size.width, size.height);
+    made[index] = { name: size.name, bytes: await picture.encode(type, quality), width: picture.width, height: picture.height, type };
+    if (!size.crop) cascade.push(picture);
   }
+  result.sizes = made.filter((file) => file !== undefined);
   return result;
 }

@@ -86,6 +86,26 @@ describe('image codecs', () => {
     for (const result of Object.values(results)) assertCorners(result.sizes.find((size) => size.name === 'thumbnail')!.bytes, [BLUE, RED, GREEN, YELLOW], 'thumbnail');
   });
 
+  it('make the same files from 4:2:0 and progressive JPEGs, turned, and from a photo over twice the threshold', async () => {
+    const sharp = (await import('sharp')).default;
+    const rgb = Buffer.from(quarters(1200, 800).convertColor('RGB').getRawImage().data);
+    const input = sharp(rgb, { raw: { width: 1200, height: 800, channels: 3 } });
+    for (const options of [{ chromaSubsampling: '4:2:0' }, { progressive: true }]) {
+      const bytes = withSegments(new Uint8Array(await input.clone().jpeg(options).toBuffer()), exifSegment({ orientation: 8 }));
+      const results = await both(job(bytes, 'image/jpeg', 8));
+      assert.deepEqual(files(results.sharp), files(results['image-js']), JSON.stringify(options));
+      assert.deepEqual(files(results['image-js']).main, ['rotated', 800, 1200, 'image/jpeg']);
+      // Turned counter-clockwise: green top-left, yellow top-right, blue bottom-right, red bottom-left.
+      for (const result of Object.values(results)) assertCorners(result.main!.bytes, [GREEN, YELLOW, BLUE, RED], `${JSON.stringify(options)} main`);
+    }
+    // 6000×4000 with a 2560 threshold needs under half the pixels: decoded at 1/2 scale, the same files.
+    const big = withSegments(new Uint8Array(await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#c04020' } }).jpeg().toBuffer()), exifSegment({ orientation: 1 }));
+    const results = await both(job(big, 'image/jpeg'));
+    assert.deepEqual(files(results.sharp), files(results['image-js']));
+    assert.deepEqual(files(results['image-js']).main, ['scaled', 2560, 1707, 'image/jpeg']);
+    for (const result of Object.values(results)) assert.ok(near(colourAt(result.main!.bytes, 100, 100), [0xc0, 0x40, 0x20], 8));
+  });
+
   it('keep PNG transparency and never scale PNGs', async () => {
     const results = await both(job(png(quarters(800, 600, true)), 'image/png'));
     assert.deepEqual(files(results.sharp), files(results['image-js']));
@@ -102,12 +122,15 @@ describe('image codecs', () => {
     for (const result of Object.values(results)) assertCorners(result.edited!.bytes, [BLUE, BLUE, YELLOW, YELLOW], 'edited');
   });
 
-  it('decode JPEGs at a reduced scale with sharp, and refuse unreadable bytes with either', async () => {
+  it('decode JPEGs at a reduced scale with either, and refuse unreadable bytes with either', async () => {
     const sharp = await loadCodec('sharp');
     const imageJs = await loadCodec('image-js');
     const bytes = jpeg(quarters(800, 600));
-    assert.deepEqual([(await sharp.decode(bytes, 'image/jpeg', 0.25)).width, (await sharp.decode(bytes, 'image/jpeg', 0.3)).width], [200, 400]);
-    assert.equal((await imageJs.decode(bytes, 'image/jpeg', 0.25)).width, 800);
+    for (const codec of [sharp, imageJs]) {
+      const widths = [(await codec.decode(bytes, 'image/jpeg', 0.25)).width, (await codec.decode(bytes, 'image/jpeg', 0.3)).width];
+      assert.deepEqual(widths, [200, 400], codec.name);
+    }
+    assert.deepEqual([(await imageJs.decode(bytes, 'image/jpeg', 0.7)).width, (await imageJs.decode(bytes, 'image/jpeg', 0.8)).width], [600, 800]);
     for (const codec of [sharp, imageJs]) {
       await assert.rejects(codec.decode(bytes.slice(0, 300), 'image/jpeg'), { name: 'ImageDecodeError' });
     }

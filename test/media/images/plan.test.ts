@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { chooseParent, neededScale, planRender, rectIn, type PlannedSize } from '../../../src/media/images/plan.js';
+import { chooseParent, largestFirst, neededScale, planRender, rectIn, type PlannedSize } from '../../../src/media/images/plan.js';
 import { creationOrder, DEFAULT_IMAGE_SIZES } from '../../../src/media/images/sizes.js';
 
 const sizes = creationOrder(DEFAULT_IMAGE_SIZES);
@@ -39,6 +39,22 @@ describe('render plan', () => {
     // A size larger than the -scaled copy comes from the original.
     const huge: PlannedSize = { name: 'huge', width: 3000, height: 2250, rect: { x: 0, y: 0, width: 4000, height: 3000 }, crop: false };
     assert.equal(chooseParent(huge, original, scaled, [medium, large]), null);
+  });
+
+  it('makes sizes largest first, so each can come from a larger made one', () => {
+    const plan = planRender({ width: 4000, height: 3000, type: 'image/jpeg', orientation: 1, main: true, sizes, bigImageThreshold: 2560 });
+    const order = largestFirst(plan.sizes).map((index) => plan.sizes[index]!.name);
+    assert.deepEqual(order, ['2048x2048', '1536x1536', 'large', 'medium_large', 'medium', 'thumbnail']);
+    const original = { width: 4000, height: 3000 };
+    const base = { name: 'scaled', width: 2560, height: 1920 };
+    const made: (typeof base)[] = [];
+    const parents: string[] = [];
+    for (const name of order) {
+      const size = plan.sizes.find((candidate) => candidate.name === name)!;
+      parents.push(chooseParent(size, original, base, made)!.name);
+      if (!size.crop) made.push({ name, width: size.width, height: size.height });
+    }
+    assert.deepEqual(parents, ['scaled', 'scaled', '2048x2048', '1536x1536', 'medium_large', 'medium_large']);
   });
 
   it('maps rectangles of the original into a parent, and knows how small a decode may be', () => {
