@@ -16,10 +16,13 @@
  * throws it, goes through `toCmsError()`.
  */
 import { bodyTooLarge, parseBody, type ParsedBody } from './body.js';
+import { fragmentPrefix, type FragmentCache, type FragmentScope } from './cache/fragments.js';
+import type { Generations } from './cache/generation.js';
 import { cacheKey } from './cache/key.js';
 import { keptAnswer, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { Principal, RequestContext, Services } from './context.js';
+import { responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
@@ -60,8 +63,12 @@ export interface DispatcherOptions {
   headerPrefix: string;
   /** Whether `_jsonp` callbacks are served. */
   jsonp: boolean;
+  /** The states of the store, settings and clock the caches below keep things for; without it nothing is kept. */
+  generations?: Generations;
   /** Keeps answers of routes declared `cache`; without it they are computed every time (still tagged). */
   responseCache?: ResponseCache;
+  /** Keeps the shaped records (`KeyedItem`) of routes declared `cache`, so lists are joined from them. */
+  fragments?: FragmentCache;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -132,7 +139,7 @@ export class Dispatcher implements RouteSteps {
   #respond(answer: Answer, incoming: Incoming, site: Site, user: Principal | null): CmsResponse {
     const headers = { ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers };
     Object.assign(headers, transportHeaders(incoming, answer.status, user));
-    return { status: answer.status, headers: stringHeaders(headers), body: incoming.realMethod === 'HEAD' ? null : answer.body };
+    return responseWithBody(answer.status, stringHeaders(headers), incoming.realMethod === 'HEAD' ? null : answer.body);
   }
 
   /**
@@ -141,14 +148,19 @@ export class Dispatcher implements RouteSteps {
    */
   async #throughCache(request: CmsRequest, call: RouteCall, incoming: Incoming, settings: SiteSettings): Promise<CmsResponse> {
     const { site, user } = call;
-    const cache = this.options.responseCache;
-    const generation = cache ? await cache.generation(settings, this.options.registry.routes.length) : null;
-    const key = generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: call.path, query: request.query, user }) : null;
+    const { responseCache: cache, fragments, generations } = this.options;
+    const generation = generations && (cache || fragments) ? await generations.current(settings, this.options.registry.routes.length) : null;
+    const key = cache && generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: call.path, query: request.query, user }) : null;
     const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
     const kept = key === null ? undefined : cache!.get(key, generation!);
     if (kept) return replyWith(kept, reply);
     const tracked = { keep: true };
-    const answer = await this.#answer({ ...call, method: 'GET', headers: watchedHeaders(call.headers, tracked) }, incoming, tracked);
+    // Fragments serve the plain JSON answer only: `_envelope`, `_jsonp` and `_pretty` take the usual road.
+    const plain = !incoming.envelope && !('_jsonp' in incoming.query) && !('_pretty' in incoming.query);
+    const scope: FragmentScope | null = fragments && generation && plain
+      ? { cache: fragments, generation, prefix: fragmentPrefix(site.apiUrl, site.gmtOffset), keep: () => tracked.keep }
+      : null;
+    const answer = await this.#answer({ ...call, method: 'GET', headers: watchedHeaders(call.headers, tracked) }, incoming, tracked, scope);
     if (!tracked.keep) return this.#respond(answer, incoming, site, user);
     const computed = keptAnswer(answer.status, stringHeaders({ ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers }), answer.body);
     if (key !== null) cache!.set(key, generation!, computed);
@@ -160,7 +172,7 @@ export class Dispatcher implements RouteSteps {
    * With `tracked` (routes declared `cache`) the body is rendered for HEAD too, and `keep` turns false unless the
    * route answered 200 and every embedded link led to a route declared `cache` as well.
    */
-  async #answer(call: RouteCall, incoming: Incoming, tracked?: { keep: boolean }): Promise<Answer> {
+  async #answer(call: RouteCall, incoming: Incoming, tracked?: { keep: boolean }, fragments: FragmentScope | null = null): Promise<Answer> {
     let answer: Answer;
     let outcome: Outcome | null = null;
     if (call.method === 'OPTIONS') {
@@ -169,7 +181,7 @@ export class Dispatcher implements RouteSteps {
       outcome = await this.#run(call);
       if (tracked && outcome.status !== 200) tracked.keep = false;
       const dispatch: InternalDispatch = tracked ? this.#trackedDispatch(tracked) : this.#internal;
-      const body = incoming.realMethod === 'HEAD' && !tracked ? null : await render(outcome, incoming.embed, dispatch);
+      const body = incoming.realMethod === 'HEAD' && !tracked ? null : await render(outcome, incoming.embed, dispatch, fragments);
       answer = { status: outcome.status, headers: outcome.headers, body };
     }
     if (incoming.envelope) answer = envelope(answer);

@@ -9,19 +9,61 @@ export interface EncodedResponse {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * A JSON body the core already holds as bytes (joined view fragments). The adapters send the bytes; anything
+ * that serialises it (`JSON.stringify`) gets the value back, and an in-process caller reading `body` gets a copy.
+ */
+export class EncodedJson {
+  constructor(readonly bytes: Uint8Array) {}
+
+  /** A fresh copy of the value the bytes spell. */
+  decode(): unknown {
+    return JSON.parse(decoder.decode(this.bytes));
+  }
+
+  toJSON(): unknown {
+    return this.decode();
+  }
+}
+
+/** The bytes `[a,b,…]` of a JSON array whose elements are already encoded. */
+export function joinJsonArray(elements: readonly Uint8Array[]): Uint8Array {
+  let length = 2 + Math.max(0, elements.length - 1);
+  for (const element of elements) length += element.byteLength;
+  const joined = new Uint8Array(length);
+  joined[0] = 0x5b;
+  let offset = 1;
+  for (let index = 0; index < elements.length; index += 1) {
+    const element = elements[index]!;
+    if (index > 0) joined[offset++] = 0x2c;
+    joined.set(element, offset);
+    offset += element.byteLength;
+  }
+  joined[offset] = 0x5d;
+  return joined;
+}
+
+/** A response for a body that may be `EncodedJson`: its bytes are sent, and `body` reads as the value. */
+export function responseWithBody(status: number, headers: Record<string, string>, body: unknown): CmsResponse {
+  if (body instanceof EncodedJson) return responseFromBytes(status, headers, body.bytes, () => body.decode(), false);
+  return { status, headers, body };
+}
 /** Frozen bodies cannot change, so each is encoded once. */
 const encodedFrozenBodies = new WeakMap<object, Uint8Array>();
 /**
  * Responses whose body the dispatcher already encoded (to tag it, or to answer from its cache), with the body the
  * bytes stand for; `LAZY` marks a response whose body is itself read from the bytes when asked for.
  */
-const encodedResponses = new WeakMap<CmsResponse, { bytes: Uint8Array | null; body: unknown }>();
+const encodedResponses = new WeakMap<CmsResponse, { bytes: Uint8Array | null; body: unknown; kept?: boolean }>();
 const LAZY = Symbol('lazy body');
 
 /** The bytes of a body as the wire carries it: JSON text, unless it is bytes or non-JSON text already. */
 export function encodeBody(body: unknown, contentType: string | undefined): Uint8Array | null {
   if (body === null || body === undefined) return null;
   if (body instanceof Uint8Array) return body;
+  if (body instanceof EncodedJson) return body.bytes;
   if (typeof body === 'string' && !isJsonContentType(contentType)) return encoder.encode(body);
   if (typeof body === 'object' && Object.isFrozen(body)) {
     let bytes = encodedFrozenBodies.get(body);
@@ -43,8 +85,11 @@ export function withEncodedBody<T extends CmsResponse>(response: T, bytes: Uint8
 /**
  * A response whose body is already bytes: the adapters send them as they are, and an in-process caller reading
  * `body` gets its own copy of the value (decoded once, on first read), so nobody can change what others are sent.
+ * `kept`: the bytes come from the response cache (a hit), not from fragments joined for this answer.
  */
-export function responseFromBytes(status: number, headers: Record<string, string>, bytes: Uint8Array | null, decode: () => unknown): CmsResponse {
+export function responseFromBytes(
+  status: number, headers: Record<string, string>, bytes: Uint8Array | null, decode: () => unknown, kept = true,
+): CmsResponse {
   let decoded: { value: unknown } | null = null;
   const response: CmsResponse = {
     status,
@@ -54,13 +99,13 @@ export function responseFromBytes(status: number, headers: Record<string, string
       return decoded.value;
     },
   };
-  encodedResponses.set(response, { bytes, body: LAZY });
+  encodedResponses.set(response, { bytes, body: LAZY, kept });
   return response;
 }
 
 /** Whether a response was answered from bytes kept earlier (a response cache hit). */
 export function isFromKeptBytes(response: CmsResponse): boolean {
-  return encodedResponses.get(response)?.body === LAZY;
+  return encodedResponses.get(response)?.kept === true;
 }
 
 export function encodeResponse(response: CmsResponse): EncodedResponse {

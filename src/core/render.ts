@@ -2,7 +2,9 @@
  * Shaping an outcome into the answer's body and headers: context filtering, `_fields`, compacted `_links`,
  * `_embedded` (the outer request only), and the paging headers of collections.
  */
-import type { HandlerResult, InternalRequest, InternalResponse, Item, RequestContext } from './context.js';
+import { fragmentKey, type FragmentScope } from './cache/fragments.js';
+import type { HandlerResult, InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
+import { EncodedJson, joinJsonArray } from './encode.js';
 import type { InternalParent, Outcome } from './outcome.js';
 import { parseQueryString } from './query.js';
 import { compactLinks, filterByContext, filterFields, isFieldIncluded, parseList } from './shape.js';
@@ -10,8 +12,12 @@ import { compactLinks, filterByContext, filterFields, isFieldIncluded, parseList
 /** Runs a request from inside the dispatcher (embeds use it). */
 export type InternalDispatch = (request: InternalRequest, parent: InternalParent) => Promise<InternalResponse>;
 
-/** The body of an outcome; with `embed`, embeddable links are fetched through `dispatch` and added as `_embedded`. */
-export async function render(outcome: Outcome, embed: true | string[] | null, dispatch: InternalDispatch): Promise<unknown> {
+/**
+ * The body of an outcome; with `embed`, embeddable links are fetched through `dispatch` and added as `_embedded`.
+ * Keyed records (`KeyedItem`) are answered from view `fragments` when given and the answer is the records as
+ * they are (no `_fields`, no `_embed`): the body is then `EncodedJson`.
+ */
+export async function render(outcome: Outcome, embed: true | string[] | null, dispatch: InternalDispatch, fragments: FragmentScope | null = null): Promise<unknown> {
   if (outcome.error) return outcome.error.toBody();
   const result = outcome.result!;
   const context = outcome.context!;
@@ -20,28 +26,46 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
   // The handler may name the context its records are shown in (writes answer in `edit`).
   const shownContext = result.context ?? context.context;
   const shapeData = (record: Item) => (schema ? filterByContext(record.data, schema, shownContext) : record.data) as Record<string, unknown>;
+  const shown = (record: Item) => {
+    const data = { ...shapeData(record) };
+    const links = compactLinks(record.links);
+    if (links) data._links = links;
+    return data;
+  };
+  if (fragments && fields.length === 0 && !embed && (result.keyedItem || result.keyedItems)) {
+    const encoded = (keyed: KeyedItem) => fragmentOf(keyed, fragments, fragmentKey(fragments, schema, shownContext, keyed.key), shown);
+    if (result.keyedItem) return new EncodedJson(await encoded(result.keyedItem));
+    return new EncodedJson(joinJsonArray(await Promise.all(result.keyedItems!.map(encoded))));
+  }
   const embedder = embed ? new Embedder(embed, context, dispatch) : null;
 
-  if (result.items) {
-    const items = result.items.map((record) => {
-      const data = { ...shapeData(record) };
-      const links = compactLinks(record.links);
-      if (links) data._links = links;
-      return data;
-    });
-    const filtered = filterFields(items, fields) as unknown[];
+  const records = result.items ?? (result.keyedItems ? await Promise.all(result.keyedItems.map((keyed) => keyed.prepare())) : undefined);
+  if (records) {
+    const filtered = filterFields(records.map(shown), fields) as unknown[];
     return embedder ? Promise.all(filtered.map((data) => embedder.embedLinks(data))) : filtered;
   }
-  if (result.item) {
-    const data = filterFields(shapeData(result.item), fields);
+  const record = result.item ?? (result.keyedItem ? await result.keyedItem.prepare() : undefined);
+  if (record) {
+    const data = filterFields(shapeData(record), fields);
     const wantsLinks = result.linksAlways || fields.length === 0 || isFieldIncluded('_links', fields) || isFieldIncluded('_embedded', fields);
-    const links = wantsLinks ? compactLinks(result.item.links) : null;
+    const links = wantsLinks ? compactLinks(record.links) : null;
     if (!links) return data;
     const withLinks = { ...(Array.isArray(data) ? {} : data as Record<string, unknown>), _links: links };
     return embedder ? embedder.embedLinks(withLinks) : withLinks;
   }
   // As the reference: `_fields` never filters an error answer, whoever wrote it.
   return outcome.status >= 400 ? result.body : filterFields(result.body, fields);
+}
+
+const encoder = new TextEncoder();
+
+/** A record's fragment: kept, or prepared, shaped and encoded now (and kept while the answer may be). */
+async function fragmentOf(keyed: KeyedItem, scope: FragmentScope, key: string, shown: (record: Item) => unknown): Promise<Uint8Array> {
+  const kept = scope.cache.get(scope.generation, key);
+  if (kept) return kept;
+  const bytes = encoder.encode(JSON.stringify(shown(await keyed.prepare())));
+  if (scope.keep()) scope.cache.set(scope.generation, key, bytes);
+  return bytes;
 }
 
 /** Fetches the targets of embeddable links as the same user, each address once per answer. */

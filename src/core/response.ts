@@ -1,4 +1,4 @@
-import type { HandlerResult, Item, Paging } from './context.js';
+import type { HandlerResult, Item, KeyedItem, Paging } from './context.js';
 
 interface ResultInit {
   status?: number;
@@ -29,6 +29,18 @@ export function created(record: Item, location: string, init: ResultInit = {}): 
 /** A collection answer; with `paging`, the total headers and `Link` rel prev/next are added by the core. */
 export function collection(records: Item[], paging?: Paging, init: ResultInit = {}): HandlerResult {
   const result: HandlerResult = { ...base(init), items: records };
+  if (paging) result.paging = paging;
+  return result;
+}
+
+/** A single record the core may answer from a view fragment (see `KeyedItem`). */
+export function keyedItem(record: KeyedItem, init: ResultInit = {}): HandlerResult {
+  return { ...base(init), keyedItem: record };
+}
+
+/** A collection the core may answer from view fragments (see `KeyedItem`). */
+export function keyedCollection(records: KeyedItem[], paging?: Paging, init: ResultInit = {}): HandlerResult {
+  const result: HandlerResult = { ...base(init), keyedItems: records };
   if (paging) result.paging = paging;
   return result;
 }
