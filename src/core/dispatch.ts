@@ -129,15 +129,17 @@ export class Dispatcher implements RouteSteps {
 
     const call: RouteCall = {
       method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
-      user, origin: 'http', site, ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
+      user, origin: 'http', site,
     };
+    if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
     if (this.#isCacheable(request, call, incoming)) return this.#throughCache(request, call, incoming, settings);
     return this.#respond(await this.#answer(call, incoming), incoming, site, user);
   }
 
   /** An answer with the fixed and transport headers laid over it. */
   #respond(answer: Answer, incoming: Incoming, site: Site, user: Principal | null): CmsResponse {
-    const headers = { ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers };
+    // Headers are merged with `Object.assign`: an object spread followed by more is slow on the hot path.
+    const headers = Object.assign(fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), answer.headers);
     Object.assign(headers, transportHeaders(incoming, answer.status, user));
     return responseWithBody(answer.status, stringHeaders(headers), incoming.realMethod === 'HEAD' ? null : answer.body);
   }
@@ -160,9 +162,10 @@ export class Dispatcher implements RouteSteps {
     const scope: FragmentScope | null = fragments && generation && plain
       ? { cache: fragments, generation, prefix: fragmentPrefix(site.apiUrl, site.gmtOffset), keep: () => tracked.keep }
       : null;
-    const answer = await this.#answer({ ...call, method: 'GET', headers: watchedHeaders(call.headers, tracked) }, incoming, tracked, scope);
+    const asGet = Object.assign({}, call, { method: 'GET', headers: watchedHeaders(call.headers, tracked) });
+    const answer = await this.#answer(asGet, incoming, tracked, scope);
     if (!tracked.keep) return this.#respond(answer, incoming, site, user);
-    const computed = keptAnswer(answer.status, stringHeaders({ ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers }), answer.body);
+    const computed = keptAnswer(answer.status, stringHeaders(Object.assign(fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), answer.headers)), answer.body);
     if (key !== null) cache!.set(key, generation!, computed);
     return replyWith(computed, reply, { body: answer.body });
   }
@@ -187,8 +190,8 @@ export class Dispatcher implements RouteSteps {
     if (incoming.envelope) answer = envelope(answer);
     // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
     const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
-    if (own) return { status: own.status ?? answer.status, headers: { ...answer.headers, 'Content-Type': own.contentType }, body: own.body };
-    return { ...answer, body: formatBody(answer.body, incoming.query) };
+    if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
+    return { status: answer.status, headers: answer.headers, body: formatBody(answer.body, incoming.query) };
   }
 
   /** OPTIONS: the first route matching the path, described in help context, with the methods the caller may use. */
@@ -232,7 +235,8 @@ export class Dispatcher implements RouteSteps {
 
   async #authenticate(request: CmsRequest, incoming: Incoming): Promise<Principal | null> {
     if (!this.options.authenticate) return null;
-    const input = { headers: incoming.headers, user: request.user, ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}) };
+    const input: Parameters<Authenticator>[0] = { headers: incoming.headers, user: request.user };
+    if (request.remoteAddress) input.remoteAddress = request.remoteAddress;
     return (await this.options.authenticate(input)) ?? null;
   }
 
@@ -274,7 +278,7 @@ export class Dispatcher implements RouteSteps {
         if (permitted !== true) throw isCmsError(permitted) ? permitted : forbidden(context.user);
         const value: unknown = await match.endpoint.handler(context);
         const result = isHandlerResult(value) ? value : { kind: 'result' as const, status: 200, headers: {}, body: value ?? null };
-        const headers = { ...result.headers, ...(result.paging ? pagingHeaders(result.paging, context, this.options.headerPrefix) : {}) };
+        const headers = Object.assign({}, result.headers, result.paging ? pagingHeaders(result.paging, context, this.options.headerPrefix) : null);
         outcome = { status: result.status, headers, error: null, result, route: match.route, context };
       } catch (thrown) {
         outcome = errorOutcome(toCmsError(thrown, this.options.onError), match.route, context);
@@ -312,7 +316,7 @@ export class Dispatcher implements RouteSteps {
     const params = groups.merged();
     const fields = parseList(params._fields);
     const parent: InternalParent = { user: call.user, site: call.site, origin: call.origin };
-    return Object.freeze({
+    const context: RequestContext & { remoteAddress?: string } = {
       method: call.method,
       route: route.pattern,
       path: call.path,
@@ -322,7 +326,6 @@ export class Dispatcher implements RouteSteps {
       body: call.body,
       headers: call.headers,
       user: call.user,
-      ...(call.remoteAddress ? { remoteAddress: call.remoteAddress } : {}),
       site: call.site,
       services: this.options.services,
       origin: call.origin,
@@ -335,6 +338,8 @@ export class Dispatcher implements RouteSteps {
       },
       dispatch: (inner) => this.#internal(inner, parent),
       prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { ...parent, origin }),
-    } satisfies RequestContext);
+    };
+    if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
+    return Object.freeze(context);
   }
 }

@@ -53,11 +53,24 @@ export function responseWithBody(status: number, headers: Record<string, string>
 /** Frozen bodies cannot change, so each is encoded once. */
 const encodedFrozenBodies = new WeakMap<object, Uint8Array>();
 /**
- * Responses whose body the dispatcher already encoded (to tag it, or to answer from its cache), with the body the
+ * Responses whose body the dispatcher already encoded (to tag it, or to answer from its cache) carry the bytes and the body the
  * bytes stand for; `LAZY` marks a response whose body is itself read from the bytes when asked for.
  */
-const encodedResponses = new WeakMap<CmsResponse, { bytes: Uint8Array | null; body: unknown; kept?: boolean }>();
+const ENCODED = Symbol('encoded body');
 const LAZY = Symbol('lazy body');
+interface Encoded { bytes: Uint8Array | null; body: unknown; kept?: boolean }
+
+/**
+ * Kept on the response itself, under a symbol and not enumerable, so that a copy of the response (`{ ...response }`)
+ * does not carry it (a WeakMap costs more per response than the rest of a response cache hit).
+ */
+function remember(response: CmsResponse, encoded: Encoded): void {
+  Object.defineProperty(response, ENCODED, { value: encoded });
+}
+
+function known(response: CmsResponse): Encoded | undefined {
+  return (response as CmsResponse & { [ENCODED]?: Encoded })[ENCODED];
+}
 
 /** The bytes of a body as the wire carries it: JSON text, unless it is bytes or non-JSON text already. */
 export function encodeBody(body: unknown, contentType: string | undefined): Uint8Array | null {
@@ -78,7 +91,7 @@ export function encodeBody(body: unknown, contentType: string | undefined): Uint
 
 /** Remembers the bytes of a response's body, so that `encodeResponse` sends them without encoding again. */
 export function withEncodedBody<T extends CmsResponse>(response: T, bytes: Uint8Array | null): T {
-  encodedResponses.set(response, { bytes, body: response.body });
+  remember(response, { bytes, body: response.body });
   return response;
 }
 
@@ -99,21 +112,21 @@ export function responseFromBytes(
       return decoded.value;
     },
   };
-  encodedResponses.set(response, { bytes, body: LAZY, kept });
+  remember(response, { bytes, body: LAZY, kept });
   return response;
 }
 
 /** Whether a response was answered from bytes kept earlier (a response cache hit). */
 export function isFromKeptBytes(response: CmsResponse): boolean {
-  return encodedResponses.get(response)?.kept === true;
+  return known(response)?.kept === true;
 }
 
 export function encodeResponse(response: CmsResponse): EncodedResponse {
   const { status, headers } = response;
   if (status === 204 || status === 304) return { status, headers, body: null };
-  const known = encodedResponses.get(response);
+  const encoded = known(response);
   // A body the host replaced after the core answered is encoded anew.
-  if (known && (known.body === LAZY || Object.is(known.body, response.body))) return { status, headers, body: known.bytes };
+  if (encoded && (encoded.body === LAZY || Object.is(encoded.body, response.body))) return { status, headers, body: encoded.bytes };
   return { status, headers, body: encodeBody(response.body, headers['Content-Type']) };
 }
 

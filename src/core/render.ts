@@ -7,6 +7,7 @@ import type { HandlerResult, InternalRequest, InternalResponse, Item, KeyedItem,
 import { EncodedJson, joinJsonArray } from './encode.js';
 import type { InternalParent, Outcome } from './outcome.js';
 import { parseQueryString } from './query.js';
+import { shallowCopy } from './safe-object.js';
 import { compactLinks, filterByContext, filterFields, isFieldIncluded, parseList } from './shape.js';
 
 /** Runs a request from inside the dispatcher (embeds use it). */
@@ -27,7 +28,7 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
   const shownContext = result.context ?? context.context;
   const shapeData = (record: Item) => (schema ? filterByContext(record.data, schema, shownContext) : record.data) as Record<string, unknown>;
   const shown = (record: Item) => {
-    const data = { ...shapeData(record) };
+    const data = shallowCopy(shapeData(record));
     const links = compactLinks(record.links);
     if (links) data._links = links;
     return data;
@@ -50,7 +51,8 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
     const wantsLinks = result.linksAlways || fields.length === 0 || isFieldIncluded('_links', fields) || isFieldIncluded('_embedded', fields);
     const links = wantsLinks ? compactLinks(record.links) : null;
     if (!links) return data;
-    const withLinks = { ...(Array.isArray(data) ? {} : data as Record<string, unknown>), _links: links };
+    const withLinks = Array.isArray(data) ? {} : shallowCopy(data as object);
+    withLinks._links = links;
     return embedder ? embedder.embedLinks(withLinks) : withLinks;
   }
   // As the reference: `_fields` never filters an error answer, whoever wrote it.
@@ -117,14 +119,19 @@ export function pagingHeaders(paging: NonNullable<HandlerResult['paging']>, cont
     [`${prefix}-TotalPages`]: paging.totalPages,
   };
   // The links name the route in their path, so `rest_route` is not carried over.
-  const { rest_route: _route, ...query } = context.query;
+  const withPage = (page: number) => {
+    const query = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(context.query)) if (key !== 'rest_route') query[key] = context.query[key];
+    query.page = page;
+    return query;
+  };
   const links: string[] = [];
   if (paging.page > 1) {
     const previous = Math.min(paging.page - 1, paging.totalPages);
-    links.push(`<${context.url(context.path, { ...query, page: previous })}>; rel="prev"`);
+    links.push(`<${context.url(context.path, withPage(previous))}>; rel="prev"`);
   }
   if (paging.totalPages > paging.page) {
-    links.push(`<${context.url(context.path, { ...query, page: paging.page + 1 })}>; rel="next"`);
+    links.push(`<${context.url(context.path, withPage(paging.page + 1))}>; rel="next"`);
   }
   if (links.length > 0) headers.Link = links.join(', ');
   return headers;

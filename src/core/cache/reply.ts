@@ -17,7 +17,7 @@ export function keptAnswer(status: number, headers: Record<string, string>, body
   // Bytes a route answered with are copied, so no caller holding them can change what is kept.
   const bytes = body instanceof Uint8Array ? body.slice() : encodeBody(body, contentType);
   const etag = entityTag(bytes);
-  return { status, headers: { ...headers, ETag: etag, 'Cache-Control': 'no-cache' }, bytes, kind, etag };
+  return { status, headers: Object.assign({}, headers, { ETag: etag, 'Cache-Control': 'no-cache' }), bytes, kind, etag };
 }
 
 export interface ReplyRequest {
@@ -34,7 +34,7 @@ export interface ReplyRequest {
  * it the kept bytes are sent, and an in-process caller reading `body` gets a copy decoded from them.
  */
 export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { body: unknown }): CmsResponse {
-  const headers = { ...answer.headers, ...request.transport };
+  const headers = Object.assign({}, answer.headers, request.transport);
   if (noneMatch(request.ifNoneMatch, answer.etag)) return { status: 304, headers: notModifiedHeaders(headers), body: null };
   if (request.head) return withEncodedBody({ status: answer.status, headers, body: null }, null);
   if (!fresh) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
