@@ -16,6 +16,12 @@ const decoder = new TextDecoder();
  * that serialises it (`JSON.stringify`) gets the value back, and an in-process caller reading `body` gets a copy.
  */
 export class EncodedJson {
+  static #last = 0;
+  /** Tells this value apart from every other (joined lists are kept by the serials of their parts). */
+  readonly serial = ++EncodedJson.#last;
+  /** The entity tag of the bytes, once computed (they never change). */
+  etag: string | undefined;
+
   constructor(readonly bytes: Uint8Array) {}
 
   /** A fresh copy of the value the bytes spell. */

@@ -2,7 +2,7 @@
  * Shaping an outcome into the answer's body and headers: context filtering, `_fields`, compacted `_links`,
  * `_embedded` (the outer request only), and the paging headers of collections.
  */
-import { fragmentKey, type FragmentScope } from './cache/fragments.js';
+import { fragmentKey, listKey, type FragmentScope } from './cache/fragments.js';
 import type { HandlerResult, InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
 import { EncodedJson, joinJsonArray } from './encode.js';
 import type { InternalParent, Outcome } from './outcome.js';
@@ -35,8 +35,8 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
   };
   if (fragments && fields.length === 0 && !embed && (result.keyedItem || result.keyedItems)) {
     const encoded = (keyed: KeyedItem) => fragmentOf(keyed, fragments, fragmentKey(fragments, schema, shownContext, keyed.key), shown);
-    if (result.keyedItem) return new EncodedJson(await encoded(result.keyedItem));
-    return new EncodedJson(joinJsonArray(await Promise.all(result.keyedItems!.map(encoded))));
+    if (result.keyedItem) return encoded(result.keyedItem);
+    return joined(await Promise.all(result.keyedItems!.map(encoded)), fragments);
   }
   const embedder = embed ? new Embedder(embed, context, dispatch) : null;
 
@@ -62,12 +62,22 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
 const encoder = new TextEncoder();
 
 /** A record's fragment: kept, or prepared, shaped and encoded now (and kept while the answer may be). */
-async function fragmentOf(keyed: KeyedItem, scope: FragmentScope, key: string, shown: (record: Item) => unknown): Promise<Uint8Array> {
+async function fragmentOf(keyed: KeyedItem, scope: FragmentScope, key: string, shown: (record: Item) => unknown): Promise<EncodedJson> {
   const kept = scope.cache.get(scope.generation, key);
   if (kept) return kept;
-  const bytes = encoder.encode(JSON.stringify(shown(await keyed.prepare())));
-  if (scope.keep()) scope.cache.set(scope.generation, key, bytes);
-  return bytes;
+  const fragment = new EncodedJson(encoder.encode(JSON.stringify(shown(await keyed.prepare()))));
+  if (scope.keep()) scope.cache.set(scope.generation, key, fragment);
+  return fragment;
+}
+
+/** The JSON array of these fragments: kept, or joined now. */
+function joined(parts: EncodedJson[], scope: FragmentScope): EncodedJson {
+  const key = listKey(parts);
+  const kept = scope.cache.get(scope.generation, key);
+  if (kept) return kept;
+  const list = new EncodedJson(joinJsonArray(parts.map((part) => part.bytes)));
+  if (scope.keep()) scope.cache.set(scope.generation, key, list);
+  return list;
 }
 
 /** Fetches the targets of embeddable links as the same user, each address once per answer. */

@@ -5,10 +5,13 @@
  * change or a scheduled post falling due starts a new one, and the fragments of older ones are dropped.
  *
  * The key is the core's part (schema, response context, API root, GMT offset) followed by the resource's
- * (`KeyedItem.key`: the record, its status as read, the caller where the answer depends on it).
+ * (`KeyedItem.key`: the record, its status as read, the caller where the answer depends on it). A joined list is
+ * kept too, under the serials of its parts (`listKey`), so that the same page again costs no copying and no new
+ * entity tag.
  */
 import { LRUCache } from 'lru-cache';
 import type { JsonSchema } from '../args/schema.js';
+import type { EncodedJson } from '../encode.js';
 import type { Generation } from './generation.js';
 
 export interface FragmentCacheOptions {
@@ -23,23 +26,23 @@ export const DEFAULT_MAX_FRAGMENT_BYTES = 32 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 64;
 
 export class FragmentCache {
-  readonly #entries: LRUCache<string, Uint8Array>;
+  readonly #entries: LRUCache<string, EncodedJson>;
   #generation: Generation | null = null;
 
   constructor(options: FragmentCacheOptions = {}) {
-    this.#entries = new LRUCache<string, Uint8Array>({
+    this.#entries = new LRUCache<string, EncodedJson>({
       max: Math.max(1, options.maxEntries ?? DEFAULT_MAX_FRAGMENTS),
       maxSize: Math.max(1, options.maxBytes ?? DEFAULT_MAX_FRAGMENT_BYTES),
-      sizeCalculation: (bytes, key) => ENTRY_OVERHEAD_BYTES + key.length * 2 + bytes.byteLength,
+      sizeCalculation: (value, key) => ENTRY_OVERHEAD_BYTES + key.length * 2 + value.bytes.byteLength,
     });
   }
 
-  get(generation: Generation, key: string): Uint8Array | undefined {
+  get(generation: Generation, key: string): EncodedJson | undefined {
     return this.#isCurrent(generation) ? this.#entries.get(key) : undefined;
   }
 
-  set(generation: Generation, key: string, bytes: Uint8Array): void {
-    if (this.#isCurrent(generation)) this.#entries.set(key, bytes);
+  set(generation: Generation, key: string, value: EncodedJson): void {
+    if (this.#isCurrent(generation)) this.#entries.set(key, value);
   }
 
   get size(): number {
@@ -79,6 +82,13 @@ export function fragmentPrefix(apiUrl: string, gmtOffset: number): string {
 
 const schemaNumbers = new WeakMap<object, number>();
 let lastSchemaNumber = 0;
+
+/** The key of the list joined from these fragments, in this order (`[` cannot start a fragment's key). */
+export function listKey(parts: readonly EncodedJson[]): string {
+  let key = '[';
+  for (const part of parts) key += `${part.serial},`;
+  return key;
+}
 
 /** The full key of a record's fragment, shaped with `schema` for `context`. */
 export function fragmentKey(scope: FragmentScope, schema: JsonSchema | undefined, context: string, itemKey: string): string {

@@ -16,7 +16,8 @@ export function keptAnswer(status: number, headers: Record<string, string>, body
   const kind = body instanceof Uint8Array ? 'bytes' : typeof body === 'string' && !/^application\/json\b/i.test(contentType ?? '') ? 'text' : 'json';
   // Bytes a route answered with are copied, so no caller holding them can change what is kept.
   const bytes = body instanceof Uint8Array ? body.slice() : encodeBody(body, contentType);
-  const etag = entityTag(bytes);
+  // Joined fragments may be answered again and again: their tag is computed once.
+  const etag = body instanceof EncodedJson ? (body.etag ??= entityTag(bytes)) : entityTag(bytes);
   return { status, headers: Object.assign({}, headers, { ETag: etag, 'Cache-Control': 'no-cache' }), bytes, kind, etag };
 }
 

@@ -8,9 +8,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCms, type Cms, type CmsOptions } from '../../../src/cms.js';
-import { FragmentCache } from '../../../src/core/cache/fragments.js';
+import { FragmentCache, listKey } from '../../../src/core/cache/fragments.js';
 import { Generation } from '../../../src/core/cache/generation.js';
-import { encodeResponse } from '../../../src/core/encode.js';
+import { EncodedJson, encodeResponse } from '../../../src/core/encode.js';
 import type { CmsRequest } from '../../../src/core/types.js';
 import { fixedClock } from '../../../src/ports/clock.js';
 import type { StoragePort } from '../../../src/ports/storage.js';
@@ -178,17 +178,27 @@ describe('view fragments', () => {
 });
 
 describe('FragmentCache', () => {
+  it('keys a joined list by the very fragments it joins', () => {
+    const [a, b] = [new EncodedJson(new Uint8Array([0x31])), new EncodedJson(new Uint8Array([0x32]))];
+    const again = new EncodedJson(new Uint8Array([0x31]));
+    assert.notEqual(listKey([a, b]), listKey([b, a]));
+    assert.notEqual(listKey([a, b]), listKey([again, b]));
+    assert.notEqual(listKey([]), listKey([a]));
+    assert.ok(listKey([a]).startsWith('['));
+  });
+
   const generation = (serial: number) => new Generation(`token ${serial}`, {}, 1, Infinity, serial);
 
   it('serves a fragment within its generation only, and drops older ones when a newer comes', () => {
     const cache = new FragmentCache();
     const [first, second] = [generation(1), generation(2)];
-    cache.set(first, 'k', new Uint8Array([1]));
-    assert.deepEqual(cache.get(first, 'k'), new Uint8Array([1]));
+    const fragment = new EncodedJson(new Uint8Array([0x31]));
+    cache.set(first, 'k', fragment);
+    assert.equal(cache.get(first, 'k'), fragment);
     assert.equal(cache.get(second, 'k'), undefined);
     assert.equal(cache.size, 0);
     // A request still holding the older generation neither reads nor keeps anything.
-    cache.set(first, 'k', new Uint8Array([1]));
+    cache.set(first, 'k', fragment);
     assert.equal(cache.get(first, 'k'), undefined);
     assert.equal(cache.size, 0);
   });
@@ -196,11 +206,11 @@ describe('FragmentCache', () => {
   it('keeps within its bounds', () => {
     const cache = new FragmentCache({ maxEntries: 2, maxBytes: 1_000_000 });
     const current = generation(1);
-    for (const key of ['a', 'b', 'c']) cache.set(current, key, new Uint8Array(10));
+    for (const key of ['a', 'b', 'c']) cache.set(current, key, new EncodedJson(new Uint8Array(10)));
     assert.equal(cache.size, 2);
     assert.equal(cache.get(current, 'a'), undefined);
     const small = new FragmentCache({ maxBytes: 500 });
-    small.set(current, 'big', new Uint8Array(1_000));
+    small.set(current, 'big', new EncodedJson(new Uint8Array(1_000)));
     assert.equal(small.size, 0);
   });
 });
