@@ -6,8 +6,10 @@
  * and, beside them, a bare `http.createServer` that writes the very bytes quire answered for each request. The
  * parent loads each server with autocannon, one after the other, and prints requests/s and p99 for each, and the
  * ratio to bare node. Rows: anonymous list, an administrator's edit-context list (HTTP Basic with an application
- * password), anonymous single read. Also prints the in-process time of one uncached list. BENCH_SECONDS (default
- * 5) and BENCH_CONNECTIONS (default 16) set the load.
+ * password), anonymous single read. "uncached" is without the response cache; records still come from view
+ * fragments, as they do whenever the response cache does not hold an answer. Also prints the in-process time of
+ * one uncached list, with view fragments and without (`viewFragments: false`: every record prepared afresh).
+ * BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 16) set the load.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -99,6 +101,7 @@ async function serveTargets(): Promise<void> {
   const storage = folder ? sqliteStorage({ path: join(folder, 'bench.db') }) : createMemoryStorage();
   const { cms: uncached, firstPostId } = await seededSite(storage);
   const cached = createCms({ storage, site: { url: `http://${HOST}` } });
+  const unshaped = createCms({ storage, site: { url: `http://${HOST}` }, responseCache: false, viewFragments: false });
   if (!(storage as { changeToken?: unknown }).changeToken) process.stderr.write('warning: this store has no change token, so the cache keeps nothing\n');
   const prepared = new Map<string, { status: number; headers: http.OutgoingHttpHeaders; body: Uint8Array }>();
   let uncachedListMs = 0;
@@ -123,7 +126,8 @@ async function serveTargets(): Promise<void> {
     uncached: await portOf(http.createServer(toNodeListener(uncached))),
     bare: await portOf(bare),
   };
-  process.stdout.write(`${JSON.stringify({ ports, firstPostId, uncachedListMs, inProcessListMs: await inProcessListMs(uncached) })}\n`);
+  const inProcess = { inProcessListMs: await inProcessListMs(uncached), inProcessUnshapedListMs: await inProcessListMs(unshaped) };
+  process.stdout.write(`${JSON.stringify({ ports, firstPostId, uncachedListMs, ...inProcess })}\n`);
   process.once('SIGTERM', () => {
     if (folder) rmSync(folder, { recursive: true, force: true });
     process.exit(0);
@@ -143,7 +147,13 @@ async function inProcessListMs(cms: Cms): Promise<number> {
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
-interface Started { ports: { cached: number; uncached: number; bare: number }; firstPostId: number; uncachedListMs: number; inProcessListMs: number }
+interface Started {
+  ports: { cached: number; uncached: number; bare: number };
+  firstPostId: number;
+  uncachedListMs: number;
+  inProcessListMs: number;
+  inProcessUnshapedListMs: number;
+}
 
 async function startTargets(): Promise<Started & { stop: () => void }> {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', '--store', store], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -172,7 +182,7 @@ async function load(port: number, row: Row): Promise<{ rate: number; p99: number
 }
 
 async function main(): Promise<void> {
-  const { ports, firstPostId, uncachedListMs, inProcessListMs, stop } = await startTargets();
+  const { ports, firstPostId, uncachedListMs, inProcessListMs, inProcessUnshapedListMs, stop } = await startTargets();
   const lines: string[][] = [];
   try {
     for (const row of rows(firstPostId)) {
@@ -187,7 +197,8 @@ async function main(): Promise<void> {
   }
   const header = ['request', 'cache', 'quire req/s', 'p99 ms', 'bare node req/s', 'p99 ms', 'quire/bare'];
   process.stdout.write(`quire read benchmark: ${store} store, ${POSTS} posts, node ${process.version}, loopback, ${CONNECTIONS} connections, ${HTTP_SECONDS} s per run\n`);
-  process.stdout.write(`in-process anonymous list of 10: first ${uncachedListMs.toFixed(2)} ms, median of 500 repeats ${inProcessListMs.toFixed(3)} ms\n\n`);
+  process.stdout.write(`in-process anonymous list of 10: first ${uncachedListMs.toFixed(2)} ms, median of 500 repeats ${inProcessListMs.toFixed(3)} ms`
+    + ` (${inProcessUnshapedListMs.toFixed(3)} ms without view fragments)\n\n`);
   process.stdout.write(`${table([header, ...lines])}\n`);
 }
 
