@@ -175,6 +175,19 @@ describe('view fragments', () => {
       await site.read('/posts?context=edit', 'admin', host);
     }
   });
+  it('hand in-process callers their own copy of the body', async () => {
+    const site = await pair({ site: { url: 'http://site.test' } });
+    const ids = await seed(site);
+    const read = () => site.fast.handle({ method: 'GET', path: '/cms/v2/posts', query: '' });
+    await read();
+    const first = await read();
+    const body = first.body as { id: number; title: { rendered: string } }[];
+    assert.ok(body.some((post) => post.id === ids.open));
+    for (const post of body) post.title.rendered = 'changed by the caller';
+    const again = (await read()).body as { title: { rendered: string } }[];
+    assert.ok(again.every((post) => post.title.rendered !== 'changed by the caller'));
+    assert.equal(Buffer.from(encodeResponse(await read()).body!).toString(), JSON.stringify(again));
+  });
 });
 
 describe('FragmentCache', () => {
