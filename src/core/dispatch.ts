@@ -10,7 +10,8 @@
  *   → transport headers (fixed headers, CORS, no-cache) laid over it.
  *
  * GET and HEAD of routes declared `cache` take a side road (cache/): the answer is looked up in the response
- * cache, else computed as for GET and kept; either way it is sent encoded, with an `ETag`, or as a 304.
+ * cache, else computed as for GET and kept; either way it is sent encoded, with an `ETag`, or as a 304. Records
+ * their handlers hand over keyed are rendered from view fragments kept per generation (cache/fragments.ts).
  *
  * Batches and embeds run requests inside it through `prepareInternal` (internal.ts). Every error, whatever
  * throws it, goes through `toCmsError()`.
