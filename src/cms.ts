@@ -2,6 +2,8 @@ import { createCapabilityRules, createRoleTable, type CapabilityRuleOptions, typ
 import { registerBatch } from './batch/index.js';
 import type { Principal } from './core/context.js';
 import { Dispatcher, type Authenticator } from './core/dispatch.js';
+import { FragmentCache, type FragmentCacheOptions } from './core/cache/fragments.js';
+import { Generations } from './core/cache/generation.js';
 import { ResponseCache, type ResponseCacheOptions } from './core/cache/response-cache.js';
 import { namespaceRoot, registerIndex } from './core/index-document.js';
 import { namesFor, type Names, type NameScheme } from './core/names.js';
@@ -76,6 +78,13 @@ export interface CmsOptions {
    * tagged with an `ETag` either way. Nothing is kept with a store that has no change token.
    */
   responseCache?: ResponseCacheOptions | false;
+  /**
+   * Records of the post and page routes are kept shaped and encoded (view fragments), per response context and,
+   * in the edit context, per caller, until the next write to the store, a settings change or the next scheduled
+   * post's date, so that an answer the response cache does not hold is joined from them (default: 10,000
+   * fragments, 32 MiB). `false` keeps none. Nothing is kept with a store that has no change token.
+   */
+  viewFragments?: FragmentCacheOptions | false;
   /** Receives every unexpected error; the client sees only a 500 `internal_error`. */
   onError?: (error: unknown) => void;
   /** Largest accepted request body, in bytes (default 32 MiB); larger ones get 413. */
@@ -149,14 +158,14 @@ export const DEFAULT_MAX_ANONYMOUS_BODY_BYTES = 8 * 1024 * 1024;
 export type AuthenticationStep = (input: Parameters<Authenticator>[0]) =>
   Promise<Principal | null | undefined> | Principal | null | undefined;
 
-/** The response cache, fed by the store's change token, the next scheduled post and the clock. */
-function responseCacheFor(deps: CmsDeps, options: ResponseCacheOptions | undefined): ResponseCache {
+/** What the caches follow: the store's change token, the next scheduled post and the clock. */
+function generationsFor(deps: CmsDeps): Generations {
   const { storage, clock } = deps;
-  return new ResponseCache({
+  return new Generations({
     ...(storage.changeToken ? { changeToken: () => storage.changeToken!() } : {}),
     nextScheduled: () => nextScheduledPublish(storage),
     now: () => clock.now().getTime(),
-  }, options);
+  });
 }
 
 function isPrincipal(user: { id: number }): user is Principal {
@@ -201,6 +210,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   }
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const generations = generationsFor(deps);
   const core = new Dispatcher({
     registry,
     services: deps,
@@ -211,7 +221,9 @@ export function createCms(options: CmsOptions = {}): Cms {
     maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     headerPrefix: options.headerPrefix ?? 'X-WP',
     jsonp: options.jsonp ?? true,
-    ...(options.responseCache === false ? {} : { responseCache: responseCacheFor(deps, options.responseCache) }),
+    generations,
+    ...(options.responseCache === false ? {} : { responseCache: new ResponseCache(generations, options.responseCache) }),
+    ...(options.viewFragments === false ? {} : { fragments: new FragmentCache(options.viewFragments) }),
     authenticate: async (input) => {
       if (input.user) return isPrincipal(input.user) ? input.user : principalById(input.user.id);
       for (const step of authenticationSteps) {

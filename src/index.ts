@@ -10,6 +10,7 @@ export type { SiteSettings } from './core/site.js';
 export type { Principal, RequestContext, Item, Links, LinkTarget, HandlerResult } from './core/context.js';
 export type { Authenticator } from './core/dispatch.js';
 export type { ResponseCacheOptions } from './core/cache/response-cache.js';
+export type { FragmentCacheOptions } from './core/cache/fragments.js';
 export { systemClock, fixedClock, type Clock } from './ports/clock.js';
 export { ensureAdministrator, type AdministratorOptions, type AdministratorSetup, type User, type UsersApi } from './users/index.js';
 export { createPrincipal, userCan, type RoleChanges, type CapabilityRuleOptions } from './auth/index.js';

@@ -49,7 +49,8 @@ export function bodyTooLarge(limit: number): CmsError {
 export async function parseBody(request: CmsRequest, contentType: string | undefined, maxParsedBytes = DEFAULT_MAX_PARSED_BODY_BYTES): Promise<ParsedBody> {
   const mediaType = mediaTypeOf(contentType);
   const method = request.method.toUpperCase();
-  const parsed: ParsedBody = { ...emptyBody(), mediaType };
+  const parsed = emptyBody();
+  parsed.mediaType = mediaType;
 
   if (request.parsedBody !== undefined && !(request.parsedBody instanceof Uint8Array) && typeof request.parsedBody !== 'string') {
     const value = toSafeTree(request.parsedBody);

@@ -37,6 +37,18 @@ export interface Item {
   links?: Links;
 }
 
+/**
+ * A record the core may keep shaped between requests (a view fragment, see core/cache/fragments.ts): `prepare`
+ * runs only when no fragment is kept under `key`. The key names everything the record's fields and links depend
+ * on besides the store's state, the site settings, the API root, the GMT offset and the response context (the
+ * core adds those): the record's id and type, its status as read, and the caller wherever the answer differs by
+ * caller. Two requests whose keys are equal must get byte-identical records.
+ */
+export interface KeyedItem {
+  readonly key: string;
+  prepare(): Promise<Item>;
+}
+
 export interface Paging {
   total: number;
   totalPages: number;
@@ -52,6 +64,9 @@ export interface HandlerResult {
   item?: Item;
   /** A collection of records, with paging headers when `paging` is set. */
   items?: Item[];
+  /** A single record, or a collection, the core may answer from view fragments (instead of `item`, `items`). */
+  keyedItem?: KeyedItem;
+  keyedItems?: KeyedItem[];
   paging?: Paging;
   /** Any other body, sent as given. */
   body?: unknown;

@@ -10,16 +10,20 @@
  *   → transport headers (fixed headers, CORS, no-cache) laid over it.
  *
  * GET and HEAD of routes declared `cache` take a side road (cache/): the answer is looked up in the response
- * cache, else computed as for GET and kept; either way it is sent encoded, with an `ETag`, or as a 304.
+ * cache, else computed as for GET and kept; either way it is sent encoded, with an `ETag`, or as a 304. Records
+ * their handlers hand over keyed are rendered from view fragments kept per generation (cache/fragments.ts).
  *
  * Batches and embeds run requests inside it through `prepareInternal` (internal.ts). Every error, whatever
  * throws it, goes through `toCmsError()`.
  */
 import { bodyTooLarge, parseBody, type ParsedBody } from './body.js';
+import { fragmentPrefix, type FragmentCache, type FragmentScope } from './cache/fragments.js';
+import type { Generations } from './cache/generation.js';
 import { cacheKey } from './cache/key.js';
 import { keptAnswer, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { Principal, RequestContext, Services } from './context.js';
+import { responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
@@ -60,8 +64,12 @@ export interface DispatcherOptions {
   headerPrefix: string;
   /** Whether `_jsonp` callbacks are served. */
   jsonp: boolean;
+  /** The states of the store, settings and clock the caches below keep things for; without it nothing is kept. */
+  generations?: Generations;
   /** Keeps answers of routes declared `cache`; without it they are computed every time (still tagged). */
   responseCache?: ResponseCache;
+  /** Keeps the shaped records (`KeyedItem`) of routes declared `cache`, so lists are joined from them. */
+  fragments?: FragmentCache;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -122,17 +130,19 @@ export class Dispatcher implements RouteSteps {
 
     const call: RouteCall = {
       method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
-      user, origin: 'http', site, ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
+      user, origin: 'http', site,
     };
+    if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
     if (this.#isCacheable(request, call, incoming)) return this.#throughCache(request, call, incoming, settings);
     return this.#respond(await this.#answer(call, incoming), incoming, site, user);
   }
 
   /** An answer with the fixed and transport headers laid over it. */
   #respond(answer: Answer, incoming: Incoming, site: Site, user: Principal | null): CmsResponse {
-    const headers = { ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers };
+    // Headers are merged with `Object.assign`: an object spread followed by more is slow on the hot path.
+    const headers = Object.assign(fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), answer.headers);
     Object.assign(headers, transportHeaders(incoming, answer.status, user));
-    return { status: answer.status, headers: stringHeaders(headers), body: incoming.realMethod === 'HEAD' ? null : answer.body };
+    return responseWithBody(answer.status, stringHeaders(headers), incoming.realMethod === 'HEAD' ? null : answer.body);
   }
 
   /**
@@ -141,16 +151,22 @@ export class Dispatcher implements RouteSteps {
    */
   async #throughCache(request: CmsRequest, call: RouteCall, incoming: Incoming, settings: SiteSettings): Promise<CmsResponse> {
     const { site, user } = call;
-    const cache = this.options.responseCache;
-    const generation = cache ? await cache.generation(settings, this.options.registry.routes.length) : null;
-    const key = generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: call.path, query: request.query, user }) : null;
+    const { responseCache: cache, fragments, generations } = this.options;
+    const generation = generations && (cache || fragments) ? await generations.current(settings, this.options.registry.routes.length) : null;
+    const key = cache && generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: call.path, query: request.query, user }) : null;
     const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
     const kept = key === null ? undefined : cache!.get(key, generation!);
     if (kept) return replyWith(kept, reply);
     const tracked = { keep: true };
-    const answer = await this.#answer({ ...call, method: 'GET', headers: watchedHeaders(call.headers, tracked) }, incoming, tracked);
+    // Fragments serve the plain JSON answer only: `_envelope`, `_jsonp` and `_pretty` take the usual road.
+    const plain = !incoming.envelope && !('_jsonp' in incoming.query) && !('_pretty' in incoming.query);
+    const scope: FragmentScope | null = fragments && generation && plain
+      ? { cache: fragments, generation, prefix: fragmentPrefix(site.apiUrl, site.gmtOffset), keep: () => tracked.keep }
+      : null;
+    const asGet = Object.assign({}, call, { method: 'GET', headers: watchedHeaders(call.headers, tracked) });
+    const answer = await this.#answer(asGet, incoming, tracked, scope);
     if (!tracked.keep) return this.#respond(answer, incoming, site, user);
-    const computed = keptAnswer(answer.status, stringHeaders({ ...fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), ...answer.headers }), answer.body);
+    const computed = keptAnswer(answer.status, stringHeaders(Object.assign(fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), answer.headers)), answer.body);
     if (key !== null) cache!.set(key, generation!, computed);
     return replyWith(computed, reply, { body: answer.body });
   }
@@ -160,7 +176,7 @@ export class Dispatcher implements RouteSteps {
    * With `tracked` (routes declared `cache`) the body is rendered for HEAD too, and `keep` turns false unless the
    * route answered 200 and every embedded link led to a route declared `cache` as well.
    */
-  async #answer(call: RouteCall, incoming: Incoming, tracked?: { keep: boolean }): Promise<Answer> {
+  async #answer(call: RouteCall, incoming: Incoming, tracked?: { keep: boolean }, fragments: FragmentScope | null = null): Promise<Answer> {
     let answer: Answer;
     let outcome: Outcome | null = null;
     if (call.method === 'OPTIONS') {
@@ -169,14 +185,14 @@ export class Dispatcher implements RouteSteps {
       outcome = await this.#run(call);
       if (tracked && outcome.status !== 200) tracked.keep = false;
       const dispatch: InternalDispatch = tracked ? this.#trackedDispatch(tracked) : this.#internal;
-      const body = incoming.realMethod === 'HEAD' && !tracked ? null : await render(outcome, incoming.embed, dispatch);
+      const body = incoming.realMethod === 'HEAD' && !tracked ? null : await render(outcome, incoming.embed, dispatch, fragments);
       answer = { status: outcome.status, headers: outcome.headers, body };
     }
     if (incoming.envelope) answer = envelope(answer);
     // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
     const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
-    if (own) return { status: own.status ?? answer.status, headers: { ...answer.headers, 'Content-Type': own.contentType }, body: own.body };
-    return { ...answer, body: formatBody(answer.body, incoming.query) };
+    if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
+    return { status: answer.status, headers: answer.headers, body: formatBody(answer.body, incoming.query) };
   }
 
   /** OPTIONS: the first route matching the path, described in help context, with the methods the caller may use. */
@@ -220,7 +236,8 @@ export class Dispatcher implements RouteSteps {
 
   async #authenticate(request: CmsRequest, incoming: Incoming): Promise<Principal | null> {
     if (!this.options.authenticate) return null;
-    const input = { headers: incoming.headers, user: request.user, ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}) };
+    const input: Parameters<Authenticator>[0] = { headers: incoming.headers, user: request.user };
+    if (request.remoteAddress) input.remoteAddress = request.remoteAddress;
     return (await this.options.authenticate(input)) ?? null;
   }
 
@@ -262,7 +279,7 @@ export class Dispatcher implements RouteSteps {
         if (permitted !== true) throw isCmsError(permitted) ? permitted : forbidden(context.user);
         const value: unknown = await match.endpoint.handler(context);
         const result = isHandlerResult(value) ? value : { kind: 'result' as const, status: 200, headers: {}, body: value ?? null };
-        const headers = { ...result.headers, ...(result.paging ? pagingHeaders(result.paging, context, this.options.headerPrefix) : {}) };
+        const headers = Object.assign({}, result.headers, result.paging ? pagingHeaders(result.paging, context, this.options.headerPrefix) : null);
         outcome = { status: result.status, headers, error: null, result, route: match.route, context };
       } catch (thrown) {
         outcome = errorOutcome(toCmsError(thrown, this.options.onError), match.route, context);
@@ -300,7 +317,7 @@ export class Dispatcher implements RouteSteps {
     const params = groups.merged();
     const fields = parseList(params._fields);
     const parent: InternalParent = { user: call.user, site: call.site, origin: call.origin };
-    return Object.freeze({
+    const context: RequestContext & { remoteAddress?: string } = {
       method: call.method,
       route: route.pattern,
       path: call.path,
@@ -310,7 +327,6 @@ export class Dispatcher implements RouteSteps {
       body: call.body,
       headers: call.headers,
       user: call.user,
-      ...(call.remoteAddress ? { remoteAddress: call.remoteAddress } : {}),
       site: call.site,
       services: this.options.services,
       origin: call.origin,
@@ -323,6 +339,8 @@ export class Dispatcher implements RouteSteps {
       },
       dispatch: (inner) => this.#internal(inner, parent),
       prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { ...parent, origin }),
-    } satisfies RequestContext);
+    };
+    if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
+    return Object.freeze(context);
   }
 }

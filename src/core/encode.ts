@@ -9,19 +9,80 @@ export interface EncodedResponse {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * A JSON body the core already holds as bytes (joined view fragments). The adapters send the bytes; anything
+ * that serialises it (`JSON.stringify`) gets the value back, and an in-process caller reading `body` gets a copy.
+ */
+export class EncodedJson {
+  static #last = 0;
+  /** Tells this value apart from every other (joined lists are kept by the serials of their parts). */
+  readonly serial = ++EncodedJson.#last;
+  /** The entity tag of the bytes, once computed (they never change). */
+  etag: string | undefined;
+
+  constructor(readonly bytes: Uint8Array) {}
+
+  /** A fresh copy of the value the bytes spell. */
+  decode(): unknown {
+    return JSON.parse(decoder.decode(this.bytes));
+  }
+
+  toJSON(): unknown {
+    return this.decode();
+  }
+}
+
+/** The bytes `[a,b,…]` of a JSON array whose elements are already encoded. */
+export function joinJsonArray(elements: readonly Uint8Array[]): Uint8Array {
+  let length = 2 + Math.max(0, elements.length - 1);
+  for (const element of elements) length += element.byteLength;
+  const joined = new Uint8Array(length);
+  joined[0] = 0x5b;
+  let offset = 1;
+  for (let index = 0; index < elements.length; index += 1) {
+    const element = elements[index]!;
+    if (index > 0) joined[offset++] = 0x2c;
+    joined.set(element, offset);
+    offset += element.byteLength;
+  }
+  joined[offset] = 0x5d;
+  return joined;
+}
+
+/** A response for a body that may be `EncodedJson`: its bytes are sent, and `body` reads as the value. */
+export function responseWithBody(status: number, headers: Record<string, string>, body: unknown): CmsResponse {
+  if (body instanceof EncodedJson) return responseFromBytes(status, headers, body.bytes, () => body.decode(), false);
+  return { status, headers, body };
+}
 /** Frozen bodies cannot change, so each is encoded once. */
 const encodedFrozenBodies = new WeakMap<object, Uint8Array>();
 /**
- * Responses whose body the dispatcher already encoded (to tag it, or to answer from its cache), with the body the
+ * Responses whose body the dispatcher already encoded (to tag it, or to answer from its cache) carry the bytes and the body the
  * bytes stand for; `LAZY` marks a response whose body is itself read from the bytes when asked for.
  */
-const encodedResponses = new WeakMap<CmsResponse, { bytes: Uint8Array | null; body: unknown }>();
+const ENCODED = Symbol('encoded body');
 const LAZY = Symbol('lazy body');
+interface Encoded { bytes: Uint8Array | null; body: unknown; kept?: boolean }
+
+/**
+ * Kept on the response itself, under a symbol and not enumerable, so that a copy of the response (`{ ...response }`)
+ * does not carry it (a WeakMap costs more per response than the rest of a response cache hit).
+ */
+function remember(response: CmsResponse, encoded: Encoded): void {
+  Object.defineProperty(response, ENCODED, { value: encoded });
+}
+
+function known(response: CmsResponse): Encoded | undefined {
+  return (response as CmsResponse & { [ENCODED]?: Encoded })[ENCODED];
+}
 
 /** The bytes of a body as the wire carries it: JSON text, unless it is bytes or non-JSON text already. */
 export function encodeBody(body: unknown, contentType: string | undefined): Uint8Array | null {
   if (body === null || body === undefined) return null;
   if (body instanceof Uint8Array) return body;
+  if (body instanceof EncodedJson) return body.bytes;
   if (typeof body === 'string' && !isJsonContentType(contentType)) return encoder.encode(body);
   if (typeof body === 'object' && Object.isFrozen(body)) {
     let bytes = encodedFrozenBodies.get(body);
@@ -36,15 +97,18 @@ export function encodeBody(body: unknown, contentType: string | undefined): Uint
 
 /** Remembers the bytes of a response's body, so that `encodeResponse` sends them without encoding again. */
 export function withEncodedBody<T extends CmsResponse>(response: T, bytes: Uint8Array | null): T {
-  encodedResponses.set(response, { bytes, body: response.body });
+  remember(response, { bytes, body: response.body });
   return response;
 }
 
 /**
  * A response whose body is already bytes: the adapters send them as they are, and an in-process caller reading
  * `body` gets its own copy of the value (decoded once, on first read), so nobody can change what others are sent.
+ * `kept`: the bytes come from the response cache (a hit), not from fragments joined for this answer.
  */
-export function responseFromBytes(status: number, headers: Record<string, string>, bytes: Uint8Array | null, decode: () => unknown): CmsResponse {
+export function responseFromBytes(
+  status: number, headers: Record<string, string>, bytes: Uint8Array | null, decode: () => unknown, kept = true,
+): CmsResponse {
   let decoded: { value: unknown } | null = null;
   const response: CmsResponse = {
     status,
@@ -54,21 +118,21 @@ export function responseFromBytes(status: number, headers: Record<string, string
       return decoded.value;
     },
   };
-  encodedResponses.set(response, { bytes, body: LAZY });
+  remember(response, { bytes, body: LAZY, kept });
   return response;
 }
 
 /** Whether a response was answered from bytes kept earlier (a response cache hit). */
 export function isFromKeptBytes(response: CmsResponse): boolean {
-  return encodedResponses.get(response)?.body === LAZY;
+  return known(response)?.kept === true;
 }
 
 export function encodeResponse(response: CmsResponse): EncodedResponse {
   const { status, headers } = response;
   if (status === 204 || status === 304) return { status, headers, body: null };
-  const known = encodedResponses.get(response);
+  const encoded = known(response);
   // A body the host replaced after the core answered is encoded anew.
-  if (known && (known.body === LAZY || Object.is(known.body, response.body))) return { status, headers, body: known.bytes };
+  if (encoded && (encoded.body === LAZY || Object.is(encoded.body, response.body))) return { status, headers, body: encoded.bytes };
   return { status, headers, body: encodeBody(response.body, headers['Content-Type']) };
 }
 

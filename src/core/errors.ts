@@ -12,10 +12,19 @@ export class CmsError extends Error {
   /** Further errors, reported as `additional_errors`. */
   readonly additional: CmsError[];
   /** Headers the error answer carries (`Retry-After` of a 503). */
-  readonly headers: Record<string, string> = {};
+  readonly headers: Record<string, string>;
 
   constructor(code: string, message: string, status: number, extra: JsonObject = {}, additional: CmsError[] = []) {
-    super(message);
+    // An answer to the client, not a fault: no stack is captured. Capturing one costs more than many permission
+    // checks that return an error (the `Allow` header asks every endpoint's check on each read).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    this.headers = {};
     this.name = 'CmsError';
     this.code = code;
     this.status = status;

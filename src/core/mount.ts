@@ -35,7 +35,7 @@ export interface MountOptions {
   /** The API root in `pathname`, normalised (`normalizePrefix`). */
   prefix: string;
   /** The API root's path in links, when it is not `prefix` (Express strips its mount path from `req.url`). */
-  apiRootPath?: string;
+  apiRootPath?: string | undefined;
   trustProxy?: boolean | undefined;
 }
 

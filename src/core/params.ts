@@ -20,10 +20,8 @@ export class ParamGroups {
     this.#groups.push(['GET', new Map(Object.entries(query))]);
     this.#groups.push(['URL', new Map(Object.entries(url))]);
     const defaults = new Map<string, unknown>();
-    for (const [name, compiled] of endpoint.args) {
-      const fallback = compiled.schema.default;
-      if (fallback !== undefined && fallback !== null) defaults.set(name, structuredClone(fallback));
-    }
+    // Scalars as they are; lists and maps copied, as the request may change its parameters.
+    for (const [name, fallback] of defaultsOf(endpoint)) defaults.set(name, typeof fallback === 'object' ? structuredClone(fallback) : fallback);
     this.#groups.push(['defaults', defaults]);
   }
 
@@ -55,6 +53,20 @@ export class ParamGroups {
   entries(): [GroupName, Map<string, unknown>][] {
     return this.#groups;
   }
+}
+
+const endpointDefaults = new WeakMap<Endpoint, readonly (readonly [string, unknown])[]>();
+
+/** The arguments of an endpoint that have a default, with it; found once per endpoint. */
+function defaultsOf(endpoint: Endpoint): readonly (readonly [string, unknown])[] {
+  let found = endpointDefaults.get(endpoint);
+  if (!found) {
+    found = [...endpoint.args]
+      .map(([name, compiled]) => [name, compiled.schema.default] as const)
+      .filter(([, fallback]) => fallback !== undefined && fallback !== null);
+    endpointDefaults.set(endpoint, found);
+  }
+  return found;
 }
 
 function invalidParams(failures: Map<string, ArgIssue>): CmsError {

@@ -174,10 +174,13 @@ export class Registry {
 
   /** Routes to try for a path: those of namespaces the path starts with, or all when none does. */
   #candidates(path: string): readonly Route[] {
-    const probe = `${path.replace(/^\//, '')}/`;
+    const probe = path.startsWith('/') ? path : `/${path}`;
     const matching: Route[] = [];
     for (const name of this.#namespaces) {
-      if (probe.startsWith(`${name}/`)) matching.push(...this.#byNamespace.get(name)!);
+      // `/{name}` followed by `/` or nothing.
+      if (probe.startsWith(name, 1) && (probe.length === name.length + 1 || probe.charCodeAt(name.length + 1) === 0x2f)) {
+        matching.push(...this.#byNamespace.get(name)!);
+      }
     }
     return matching.length > 0 ? matching : this.#routes;
   }
@@ -215,7 +218,10 @@ function findEndpoint(route: Route, method: string): Endpoint | undefined {
 
 function urlParamsOf(found: RegExpExecArray): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(found.groups ?? {})) {
+  const groups = found.groups;
+  if (!groups) return params;
+  for (const name of Object.keys(groups)) {
+    const value = groups[name];
     if (value !== undefined) params[name] = value;
   }
   return params;

@@ -2,16 +2,23 @@
  * Shaping an outcome into the answer's body and headers: context filtering, `_fields`, compacted `_links`,
  * `_embedded` (the outer request only), and the paging headers of collections.
  */
-import type { HandlerResult, InternalRequest, InternalResponse, Item, RequestContext } from './context.js';
+import { fragmentKey, listKey, type FragmentScope } from './cache/fragments.js';
+import type { HandlerResult, InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
+import { EncodedJson, joinJsonArray } from './encode.js';
 import type { InternalParent, Outcome } from './outcome.js';
 import { parseQueryString } from './query.js';
+import { shallowCopy } from './safe-object.js';
 import { compactLinks, filterByContext, filterFields, isFieldIncluded, parseList } from './shape.js';
 
 /** Runs a request from inside the dispatcher (embeds use it). */
 export type InternalDispatch = (request: InternalRequest, parent: InternalParent) => Promise<InternalResponse>;
 
-/** The body of an outcome; with `embed`, embeddable links are fetched through `dispatch` and added as `_embedded`. */
-export async function render(outcome: Outcome, embed: true | string[] | null, dispatch: InternalDispatch): Promise<unknown> {
+/**
+ * The body of an outcome; with `embed`, embeddable links are fetched through `dispatch` and added as `_embedded`.
+ * Keyed records (`KeyedItem`) are answered from view `fragments` when given and the answer is the records as
+ * they are (no `_fields`, no `_embed`): the body is then `EncodedJson`.
+ */
+export async function render(outcome: Outcome, embed: true | string[] | null, dispatch: InternalDispatch, fragments: FragmentScope | null = null): Promise<unknown> {
   if (outcome.error) return outcome.error.toBody();
   const result = outcome.result!;
   const context = outcome.context!;
@@ -20,28 +27,57 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
   // The handler may name the context its records are shown in (writes answer in `edit`).
   const shownContext = result.context ?? context.context;
   const shapeData = (record: Item) => (schema ? filterByContext(record.data, schema, shownContext) : record.data) as Record<string, unknown>;
+  const shown = (record: Item) => {
+    const data = shallowCopy(shapeData(record));
+    const links = compactLinks(record.links);
+    if (links) data._links = links;
+    return data;
+  };
+  if (fragments && fields.length === 0 && !embed && (result.keyedItem || result.keyedItems)) {
+    const encoded = (keyed: KeyedItem) => fragmentOf(keyed, fragments, fragmentKey(fragments, schema, shownContext, keyed.key), shown);
+    if (result.keyedItem) return encoded(result.keyedItem);
+    return joined(await Promise.all(result.keyedItems!.map(encoded)), fragments);
+  }
   const embedder = embed ? new Embedder(embed, context, dispatch) : null;
 
-  if (result.items) {
-    const items = result.items.map((record) => {
-      const data = { ...shapeData(record) };
-      const links = compactLinks(record.links);
-      if (links) data._links = links;
-      return data;
-    });
-    const filtered = filterFields(items, fields) as unknown[];
+  const records = result.items ?? (result.keyedItems ? await Promise.all(result.keyedItems.map((keyed) => keyed.prepare())) : undefined);
+  if (records) {
+    const filtered = filterFields(records.map(shown), fields) as unknown[];
     return embedder ? Promise.all(filtered.map((data) => embedder.embedLinks(data))) : filtered;
   }
-  if (result.item) {
-    const data = filterFields(shapeData(result.item), fields);
+  const record = result.item ?? (result.keyedItem ? await result.keyedItem.prepare() : undefined);
+  if (record) {
+    const data = filterFields(shapeData(record), fields);
     const wantsLinks = result.linksAlways || fields.length === 0 || isFieldIncluded('_links', fields) || isFieldIncluded('_embedded', fields);
-    const links = wantsLinks ? compactLinks(result.item.links) : null;
+    const links = wantsLinks ? compactLinks(record.links) : null;
     if (!links) return data;
-    const withLinks = { ...(Array.isArray(data) ? {} : data as Record<string, unknown>), _links: links };
+    const withLinks = Array.isArray(data) ? {} : shallowCopy(data as object);
+    withLinks._links = links;
     return embedder ? embedder.embedLinks(withLinks) : withLinks;
   }
   // As the reference: `_fields` never filters an error answer, whoever wrote it.
   return outcome.status >= 400 ? result.body : filterFields(result.body, fields);
+}
+
+const encoder = new TextEncoder();
+
+/** A record's fragment: kept, or prepared, shaped and encoded now (and kept while the answer may be). */
+async function fragmentOf(keyed: KeyedItem, scope: FragmentScope, key: string, shown: (record: Item) => unknown): Promise<EncodedJson> {
+  const kept = scope.cache.get(scope.generation, key);
+  if (kept) return kept;
+  const fragment = new EncodedJson(encoder.encode(JSON.stringify(shown(await keyed.prepare()))));
+  if (scope.keep()) scope.cache.set(scope.generation, key, fragment);
+  return fragment;
+}
+
+/** The JSON array of these fragments: kept, or joined now. */
+function joined(parts: EncodedJson[], scope: FragmentScope): EncodedJson {
+  const key = listKey(parts);
+  const kept = scope.cache.get(scope.generation, key);
+  if (kept) return kept;
+  const list = new EncodedJson(joinJsonArray(parts.map((part) => part.bytes)));
+  if (scope.keep()) scope.cache.set(scope.generation, key, list);
+  return list;
 }
 
 /** Fetches the targets of embeddable links as the same user, each address once per answer. */
@@ -93,14 +129,19 @@ export function pagingHeaders(paging: NonNullable<HandlerResult['paging']>, cont
     [`${prefix}-TotalPages`]: paging.totalPages,
   };
   // The links name the route in their path, so `rest_route` is not carried over.
-  const { rest_route: _route, ...query } = context.query;
+  const withPage = (page: number) => {
+    const query = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(context.query)) if (key !== 'rest_route') query[key] = context.query[key];
+    query.page = page;
+    return query;
+  };
   const links: string[] = [];
   if (paging.page > 1) {
     const previous = Math.min(paging.page - 1, paging.totalPages);
-    links.push(`<${context.url(context.path, { ...query, page: previous })}>; rel="prev"`);
+    links.push(`<${context.url(context.path, withPage(previous))}>; rel="prev"`);
   }
   if (paging.totalPages > paging.page) {
-    links.push(`<${context.url(context.path, { ...query, page: paging.page + 1 })}>; rel="next"`);
+    links.push(`<${context.url(context.path, withPage(paging.page + 1))}>; rel="next"`);
   }
   if (links.length > 0) headers.Link = links.join(', ');
   return headers;

@@ -1,4 +1,4 @@
-import type { HandlerResult, Item, Paging } from './context.js';
+import type { HandlerResult, Item, KeyedItem, Paging } from './context.js';
 
 interface ResultInit {
   status?: number;
@@ -18,7 +18,9 @@ function base(init: ResultInit, status = 200): HandlerResult {
 
 /** A single record answer. */
 export function item(record: Item, init: ResultInit = {}): HandlerResult {
-  return { ...base(init), item: record };
+  const result = base(init);
+  result.item = record;
+  return result;
 }
 
 /** A created record: 201 with `Location`. */
@@ -28,14 +30,32 @@ export function created(record: Item, location: string, init: ResultInit = {}): 
 
 /** A collection answer; with `paging`, the total headers and `Link` rel prev/next are added by the core. */
 export function collection(records: Item[], paging?: Paging, init: ResultInit = {}): HandlerResult {
-  const result: HandlerResult = { ...base(init), items: records };
+  const result = base(init);
+  result.items = records;
+  if (paging) result.paging = paging;
+  return result;
+}
+
+/** A single record the core may answer from a view fragment (see `KeyedItem`). */
+export function keyedItem(record: KeyedItem, init: ResultInit = {}): HandlerResult {
+  const result = base(init);
+  result.keyedItem = record;
+  return result;
+}
+
+/** A collection the core may answer from view fragments (see `KeyedItem`). */
+export function keyedCollection(records: KeyedItem[], paging?: Paging, init: ResultInit = {}): HandlerResult {
+  const result = base(init);
+  result.keyedItems = records;
   if (paging) result.paging = paging;
   return result;
 }
 
 /** Any other body, sent as it is. */
 export function reply(body: unknown, init: ResultInit = {}): HandlerResult {
-  return { ...base(init), body };
+  const result = base(init);
+  result.body = body;
+  return result;
 }
 
 export function isHandlerResult(value: unknown): value is HandlerResult {

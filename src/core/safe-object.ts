@@ -53,3 +53,17 @@ function emptyLike(value: object): Record<string, unknown> | unknown[] | undefin
   if (prototype !== Object.prototype && prototype !== null) return undefined;
   return Object.create(null) as Record<string, unknown>;
 }
+
+/**
+ * A shallow copy with the same own enumerable properties, `__proto__` included as a plain key (as `{ ...source }`
+ * gives). Hot paths use it where more properties follow: a spread followed by more properties is slow in V8.
+ */
+export function shallowCopy(source: object): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    const value = (source as Record<string, unknown>)[key];
+    if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    else copy[key] = value;
+  }
+  return copy;
+}

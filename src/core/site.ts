@@ -101,11 +101,25 @@ export function resolveSite(settings: SiteSettings, requestApiUrl: string | unde
 
 /** The offset of an IANA zone from GMT at an instant, in hours. */
 export function offsetHoursOf(timezone: string, at: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-    hour: '2-digit', minute: '2-digit', second: '2-digit',
-  }).formatToParts(at);
+  const parts = formatterFor(timezone).formatToParts(at);
   const value = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
   const asUtc = Date.UTC(value('year'), value('month') - 1, value('day'), value('hour'), value('minute'), value('second'));
   return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000) / 60;
+}
+
+/** Formatters by time zone: making one costs far more than using it, and every request asks for the offset. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 64;
+
+function formatterFor(timezone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timezone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+      hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    formatters.set(timezone, formatter);
+  }
+  return formatter;
 }

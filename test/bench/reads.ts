@@ -6,8 +6,14 @@
  * and, beside them, a bare `http.createServer` that writes the very bytes quire answered for each request. The
  * parent loads each server with autocannon, one after the other, and prints requests/s and p99 for each, and the
  * ratio to bare node. Rows: anonymous list, an administrator's edit-context list (HTTP Basic with an application
- * password), anonymous single read. Also prints the in-process time of one uncached list. BENCH_SECONDS (default
- * 5) and BENCH_CONNECTIONS (default 16) set the load.
+ * password), anonymous single read. "uncached" is without the response cache; records still come from view
+ * fragments, as they do whenever the response cache does not hold an answer. Also prints the in-process time of
+ * one uncached list, with view fragments and without (`viewFragments: false`: every record prepared afresh).
+ * Beside req/s, the servers' own CPU time per request (user + system, read from the child process around each
+ * run): on a machine shared with other work the rates swing with it, the CPU cost per request much less, and the
+ * ratio of costs is the ratio of rates a server with a core to itself would reach. BENCH_SECONDS (default 5) and
+ * BENCH_CONNECTIONS (default 16) set the load; BENCH_ROUNDS (default 1) repeats bare, uncached and cached in turn
+ * and prints medians (the ratio: the median of each round's ratio).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +31,7 @@ import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const HOST = 'bench.test';
 const API_ROOT = '/cms-json';
 const POSTS = 100;
@@ -99,6 +106,7 @@ async function serveTargets(): Promise<void> {
   const storage = folder ? sqliteStorage({ path: join(folder, 'bench.db') }) : createMemoryStorage();
   const { cms: uncached, firstPostId } = await seededSite(storage);
   const cached = createCms({ storage, site: { url: `http://${HOST}` } });
+  const unshaped = createCms({ storage, site: { url: `http://${HOST}` }, responseCache: false, viewFragments: false });
   if (!(storage as { changeToken?: unknown }).changeToken) process.stderr.write('warning: this store has no change token, so the cache keeps nothing\n');
   const prepared = new Map<string, { status: number; headers: http.OutgoingHttpHeaders; body: Uint8Array }>();
   let uncachedListMs = 0;
@@ -123,7 +131,9 @@ async function serveTargets(): Promise<void> {
     uncached: await portOf(http.createServer(toNodeListener(uncached))),
     bare: await portOf(bare),
   };
-  process.stdout.write(`${JSON.stringify({ ports, firstPostId, uncachedListMs, inProcessListMs: await inProcessListMs(uncached) })}\n`);
+  const inProcess = { inProcessListMs: await inProcessListMs(uncached), inProcessUnshapedListMs: await inProcessListMs(unshaped) };
+  process.stdout.write(`${JSON.stringify({ ports, firstPostId, uncachedListMs, ...inProcess })}\n`);
+  process.on('message', () => process.send?.(process.cpuUsage()));
   process.once('SIGTERM', () => {
     if (folder) rmSync(folder, { recursive: true, force: true });
     process.exit(0);
@@ -143,10 +153,21 @@ async function inProcessListMs(cms: Cms): Promise<number> {
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
 
-interface Started { ports: { cached: number; uncached: number; bare: number }; firstPostId: number; uncachedListMs: number; inProcessListMs: number }
+interface Started {
+  ports: { cached: number; uncached: number; bare: number };
+  firstPostId: number;
+  uncachedListMs: number;
+  inProcessListMs: number;
+  inProcessUnshapedListMs: number;
+}
 
-async function startTargets(): Promise<Started & { stop: () => void }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', '--store', store], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startTargets(): Promise<Started & { stop: () => void; cpu: () => Promise<number> }> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', '--store', store], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  /** The servers' CPU time so far, in microseconds. */
+  const cpu = () => new Promise<number>((resolve) => {
+    child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system));
+    child.send('cpu');
+  });
   const started = await new Promise<Started>((resolve, reject) => {
     let text = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -155,10 +176,13 @@ async function startTargets(): Promise<Started & { stop: () => void }> {
     });
     child.once('exit', (code) => reject(new Error(`benchmark servers exited with code ${code}`)));
   });
-  return { ...started, stop: () => child.kill('SIGTERM') };
+  return { ...started, cpu, stop: () => child.kill('SIGTERM') };
 }
 
-async function load(port: number, row: Row): Promise<{ rate: number; p99: number }> {
+interface Run { rate: number; p99: number; cpuPerRequest: number }
+
+async function load(port: number, row: Row, cpu: () => Promise<number>): Promise<Run> {
+  const before = await cpu();
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${API_ROOT}${row.path}`,
     headers: { host: HOST, ...row.headers },
@@ -168,26 +192,39 @@ async function load(port: number, row: Row): Promise<{ rate: number; p99: number
   if (result.errors > 0 || result.non2xx > 0) {
     process.stderr.write(`warning: ${result.errors} errors and ${result.non2xx} non-2xx answers on port ${port}\n`);
   }
-  return { rate: result.requests.average, p99: result.latency.p99 };
+  const used = (await cpu()) - before;
+  return { rate: result.requests.average, p99: result.latency.p99, cpuPerRequest: used / Math.max(1, result.requests.total) };
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 async function main(): Promise<void> {
-  const { ports, firstPostId, uncachedListMs, inProcessListMs, stop } = await startTargets();
+  const { ports, firstPostId, uncachedListMs, inProcessListMs, inProcessUnshapedListMs, stop, cpu } = await startTargets();
   const lines: string[][] = [];
   try {
     for (const row of rows(firstPostId)) {
-      const bare = await load(ports.bare, row);
+      const runs: Record<'bare' | 'uncached' | 'cached', Run[]> = { bare: [], uncached: [], cached: [] };
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const target of ['bare', 'uncached', 'cached'] as const) runs[target].push(await load(ports[target], row, cpu));
+      }
+      const summary = (list: Run[]) => ({ rate: median(list.map((run) => run.rate)), p99: median(list.map((run) => run.p99)), cpu: median(list.map((run) => run.cpuPerRequest)) });
+      const bare = summary(runs.bare);
       for (const variant of ['uncached', 'cached'] as const) {
-        const quire = await load(ports[variant], row);
-        lines.push([row.label, variant, whole(quire.rate), `${quire.p99}`, whole(bare.rate), `${bare.p99}`, `${Math.round((quire.rate / bare.rate) * 100)}%`]);
+        const quire = summary(runs[variant]);
+        const ratio = median(runs[variant].map((run, round) => run.rate / runs.bare[round]!.rate));
+        lines.push([
+          row.label, variant, whole(quire.rate), `${quire.p99}`, whole(bare.rate), `${bare.p99}`, `${Math.round(ratio * 100)}%`,
+          quire.cpu.toFixed(0), bare.cpu.toFixed(0), `${Math.round((bare.cpu / quire.cpu) * 100)}%`,
+        ]);
       }
     }
   } finally {
     stop();
   }
-  const header = ['request', 'cache', 'quire req/s', 'p99 ms', 'bare node req/s', 'p99 ms', 'quire/bare'];
-  process.stdout.write(`quire read benchmark: ${store} store, ${POSTS} posts, node ${process.version}, loopback, ${CONNECTIONS} connections, ${HTTP_SECONDS} s per run\n`);
-  process.stdout.write(`in-process anonymous list of 10: first ${uncachedListMs.toFixed(2)} ms, median of 500 repeats ${inProcessListMs.toFixed(3)} ms\n\n`);
+  const header = ['request', 'cache', 'quire req/s', 'p99 ms', 'bare node req/s', 'p99 ms', 'quire/bare', 'quire cpu µs/req', 'bare cpu µs/req', 'bare/quire cpu'];
+  process.stdout.write(`quire read benchmark: ${store} store, ${POSTS} posts, node ${process.version}, loopback, ${CONNECTIONS} connections, ${HTTP_SECONDS} s per run, ${ROUNDS} round(s)\n`);
+  process.stdout.write(`in-process anonymous list of 10: first ${uncachedListMs.toFixed(2)} ms, median of 500 repeats ${inProcessListMs.toFixed(3)} ms`
+    + ` (${inProcessUnshapedListMs.toFixed(3)} ms without view fragments)\n\n`);
   process.stdout.write(`${table([header, ...lines])}\n`);
 }
 

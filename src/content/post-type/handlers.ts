@@ -2,9 +2,10 @@
  * The handlers of a post type's collection and item routes: list, read, create, update, delete. Each first
  * publishes the scheduled posts that are due (once per request), then works on up-to-date records.
  */
-import type { RequestContext } from '../../core/context.js';
+import { identityOf } from '../../core/cache/key.js';
+import type { Item, KeyedItem, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { collection, created, item, paging, reply } from '../../core/response.js';
+import { collection, created, item, keyedCollection, keyedItem, paging, reply } from '../../core/response.js';
 import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
 import type { PostType } from './define.js';
@@ -55,6 +56,18 @@ async function withStickyFirst(records: PostRecord[], plan: ListPlan, type: stri
   return [...onPage, ...items, ...others];
 }
 
+/**
+ * A record as the core may keep it shaped (`KeyedItem`), or null when the caller cannot be told apart. The
+ * fragment depends on the record (the store's state, which the core follows), its status as read (a scheduled
+ * post falls due by the clock) and, in the edit context only, the caller (protected content, action links).
+ */
+function keyedPost(context: RequestContext, record: PostRecord, prepare: () => Promise<Item>): KeyedItem | null {
+  const caller = context.context === 'edit' ? context.memo('posts:caller', () => identityOf(context.user)) : '';
+  if (caller === null) return null;
+  const { type, status } = record;
+  return { key: `${type.length}:${type}${record.id}:${status.length}:${status}${caller}`, prepare };
+}
+
 /** `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. */
 export async function listPosts(context: RequestContext, postType: PostType): Promise<unknown> {
   await publishDueOnce(context, postType.deps);
@@ -77,8 +90,9 @@ export async function listPosts(context: RequestContext, postType: PostType): Pr
 
   const visible = await onlyVisible(records, scope, context);
   const options = scope.prepareOptions(context.context);
-  const items = await Promise.all(visible.map((record) => preparePost(record, options)));
-  return collection(items, pages);
+  const keyed = visible.map((record) => keyedPost(context, record, () => preparePost(record, options)));
+  if (keyed.every((entry) => entry !== null)) return keyedCollection(keyed as KeyedItem[], pages);
+  return collection(await Promise.all(visible.map((record) => preparePost(record, options))), pages);
 }
 
 export async function readPost(context: RequestContext, postType: PostType): Promise<unknown> {
@@ -87,9 +101,11 @@ export async function readPost(context: RequestContext, postType: PostType): Pro
   const scope = scopeOf(context, postType);
   const password = typeof context.params.password === 'string' ? context.params.password : undefined;
   const excerptLength = typeof context.params.excerpt_length === 'number' ? context.params.excerpt_length : undefined;
-  const prepared = await preparePost(post, scope.prepareOptions(context.context, { password, excerptLength }));
-  const permalink = await permalinkOf(post, scope.links);
-  return item(prepared, { headers: { Link: `<${permalink}>; rel="alternate"; type=text/html` } });
+  const prepare = () => preparePost(post, scope.prepareOptions(context.context, { password, excerptLength }));
+  const init = { headers: { Link: `<${await permalinkOf(post, scope.links)}>; rel="alternate"; type=text/html` } };
+  // A password or an excerpt length shapes this answer alone: it is prepared for it and not kept.
+  const keyed = password === undefined && excerptLength === undefined ? keyedPost(context, post, prepare) : null;
+  return keyed ? keyedItem(keyed, init) : item(await prepare(), init);
 }
 
 /** An explicit slug on a draft or pending record is made unique as if the record were published. */

@@ -61,25 +61,32 @@ async function authorSlug(storage: StoragePort, authorId: number): Promise<strin
   return user && typeof user.slug === 'string' ? user.slug : '';
 }
 
+/** The structure tags of post links, in the order they are replaced. */
+const POST_TAGS = ['%year%', '%monthnum%', '%day%', '%hour%', '%minute%', '%second%', '%post_id%', '%postname%', '%category%', '%author%'] as const;
+
+function tagValue(tag: (typeof POST_TAGS)[number], post: PostRecord, environment: LinkEnvironment, leaveName: boolean): Promise<string> | string {
+  const { date } = post;
+  const structure = environment.permalinkStructure;
+  switch (tag) {
+    case '%year%': return date.slice(0, 4);
+    case '%monthnum%': return date.slice(5, 7);
+    case '%day%': return date.slice(8, 10);
+    case '%hour%': return date.slice(11, 13);
+    case '%minute%': return date.slice(14, 16);
+    case '%second%': return date.slice(17, 19);
+    case '%post_id%': return String(post.id);
+    case '%postname%': return leaveName ? '%postname%' : post.slug;
+    case '%category%': return structure.includes('%category%') ? categoryPath(environment.storage, post) : '';
+    case '%author%': return structure.includes('%author%') ? authorSlug(environment.storage, post.author) : '';
+  }
+}
+
 async function postLink(post: PostRecord, environment: LinkEnvironment, leaveName: boolean): Promise<string> {
-  const { home, permalinkStructure: structure, storage } = environment;
+  const { home, permalinkStructure: structure } = environment;
   if (structure === '' || UNPUBLISHED_POST_STATUSES.has(post.status)) return `${home}/?p=${post.id}`;
-  const date = post.date;
-  const values: Record<string, () => Promise<string> | string> = {
-    '%year%': () => date.slice(0, 4),
-    '%monthnum%': () => date.slice(5, 7),
-    '%day%': () => date.slice(8, 10),
-    '%hour%': () => date.slice(11, 13),
-    '%minute%': () => date.slice(14, 16),
-    '%second%': () => date.slice(17, 19),
-    '%post_id%': () => String(post.id),
-    '%postname%': () => (leaveName ? '%postname%' : post.slug),
-    '%category%': () => (structure.includes('%category%') ? categoryPath(storage, post) : ''),
-    '%author%': () => (structure.includes('%author%') ? authorSlug(storage, post.author) : ''),
-  };
   let path = structure;
-  for (const [tag, value] of Object.entries(values)) {
-    if (path.includes(tag)) path = path.replaceAll(tag, await value());
+  for (const tag of POST_TAGS) {
+    if (path.includes(tag)) path = path.replaceAll(tag, await tagValue(tag, post, environment, leaveName));
   }
   return `${home}${withTrailingSlash(path, structure)}`;
 }

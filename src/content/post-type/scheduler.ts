@@ -13,25 +13,42 @@ import type { PostTypeDeps } from './define.js';
 import { postsIn, type PostRecord } from './record.js';
 
 /** The `future` records whose GMT date is not after `now`, oldest first. */
-function dueQuery(now: Date): ListQuery {
-  return {
+function dueQuery(now: Date, limit?: number): ListQuery {
+  const query: ListQuery = {
     where: [
       { field: 'status', op: 'eq', value: 'future' },
       { field: 'date_gmt', op: 'lte', value: formatUtc(now) },
     ],
     orderBy: [{ field: 'date_gmt', direction: 'asc' }],
   };
+  if (limit !== undefined) query.limit = limit;
+  return query;
 }
+
+/**
+ * Per store, what the last probe that found nothing due learnt: the change token it ran under, and when the
+ * earliest scheduled record goes live. Until the token changes or the clock reaches that date nothing can fall
+ * due, so reads skip the probe.
+ */
+const quietStores = new WeakMap<StoragePort, { token: string; until: number }>();
 
 /** Publishes every `future` record whose GMT date is not after `now`; returns how many went live. */
 export async function publishDuePosts(
   deps: Pick<PostTypeDeps, 'storage' | 'postEvents'>, now: Date, options: { user?: Principal | null; home?: string } = {},
 ): Promise<number> {
-  const due = dueQuery(now);
+  const { storage } = deps;
+  // Read before the probe, so a write landing meanwhile leaves a token that no longer matches.
+  const token = storage.changeToken ? await storage.changeToken() : null;
+  const quiet = token === null ? undefined : quietStores.get(storage);
+  if (quiet && quiet.token === token && now.getTime() < quiet.until) return 0;
   // The common case, nothing due, costs one bounded index probe.
-  const { items: probe } = await postsIn(deps.storage).list({ ...due, limit: 1 });
-  if (probe.length === 0) return 0;
-  return deps.storage.transaction(async (tx) => {
+  const { items: probe } = await postsIn(storage).list(dueQuery(now, 1));
+  if (probe.length === 0) {
+    if (token !== null) quietStores.set(storage, { token, until: (await nextScheduledPublish(storage)) ?? Infinity });
+    return 0;
+  }
+  const due = dueQuery(now);
+  return storage.transaction(async (tx) => {
     const posts = postsIn(tx);
     const { items } = await posts.list(due);
     for (const previous of items) {

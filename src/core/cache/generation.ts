@@ -19,7 +19,11 @@ export interface CacheSources {
 }
 
 export class Generation {
-  constructor(readonly token: string, readonly settings: object, readonly routes: number, readonly expiresAt: number) {}
+  constructor(
+    readonly token: string, readonly settings: object, readonly routes: number, readonly expiresAt: number,
+    /** Later generations have larger serials, so a cache can tell an old one from the current one. */
+    readonly serial = 0,
+  ) {}
 
   isFor(token: string, settings: object, routes: number): boolean {
     return this.token === token && this.settings === settings && this.routes === routes;
@@ -29,8 +33,15 @@ export class Generation {
 /** Tracks the current generation; a new one starts whenever the token or the settings differ. */
 export class Generations {
   #current: Generation | null = null;
+  #serial = 0;
+  readonly #listeners: (() => void)[] = [];
 
-  constructor(readonly sources: CacheSources, readonly onNew: () => void) {}
+  constructor(readonly sources: CacheSources) {}
+
+  /** Calls `listener` whenever a new generation starts (caches drop what they kept). */
+  onNew(listener: () => void): void {
+    this.#listeners.push(listener);
+  }
 
   /**
    * The generation this request's answer belongs to, or null when nothing may be kept now (no change token, or
@@ -47,9 +58,9 @@ export class Generations {
       // Another request may have started the same generation while this one waited.
       generation = this.#current;
       if (!generation?.isFor(token, settings, routes)) {
-        generation = new Generation(token, settings, routes, next ?? Infinity);
+        generation = new Generation(token, settings, routes, next ?? Infinity, ++this.#serial);
         this.#current = generation;
-        this.onNew();
+        for (const listener of this.#listeners) listener();
       }
     }
     return now() < generation.expiresAt ? generation : null;

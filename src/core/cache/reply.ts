@@ -3,7 +3,7 @@
  * `Cache-Control: no-cache` (stored, but revalidated on every use, since any write may change them), and
  * answered 304 when the client's `If-None-Match` matches.
  */
-import { encodeBody, responseFromBytes, withEncodedBody } from '../encode.js';
+import { EncodedJson, encodeBody, responseFromBytes, withEncodedBody } from '../encode.js';
 import type { CmsResponse } from '../types.js';
 import { entityTag, noneMatch, notModifiedHeaders } from './conditional.js';
 import type { KeptAnswer } from './response-cache.js';
@@ -16,8 +16,9 @@ export function keptAnswer(status: number, headers: Record<string, string>, body
   const kind = body instanceof Uint8Array ? 'bytes' : typeof body === 'string' && !/^application\/json\b/i.test(contentType ?? '') ? 'text' : 'json';
   // Bytes a route answered with are copied, so no caller holding them can change what is kept.
   const bytes = body instanceof Uint8Array ? body.slice() : encodeBody(body, contentType);
-  const etag = entityTag(bytes);
-  return { status, headers: { ...headers, ETag: etag, 'Cache-Control': 'no-cache' }, bytes, kind, etag };
+  // Joined fragments may be answered again and again: their tag is computed once.
+  const etag = body instanceof EncodedJson ? (body.etag ??= entityTag(bytes)) : entityTag(bytes);
+  return { status, headers: Object.assign({}, headers, { ETag: etag, 'Cache-Control': 'no-cache' }), bytes, kind, etag };
 }
 
 export interface ReplyRequest {
@@ -29,15 +30,17 @@ export interface ReplyRequest {
 }
 
 /**
- * The response for one request. `fresh` is the body just computed (sent as it is, with its bytes known); without
+ * The response for one request. `fresh` is the body just computed (sent as it is, with its bytes known; joined
+ * fragments are sent as the kept bytes, as a body already encoded is); without
  * it the kept bytes are sent, and an in-process caller reading `body` gets a copy decoded from them.
  */
 export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { body: unknown }): CmsResponse {
-  const headers = { ...answer.headers, ...request.transport };
+  const headers = Object.assign({}, answer.headers, request.transport);
   if (noneMatch(request.ifNoneMatch, answer.etag)) return { status: 304, headers: notModifiedHeaders(headers), body: null };
   if (request.head) return withEncodedBody({ status: answer.status, headers, body: null }, null);
-  if (fresh) return withEncodedBody({ status: answer.status, headers, body: fresh.body }, answer.bytes);
-  return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
+  if (!fresh) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
+  if (fresh.body instanceof EncodedJson) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer), false);
+  return withEncodedBody({ status: answer.status, headers, body: fresh.body }, answer.bytes);
 }
 
 function decodeBody(answer: KeptAnswer): unknown {

@@ -4,7 +4,7 @@
  * first); every entry belongs to a generation (generation.ts) and is served only within it.
  */
 import { LRUCache } from 'lru-cache';
-import { Generations, type CacheSources, type Generation } from './generation.js';
+import type { Generation, Generations } from './generation.js';
 
 export interface ResponseCacheOptions {
   /** Most answers kept (default 1,000). */
@@ -35,21 +35,15 @@ const ENTRY_OVERHEAD_BYTES = 256;
 
 export class ResponseCache {
   readonly #entries: LRUCache<string, Entry>;
-  readonly #generations: Generations;
 
-  constructor(sources: CacheSources, options: ResponseCacheOptions = {}) {
+  constructor(generations: Generations, options: ResponseCacheOptions = {}) {
     this.#entries = new LRUCache<string, Entry>({
       max: Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES),
       maxSize: Math.max(1, options.maxBytes ?? DEFAULT_MAX_BYTES),
       sizeCalculation: (entry, key) => sizeOf(entry.answer, key),
     });
     // Entries of an older generation are never served; dropping them at once frees their memory.
-    this.#generations = new Generations(sources, () => this.#entries.clear());
-  }
-
-  /** See `Generations.current`: null means nothing may be kept or served now. */
-  generation(settings: object, routes: number): Promise<Generation | null> {
-    return this.#generations.current(settings, routes);
+    generations.onNew(() => this.#entries.clear());
   }
 
   get(key: string, generation: Generation): KeptAnswer | undefined {
