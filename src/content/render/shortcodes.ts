@@ -23,13 +23,25 @@ export function shortcodePattern(tagNames: readonly string[]): string {
   );
 }
 
-const SHORTCODE_NAME = /\[([^<>&/[\]\x00-\x20=]+)/g;
+const NAME_CHARACTERS = /^[^<>&/[\]\x00-\x20=]+$/;
+const namePatterns = new Map<string, RegExp>();
 
-/** The registered names that occur in the text as `[name`. */
-export function registeredNamesIn(text: string, registered: readonly string[]): string[] {
-  const present = new Set<string>();
-  for (const match of text.matchAll(SHORTCODE_NAME)) present.add(match[1] ?? '');
-  return registered.filter((name) => present.has(name));
+/**
+ * The registered names that occur in the text as `[name` (or `[/name` when `closing`), the name ending where
+ * the characters a shortcode name may hold end. One search per registered name.
+ */
+export function registeredNamesIn(text: string, registered: readonly string[], closing = false): string[] {
+  if (!text.includes('[')) return [];
+  return registered.filter((name) => {
+    if (!NAME_CHARACTERS.test(name)) return false;
+    const key = `${closing ? '/' : ''}${name}`;
+    let pattern = namePatterns.get(key);
+    if (!pattern) {
+      pattern = new RegExp(`\\[${closing ? '\\/?' : ''}${escapeRegExp(name)}(?![^<>&/[\\]\\x00-\\x20=])`);
+      if (namePatterns.size < 1000) namePatterns.set(key, pattern);
+    }
+    return pattern.test(text);
+  });
 }
 
 /** Removes registered shortcodes (with their enclosed content); `[[name]]` keeps as the literal `[name]`. */

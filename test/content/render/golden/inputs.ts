@@ -99,6 +99,7 @@ const DOCUMENTS: ReadonlyArray<readonly [string, string]> = [
     'multiple 1" 2" 3" primes inside "a quote 4" end" done.',
     '"unclosed quote and 5\' 6\' 7\'.',
     'xn--dash and a--b and a - b -- c --- d',
+    'He said "a 5". 6". done and \'b 7\'. 8\'. end, "c 1" 2" 3" and "d 4"x 5"',
   ].join('\n\n')],
   ['entities', 'AT&T & friends &amp; &#038; &#x26; &nbsp; &bogus; &toolongentity; <a href="?a=1&b=2">q&a</a> Wordpress (Wordpress) >Wordpress &#8216;Wordpress'],
   ['media', '<img src="a.png" width="1" height="1"> <img class="wp-image-5" src="b.png"> <img src="a.png" width="1" height="1"> <iframe src="v" width="1" height="1"></iframe> <iframe data-secret="s" src="v" width="1" height="1"></iframe> <img loading="eager" decoding="sync" src="c.png" width="1" height="1">'],
@@ -118,6 +119,11 @@ const FRAGMENTS = [
   '</figcaption>', '<source>', '<pre wp-pre-tag-0></pre>', '<WPPreserveNewline />', '<!-- wpnl -->', 'https://example.com/',
 ];
 
+/** Quotes, primes and what surrounds them, for the quotation rules. */
+const QUOTE_FRAGMENTS = [
+  '"', '"', '"', "'", "'", "'", '5', '12', '99', '.', '.', ' ', ' ', 'a', 'word', ',', '\n', '-', '--', '&gt;', '&lt;',
+  '&nbsp;', '\u00a0', ')', '(', 'x', '!', ';', ']', '\t', "'tis", '0.42', '&#8217;', '&#8221;', '<b>', '</b>',
+];
 /** A small deterministic generator (mulberry32), so the random inputs are the same on every run. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
@@ -130,10 +136,10 @@ function random(seed: number): () => number {
   };
 }
 
-function mix(seed: number, pieces: number): string {
+function mix(seed: number, pieces: number, fragments: readonly string[] = FRAGMENTS): string {
   const next = random(seed);
   let text = '';
-  for (let index = 0; index < pieces; index++) text += FRAGMENTS[Math.floor(next() * FRAGMENTS.length)];
+  for (let index = 0; index < pieces; index++) text += fragments[Math.floor(next() * fragments.length)];
   return text;
 }
 
@@ -147,5 +153,6 @@ export function goldenInputs(): Array<readonly [string, string]> {
   const literals = JSON.parse(readFileSync(new URL('literals.json', import.meta.url), 'utf8')) as string[];
   literals.forEach((text, index) => inputs.push([`literal ${index}`, text]));
   for (let seed = 1; seed <= 160; seed++) inputs.push([`mix ${seed}`, mix(seed, seed % 10 === 0 ? 3_000 : 20 + (seed * 37) % 400)]);
+  for (let seed = 1; seed <= 120; seed++) inputs.push([`quote mix ${seed}`, mix(seed * 7919, 10 + (seed * 13) % 120, QUOTE_FRAGMENTS)]);
   return inputs;
 }
