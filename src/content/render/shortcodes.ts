@@ -3,7 +3,7 @@
  * registered names still matter: texturizing skips them, paragraphs are not wrapped around them, and generated
  * excerpts drop them.
  */
-import { splitHtml } from './html-split.js';
+import { rewriteElementsContaining } from './html-split.js';
 import { TEXT_SPACES, escapeRegExp } from './patterns.js';
 
 /** Shortcodes registered by a default installation (captions, galleries, playlists, media players, embeds). */
@@ -63,14 +63,7 @@ export function stripShortcodes(content: string, registered: readonly string[] =
 }
 
 function hideBracketsInElements(content: string): string {
-  const parts = splitHtml(content);
-  for (let index = 1; index < parts.length; index += 2) {
-    const element = parts[index] ?? '';
-    if (element.includes('[') || element.includes(']')) {
-      parts[index] = element.replaceAll('[', '&#91;').replaceAll(']', '&#93;');
-    }
-  }
-  return parts.join('');
+  return rewriteElementsContaining(content, ['[', ']'], (element) => element.replaceAll('[', '&#91;').replaceAll(']', '&#93;'));
 }
 
 const unautopCache = new Map<string, RegExp>();
