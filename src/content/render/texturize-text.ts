@@ -75,13 +75,11 @@ export function texturizeText(input: string): string {
   let text = replaceEach(input, LITERAL_REPLACEMENTS);
   if (text.includes("'")) {
     text = applyRules(text, APOSTROPHE_RULES);
-    text = resolvePrimes(text, "'", PRIME, OPEN_SINGLE_MARK, CLOSE_SINGLE);
-    text = text.replaceAll(APOSTROPHE_MARK, APOSTROPHE).replaceAll(OPEN_SINGLE_MARK, OPEN_SINGLE);
+    text = resolvePrimes(text, "'", PRIME, CLOSE_SINGLE, [OPEN_SINGLE_MARK, OPEN_SINGLE], [APOSTROPHE_MARK, APOSTROPHE]);
   }
   if (text.includes('"')) {
     text = applyRules(text, DOUBLE_QUOTE_RULES);
-    text = resolvePrimes(text, '"', DOUBLE_PRIME, OPEN_DOUBLE_MARK, CLOSE_DOUBLE);
-    text = text.replaceAll(OPEN_DOUBLE_MARK, OPEN_DOUBLE);
+    text = resolvePrimes(text, '"', DOUBLE_PRIME, CLOSE_DOUBLE, [OPEN_DOUBLE_MARK, OPEN_DOUBLE]);
   }
   if (text.includes('-')) text = applyRules(text, DASH_RULES);
   if (DIGIT_BEFORE_X.test(text)) text = text.replace(DIMENSIONS, '$1&#215;$2');
@@ -113,17 +111,25 @@ function closesAt(text: string, next: number, end: number): boolean {
  * context made closing quotes. In another sentence the quotes followed by a closing context are candidates:
  * one candidate closes; of several, those not after a digit close and the rest are primes (when all follow
  * digits, the last one before a period, else the last one, closes). Other quotes after digits are primes, and
- * a leftover double quote always closes.
+ * a leftover double quote always closes. The opening marks (and `otherMark`) are written out in the same pass.
  */
-function resolvePrimes(text: string, quote: string, prime: string, openMark: string, close: string): string {
+function resolvePrimes(
+  text: string, quote: string, prime: string, close: string,
+  [openMark, open]: readonly [string, string], [otherMark, other]: readonly [string, string] = ['', ''],
+): string {
   let output = '';
   let copied = 0;
+  const emit = (at: number, length: number, replacement: string) => {
+    output += text.slice(copied, at) + replacement;
+    copied = at + length;
+  };
   let nextQuote = text.indexOf(quote);
+  let nextOther = otherMark === '' ? -1 : text.indexOf(otherMark);
   let nextClose = -2;
   const positions: number[] = [];
   const decisions: string[] = [];
   let start = 0;
-  for (let index = 0; nextQuote !== -1; index++) {
+  for (let index = 0; ; index++) {
     const mark = text.indexOf(openMark, start);
     const end = mark === -1 ? text.length : mark;
     positions.length = 0;
@@ -135,15 +141,20 @@ function resolvePrimes(text: string, quote: string, prime: string, openMark: str
       if (nextClose !== -1 && nextClose < start) nextClose = text.indexOf(close, start);
       const holdsClose = nextClose !== -1 && nextClose < end;
       decide(text, start, end, positions, decisions, index === 0 || holdsClose, prime, close);
-      for (let at = 0; at < positions.length; at++) {
-        let decision = decisions[at]!;
-        if (decision === quote && quote === '"') decision = close;
-        if (decision === quote) continue;
-        output += text.slice(copied, positions[at]) + decision;
-        copied = positions[at]! + 1;
+    }
+    for (let at = 0; at < positions.length || (nextOther !== -1 && nextOther < end); ) {
+      if (nextOther !== -1 && nextOther < end && (at === positions.length || nextOther < positions[at]!)) {
+        emit(nextOther, otherMark.length, other);
+        nextOther = text.indexOf(otherMark, nextOther + otherMark.length);
+        continue;
       }
+      let decision = decisions[at]!;
+      if (decision === quote && quote === '"') decision = close;
+      if (decision !== quote) emit(positions[at]!, 1, decision);
+      at++;
     }
     if (mark === -1) break;
+    emit(mark, openMark.length, open);
     start = mark + openMark.length;
   }
   return copied === 0 ? text : output + text.slice(copied);
