@@ -103,6 +103,12 @@ export function convertSmilies(text: string, options: SmileyOptions = {}): strin
   SMILEY_START.lastIndex = 0;
   if (!SMILEY_START.test(text)) return text;
 
+  const outputs = new Map<string, string>();
+  const replacer = (code: string) => {
+    let replacement = outputs.get(code);
+    if (replacement === undefined) outputs.set(code, (replacement = smileyOutput(code, options)));
+    return replacement;
+  };
   const length = text.length;
   let output = '';
   let copied = 0;
@@ -129,7 +135,7 @@ export function convertSmilies(text: string, options: SmileyOptions = {}): strin
       const smiley = smileyFrom(start);
       if (smiley === -1 || smiley >= end) return;
       const piece = text.slice(start, end);
-      const replaced = piece.replace(SMILEY_PATTERN, (code) => smileyOutput(code, options));
+      const replaced = piece.replace(SMILEY_PATTERN, replacer);
       if (replaced !== piece) {
         output += text.slice(copied, start) + replaced;
         copied = end;
