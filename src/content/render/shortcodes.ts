@@ -10,17 +10,13 @@ import { TEXT_SPACES, escapeRegExp } from './patterns.js';
 export const DEFAULT_SHORTCODE_TAGS: readonly string[] = ['wp_caption', 'caption', 'gallery', 'playlist', 'audio', 'video', 'embed'];
 
 /**
- * A full shortcode: `[name attrs]`, `[name /]`, or `[name]content[/name]`, optionally escaped as `[[...]]`.
- * Groups: 1 extra opening bracket, 2 name, 3 attributes, 4 self-closing slash, 5 content, 6 extra closing bracket.
+ * The opening tag of a shortcode: `[name attrs]` or `[name /]`, optionally escaped as `[[`. Groups: 1 extra
+ * opening bracket, 2 name, 3 attributes, 4 self-closing slash. A full shortcode continues, when not
+ * self-closing, through the first `[/name]` after the tag if there is one, then takes one more `]` if present.
  */
-export function shortcodePattern(tagNames: readonly string[]): string {
+function openingTagPattern(tagNames: readonly string[]): RegExp {
   const names = tagNames.map(escapeRegExp).join('|');
-  return (
-    '\\[(\\[?)(' + names + ')(?![\\w-])' +
-    '([^\\]\\/]*(?:\\/(?!\\])[^\\]\\/]*)*?)' +
-    '(?:(\\/)\\]|\\](?:([^\\[]*(?:\\[(?!\\/\\2\\])[^\\[]*)*)\\[\\/\\2\\])?)' +
-    '(\\]?)'
-  );
+  return new RegExp('\\[(\\[?)(' + names + ')(?![\\w-])([^\\]\\/]*(?:\\/(?!\\])[^\\]\\/]*)*?)(?:(\\/)\\]|\\])', 'g');
 }
 
 const NAME_CHARACTERS = /^[^<>&/[\]\x00-\x20=]+$/;
@@ -51,14 +47,30 @@ export function stripShortcodes(content: string, registered: readonly string[] =
   if (names.length === 0) return content;
 
   // Brackets inside HTML elements are hidden so only shortcodes in text are removed, then restored.
-  const protectedContent = hideBracketsInElements(content.replaceAll('&#91;', '&#091;').replaceAll('&#93;', '&#093;'));
-  const stripped = protectedContent.replace(
-    new RegExp(shortcodePattern(names), 'g'),
-    (whole: string, open: string | undefined, _name, _attributes, _slash, _inner, close: string | undefined) => {
-      if (open === '[' && close === ']') return whole.slice(1, -1);
-      return `${open ?? ''}${close ?? ''}`;
-    },
-  );
+  const text = hideBracketsInElements(content.replaceAll('&#91;', '&#091;').replaceAll('&#93;', '&#093;'));
+  // An opening tag needs a "]" after it, so the search ends at the last one; the next closer of each name is
+  // remembered, so a tag without one costs no search of the rest of the text.
+  const searchable = text.slice(0, text.lastIndexOf(']') + 1);
+  const opening = openingTagPattern(names);
+  const nextCloser = new Map<string, number>();
+  let stripped = '';
+  let copied = 0;
+  for (let match = opening.exec(searchable); match !== null; match = opening.exec(searchable)) {
+    const [, open = '', name = '', , slash] = match;
+    let end = match.index + match[0].length;
+    if (slash === undefined) {
+      const closer = `[/${name}]`;
+      let next = nextCloser.get(name) ?? -2;
+      if (next !== -1 && next < end) nextCloser.set(name, (next = text.indexOf(closer, end)));
+      if (next !== -1) end = next + closer.length;
+    }
+    const close = text[end] === ']' ? ']' : '';
+    if (close !== '') end++;
+    stripped += text.slice(copied, match.index) + (open === '[' && close === ']' ? text.slice(match.index + 1, end - 1) : `${open}${close}`);
+    copied = end;
+    opening.lastIndex = end;
+  }
+  stripped += text.slice(copied);
   return stripped.replaceAll('&#91;', '[').replaceAll('&#93;', ']');
 }
 
