@@ -78,23 +78,74 @@ function hideBracketsInElements(content: string): string {
   return rewriteElementsContaining(content, ['[', ']'], (element) => element.replaceAll('[', '&#91;').replaceAll(']', '&#93;'));
 }
 
-const unautopCache = new Map<string, RegExp>();
+/** The whole unwrapping as one pattern, for registered names a shortcode name could not hold (group 1: the shortcode). */
+function unautopPattern(registered: readonly string[]): RegExp {
+  const names = registered.map(escapeRegExp).join('|');
+  return new RegExp(
+    '<p>(?:' + TEXT_SPACES + ')*' +
+      '(\\[(' + names + ')(?![\\w-])[^\\]\\/]*(?:\\/(?!\\])[^\\]\\/]*)*?' +
+      '(?:\\/\\]|\\](?:[^\\[]*(?:\\[(?!\\/\\2\\])[^\\[]*)*\\[\\/\\2\\])?))' +
+      '(?:' + TEXT_SPACES + ')*<\\/p>',
+    'g',
+  );
+}
 
-/** Unwraps paragraphs that contain nothing but a registered shortcode. */
+const PARAGRAPH_THEN_BRACKET = new RegExp(`<p>(?:${TEXT_SPACES})*\\[`, 'g');
+const SPACES_THEN_PARAGRAPH_END = new RegExp(`(?:${TEXT_SPACES})*<\\/p>`, 'y');
+const NAME_CONTINUES = /[\w-]/;
+
+/**
+ * Unwraps paragraphs that contain nothing but a registered shortcode: `<p>`, spaces, the shortcode (a tag
+ * through its first `]`, with its content through the first `[/name]` when the paragraph then ends there),
+ * spaces, `</p>`. Names are tried in registered order. The next `]`, the next closer of each name and the
+ * paragraph ends already looked for are remembered, so the work stays linear.
+ */
 export function unautopShortcodes(text: string, registered: readonly string[] = DEFAULT_SHORTCODE_TAGS): string {
   if (registered.length === 0 || !text.includes('[')) return text;
-  const key = registered.join('|');
-  let pattern = unautopCache.get(key);
-  if (!pattern) {
-    const names = registered.map(escapeRegExp).join('|');
-    pattern = new RegExp(
-      '<p>(?:' + TEXT_SPACES + ')*' +
-        '(\\[(' + names + ')(?![\\w-])[^\\]\\/]*(?:\\/(?!\\])[^\\]\\/]*)*?' +
-        '(?:\\/\\]|\\](?:[^\\[]*(?:\\[(?!\\/\\2\\])[^\\[]*)*\\[\\/\\2\\])?))' +
-        '(?:' + TEXT_SPACES + ')*<\\/p>',
-      'g',
-    );
-    unautopCache.set(key, pattern);
+  if (!registered.every((name) => NAME_CHARACTERS.test(name))) return text.replace(unautopPattern(registered), '$1');
+  const paragraphEnds = new Map<number, number>();
+  const paragraphEndAt = (at: number): number => {
+    let end = paragraphEnds.get(at);
+    if (end === undefined) {
+      SPACES_THEN_PARAGRAPH_END.lastIndex = at;
+      end = SPACES_THEN_PARAGRAPH_END.test(text) ? SPACES_THEN_PARAGRAPH_END.lastIndex : -1;
+      paragraphEnds.set(at, end);
+    }
+    return end;
+  };
+  const nextCloser = new Map<string, number>();
+  let nextBracket = -2;
+  let output = '';
+  let copied = 0;
+  PARAGRAPH_THEN_BRACKET.lastIndex = 0;
+  for (let match = PARAGRAPH_THEN_BRACKET.exec(text); match !== null; match = PARAGRAPH_THEN_BRACKET.exec(text)) {
+    const open = match.index + match[0].length - 1;
+    let end = -1;
+    let shortcodeEnd = -1;
+    for (const name of registered) {
+      const nameEnd = open + 1 + name.length;
+      if (!text.startsWith(name, open + 1) || NAME_CONTINUES.test(text[nameEnd] ?? '')) continue;
+      if (nextBracket !== -1 && nextBracket < nameEnd) nextBracket = text.indexOf(']', nameEnd);
+      if (nextBracket === -1) break;
+      if (nextBracket > nameEnd && text[nextBracket - 1] === '/') {
+        shortcodeEnd = nextBracket + 1;
+        end = paragraphEndAt(shortcodeEnd);
+      } else {
+        const closer = `[/${name}]`;
+        let closerAt = nextCloser.get(name) ?? -2;
+        if (closerAt !== -1 && closerAt <= nextBracket) nextCloser.set(name, (closerAt = text.indexOf(closer, nextBracket + 1)));
+        if (closerAt !== -1) end = paragraphEndAt((shortcodeEnd = closerAt + closer.length));
+        if (end === -1) end = paragraphEndAt((shortcodeEnd = nextBracket + 1));
+      }
+      if (end !== -1) break;
+    }
+    if (end === -1) {
+      PARAGRAPH_THEN_BRACKET.lastIndex = match.index + 1;
+      continue;
+    }
+    output += text.slice(copied, match.index) + text.slice(open, shortcodeEnd);
+    copied = end;
+    PARAGRAPH_THEN_BRACKET.lastIndex = end;
   }
-  return text.replace(pattern, '$1');
+  return copied === 0 ? text : output + text.slice(copied);
 }
