@@ -71,8 +71,11 @@ export const BARE_AMPERSAND = /&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi;
 /** Finds where texturizing could change anything: without a match a run of text stays as it is. */
 export const MAY_TEXTURIZE = /\.\.\.|``|['"&-]| \(tm\)|\dx\d/g;
 
+/** Whether any of the literal replacements applies. */
+const LITERAL = /\.\.\.|``|''| \(tm\)|'(?:tain't|twere|twas|tis|twill|til|bout|nuff|round|cause|em)/;
+
 export function texturizeText(input: string): string {
-  let text = replaceEach(input, LITERAL_REPLACEMENTS);
+  let text = LITERAL.test(input) ? replaceEach(input, LITERAL_REPLACEMENTS) : input;
   if (text.includes("'")) {
     text = applyRules(text, APOSTROPHE_RULES);
     text = resolvePrimes(text, "'", PRIME, CLOSE_SINGLE, [OPEN_SINGLE_MARK, OPEN_SINGLE], [APOSTROPHE_MARK, APOSTROPHE]);
@@ -119,74 +122,90 @@ function resolvePrimes(
 ): string {
   let output = '';
   let copied = 0;
-  const emit = (at: number, length: number, replacement: string) => {
-    output += text.slice(copied, at) + replacement;
-    copied = at + length;
-  };
   let nextQuote = text.indexOf(quote);
   let nextOther = otherMark === '' ? -1 : text.indexOf(otherMark);
   let nextClose = -2;
-  const positions: number[] = [];
-  const decisions: string[] = [];
-  let start = 0;
+  const sentence: Sentence = { start: 0, end: 0, positions: [], decisions: [], count: 0 };
   for (let index = 0; ; index++) {
-    const mark = text.indexOf(openMark, start);
+    const mark = text.indexOf(openMark, sentence.start);
     const end = mark === -1 ? text.length : mark;
-    positions.length = 0;
+    sentence.end = end;
+    sentence.count = 0;
     while (nextQuote !== -1 && nextQuote < end) {
-      positions.push(nextQuote);
+      sentence.positions[sentence.count++] = nextQuote;
       nextQuote = text.indexOf(quote, nextQuote + 1);
     }
-    if (positions.length > 0) {
-      if (nextClose !== -1 && nextClose < start) nextClose = text.indexOf(close, start);
-      const holdsClose = nextClose !== -1 && nextClose < end;
-      decide(text, start, end, positions, decisions, index === 0 || holdsClose, prime, close);
+    if (sentence.count > 0) {
+      if (nextClose !== -1 && nextClose < sentence.start) nextClose = text.indexOf(close, sentence.start);
+      decide(text, sentence, index === 0 || (nextClose !== -1 && nextClose < end), quote, prime, close);
     }
-    for (let at = 0; at < positions.length || (nextOther !== -1 && nextOther < end); ) {
-      if (nextOther !== -1 && nextOther < end && (at === positions.length || nextOther < positions[at]!)) {
-        emit(nextOther, otherMark.length, other);
-        nextOther = text.indexOf(otherMark, nextOther + otherMark.length);
+    let at = 0;
+    while (at < sentence.count || (nextOther !== -1 && nextOther < end)) {
+      if (nextOther !== -1 && nextOther < end && (at === sentence.count || nextOther < sentence.positions[at]!)) {
+        output += text.slice(copied, nextOther) + other;
+        copied = nextOther + otherMark.length;
+        nextOther = text.indexOf(otherMark, copied);
         continue;
       }
-      let decision = decisions[at]!;
+      let decision = sentence.decisions[at]!;
       if (decision === quote && quote === '"') decision = close;
-      if (decision !== quote) emit(positions[at]!, 1, decision);
+      if (decision !== quote) {
+        output += text.slice(copied, sentence.positions[at]) + decision;
+        copied = sentence.positions[at]! + 1;
+      }
       at++;
     }
     if (mark === -1) break;
-    emit(mark, openMark.length, open);
-    start = mark + openMark.length;
+    output += text.slice(copied, mark) + open;
+    copied = sentence.start = mark + openMark.length;
   }
   return copied === 0 ? text : output + text.slice(copied);
 }
 
-function decide(
-  text: string, start: number, end: number, positions: readonly number[], decisions: string[], simple: boolean,
-  prime: string, close: string,
-): void {
-  decisions.length = positions.length;
-  const quote = text[positions[0]!]!;
-  const afterDigit = (at: number) => at > start && isDigit(text.charCodeAt(at - 1));
-  if (simple) {
-    positions.forEach((at, index) => {
-      decisions[index] = afterDigit(at) ? prime : closesAt(text, at + 1, end) ? close : quote;
-    });
-    return;
-  }
-  const candidates: number[] = [];
-  positions.forEach((at, index) => {
-    if (closesAt(text, at + 1, end)) candidates.push(index);
-    decisions[index] = afterDigit(at) ? prime : quote;
-  });
-  if (candidates.length === 1) {
-    decisions[candidates[0]!] = close;
-  } else if (candidates.length > 1) {
-    if (candidates.some((index) => !afterDigit(positions[index]!))) {
-      for (const index of candidates) decisions[index] = afterDigit(positions[index]!) ? prime : close;
+/** One quotation: its bounds, the positions of its quote characters (the first `count`) and their outcomes. */
+interface Sentence {
+  start: number;
+  end: number;
+  positions: number[];
+  decisions: string[];
+  count: number;
+}
+
+function afterDigit(text: string, start: number, at: number): boolean {
+  return at > start && isDigit(text.charCodeAt(at - 1));
+}
+
+// Marks a quote that could close the quotation; such decisions are settled once all quotes are seen.
+const CANDIDATE = '';
+
+function decide(text: string, sentence: Sentence, simple: boolean, quote: string, prime: string, close: string): void {
+  const { start, end, positions, decisions, count } = sentence;
+  let candidates = 0;
+  let notAfterDigit = 0;
+  let lastCandidate = -1;
+  let lastBeforePeriod = -1;
+  for (let index = 0; index < count; index++) {
+    const at = positions[index]!;
+    const digit = afterDigit(text, start, at);
+    const closes = closesAt(text, at + 1, end);
+    if (simple) {
+      decisions[index] = digit ? prime : closes ? close : quote;
+    } else if (closes) {
+      decisions[index] = CANDIDATE;
+      candidates++;
+      if (!digit) notAfterDigit++;
+      lastCandidate = index;
+      if (at + 1 < end && text.charCodeAt(at + 1) === 46 /* . */) lastBeforePeriod = index;
     } else {
-      const beforePeriod = candidates.filter((index) => positions[index]! + 1 < end && text[positions[index]! + 1] === '.');
-      const chosen = beforePeriod.length > 0 ? beforePeriod[beforePeriod.length - 1]! : candidates[candidates.length - 1]!;
-      for (const index of candidates) decisions[index] = index === chosen ? close : prime;
+      decisions[index] = digit ? prime : quote;
     }
+  }
+  if (candidates === 0) return;
+  const chosen = lastBeforePeriod !== -1 ? lastBeforePeriod : lastCandidate;
+  for (let index = 0; index < count; index++) {
+    if (decisions[index] !== CANDIDATE) continue;
+    if (candidates === 1) decisions[index] = close;
+    else if (notAfterDigit > 0) decisions[index] = afterDigit(text, start, positions[index]!) ? prime : close;
+    else decisions[index] = index === chosen ? close : prime;
   }
 }
