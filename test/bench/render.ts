@@ -4,6 +4,7 @@
  *
  *   npm run bench:render [-- kind]
  */
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { renderCommentText } from '../../src/comments/text.js';
 import { autop } from '../../src/content/render/autop.js';
@@ -33,6 +34,8 @@ const KINDS: Record<string, () => string> = {
 };
 
 const only = process.argv[2];
+// Wall-clock figures swing with other work on the machine; the load average says how busy it was.
+console.log(`load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}; milliseconds per stage`);
 const totals: string[] = [];
 for (const [name, make] of Object.entries(KINDS)) {
   if (only !== undefined && name !== only) continue;
