@@ -17,6 +17,10 @@ const enum State {
 const C_SPACE = new Set([' ', '\t', '\n', '\v', '\f', '\r']);
 
 export function stripTags(input: string): string {
+  // Text is copied in runs from one tag to the next; only markup is walked character by character. A NUL
+  // anywhere means the careful walk over every character.
+  const runs = !input.includes('\0');
+  let runStart = 0;
   let out = '';
   let state = State.Text;
   let depth = 0;
@@ -25,6 +29,15 @@ export function stripTags(input: string): string {
   let brackets = 0;
   let isXml = false;
   for (let index = 0; index < input.length; index++) {
+    if (runs && state === State.Text) {
+      index = input.indexOf('<', index);
+      while (index !== -1 && C_SPACE.has(input[index + 1] ?? '')) index = input.indexOf('<', index + 1);
+      if (index === -1) break;
+      out += input.slice(runStart, index);
+      state = State.Tag;
+      last = '<';
+      continue;
+    }
     const char = input[index]!;
     const previous = index > 0 ? input[index - 1]! : '';
     if (char === '\0') continue;
@@ -114,13 +127,50 @@ export function stripTags(input: string): string {
         }
         break;
     }
+    if (state === State.Text) runStart = index + 1;
   }
-  return out;
+  return runs && state === State.Text ? out + input.slice(runStart) : out;
 }
 
 /** `wp_strip_all_tags`: strips tags, dropping `<script>` and `<style>` elements with their contents. */
 export function stripAllTags(text: string, removeBreaks = false): string {
-  let stripped = stripTags(text.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, ''));
+  let stripped = stripTags(removeScriptsAndStyles(text));
   if (removeBreaks) stripped = stripped.replace(/[\r\n\t ]+/g, ' ');
   return phpTrim(stripped);
+}
+
+const SCRIPT_OR_STYLE = /<(script|style)/gi;
+const CLOSERS: Readonly<Record<string, RegExp>> = { script: /<\/script>/gi, style: /<\/style>/gi };
+
+/**
+ * Removes each `<script …>…</script>` and `<style …>…</style>` (names in any case, the closer the first after
+ * the opener). The next `>` and the next closer of each name are remembered, so an opener without a closer
+ * costs no search of the rest of the text.
+ */
+function removeScriptsAndStyles(text: string): string {
+  SCRIPT_OR_STYLE.lastIndex = 0;
+  if (!SCRIPT_OR_STYLE.test(text)) return text;
+  SCRIPT_OR_STYLE.lastIndex = 0;
+  const nextCloser: Record<string, number> = { script: -2, style: -2 };
+  let nextGreater = -2;
+  let output = '';
+  let copied = 0;
+  for (let match = SCRIPT_OR_STYLE.exec(text); match !== null; match = SCRIPT_OR_STYLE.exec(text)) {
+    const name = match[1]!.toLowerCase();
+    const nameEnd = match.index + match[0].length;
+    if (nextGreater < nameEnd) nextGreater = text.indexOf('>', nameEnd);
+    if (nextGreater === -1) break;
+    let closer = nextCloser[name]!;
+    if (closer !== -1 && closer <= nextGreater) {
+      const pattern = CLOSERS[name]!;
+      pattern.lastIndex = nextGreater + 1;
+      closer = pattern.exec(text)?.index ?? -1;
+      nextCloser[name] = closer;
+    }
+    if (closer === -1) continue;
+    output += text.slice(copied, match.index);
+    copied = closer + name.length + 3;
+    SCRIPT_OR_STYLE.lastIndex = copied;
+  }
+  return copied === 0 ? text : output + text.slice(copied);
 }

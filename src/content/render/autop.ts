@@ -2,6 +2,7 @@
  * Paragraphs from plain line breaks: text separated by blank lines becomes `<p>` elements, remaining single
  * newlines become `<br />`, block-level elements are never wrapped, and `<pre>` contents stay untouched.
  */
+import { rewriteNewlineSensitive, unwrapListItems } from './autop-scans.js';
 import { replaceInHtmlTags } from './html-split.js';
 import { ASCII_SPACE } from './patterns.js';
 import { phpTrim } from '../../format/php.js';
@@ -34,11 +35,9 @@ const PARAGRAPH_BREAK = new RegExp(`\\n${W}*\\n`);
 const EMPTY_PARAGRAPH = new RegExp(`<p>${W}*</p>`, 'g');
 const UNCLOSED_IN_CONTAINER = /<p>([^<]+)<\/(div|address|form)>/g;
 const WRAPPED_BLOCK_TAG = new RegExp(`<p>${W}*(</?${BLOCKS}[^>]*>)${W}*</p>`, 'g');
-const WRAPPED_LIST_ITEM = /<p>(<li[^\n]+?)<\/p>/g;
 const WRAPPED_BLOCKQUOTE = /<p><blockquote([^>]*)>/gi;
 const P_BEFORE_BLOCK_TAG = new RegExp(`<p>${W}*(</?${BLOCKS}[^>]*>)`, 'g');
 const P_AFTER_BLOCK_TAG = new RegExp(`(</?${BLOCKS}[^>]*>)${W}*</p>`, 'g');
-const NEWLINE_SENSITIVE = /<(script|style|svg)[\s\S]*?<\/\1>/g;
 const BARE_NEWLINE = new RegExp(`(?<!<br />)${W}*\\n`, 'g');
 const BR_AFTER_BLOCK_TAG = new RegExp(`(</?${BLOCKS}[^>]*>)${W}*<br />`, 'g');
 const BR_BEFORE_BLOCK_TAG = new RegExp(`<br />(${W}*</?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^>]*>)`, 'g');
@@ -81,13 +80,13 @@ export function autop(input: string, lineBreaks = true): string {
   text = text.replace(EMPTY_PARAGRAPH, '');
   text = text.replace(UNCLOSED_IN_CONTAINER, '<p>$1</p></$2>');
   text = text.replace(WRAPPED_BLOCK_TAG, '$1');
-  text = text.replace(WRAPPED_LIST_ITEM, '$1');
+  text = unwrapListItems(text);
   text = text.replace(WRAPPED_BLOCKQUOTE, '<blockquote$1><p>').replaceAll('</blockquote></p>', '</p></blockquote>');
   text = text.replace(P_BEFORE_BLOCK_TAG, '$1');
   text = text.replace(P_AFTER_BLOCK_TAG, '$1');
 
   if (lineBreaks) {
-    text = text.replace(NEWLINE_SENSITIVE, (element) => element.replaceAll('\n', PRESERVED_NEWLINE));
+    text = rewriteNewlineSensitive(text, (element) => element.replaceAll('\n', PRESERVED_NEWLINE));
     text = text.replaceAll('<br>', '<br />').replaceAll('<br/>', '<br />');
     text = text.replace(BARE_NEWLINE, '<br />\n');
     text = text.replaceAll(PRESERVED_NEWLINE, '\n');

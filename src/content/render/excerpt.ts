@@ -48,8 +48,35 @@ function generateExcerpt(rawContent: string, options: ExcerptRenderOptions): str
 }
 
 const NEXT_PAGE = '<!--nextpage-->';
-const MORE_TAG = /<!--more([^\n]*?)?-->/;
-const MORE_BLOCK_DELIMITER = /<!-- \/?wp:more[^\n]*? -->/g;
+const MORE_TAG = /<!--more/g;
+const MORE_BLOCK_DELIMITER = /<!-- \/?wp:more/g;
+
+/**
+ * The spans `opener … closer` with no line break between, the closer the first after the opener, left to right
+ * (as `opener[^\n]*?closer`). With `nonEmpty` the text between must not be empty unless nothing else matches
+ * (as `opener([^\n]*?)?closer`, whose optional group may not match empty). The next closer and line break found
+ * are remembered, so openers without a closer on their line cost no search of the rest of the text.
+ */
+function* spansOnOneLine(text: string, opener: RegExp, closer: string, nonEmpty = false): Generator<readonly [number, number]> {
+  let close = -2;
+  let newline = -2;
+  const gap = nonEmpty ? 1 : 0;
+  opener.lastIndex = 0;
+  for (let match = opener.exec(text); match !== null; match = opener.exec(text)) {
+    const from = match.index + match[0].length;
+    if (close !== -1 && close < from + gap) close = text.indexOf(closer, from + gap);
+    if (newline !== -1 && newline < from) newline = text.indexOf('\n', from);
+    let end = -1;
+    if (close !== -1 && (newline === -1 || newline >= close)) end = close + closer.length;
+    else if (nonEmpty && text.startsWith(closer, from)) end = from + closer.length;
+    if (end === -1) {
+      opener.lastIndex = match.index + 1;
+      continue;
+    }
+    yield [match.index, end];
+    opener.lastIndex = end;
+  }
+}
 
 /** The part of the content shown before "read more": the first page, cut at the first `<!--more-->`. */
 export function teaserOf(content: string): string {
@@ -65,11 +92,18 @@ export function teaserOf(content: string): string {
     if (text.startsWith(NEXT_PAGE)) text = text.slice(NEXT_PAGE.length);
     text = text.split(NEXT_PAGE)[0] ?? '';
   }
-  const more = MORE_TAG.exec(text);
-  if (!more) return text;
+  const first = spansOnOneLine(text, MORE_TAG, '-->', true).next().value;
+  if (first === undefined) return text;
+  const more = text.slice(first[0], first[1]);
   if (hasBlocks(text) && (text.includes('<!-- wp:core/more ') || text.includes('<!-- wp:more '))) {
-    text = text.replace(MORE_BLOCK_DELIMITER, '');
+    let kept = '';
+    let copied = 0;
+    for (const [start, end] of spansOnOneLine(text, MORE_BLOCK_DELIMITER, ' -->')) {
+      kept += text.slice(copied, start);
+      copied = end;
+    }
+    text = kept + text.slice(copied);
   }
-  const cut = text.indexOf(more[0]);
+  const cut = text.indexOf(more);
   return cut === -1 ? text : text.slice(0, cut);
 }

@@ -17,7 +17,9 @@ export const TEXT_END = '(?=\\n?$)';
 export function replaceEach(text: string, pairs: ReadonlyArray<readonly [string, string]>): string {
   let result = text;
   for (const [search, replacement] of pairs) {
-    if (search !== '' && result.includes(search)) result = result.split(search).join(replacement);
+    if (search === '' || !result.includes(search)) continue;
+    // A replacement without "$" is inserted literally by replaceAll, which builds no array of pieces.
+    result = replacement.includes('$') ? result.split(search).join(replacement) : result.replaceAll(search, replacement);
   }
   return result;
 }

@@ -55,7 +55,9 @@ const IMAGE_FILE = /\.(?:jpe?g|jpe|gif|png|webp)$/i;
 
 /**
  * One alternation per first character, codes sorted in descending order so that longer codes sharing a prefix
- * (`:???:` before `:?`) are tried first; each code must stand between spaces or line ends.
+ * (`:???:` before `:?`) are tried first; each code must stand between spaces or line ends. Each alternative
+ * starts with its literal first character and checks what precedes it afterwards, so the engine can skip
+ * quickly to candidate characters.
  */
 function buildSmileyPattern(): RegExp {
   const codes = Object.keys(SMILEYS).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
@@ -64,7 +66,8 @@ function buildSmileyPattern(): RegExp {
   let alternatives: string[] = [];
   const flush = () => {
     if (currentFirst !== '') {
-      groups.push(`(?<=${TEXT_SPACES}|^)${escapeRegExp(currentFirst)}(?:${alternatives.join('|')})(?=${TEXT_SPACES}|$)`);
+      const first = escapeRegExp(currentFirst);
+      groups.push(`${first}(?<=(?:${TEXT_SPACES}|^)${first})(?:${alternatives.join('|')})(?=${TEXT_SPACES}|$)`);
     }
   };
   for (const code of codes) {
@@ -81,7 +84,8 @@ function buildSmileyPattern(): RegExp {
 }
 
 const SMILEY_PATTERN = buildSmileyPattern();
-const TAG_SPLITTER = /(<[^\n]*?>)/;
+/** Every smiley starts with one of these characters. */
+const SMILEY_START = /[:;8]/g;
 const IGNORED_ELEMENT_START = /^<(code|pre|style|script|textarea)[^>]*>/;
 
 export interface SmileyOptions {
@@ -89,21 +93,92 @@ export interface SmileyOptions {
   smileyImageBaseUrl?: string | undefined;
 }
 
+/**
+ * The text is seen as runs of text and tags, a tag being `<` up to the first `>` with no line break between.
+ * Smileys are replaced in text runs outside ignored elements, each run on its own (a run's start and end count
+ * as line ends). The scan keeps the next `>`, line break and smiley character it has found, so every search
+ * covers new ground and the work stays linear.
+ */
 export function convertSmilies(text: string, options: SmileyOptions = {}): string {
-  const pieces = text.split(TAG_SPLITTER);
+  SMILEY_START.lastIndex = 0;
+  if (!SMILEY_START.test(text)) return text;
+
+  const outputs = new Map<string, string>();
+  const replacer = (code: string) => {
+    let replacement = outputs.get(code);
+    if (replacement === undefined) outputs.set(code, (replacement = smileyOutput(code, options)));
+    return replacement;
+  };
+  const length = text.length;
+  let output = '';
+  let copied = 0;
   let ignoredElement = '';
-  for (let index = 0; index < pieces.length; index++) {
-    const piece = pieces[index] ?? '';
-    if (ignoredElement === '') {
+  let nextClose = -2;
+  let nextNewline = -2;
+  let nextSmiley = -2;
+  const smileyFrom = (from: number): number => {
+    if (nextSmiley !== -1 && nextSmiley < from) {
+      SMILEY_START.lastIndex = from;
+      nextSmiley = SMILEY_START.exec(text)?.index ?? -1;
+    }
+    return nextSmiley;
+  };
+  const textRun = (start: number, end: number) => {
+    if (start === end) return;
+    if (ignoredElement === '' && text.charCodeAt(start) === 60 /* < */) {
+      const piece = text.slice(start, end);
       const opened = IGNORED_ELEMENT_START.exec(piece);
       if (opened) ignoredElement = opened[1] ?? '';
+      else return;
     }
-    if (ignoredElement === '' && piece.length > 0 && !piece.startsWith('<')) {
-      pieces[index] = piece.replace(SMILEY_PATTERN, (code) => smileyOutput(code, options));
+    if (ignoredElement === '') {
+      const smiley = smileyFrom(start);
+      if (smiley === -1 || smiley >= end) return;
+      const piece = text.slice(start, end);
+      const replaced = piece.replace(SMILEY_PATTERN, replacer);
+      if (replaced !== piece) {
+        output += text.slice(copied, start) + replaced;
+        copied = end;
+      }
+    } else if (end - start === ignoredElement.length + 3 && text.startsWith(`</${ignoredElement}>`, start)) {
+      ignoredElement = '';
     }
-    if (ignoredElement !== '' && piece === `</${ignoredElement}>`) ignoredElement = '';
+  };
+
+  let position = 0;
+  let search = 0;
+  while (search < length) {
+    const open = text.indexOf('<', search);
+    if (open === -1) break;
+    if (nextClose !== -1 && nextClose < open) nextClose = text.indexOf('>', open);
+    if (nextClose === -1) break;
+    if (nextNewline !== -1 && nextNewline < open) nextNewline = text.indexOf('\n', open);
+    if (nextNewline !== -1 && nextNewline < nextClose) {
+      // No tag can start before this line break: every "<" before it meets the break before a ">".
+      search = nextNewline + 1;
+      continue;
+    }
+    const end = nextClose + 1;
+    textRun(position, open);
+    tagRun(open, end);
+    position = end;
+    search = end;
   }
-  return pieces.join('');
+  textRun(position, length);
+  return copied === 0 ? text : output + text.slice(copied);
+
+  function tagRun(start: number, end: number): void {
+    if (ignoredElement === '') {
+      const second = text.charCodeAt(start + 1);
+      // c, p, s, t: the first letters of the ignored elements.
+      if (second === 99 || second === 112 || second === 115 || second === 116) {
+        const opened = IGNORED_ELEMENT_START.exec(text.slice(start, end));
+        if (opened) ignoredElement = opened[1] ?? '';
+      }
+    } else if (end - start === ignoredElement.length + 3 && text.startsWith(`</${ignoredElement}>`, start)) {
+      ignoredElement = '';
+    }
+  }
 }
 
 function smileyOutput(code: string, options: SmileyOptions): string {
