@@ -66,7 +66,11 @@ const CONTROL_CHARACTERS = /[\x00-\x08\x0B\x0C\x0E-\x1F]/g;
 const MARKUP = /<!--[^\n]*?-->|<[^>]*(?:>|$)/g;
 
 function sanitizeKeepingComments(html: string, options: sanitizeHtml.IOptions): string {
-  const input = limitNesting(html.replace(CONTROL_CHARACTERS, ''));
+  const text = html.replace(CONTROL_CHARACTERS, '');
+  // Without markup characters there is nothing to remove or escape: the text comes out as it is, and the
+  // sanitiser (megabytes, tens of milliseconds to load) stays unloaded for plain titles and image metadata.
+  if (!/[<>&]/.test(text)) return text;
+  const input = limitNesting(text);
   if (!input.includes('<!--')) return sanitizeHtml(input, options);
 
   const marker = unusedPrivateUseCharacter(input);

@@ -69,3 +69,15 @@ test('sanitizePostHtml: comments are kept with their text sanitised and no doubl
   assert.equal(sanitizePostHtml('<!-- a -- b --><p>x</p>'), '<!-- a - b --><p>x</p>');
   assert.equal(sanitizePostHtml('<!--<b onclick="x">y</b>-->'), '<!--<b>y</b>-->');
 });
+
+test('sanitizePostHtml and sanitizeTitleHtml: text without markup characters comes out as it is, as through the sanitiser', () => {
+  const texts = ['He said "hi" — it\'s 1/250 s', 'ünï 😀\u00a0\u2028 tab\there', "`x` ${y} \\ = ; % # ! ? ( ) [ ] { } ~ ^ * + , . |", '', 'line\nbreak\r\n'];
+  for (const text of texts) {
+    for (const sanitize of [sanitizePostHtml, sanitizeTitleHtml]) {
+      assert.equal(sanitize(text), text);
+      assert.equal(sanitize(`\x01${text}\x1f`), text, 'control characters are still removed');
+      // The same text next to markup goes through the sanitiser, which leaves it alone too.
+      assert.equal(sanitize(`${text}<b>x</b>`), `${text}<b>x</b>`);
+    }
+  }
+});
