@@ -3,7 +3,7 @@
  * decode to planes and encode from them, so a JPEG resized to JPEG is never converted to RGB nor has its chroma
  * upsampled: area averaging is linear and commutes with the colour transform. RGBA rasters convert to and from.
  */
-import type { Raster } from './raster.js';
+import { coverage, type Raster } from './raster.js';
 
 export interface Plane {
   width: number;
@@ -15,55 +15,14 @@ export interface Plane {
 
 export const createPlane = (width: number, height: number): Plane => ({ width, height, stride: width, data: new Uint8Array(width * height) });
 
-/** For each output pixel of one direction: the first source pixel and the box-overlap weights of those it covers. */
-interface Taps {
-  starts: Int32Array;
-  counts: Int32Array;
-  weights: Float32Array;
-  stride: number;
-}
-
-function taps(start: number, length: number, outputLength: number, sourceSize: number): Taps {
-  const scale = length / outputLength;
-  const stride = Math.ceil(scale) + 2;
-  const starts = new Int32Array(outputLength);
-  const counts = new Int32Array(outputLength);
-  const weights = new Float32Array(outputLength * stride);
-  for (let output = 0; output < outputLength; output++) {
-    const from = start + output * scale;
-    const to = from + scale;
-    const first = Math.max(0, Math.floor(from));
-    const last = Math.min(Math.ceil(to), sourceSize);
-    let total = 0;
-    let count = 0;
-    for (let source = first; source < last && count < stride; source++) {
-      const overlap = Math.min(to, source + 1) - Math.max(from, source);
-      if (overlap <= 0) continue;
-      if (count === 0) starts[output] = source;
-      weights[output * stride + count] = overlap;
-      total += overlap;
-      count++;
-    }
-    if (count === 0) {
-      starts[output] = Math.min(Math.max(Math.floor(from), 0), sourceSize - 1);
-      weights[output * stride] = 1;
-      total = 1;
-      count = 1;
-    }
-    for (let index = 0; index < count; index++) weights[output * stride + index]! /= total;
-    counts[output] = count;
-  }
-  return { starts, counts, weights, stride };
-}
-
 /**
  * The source rectangle (`sx`, `sy`, `sw` × `sh`, fractions allowed) of a plane averaged by area into a new
  * `width` × `height` plane. One output row at a time: the source rows it covers are summed into one row of
  * floats, then that row is averaged across, so the only buffer besides the result is one row long.
  */
 export function resamplePlane(source: Plane, sx: number, sy: number, sw: number, sh: number, width: number, height: number): Plane {
-  const vertical = taps(sy, sh, height, source.height);
-  const horizontal = taps(sx, sw, width, source.width);
+  const vertical = coverage(sy, sh, height, source.height);
+  const horizontal = coverage(sx, sw, width, source.width);
   const from = horizontal.starts[0]!;
   const to = Math.min(source.width, horizontal.starts[width - 1]! + horizontal.counts[width - 1]!);
   const span = to - from;

@@ -28,7 +28,7 @@ export function isOpaque(raster: Raster): boolean {
   return true;
 }
 
-interface Weights {
+export interface Weights {
   /** For each output position: the first source index and the weights of the source pixels it covers. */
   starts: Int32Array;
   counts: Int32Array;
@@ -40,7 +40,7 @@ interface Weights {
  * How each of `outputLength` pixels covers the source span [`start`, `start + length`): box weights by overlap,
  * which averages every source pixel when shrinking and interpolates nothing when enlarging (nearest coverage).
  */
-function coverage(start: number, length: number, outputLength: number, sourceSize: number): Weights {
+export function coverage(start: number, length: number, outputLength: number, sourceSize: number): Weights {
   const scale = length / outputLength;
   const stride = Math.ceil(scale) + 2;
   const starts = new Int32Array(outputLength);
