@@ -9,17 +9,13 @@
  * QUIRE_TEST_POSTGRES_URL, or a private server started from the Debian packages; without either its column is
  * left out.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCms } from '../../src/index.js';
 import type { StoragePort } from '../../src/ports/storage.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
-import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { startTestPostgres } from '../storage/postgres-server.js';
-import { benchPost } from './records.js';
+import { loadPosts, onSqliteFile } from './records.js';
 
 const POSTS = Number(process.argv.slice(2).find((argument) => /^\d+$/.test(argument)) ?? 100_000);
 const STORES = (process.argv.find((argument) => argument.startsWith('--stores='))?.slice('--stores='.length) ?? 'memory,sqlite,postgres').split(',');
@@ -32,18 +28,10 @@ const REQUESTS = [
   ['page 100', '/cms/v2/posts', { per_page: '10', page: '100' }],
 ] as const;
 
-async function load(store: StoragePort): Promise<void> {
-  for (let first = 0; first < POSTS; first += 1000) {
-    await store.transaction(async (tx) => {
-      for (let index = first; index < Math.min(POSTS, first + 1000); index++) await tx.insert('posts', benchPost(index));
-    });
-  }
-}
-
 async function measure(store: StoragePort): Promise<Map<string, string>> {
   const figures = new Map<string, string>();
   const start = performance.now();
-  await load(store);
+  await loadPosts(store, POSTS);
   figures.set('load', `${((performance.now() - start) / 1000).toFixed(1)} s`);
   const cms = createCms({ storage: store, responseCache: false });
   for (const [label, routePath, query] of REQUESTS) {
@@ -64,16 +52,7 @@ async function measure(store: StoragePort): Promise<Map<string, string>> {
 
 const columns = new Map<string, Map<string, string>>();
 if (STORES.includes('memory')) columns.set('memory', await measure(createMemoryStorage()));
-if (STORES.includes('sqlite')) {
-  const folder = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
-  try {
-    const sqlite = sqliteStorage({ path: path.join(folder, 'bench.db') });
-    columns.set('sqlite (file, WAL)', await measure(sqlite));
-    await sqlite.close();
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
+if (STORES.includes('sqlite')) columns.set('sqlite (file, WAL)', await onSqliteFile(measure));
 const postgres = STORES.includes('postgres')
   ? await startTestPostgres().catch((error: Error) => ({ skip: error.message }))
   : { skip: 'not asked for' };

@@ -1,5 +1,9 @@
 /** The post records the storage benchmarks load: the same shape and the same (seeded) dates in every run. */
-import type { NewRecord } from '../../src/ports/storage.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { NewRecord, StoragePort } from '../../src/ports/storage.js';
+import { sqliteStorage, type SqliteStorage } from '../../src/storage/sqlite/index.js';
 
 let dateSeed = 1;
 
@@ -23,4 +27,28 @@ export function benchPost(index: number): NewRecord {
     tags: [],
     sticky: false,
   };
+}
+
+/** Loads `count` bench posts in transactions of a thousand, as an import would. */
+export async function loadPosts(store: StoragePort, count: number): Promise<void> {
+  for (let first = 0; first < count; first += 1000) {
+    await store.transaction(async (tx) => {
+      for (let index = first; index < Math.min(count, first + 1000); index++) await tx.insert('posts', benchPost(index));
+    });
+  }
+}
+
+/** Runs `work` on a SQLite store in a file of a temporary folder, closed and deleted afterwards. */
+export async function onSqliteFile<T>(work: (store: SqliteStorage) => Promise<T>): Promise<T> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
+  try {
+    const store = sqliteStorage({ path: path.join(folder, 'bench.db') });
+    try {
+      return await work(store);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }

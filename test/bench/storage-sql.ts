@@ -9,21 +9,16 @@
  * QUIRE_TEST_POSTGRES_URL, or a private server started from the Debian packages; without either its column is
  * left out.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ListQuery, StoragePort } from '../../src/ports/storage.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
-import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { startTestPostgres } from '../storage/postgres-server.js';
-import { benchPost, nextDate } from './records.js';
+import { benchPost, loadPosts, nextDate, onSqliteFile } from './records.js';
 
 const POSTS = Number(process.argv.slice(2).find((argument) => /^\d+$/.test(argument)) ?? 100_000);
 const STORES = (process.argv.find((argument) => argument.startsWith('--stores='))?.slice('--stores='.length) ?? 'memory,sqlite,postgres').split(',');
 const RUNS = 500;
-const BATCH = 1000;
 const SEARCH_RUNS = 20;
 
 const typicalList: ListQuery = {
@@ -71,11 +66,7 @@ async function time(runs: number, operation: (run: number) => Promise<unknown>):
 async function measure(store: StoragePort, upkeep: () => Promise<unknown>): Promise<Map<string, string>> {
   const figures = new Map<string, string>();
   let start = performance.now();
-  for (let first = 0; first < POSTS; first += BATCH) {
-    await store.transaction(async (tx) => {
-      for (let index = first; index < Math.min(POSTS, first + BATCH); index++) await tx.insert('posts', benchPost(index));
-    });
-  }
+  await loadPosts(store, POSTS);
   figures.set(`load ${POSTS.toLocaleString('en')} posts`, `${((performance.now() - start) / 1000).toFixed(1)} s`);
   await upkeep();
   start = performance.now();
@@ -101,14 +92,7 @@ const columns = new Map<string, Map<string, string>>();
 if (STORES.includes('memory')) columns.set('memory', await measure(createMemoryStorage(), async () => {}));
 
 if (STORES.includes('sqlite')) {
-  const folder = mkdtempSync(path.join(tmpdir(), 'quire-bench-'));
-  try {
-    const sqlite = sqliteStorage({ path: path.join(folder, 'bench.db') });
-    columns.set('sqlite (file, WAL)', await measure(sqlite, async () => sqlite.database.pragma('optimize')));
-    await sqlite.close();
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+  columns.set('sqlite (file, WAL)', await onSqliteFile((sqlite) => measure(sqlite, async () => sqlite.database.pragma('optimize'))));
 }
 
 const postgres = STORES.includes('postgres')
