@@ -3,6 +3,7 @@ import { filterDateToLocal } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import type { Condition, ListQuery, SortKey } from '../ports/storage.js';
 import { readableCondition, type Viewer } from './readability.js';
+import { pageOffset } from '../core/response.js';
 
 const SEARCHED_FIELDS = ['author_name', 'author_email', 'author_url', 'author_ip', 'content'];
 
@@ -95,7 +96,7 @@ export function listQuery(params: Readonly<Record<string, unknown>>, viewer: Vie
   const perPage = Number(params.per_page) || 10;
   const page = Math.max(1, Number(params.page) || 1);
   const offsetParam = Number(params.offset);
-  const offset = Number.isSafeInteger(offsetParam) && offsetParam > 0 ? offsetParam : (page - 1) * perPage;
+  const offset = Number.isSafeInteger(offsetParam) && offsetParam > 0 ? offsetParam : pageOffset(page, perPage);
   const query: ListQuery = { where, orderBy, offset, limit: perPage, withTotal: true };
   const search = typeof params.search === 'string' ? params.search : '';
   if (search !== '') query.search = { fields: SEARCHED_FIELDS, terms: [search] };

@@ -66,3 +66,11 @@ export function isHandlerResult(value: unknown): value is HandlerResult {
 export function paging(total: number, page: number, perPage: number): Paging {
   return { total, totalPages: total === 0 ? 0 : Math.ceil(total / perPage), page };
 }
+
+/**
+ * The store offset of a page: `(page - 1) * perPage`, held at the largest safe integer, which no store reaches.
+ * Pages are checked only to be at least 1, so a page near 2^53 would otherwise give an offset the stores refuse.
+ */
+export function pageOffset(page: number, perPage: number): number {
+  return Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
+}

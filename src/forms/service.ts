@@ -14,6 +14,7 @@ import {
 } from './record.js';
 import { completeMessages } from './properties.js';
 import { flatten, phpString } from './text.js';
+import { pageOffset } from '../core/response.js';
 
 type SiteTime = Pick<Site, 'timezone' | 'gmtOffset'>;
 
@@ -173,7 +174,7 @@ export async function listSubmissions(storage: StoragePort, formId: number, page
   const { items, total } = await storage.list(SUBMISSIONS_COLLECTION, {
     where: [{ field: 'form_id', op: 'eq', value: formId }],
     orderBy: [{ field: 'date_gmt', direction: 'desc' }],
-    offset: (page - 1) * perPage,
+    offset: pageOffset(page, perPage),
     limit: perPage,
     withTotal: true,
   });

@@ -5,6 +5,7 @@
  */
 import type { Condition, StoragePort, StoredRecord } from '../ports/storage.js';
 import { DEFAULT_MESSAGES, DEFAULT_SETTINGS, MESSAGE_KEYS, SETTING_KEYS, type FormMessages, type FormSettings, type MessageKey } from './settings.js';
+import { pageOffset } from '../core/response.js';
 
 export const POSTS_COLLECTION = 'posts';
 export const FORM_TYPE = 'mc4wp-form';
@@ -113,7 +114,7 @@ export async function listFormRecords(storage: StoragePort, page: number, perPag
   const { items, total } = await storage.list(POSTS_COLLECTION, {
     where: [{ field: 'type', op: 'eq', value: FORM_TYPE }],
     orderBy: [{ field: 'id', direction: 'asc' }],
-    offset: (page - 1) * perPage,
+    offset: pageOffset(page, perPage),
     limit: perPage,
     withTotal: true,
   });

@@ -7,6 +7,7 @@ import { renderTitle } from '../content/render/index.js';
 import { allTerms, compareText, type TermRecord } from '../content/taxonomy/index.js';
 import type { Links } from '../core/context.js';
 import type { Condition, ListQuery, SortKey, StoragePort } from '../ports/storage.js';
+import { pageOffset } from '../core/response.js';
 
 export interface SearchRequest {
   search: string;
@@ -42,7 +43,7 @@ export const postSearch: SearchHandler = {
     ];
     if (request.include.length > 0) where.push({ field: 'id', op: 'in', values: [...request.include] });
     if (request.exclude.length > 0) where.push({ field: 'id', op: 'notIn', values: [...request.exclude] });
-    const query: ListQuery = { where, offset: (request.page - 1) * request.perPage, limit: request.perPage, withTotal: true };
+    const query: ListQuery = { where, offset: pageOffset(request.page, request.perPage), limit: request.perPage, withTotal: true };
     const orderBy: SortKey[] = [];
     if (request.search !== '') {
       const parsed = parseSearch(request.search);

@@ -2,7 +2,7 @@
 import { toInt } from '../core/args/php.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { reply } from '../core/response.js';
+import { pageOffset, reply } from '../core/response.js';
 import type { PostType } from '../content/post-type/index.js';
 import type { CmsDeps } from '../deps.js';
 import { answering, SliderFailure } from './failure.js';
@@ -37,7 +37,7 @@ function positive(value: unknown, fallback: number, maximum: number): number {
 async function listSliders(context: RequestContext, runtime: SliderRuntime): Promise<HandlerResult> {
   const perPage = positive(context.params.per_page, LIST_PAGE_SIZE, LIST_PAGE_SIZE);
   const page = positive(context.params.page, 1, Number.MAX_SAFE_INTEGER);
-  const offset = (page - 1) * perPage;
+  const offset = pageOffset(page, perPage);
   const { items, total } = await runtime.service.list(Number.isSafeInteger(offset) ? offset : 0, perPage);
   return reply({
     success: true,

@@ -104,4 +104,16 @@ onEachStore('search', (store) => {
     const context = await site.anonymous('GET', '/cms/v2/search?context=edit');
     assert.equal(context.status, 400);
   });
+
+  it('answers a page near 2^53 as any page past the end, on every store', async () => {
+    const site = await makeCommentSite(store);
+    await site.create({ title: 'Tomatoes', status: 'publish' });
+    for (const type of ['post', 'term', 'post-format']) {
+      const pastEnd = await site.anonymous('GET', `/cms/v2/search?type=${type}&page=50&per_page=62`);
+      const huge = await site.anonymous('GET', `/cms/v2/search?type=${type}&page=9007199254740992&per_page=62`);
+      assert.equal(huge.status, pastEnd.status, type);
+      assert.deepEqual(huge.json, pastEnd.json, type);
+      assert.equal(huge.headers['X-WP-Total'], pastEnd.headers['X-WP-Total'], type);
+    }
+  });
 });

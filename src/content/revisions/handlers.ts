@@ -1,7 +1,7 @@
 /** The revision handlers: the list of a post's revisions, one revision, and its removal. */
 import type { Paging, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { collection, item, reply } from '../../core/response.js';
+import { collection, item, pageOffset, reply } from '../../core/response.js';
 import { filterByContext } from '../../core/shape.js';
 import type { Condition, ListQuery, SortKey } from '../../ports/storage.js';
 import {
@@ -56,7 +56,7 @@ export async function listRevisions(context: RequestContext, postType: PostType)
   const perPage = typeof params.per_page === 'number' && params.per_page > 0 ? params.per_page : null;
   const offset = typeof params.offset === 'number' ? params.offset : null;
   if (perPage !== null) {
-    query.offset = offset !== null ? Math.abs(offset) : (page - 1) * perPage;
+    query.offset = offset !== null ? Math.min(Math.abs(offset), Number.MAX_SAFE_INTEGER) : pageOffset(page, perPage);
     query.limit = perPage;
   }
 

@@ -5,6 +5,7 @@
  */
 import type { MergeValue, Subscriber, SubscriberPage, SubscriberQuery, SubscriberStatus } from '../../../ports/mailing-list.js';
 import type { Condition, StoragePort, StoredRecord } from '../../../ports/storage.js';
+import { pageOffset } from '../../../core/response.js';
 
 export const SUBSCRIBERS_COLLECTION = 'mailing_subscribers';
 
@@ -79,7 +80,7 @@ export async function listSubscriberRecords(storage: StoragePort, query: Subscri
   const { items, total } = await storage.list(SUBSCRIBERS_COLLECTION, {
     where,
     orderBy: [{ field: 'email', direction: 'asc' }],
-    offset: (query.page - 1) * query.perPage,
+    offset: pageOffset(query.page, query.perPage),
     limit: query.perPage,
     withTotal: true,
   });
