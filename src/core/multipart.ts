@@ -12,6 +12,8 @@ export const MAX_PART_HEADER_BYTES = 16 * 1024;
 export const MAX_PART_HEADER_PAIRS = 32;
 /** Bodies are fed to the parser in slices this big, yielding to other work between them. */
 const SLICE_BYTES = 1024 * 1024;
+/** Turns of the event loop without progress after which the parser counts as stuck. */
+const STALLED_AFTER_TURNS = 5;
 
 export interface MultipartContent {
   form: ParamMap;
@@ -45,7 +47,10 @@ export async function parseMultipart(raw: Uint8Array, contentType: string, maxFi
     },
   });
   const pending: Promise<void>[] = [];
+  let progress = 0;
+  parser.on('drain', () => progress++);
   parser.on('field', (name: string | undefined, value: string | undefined) => {
+    progress++;
     // A part without a name is not a form variable (PHP skips it too).
     if (typeof name !== 'string' || typeof value !== 'string') return;
     fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
@@ -59,7 +64,10 @@ export async function parseMultipart(raw: Uint8Array, contentType: string, maxFi
     const chunks: Buffer[] = [];
     let cut = false;
     pending.push(new Promise((resolve) => {
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('data', (chunk: Buffer) => {
+        progress++;
+        chunks.push(chunk);
+      });
       stream.on('end', () => {
         if (!cut) files.push({ field, filename, contentType: mimeType || 'application/octet-stream', bytes: new Uint8Array(Buffer.concat(chunks)) });
         resolve();
@@ -71,19 +79,46 @@ export async function parseMultipart(raw: Uint8Array, contentType: string, maxFi
       });
     }));
   });
+  let done = false;
   const finished = new Promise<void>((resolve) => {
     parser.on('finish', resolve);
     parser.on('error', () => resolve());
+  }).then(() => {
+    done = true;
   });
+  // Ends with `finished`, or when the parser is stuck (see `whenStalled`): what was complete is kept.
+  const over = Promise.race([finished, whenStalled(() => progress, () => done)]);
   const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   for (let offset = 0; offset < body.length; offset += SLICE_BYTES) {
     if (offset > 0) await new Promise((resolve) => setImmediate(resolve));
-    if (!parser.write(body.subarray(offset, offset + SLICE_BYTES))) await Promise.race([once(parser, 'drain'), finished]);
+    progress++;
+    if (!parser.write(body.subarray(offset, offset + SLICE_BYTES))) await Promise.race([once(parser, 'drain'), over]);
   }
   parser.end();
-  await finished;
+  await over;
   await Promise.all(pending);
   return { form: collector.result(), files, fieldBytes };
+}
+
+/**
+ * Resolves once the parser has made no progress (`progress` unchanged) for a few turns of the event loop while not
+ * `done`. The whole body is in memory, so a parser that stops moving is stuck: busboy stops reading, with no
+ * error, when a part's header holds a bare line feed and its data passes 16 KiB.
+ */
+function whenStalled(progress: () => number, done: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    let last = progress();
+    let idleTurns = 0;
+    const check = () => {
+      if (done()) return resolve();
+      const now = progress();
+      idleTurns = now === last ? idleTurns + 1 : 0;
+      last = now;
+      if (idleTurns >= STALLED_AFTER_TURNS) return resolve();
+      setImmediate(check);
+    };
+    setImmediate(check);
+  });
 }
 
 /** Whether the content type names a boundary at all (without one the body cannot be read). */
