@@ -16,9 +16,21 @@ export function isWellFormedText(text: string): boolean {
 }
 
 export function matchesPattern(pattern: string, subject: string): boolean {
-  const regex = compilePattern(pattern);
+  const regex = compilePattern(withoutOuterWildcards(pattern));
   if (!regex || !isWellFormedText(subject)) return false;
   return regex.test(subject);
+}
+
+/**
+ * A search for `.*X.*` finds a match exactly when a search for `X` does (`.*` may match nothing), but it tries
+ * every start and runs to the end from each: `.*\S.*` on 400,000 spaces took seconds. So a leading `.*` and a
+ * trailing one are left off for the yes-or-no test (not after a backslash, nor before another quantifier).
+ */
+function withoutOuterWildcards(pattern: string): string {
+  let core = pattern;
+  if (core.startsWith('.*') && !/^\.\*[?+*{]/.test(core)) core = core.slice(2);
+  if (core.endsWith('.*') && !core.endsWith('\\.*')) core = core.slice(0, -2);
+  return core;
 }
 
 export function compilePattern(pattern: string): RegExp | null {

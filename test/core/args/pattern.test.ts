@@ -40,3 +40,23 @@ describe('matchesPattern', () => {
     assert.equal(matchesPattern('.', 'a\uD800'), false);
   });
 });
+
+describe('matchesPattern with outer wildcards', () => {
+  it('answers `.*X.*` as a search for X would, without trying every start', () => {
+    const cases: [string, string, boolean][] = [
+      ['.*\\S.*', '   x  ', true],
+      ['.*\\S.*', '      ', false],
+      ['.*\\S.*', '', false],
+      ['.*', '', true],
+      ['.*a|b.*', 'xb', true],
+      ['a|.*', 'zzz', true],
+      ['.*x\\.*', 'x...', true],
+      ['.*x\\.*', 'y', false],
+      ['.*?x', 'ax', true],
+      ['.*x.*$', 'ax\n', true],
+    ];
+    for (const [pattern, subject, expected] of cases) assert.equal(matchesPattern(pattern, subject), expected, `${pattern} on ${JSON.stringify(subject)}`);
+    // Every start scanned to the end made this take seconds; a wrong answer here would be a true.
+    assert.equal(matchesPattern('.*\\S.*', ' '.repeat(400_000)), false);
+  });
+});
