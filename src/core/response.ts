@@ -69,8 +69,11 @@ export function paging(total: number, page: number, perPage: number): Paging {
 
 /**
  * The store offset of a page: `(page - 1) * perPage`, held at the largest safe integer, which no store reaches.
- * Pages are checked only to be at least 1, so a page near 2^53 would otherwise give an offset the stores refuse.
+ * Pages are checked only to be at least 1, so a page near 2^53 or beyond would otherwise give an offset the stores
+ * refuse.
  */
 export function pageOffset(page: number, perPage: number): number {
-  return Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
+  const offset = (page - 1) * perPage;
+  // A page that is no finite number (1e309 reads as Infinity, and Infinity × 0 is NaN) is past the end as well.
+  return offset >= 0 && offset < Number.MAX_SAFE_INTEGER ? Math.floor(offset) : Number.MAX_SAFE_INTEGER;
 }
