@@ -1,5 +1,6 @@
 /**
- * Read path benchmark: `node --import tsx test/bench/reads.ts [--store memory|sqlite]` (or `npm run bench:reads`).
+ * Read path benchmark: `npm run bench:reads [-- --store memory|sqlite]` (builds dist/js, then runs
+ * `node --import tsx test/bench/reads.ts`). The servers run the built package, as hosts and the standalone server do.
  *
  * A child process serves quire (node adapter) over a site of 100 realistic posts (several paragraphs of block
  * markup, categories, tags, featured images) twice — with the response cache, and with `responseCache: false` —
@@ -23,11 +24,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { toNodeListener } from '../../adapters/node.js';
-import { createCms, encodeResponse, type Cms, type CmsRequest } from '../../src/index.js';
+import type { Cms, CmsRequest } from '../../src/index.js';
 import type { StoragePort } from '../../src/ports/storage.js';
-import { createMemoryStorage } from '../../src/storage/memory/index.js';
-import { sqliteStorage } from '../../src/storage/sqlite/index.js';
+
+// The servers run the built package (dist/js), as the standalone server and every host do.
+const { toNodeListener } = await import('../../dist/js/node.js' as string) as typeof import('../../adapters/node.js');
+const { createCms, createMemoryStorage, encodeResponse } = await import('../../dist/js/index.js' as string) as typeof import('../../src/index.js');
+const { sqliteStorage } = await import('../../dist/js/sqlite.js' as string) as typeof import('../../src/storage/sqlite/index.js');
 
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
