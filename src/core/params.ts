@@ -9,6 +9,7 @@ export type GroupName = 'JSON' | 'POST' | 'GET' | 'URL' | 'defaults';
 /** The parameter groups of one request, highest precedence first (the reference's `get_parameter_order`). */
 export class ParamGroups {
   readonly #groups: [GroupName, Map<string, unknown>][];
+  readonly #settled = new Set<string>();
 
   constructor(sources: { json?: unknown; post?: Record<string, unknown> | null; query: ParamMap; url: Record<string, string>; endpoint: Endpoint }) {
     const { json, post, query, url, endpoint } = sources;
@@ -20,9 +21,29 @@ export class ParamGroups {
     this.#groups.push(['GET', new Map(Object.entries(query))]);
     this.#groups.push(['URL', new Map(Object.entries(url))]);
     const defaults = new Map<string, unknown>();
-    // Scalars as they are; lists and maps copied, as the request may change its parameters.
-    for (const [name, fallback] of defaultsOf(endpoint)) defaults.set(name, typeof fallback === 'object' ? structuredClone(fallback) : fallback);
+    for (const fallback of defaultsOf(endpoint)) {
+      if (fallback.settled) this.#settled.add(fallback.name);
+      defaults.set(fallback.name, copyDefault(fallback.settled ? fallback.settled.value : fallback.value));
+    }
     this.#groups.push(['defaults', defaults]);
+  }
+
+  /** Whether the default of `name` is in the group already sanitised. */
+  hasSettledDefault(name: string): boolean {
+    return this.#settled.has(name);
+  }
+
+  /**
+   * Whether `name` takes its value from the defaults and that value is already checked and sanitised (see
+   * `EndpointDefault.settled`), so neither pass needs to run on it again.
+   */
+  isSettledDefault(name: string): boolean {
+    if (!this.hasSettledDefault(name)) return false;
+    for (let index = 0; index < this.#groups.length - 1; index++) {
+      const value = this.#groups[index]![1].get(name);
+      if (value !== undefined && value !== null) return false;
+    }
+    return true;
   }
 
   /** The highest-precedence value that is set (a null falls through, as PHP's `isset` does). */
@@ -55,18 +76,45 @@ export class ParamGroups {
   }
 }
 
-const endpointDefaults = new WeakMap<Endpoint, readonly (readonly [string, unknown])[]>();
+/**
+ * An argument's default. `settled` holds what the sanitise pass makes of it, once known, for arguments whose rules
+ * do not depend on the request (no extra check): the same default always comes out the same, so later requests
+ * take it as it is instead of running both passes over it again.
+ */
+interface EndpointDefault {
+  readonly name: string;
+  readonly value: unknown;
+  settled?: { readonly value: unknown };
+}
+
+const endpointDefaults = new WeakMap<Endpoint, readonly EndpointDefault[]>();
 
 /** The arguments of an endpoint that have a default, with it; found once per endpoint. */
-function defaultsOf(endpoint: Endpoint): readonly (readonly [string, unknown])[] {
+function defaultsOf(endpoint: Endpoint): readonly EndpointDefault[] {
   let found = endpointDefaults.get(endpoint);
   if (!found) {
     found = [...endpoint.args]
-      .map(([name, compiled]) => [name, compiled.schema.default] as const)
-      .filter(([, fallback]) => fallback !== undefined && fallback !== null);
+      .map(([name, compiled]): EndpointDefault => ({ name, value: compiled.schema.default }))
+      .filter((fallback) => fallback.value !== undefined && fallback.value !== null);
     endpointDefaults.set(endpoint, found);
   }
   return found;
+}
+
+/** Scalars as they are; lists and maps copied, as a request may change its parameters. */
+function copyDefault(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) return value.slice();
+  return structuredClone(value);
+}
+
+/** Remembers the sanitised form of a default that passes both passes with no request-dependent rule. */
+function settleDefault(endpoint: Endpoint, name: string, compiled: Arg, sanitized: unknown, context: ArgCheckContext): void {
+  if (compiled.check) return;
+  const fallback = defaultsOf(endpoint).find((candidate) => candidate.name === name);
+  if (!fallback || fallback.settled) return;
+  if (compiled.phase === 'validate' && validateOne(compiled, fallback.value, name, context)) return;
+  fallback.settled = { value: copyDefault(sanitized) };
 }
 
 function invalidParams(failures: Map<string, ArgIssue>): CmsError {
@@ -99,19 +147,24 @@ export function validateParams(groups: ParamGroups, endpoint: Endpoint, checkCon
   for (const [name, compiled] of endpoint.args) {
     if (compiled.phase !== 'validate') continue;
     const value = groups.get(name);
-    if (value === undefined) continue;
+    if (value === undefined || groups.isSettledDefault(name)) continue;
     const issue = validateOne(compiled, value, name, checkContext);
     if (issue) failures.set(name, issue);
   }
   if (failures.size > 0) throw invalidParams(failures);
 
-  for (const [, group] of groups.entries()) {
+  for (const [groupName, group] of groups.entries()) {
+    const defaults = groupName === 'defaults';
     for (const [name, value] of group) {
       const compiled = endpoint.args.get(name);
-      if (!compiled || compiled.phase === 'none') continue;
+      if (!compiled || compiled.phase === 'none' || (defaults && groups.hasSettledDefault(name))) continue;
       const result = sanitizeOne(compiled, value, name, checkContext);
-      if (result.ok) group.set(name, result.value);
-      else failures.set(name, result.issue);
+      if (!result.ok) {
+        failures.set(name, result.issue);
+        continue;
+      }
+      group.set(name, result.value);
+      if (defaults) settleDefault(endpoint, name, compiled, result.value, checkContext);
     }
   }
   if (failures.size > 0) throw invalidParams(failures);
