@@ -18,6 +18,7 @@ import { joinKey } from './images/metadata.js';
 import type { RenderResult } from './images/render.js';
 import { renderJobFor } from './images/subsizes.js';
 import { REJECTION_CODES, type IncomingFile } from './incoming.js';
+import { nextTurn } from './turn.js';
 
 export interface AcceptedFile {
   /** The stored key, `YYYY/MM/name.ext`. */
@@ -78,6 +79,8 @@ export async function acceptFile(
   let header: ImageHeader | null = null;
   let rendered: RenderResult | null = null;
   if (check.type.startsWith('image/')) {
+    if (canEdit(check.type)) deps.uploads.images.work.warm();
+    await nextTurn();
     header = readImageHeader(incoming.bytes, check.type);
     if (!header) throw reject('The image could not be read.');
     if (canEdit(check.type)) {

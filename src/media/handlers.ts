@@ -19,6 +19,7 @@ import { readImageMeta } from './images/image-meta.js';
 import { incomingFile } from './incoming.js';
 import { generateMetadata } from './metadata-writer.js';
 import { attachmentLink, prepareAttachment } from './prepare.js';
+import { nextTurn } from './turn.js';
 import { requireAttachment } from './permissions.js';
 import { asAttachment, attachmentsIn, blobKeysOf, fileUrl, removedMeanwhile, uploadsBaseUrl, type AttachmentRecord } from './record.js';
 
@@ -97,10 +98,12 @@ export async function createMedia(context: RequestContext, mediaType: MediaType)
   const parent = await checkParentType(context, mediaType);
   const scope = scopeOf(context, mediaType);
   const incoming = await incomingFile(context, deps);
+  await nextTurn();
   const accepted = await acceptFile(context.user, deps, incoming, uploadFolderFor(context, deps, parent), {
     generateSubSizes: context.params.generate_sub_sizes !== false, convertFormat: context.params.convert_format !== false,
   });
 
+  await nextTurn();
   let record: AttachmentRecord;
   try {
     const changes = await mediaChanges(context, null, mediaType);
@@ -133,6 +136,7 @@ export async function createMedia(context: RequestContext, mediaType: MediaType)
     generateSubSizes: context.params.generate_sub_sizes !== false,
     convertFormat: context.params.convert_format !== false,
   });
+  await nextTurn();
   const prepared = await prepareAttachment(record, context, mediaType, 'edit');
   return created(prepared, context.url(`/cms/v2/media/${record.id}`), { context: 'edit', headers: { 'X-WP-Upload-Attachment-ID': record.id } });
 }

@@ -8,7 +8,8 @@
  *
  * For each: upload time (median and every run), idle RSS before the first upload and peak RSS (VmHWM) of the
  * process, and for the servers the latency of cheap reads (`GET /cms/v2/posts?per_page=1`, one every 20 ms,
- * open loop) sent while the uploads were processed: p50, p99 and max.
+ * open loop) sent while the uploads were processed: p50, p99 and max; and how long the server's main thread ran
+ * and waited for a core during the uploads (a loaded machine shows as long waits beside short runs).
  *
  *   npm run build && node --import tsx test/bench/media.ts [runs] [--sides=image-js,sharp-codec,sharp]
  *
@@ -17,7 +18,7 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +46,9 @@ interface SideResult {
   peakRssMb: number;
   files: number;
   reads: number[];
+  /** Main thread of the server during the uploads: time run and time waited for a core. */
+  mainRunMs?: number;
+  mainWaitMs?: number;
 }
 
 /** A photo-like test picture: smooth gradients with some grain, so JPEG works as hard as on a real photo. */
@@ -63,6 +67,15 @@ async function makePhoto(): Promise<Buffer> {
     }
   }
   return sharp(raw, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+}
+
+/**
+ * Milliseconds the main thread of a process has run and has waited for a core (run queue), from
+ * /proc/<pid>/task/<pid>/schedstat (Linux): slow reads with little main-thread run time were waits for a core.
+ */
+function mainThreadSchedule(pid: number): { runMs: number; waitMs: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+  return { runMs: run! / 1e6, waitMs: wait! / 1e6 };
 }
 
 /** Resident and peak resident memory of a process, from /proc (Linux). */
@@ -121,6 +134,7 @@ async function runServer(side: string, codec: string | null, photo: Uint8Array, 
     const milliseconds: number[] = [];
     const reads: number[] = [];
     let files = 0;
+    const scheduleBefore = mainThreadSchedule(child.pid!);
     for (let run = 0; run < runs; run++) {
       const stopReads = startReads(base);
       const started = performance.now();
@@ -137,7 +151,11 @@ async function runServer(side: string, codec: string | null, photo: Uint8Array, 
       const sizes = Object.keys(body.media_details?.sizes ?? {}).filter((name) => name !== 'full');
       files = 1 + (body.media_details?.original_image ? 1 : 0) + sizes.length;
     }
-    return { side, milliseconds, idleRssMb: idle.rssMb, peakRssMb: memoryOf(child.pid!).peakMb, files, reads };
+    const scheduleAfter = mainThreadSchedule(child.pid!);
+    return {
+      side, milliseconds, idleRssMb: idle.rssMb, peakRssMb: memoryOf(child.pid!).peakMb, files, reads,
+      mainRunMs: scheduleAfter.runMs - scheduleBefore.runMs, mainWaitMs: scheduleAfter.waitMs - scheduleBefore.waitMs,
+    };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -226,7 +244,9 @@ async function main(): Promise<void> {
     'reads p99 ms': round(percentile(result.reads, 0.99)),
     'reads max ms': round(percentile(result.reads, 1)),
     reads: result.reads.length,
+    'main run/wait ms': result.mainRunMs === undefined ? '—' : `${Math.round(result.mainRunMs)} / ${Math.round(result.mainWaitMs!)}`,
   })));
+  console.log(`load average at the end: ${loadavg().map((value) => value.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
 }
 
 await main();

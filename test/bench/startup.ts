@@ -6,7 +6,8 @@
  * - the idle standalone server (`quire serve` on the embedded default store, SQLite, uploads in a folder): RSS
  *   3 s and 12 s after it listens, with no request made (V8 gives back young-generation memory after some 10 s
  *   idle); on a new store (it creates the administrator) and again on the same store;
- * - beside bare node: `node -e ''`'s wall time and RSS.
+ * - beside bare node: `node -e ''`'s wall time and RSS, and the RSS of a plain node HTTP server after one garbage
+ *   collection (the floor under any idle node server).
  *
  *   npm run bench:startup [-- runs]
  *
@@ -65,6 +66,25 @@ async function bareNode(): Promise<{ ms: number; rssMb: number }> {
     sizes.push(Number(stdout));
   }
   return { ms: median(times), rssMb: median(sizes) };
+}
+
+/**
+ * A plain node HTTP server after one garbage collection, 3 s idle: the floor under any idle node server here.
+ * `node -e ''` never collects or compiles optimised code; the first of either maps some megabytes more of the
+ * node binary's code.
+ */
+const PLAIN_SERVER = `require('node:http').createServer().listen(0, '127.0.0.1', () => {
+  globalThis.gc();
+  setTimeout(() => { console.log(process.memoryUsage().rss / 1e6); process.exit(0); }, ${IDLE_READINGS_MS[0]});
+});`;
+
+async function plainServerRss(): Promise<number> {
+  const sizes: number[] = [];
+  for (let i = 0; i < SERVER_RUNS; i++) {
+    const { stdout } = await run(process.execPath, ['--expose-gc', '-e', PLAIN_SERVER]);
+    sizes.push(Number(stdout));
+  }
+  return median(sizes);
 }
 
 async function importSamples(): Promise<Sample[]> {
@@ -126,6 +146,7 @@ const format = (value: number) => value.toFixed(1).padStart(7);
 console.log(`entry ${ENTRY}\ncli   ${CLI}\n${RUNS} fresh processes each; medians\n`);
 const bare = await bareNode();
 console.log(`bare node -e ''          ${format(bare.ms)} ms wall                      rss ${format(bare.rssMb)} MB`);
+console.log(`${`plain node http server, one GC, idle ${IDLE_READINGS_MS[0]! / 1000} s`.padEnd(58)}rss ${format(await plainServerRss())} MB`);
 const samples = await importSamples();
 const pick = (key: keyof Sample) => median(samples.map((sample) => sample[key]));
 console.log(`import('quire')          ${format(pick('importMs'))} ms wall ${format(pick('importCpuMs'))} ms cpu   rss ${format(pick('importRssMb'))} MB`);

@@ -81,6 +81,27 @@ describe('raw uploads', () => {
   });
 });
 
+describe('uploads and other requests', () => {
+  it('lets the event loop take turns between the steps of an upload, not only while the image is made', async () => {
+    const site = await makeMediaSite();
+    const photo = png(quarters(400, 300));
+    await uploadRaw(site, { name: 'first.png', type: 'image/png', bytes: photo });
+    // Image work on the main thread here (workers: 0), every store in memory: only the upload's own turns let a
+    // callback queued beside it run before it answers.
+    let turns = 0;
+    const count = () => {
+      turns++;
+      if (turns < 100) setImmediate(count);
+    };
+    setImmediate(count);
+    const response = await uploadRaw(site, { name: 'second.png', type: 'image/png', bytes: photo });
+    const turnsBeforeAnswer = turns;
+    turns = 100;
+    assert.equal(response.status, 201);
+    assert.ok(turnsBeforeAnswer >= 3, `the event loop turned ${turnsBeforeAnswer} times during the upload`);
+  });
+});
+
 describe('upload abuse', () => {
   const bad: [string, { name: string; type: string; bytes: Uint8Array }, number, RegExp][] = [
     ['wrong magic bytes', { name: 'evil.png', type: 'image/png', bytes: new TextEncoder().encode('<?php system($_GET[1]); ?>') }, 400, /content does not match/],

@@ -26,6 +26,8 @@ export interface ImageWork {
   /** Worker threads at most; 0 when jobs run on the main thread. */
   readonly workers: number;
   render(job: RenderJob): Promise<RenderResult>;
+  /** Starts a worker ahead of a job that is about to come (nothing when jobs run on the main thread). */
+  warm(): void;
   /** Stops the workers (they also stop by themselves after a while without work). */
   close(): Promise<void>;
 }
@@ -110,6 +112,7 @@ export function createImageWork(options: ImageWorkOptions = {}): ImageWork {
         throw reviveError(error as Record<string, unknown>);
       }
     },
+    warm: () => pool?.warm(),
     close: async () => pool?.close(),
   };
 }

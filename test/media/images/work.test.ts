@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CmsError } from '../../../src/core/errors.js';
 import { PoolUnavailableError, WorkerPool } from '../../../src/media/images/pool/pool.js';
+import { WORKER_NICE } from '../../../src/media/images/pool/priority.js';
 import type { RenderJob } from '../../../src/media/images/render.js';
 import { creationOrder, DEFAULT_IMAGE_SIZES } from '../../../src/media/images/sizes.js';
 import { createImageWork, type ImageWork } from '../../../src/media/images/work.js';
@@ -99,6 +100,39 @@ describe('image work', () => {
     const pool = new WorkerPool({ entry: new URL('./no-such-worker.js', import.meta.url), size: 1, maxQueue: 1, idleMs: 1000 });
     await assert.rejects(pool.run({}), PoolUnavailableError);
     await assert.rejects(pool.run({}), PoolUnavailableError);
+  });
+
+  it('starts a worker ahead of the first job on warm(), and the job runs on it', async () => {
+    const entry = new URL('../../../src/media/images/pool/worker.ts', import.meta.url);
+    const pool = new WorkerPool({ entry, size: 2, maxQueue: 1, idleMs: 60_000 });
+    try {
+      pool.warm();
+      pool.warm();
+      for (let waited = 0; pool.workerCount === 0 && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(pool.workerCount, 1);
+      const result = (await pool.run({ codec: 'image-js', job: job(png(quarters(20, 20)), { type: 'image/png', sizes: [] }) })) as { width: number };
+      assert.equal(result.width, 20);
+      assert.equal(pool.workerCount, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('makes the unavailability known on warm() when workers cannot start', async () => {
+    const pool = new WorkerPool({ entry: new URL('./no-such-worker.js', import.meta.url), size: 1, maxQueue: 1, idleMs: 1000 });
+    pool.warm();
+    await assert.rejects(pool.run({}), PoolUnavailableError);
+    assert.equal(pool.workerCount, 0);
+    pool.warm();
+    assert.equal(pool.workerCount, 0);
+  });
+
+  it('runs image workers at a lower priority than the main thread (Linux)', async () => {
+    await threads.render(job(png(quarters(20, 20)), { type: 'image/png' }));
+    const niceOf = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const nices = readdirSync('/proc/self/task').map(niceOf);
+    assert.equal(niceOf(String(process.pid)), 0);
+    assert.ok(nices.includes(WORKER_NICE), `thread nice values: ${nices.join(' ')}`);
   });
 
   it('refuses an unknown codec, and the sharp codec clearly when sharp is not installed', async () => {

@@ -152,8 +152,10 @@ function readFrame(bytes: Uint8Array, at: number, maxPixels: number, size: numbe
     const clamped = new Uint8ClampedArray(data.buffer);
     const blocksWide = Math.ceil(Math.ceil((width * spec.h) / hMax) / 8);
     const blocksHigh = Math.ceil(Math.ceil((height * spec.v) / vMax) / 8);
-    const coefficients = progressive ? new Int16Array(blocksAcross * mcusDown * spec.v * 64) : null;
-    return { ...spec, plane, clamped, blocksAcross, blocksWide, blocksHigh, coefficients, dcTable: null, acTable: null, prediction: 0 };
+    const blocks = blocksAcross * mcusDown * spec.v;
+    const coefficients = progressive ? new Int16Array(blocks * 64) : null;
+    const nonzero = progressive ? new Uint32Array(blocks * 2) : null;
+    return { ...spec, plane, clamped, blocksAcross, blocksWide, blocksHigh, coefficients, nonzero, dcTable: null, acTable: null, prediction: 0 };
   });
   return { size, progressive, width, height, hMax, vMax, mcusAcross, mcusDown, components };
 }
@@ -214,21 +216,20 @@ function outputCoefficients(frame: Frame, quantTables: (QuantTable | undefined)[
   for (const component of frame.components) {
     const quant = quantTables[component.quant];
     const stored = component.coefficients!;
+    const nonzero = component.nonzero!;
     if (!quant) throw new JpegError('Missing table.');
     const blocksDown = stored.length / 64 / component.blocksAcross;
     for (let row = 0; row < blocksDown; row++) {
       for (let column = 0; column < component.blocksAcross; column++) {
         const at = (row * component.blocksAcross + column) * 64;
-        let flat = true;
-        for (let k = 0; k < 64; k++) {
-          const value = stored[at + k]!;
-          coefficients[k] = value;
-          if (k > 0 && value !== 0) flat = false;
-        }
+        const flat = nonzero[at >> 5] === 0 && nonzero[(at >> 5) + 1] === 0;
+        if (flat) coefficients[0] = stored[at]!;
+        else coefficients.set(stored.subarray(at, at + 64));
         outputBlock(frame, component, quant, row, column, flat);
       }
     }
     component.coefficients = null;
+    component.nonzero = null;
   }
 }
 

@@ -17,6 +17,11 @@ export interface Component {
   blocksHigh: number;
   /** Progressive frames: every block's coefficients, 64 each, until the last scan. */
   coefficients: Int16Array | null;
+  /**
+   * Progressive frames: which AC coefficients of each block are set, by zigzag position (two words a block,
+   * positions 0-31 and 32-63), so refinement scans visit the set ones instead of every position.
+   */
+  nonzero: Uint32Array | null;
   dcTable: DecodingTable | null;
   acTable: DecodingTable | null;
   prediction: number;

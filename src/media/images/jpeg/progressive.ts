@@ -30,6 +30,12 @@ function dcRefine(reader: ScanReader, component: Component, at: number, band: Ba
   if (reader.take(1)) stored[at] = stored[at]! | (1 << band.low);
 }
 
+/** Notes that the AC coefficient at zigzag position `k` of the block at `at` is set. */
+function markSet(nonzero: Uint32Array, at: number, k: number): void {
+  const word = (at >> 5) + (k >> 5);
+  nonzero[word] = nonzero[word]! | (1 << (k & 31));
+}
+
 function acFirst(reader: ScanReader, component: Component, at: number, band: Band, state: ScanState): void {
   if (state.endOfBands > 0) {
     state.endOfBands--;
@@ -42,8 +48,9 @@ function acFirst(reader: ScanReader, component: Component, at: number, band: Ban
     const run = symbol >> 4;
     const size = symbol & 15;
     if (size !== 0) {
-      k += run;
-      stored[at + ZIGZAG[Math.min(k, 63)]!] = reader.receiveExtend(size) * (1 << band.low);
+      k = Math.min(k + run, 63);
+      stored[at + ZIGZAG[k]!] = reader.receiveExtend(size) * (1 << band.low);
+      markSet(component.nonzero!, at, k);
     } else if (run === 15) {
       k += 15;
     } else {
@@ -81,15 +88,35 @@ function acRefine(reader: ScanReader, component: Component, at: number, band: Ba
         if (stored[index] !== 0) refineBit(reader, stored, index, plus);
         else if (--run < 0) break;
       }
-      if (value !== 0 && k <= band.end) stored[at + ZIGZAG[k]!] = value;
+      if (value !== 0 && k <= band.end) {
+        stored[at + ZIGZAG[k]!] = value;
+        markSet(component.nonzero!, at, k);
+      }
     }
   }
   if (state.endOfBands > 0) {
-    for (; k <= band.end; k++) {
-      const index = at + ZIGZAG[k]!;
-      if (stored[index] !== 0) refineBit(reader, stored, index, plus);
-    }
+    if (k <= band.end) refineSetOnes(reader, component, at, k, band.end, plus);
     state.endOfBands--;
+  }
+}
+
+/**
+ * Inside an end-of-band run: one correction bit for each set coefficient from zigzag position `from` to `to`, in
+ * order, found from the block's set-coefficient bits (most positions of a refined band are zero).
+ */
+function refineSetOnes(reader: ScanReader, component: Component, at: number, from: number, to: number, plus: number): void {
+  const stored = component.coefficients!;
+  const nonzero = component.nonzero!;
+  for (let half = from >> 5; half <= to >> 5; half++) {
+    const base = half << 5;
+    const lowest = Math.max(from - base, 0);
+    const highest = Math.min(to - base, 31);
+    let bits = (nonzero[(at >> 5) + half]! & (-1 >>> (31 - highest))) >>> lowest << lowest;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      refineBit(reader, stored, at + ZIGZAG[base + 31 - Math.clz32(low)]!, plus);
+      bits ^= low;
+    }
   }
 }
 

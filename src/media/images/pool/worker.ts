@@ -4,8 +4,10 @@ import { loadCodec } from '../codecs/index.js';
 import { render, resultBuffers } from '../render.js';
 import { describeError, type ImageJobMessage } from '../work-protocol.js';
 import type { WorkerReply } from './pool.js';
+import { lowerThreadPriority } from './priority.js';
 
 const port = parentPort!;
+lowerThreadPriority();
 
 port.on('message', async ({ id, message }: { id: number; message: ImageJobMessage }) => {
   let reply: WorkerReply;
