@@ -26,27 +26,31 @@ export const DEFAULT_MAX_FRAGMENT_BYTES = 32 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 64;
 
 export class FragmentCache {
-  readonly #entries: LRUCache<string, EncodedJson>;
+  readonly #options: FragmentCacheOptions;
+  /** Made on the first fragment kept: the cache sets aside room for `maxEntries` when made. */
+  #entries: LRUCache<string, EncodedJson> | null = null;
   #generation: Generation | null = null;
 
   constructor(options: FragmentCacheOptions = {}) {
-    this.#entries = new LRUCache<string, EncodedJson>({
-      max: Math.max(1, options.maxEntries ?? DEFAULT_MAX_FRAGMENTS),
-      maxSize: Math.max(1, options.maxBytes ?? DEFAULT_MAX_FRAGMENT_BYTES),
-      sizeCalculation: (value, key) => ENTRY_OVERHEAD_BYTES + key.length * 2 + value.bytes.byteLength,
-    });
+    this.#options = options;
   }
 
   get(generation: Generation, key: string): EncodedJson | undefined {
-    return this.#isCurrent(generation) ? this.#entries.get(key) : undefined;
+    return this.#isCurrent(generation) ? this.#entries?.get(key) : undefined;
   }
 
   set(generation: Generation, key: string, value: EncodedJson): void {
-    if (this.#isCurrent(generation)) this.#entries.set(key, value);
+    if (!this.#isCurrent(generation)) return;
+    this.#entries ??= new LRUCache<string, EncodedJson>({
+      max: Math.max(1, this.#options.maxEntries ?? DEFAULT_MAX_FRAGMENTS),
+      maxSize: Math.max(1, this.#options.maxBytes ?? DEFAULT_MAX_FRAGMENT_BYTES),
+      sizeCalculation: (entry, entryKey) => ENTRY_OVERHEAD_BYTES + entryKey.length * 2 + entry.bytes.byteLength,
+    });
+    this.#entries.set(key, value);
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#entries?.size ?? 0;
   }
 
   /**
@@ -58,7 +62,7 @@ export class FragmentCache {
     const current = this.#generation;
     if (current === generation) return true;
     if (current && generation.serial <= current.serial) return false;
-    this.#entries.clear();
+    this.#entries?.clear();
     this.#generation = generation;
     return true;
   }

@@ -34,29 +34,32 @@ interface Entry {
 const ENTRY_OVERHEAD_BYTES = 256;
 
 export class ResponseCache {
-  readonly #entries: LRUCache<string, Entry>;
+  readonly #options: ResponseCacheOptions;
+  /** Made on the first answer kept: the cache sets aside room for `maxEntries` when made. */
+  #entries: LRUCache<string, Entry> | null = null;
 
   constructor(generations: Generations, options: ResponseCacheOptions = {}) {
-    this.#entries = new LRUCache<string, Entry>({
-      max: Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES),
-      maxSize: Math.max(1, options.maxBytes ?? DEFAULT_MAX_BYTES),
-      sizeCalculation: (entry, key) => sizeOf(entry.answer, key),
-    });
+    this.#options = options;
     // Entries of an older generation are never served; dropping them at once frees their memory.
-    generations.onNew(() => this.#entries.clear());
+    generations.onNew(() => this.#entries?.clear());
   }
 
   get(key: string, generation: Generation): KeptAnswer | undefined {
-    const entry = this.#entries.get(key);
+    const entry = this.#entries?.get(key);
     return entry?.generation === generation ? entry.answer : undefined;
   }
 
   set(key: string, generation: Generation, answer: KeptAnswer): void {
+    this.#entries ??= new LRUCache<string, Entry>({
+      max: Math.max(1, this.#options.maxEntries ?? DEFAULT_MAX_ENTRIES),
+      maxSize: Math.max(1, this.#options.maxBytes ?? DEFAULT_MAX_BYTES),
+      sizeCalculation: (entry, entryKey) => sizeOf(entry.answer, entryKey),
+    });
     this.#entries.set(key, { generation, answer });
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#entries?.size ?? 0;
   }
 }
 
