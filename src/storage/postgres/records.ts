@@ -10,6 +10,8 @@ import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
 import { decodeRecord, foldedStrings, foldText } from '../sql/records.js';
 import type { RecordSession } from '../sql/session.js';
 import { orderKey, postgresDialectFor } from './dialect.js';
+import type { MemberList } from '../sql/member-lists.js';
+import { memberList } from '../sql/member-lists.js';
 import { IdCounters } from './id-counters.js';
 
 /** A pool (for reads outside transactions) or one checked-out client (inside a transaction). */
@@ -28,6 +30,7 @@ export class PositionalParams {
 /** The record statements, for one schema. */
 export class PostgresRecords {
   private readonly records: string;
+  private readonly members: string;
   private readonly collections: string;
   private readonly counts: string;
   private readonly countChanges: string;
@@ -37,6 +40,7 @@ export class PostgresRecords {
   constructor(schema: string) {
     this.dialect = postgresDialectFor(schema);
     this.records = `${schema}.quire_records`;
+    this.members = `${schema}.quire_members`;
     this.collections = `${schema}.quire_collections`;
     this.counts = `${schema}.quire_counts`;
     this.countChanges = `${schema}.quire_count_changes`;
@@ -71,17 +75,47 @@ export class PostgresRecords {
   pageStatement(collection: string, query: CheckedQuery, withTotal = false): { sql: string; params: unknown[] } {
     const params = new PositionalParams();
     const total = withTotal ? `, ${this.totalSql(collection, query, params)} AS total` : '';
-    const from = this.from(collection, query, params);
-    const order = compileOrder(this.dialect, query.orderBy, params);
+    const byMembers = memberList(query.conditions, query.orderBy);
+    const from = byMembers ? this.memberFrom(collection, byMembers, params) : this.from(collection, query, params);
+    const order = byMembers ? this.memberOrder(byMembers, params) : compileOrder(this.dialect, query.orderBy, params);
     const page = `LIMIT ${params.add(query.limit)}::bigint OFFSET ${params.add(query.offset)}::bigint`;
     return { sql: `SELECT r.id, r.data${total} ${from} ORDER BY ${order} ${page}`, params: params.values };
   }
 
-  /** The total as a scalar subquery: from the counts table when the conditions allow (sql/counts.ts), else counted. */
+  /**
+   * The total as a scalar subquery: from the counts table when the conditions allow (sql/counts.ts), from the
+   * members index for a term list it answers (sql/member-lists.ts), else counted.
+   */
   private totalSql(collection: string, query: CheckedQuery, params: PositionalParams): string {
     const counted = countedSelection(query.conditions);
-    if (!counted) return `(SELECT count(*) ${this.from(collection, query, params)})`;
-    return this.countedTotalSql(collection, counted, params);
+    if (counted) return this.countedTotalSql(collection, counted, params);
+    const byMembers = memberList(query.conditions, query.orderBy);
+    if (byMembers?.countable) return `(SELECT count(*) FROM ${this.members} m WHERE ${this.membersWhere(collection, byMembers, params)})`;
+    const from = byMembers ? this.memberFrom(collection, byMembers, params) : this.from(collection, query, params);
+    return `(SELECT count(*) ${from})`;
+  }
+
+  /** A term list's members rows: its element, collection, type and statuses (typed columns hold order keys). */
+  private membersWhere(collection: string, plan: MemberList, params: PositionalParams): string {
+    let where = `m.field = ${params.add(plan.field)}::text AND m.value = ${params.add(JSON.stringify(plan.value))}::jsonb `
+      + `AND m.collection = ${params.add(collection)} AND m.type = ${params.add(orderKey(plan.type))}::text`;
+    for (const statuses of plan.statuses) where += ` AND m.status = ANY(${params.add(statuses.map(orderKey))}::text[])`;
+    return where;
+  }
+
+  private memberFrom(collection: string, plan: MemberList, params: PositionalParams): string {
+    return `FROM ${this.members} m JOIN ${this.records} r ON r.collection = m.collection AND r.id = m.id `
+      + `WHERE ${this.membersWhere(collection, plan, params)} AND ${compileWhere(this.dialect, plan.rest, params)}`;
+  }
+
+  /**
+   * The records' order by date through the members index: its date column (the records' typed column) leads;
+   * the terms that order dates of other types, which only records without a string date need, come before the id.
+   */
+  private memberOrder(plan: MemberList, params: PositionalParams): string {
+    const direction = plan.direction === 'asc' ? 'ASC' : 'DESC';
+    const [, ...others] = this.dialect.orderTerms('date', plan.direction, params);
+    return [`m.date ${direction} NULLS ${plan.direction === 'asc' ? 'FIRST' : 'LAST'}`, ...others, `m.id ${direction}`].join(', ');
   }
 
   /** The counted rows of a key, plus the changes not merged into them yet (schema.ts). */
