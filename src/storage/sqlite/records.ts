@@ -12,6 +12,7 @@ import type { RecordSession } from '../sql/session.js';
 import { COUNTS_TABLE, MEMBERS_TABLE, sqliteDialect } from './dialect.js';
 import type { MemberList } from '../sql/member-lists.js';
 import { memberList } from '../sql/member-lists.js';
+import { RecordCache } from './record-cache.js';
 import { NamedParams, StatementCache } from './statements.js';
 import { TextIndex } from './text-index.js';
 
@@ -28,8 +29,13 @@ export class SqliteRecords {
   readonly update: (collection: string, id: RecordId, patch: EncodedPatch) => StoredRecord | null;
   readonly remove: (collection: string, id: RecordId) => boolean;
 
+  readonly cache: RecordCache;
+
   constructor(private readonly db: BetterSqlite3.Database) {
     this.statements = new StatementCache(db);
+    const dataVersion = db.prepare('PRAGMA data_version').pluck();
+    const totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.cache = new RecordCache(() => `${dataVersion.get() as number}.${totalChanges.get() as number}`);
     this.text = new TextIndex(this.statements);
     this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
     this.update = atomically(db, (collection, id, patch) => this.updateNow(collection, id, patch));
@@ -37,9 +43,15 @@ export class SqliteRecords {
   }
 
   get(collection: string, id: RecordId): StoredRecord | null {
+    this.cache.check();
+    const cached = this.cache.get(collection, id);
+    if (cached) return cached;
     const row = this.statements.get('SELECT json(data) AS data FROM quire_records WHERE collection = ? AND id = ?')
       .get(collection, id) as { data: string } | undefined;
-    return row ? decodeRecord(id, JSON.parse(row.data)) : null;
+    if (!row) return null;
+    const record = decodeText(id, row.data);
+    this.cache.set(collection, record);
+    return record;
   }
 
   list(collection: string, query: CheckedQuery): ListResult {
@@ -51,7 +63,7 @@ export class SqliteRecords {
     let items: StoredRecord[] = [];
     if (query.limit !== 0) {
       const page = `ORDER BY ${compileOrder(sqliteDialect, query.orderBy, params)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
-      items = this.decodeRows(this.statements.get(`SELECT r.id, json(r.data) AS data ${from} ${page}`).all(params.values) as DataRow[]);
+      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params);
     }
     if (!query.withTotal) return { items };
     const counted = countedSelection(query.conditions);
@@ -70,7 +82,7 @@ export class SqliteRecords {
     let items: StoredRecord[] = [];
     if (query.limit !== 0) {
       const page = `ORDER BY ${memberOrder(plan)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
-      items = this.decodeRows(this.statements.get(`SELECT r.id, json(r.data) AS data ${from} ${page}`).all(params.values) as DataRow[]);
+      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params);
     }
     if (!query.withTotal) return { items };
     if (plan.countable) {
@@ -91,8 +103,25 @@ export class SqliteRecords {
       + `AND r.collection = ${params.add(collection)} AND ${compileWhere(sqliteDialect, plan.rest, params)}`;
   }
 
-  private decodeRows(rows: DataRow[]): StoredRecord[] {
-    return rows.map((row) => decodeRecord(row.id, JSON.parse(row.data)));
+  /**
+   * The records of a page: its ids from `sql`, each record from the cache or, for those it lacks, read in one
+   * more statement.
+   */
+  private readPage(collection: string, sql: string, params: NamedParams): StoredRecord[] {
+    const ids = this.statements.get(sql).pluck().all(params.values) as number[];
+    this.cache.check();
+    const items: (StoredRecord | undefined)[] = ids.map((id) => this.cache.get(collection, id));
+    const missing = ids.filter((_, index) => items[index] === undefined);
+    if (missing.length === 0) return items as StoredRecord[];
+    const rows = this.statements.get('SELECT id, json(data) AS data FROM quire_records WHERE collection = ? AND id IN (SELECT value FROM json_each(?))')
+      .all(collection, JSON.stringify(missing)) as DataRow[];
+    const read = new Map<number, StoredRecord>();
+    for (const row of rows) {
+      const record = decodeText(row.id, row.data);
+      this.cache.set(collection, record);
+      read.set(row.id, record);
+    }
+    return ids.map((id, index) => items[index] ?? read.get(id)!);
   }
 
   /** A total read from the counts table (see sql/counts.ts). */
@@ -214,4 +243,14 @@ function membersWhere(collection: string, plan: MemberList, params: NamedParams)
     where += statuses.length === 0 ? ' AND FALSE' : ` AND m.status IN (${statuses.map((status) => params.add(status)).join(', ')})`;
   }
   return where;
+}
+
+/**
+ * A record from its stored JSON text, `id` first: spliced into the text so one `JSON.parse` builds it (which
+ * keeps a `__proto__` key an ordinary member). Text naming an `id` member anywhere takes the slower road that
+ * leaves a stored `id` out.
+ */
+function decodeText(id: number, text: string): StoredRecord {
+  if (text.includes('"id"')) return decodeRecord(id, JSON.parse(text));
+  return JSON.parse(text === '{}' ? `{"id":${id}}` : `{"id":${id},${text.slice(1)}`) as StoredRecord;
 }
