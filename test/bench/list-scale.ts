@@ -8,7 +8,7 @@
  * The posts are loaded straight into the store in transactions of 1,000. PostgreSQL uses
  * QUIRE_TEST_POSTGRES_URL, or a private server started from the Debian packages; without either its column is
  * left out. PostgreSQL is measured twice: right after the load, and after `VACUUM ANALYZE` (what autovacuum
- * does soon after an import), which lets totals counted from an index skip the table.
+ * does soon after an import; index-only scans then skip the table).
  */
 import { performance } from 'node:perf_hooks';
 import { createCms } from '../../src/index.js';

@@ -271,10 +271,10 @@ if ('skip' in outcome) {
         assert.doesNotMatch(typical, /Seq Scan on quire_records/);
         const inCategories = (await store.explain('posts', { ...published, where: [...published.where!, { field: 'categories', op: 'containsAny', values: [1, 3] }] })).join('\n');
         assert.match(inCategories, /quire_members/);
-        // One category: the members index in date order leads to the page's records, and counts the total.
+        // One category: the members index in date order leads to the page's records; the total is kept counted.
         const inCategory = (await store.explain('posts', { ...published, where: [...published.where!, { field: 'categories', op: 'containsAny', values: [3] }] })).join('\n');
         assert.match(inCategory, /Index Only Scan Backward using quire_members_list/);
-        assert.match(inCategory, /Aggregate[^]*Index Only Scan using quire_members_list/);
+        assert.match(inCategory, /quire_member_counts/);
         assert.doesNotMatch(inCategory, /Seq Scan/);
         const byAuthor = (await store.explain('posts', { ...published, where: [...published.where!, { field: 'author', op: 'eq', value: 3 }] })).join('\n');
         assert.match(byAuthor, /Index (Only )?Scan Backward using quire_records_author_type_status_date/);
