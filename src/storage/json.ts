@@ -22,3 +22,17 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
+
+/** Deep-copies a value already known to be JSON. */
+export function copyJsonOut<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => copyJsonOut(item)) as T;
+  // Every listed record is copied out: a plain key loop, without the entry arrays of `Object.entries`.
+  const copy: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
+    const member = source[key];
+    setMember(copy, key, member === null || typeof member !== 'object' ? member : copyJsonOut(member));
+  }
+  return copy as T;
+}

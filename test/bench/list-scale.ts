@@ -7,7 +7,8 @@
  *
  * The posts are loaded straight into the store in transactions of 1,000. PostgreSQL uses
  * QUIRE_TEST_POSTGRES_URL, or a private server started from the Debian packages; without either its column is
- * left out.
+ * left out. PostgreSQL is measured twice: right after the load, and after `VACUUM ANALYZE` (what autovacuum
+ * does soon after an import; index-only scans then skip the table).
  */
 import { performance } from 'node:perf_hooks';
 import { createCms } from '../../src/index.js';
@@ -28,11 +29,13 @@ const REQUESTS = [
   ['page 100', '/cms/v2/posts', { per_page: '10', page: '100' }],
 ] as const;
 
-async function measure(store: StoragePort): Promise<Map<string, string>> {
+async function measure(store: StoragePort, loaded = false): Promise<Map<string, string>> {
   const figures = new Map<string, string>();
-  const start = performance.now();
-  await loadPosts(store, POSTS);
-  figures.set('load', `${((performance.now() - start) / 1000).toFixed(1)} s`);
+  if (!loaded) {
+    const start = performance.now();
+    await loadPosts(store, POSTS);
+    figures.set('load', `${((performance.now() - start) / 1000).toFixed(1)} s`);
+  }
   const cms = createCms({ storage: store, responseCache: false });
   for (const [label, routePath, query] of REQUESTS) {
     const samples: number[] = [];
@@ -60,6 +63,8 @@ if ('server' in postgres) {
   try {
     const store = await postgresStorage({ connectionString: postgres.server.connectionString, schema: 'bench' });
     columns.set('postgresql (local socket)', await measure(store));
+    await store.pool.query(`VACUUM ANALYZE "${store.schema}".quire_records, "${store.schema}".quire_members`);
+    columns.set('postgresql, vacuumed', await measure(store, true));
     await store.close();
   } finally {
     await postgres.server.stop();

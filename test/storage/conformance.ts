@@ -11,6 +11,7 @@ import { conditionTests } from './conformance/conditions.js';
 import { orderingTests } from './conformance/ordering.js';
 import { randomisedTests } from './conformance/randomised.js';
 import { recordTests } from './conformance/records.js';
+import { termListTests } from './conformance/term-lists.js';
 import type { MakeStore } from './conformance/support.js';
 import { transactionTests } from './conformance/transactions.js';
 
@@ -22,5 +23,6 @@ export function runStorageConformance(name: string, makeStore: MakeStore): void 
     transactionTests(makeStore);
     changeTokenTests(makeStore);
     randomisedTests(makeStore);
+    termListTests(makeStore);
   });
 }

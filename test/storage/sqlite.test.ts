@@ -156,6 +156,33 @@ describe('sqlite store: files', () => {
     await upgraded.close();
   });
 
+  it('gives the members rows of a version 5 database what term lists read', async () => {
+    const file = freshFile();
+    const old = new Database(file);
+    migrate(old, MIGRATIONS.slice(0, 5));
+    const records = Array.from({ length: 40 }, (_, index) => post(index));
+    for (const [index, record] of records.entries()) {
+      old.prepare('INSERT INTO quire_records (collection, id, data) VALUES (?, ?, jsonb(?))').run('posts', index + 1, JSON.stringify(record));
+    }
+    old.prepare("INSERT INTO quire_collections (name, last_id) VALUES ('posts', ?)").run(records.length);
+    old.close();
+
+    const upgraded = sqliteStorage({ path: file });
+    const query: ListQuery = { ...published, where: [...published.where!, { field: 'categories', op: 'containsAny', values: [1] }], limit: 100 };
+    const expected = records.map((record, index) => ({ ...record, id: index + 1 }))
+      .filter((record) => record.type === 'post' && record.status === 'publish' && record.categories.includes(1))
+      .sort((a, b) => b.date.localeCompare(a.date) || b.id - a.id);
+    const listed = await upgraded.list('posts', query);
+    assert.deepEqual(listed.items.map((item) => item.id), expected.slice(2).map((record) => record.id));
+    assert.equal(listed.total, expected.length);
+    // Changes after the upgrade move records in and out of the list.
+    await upgraded.update('posts', expected[0]!.id, { status: 'draft' });
+    await upgraded.update('posts', expected[1]!.id, { date: '2020-01-01T00:00:00' });
+    assert.equal((await upgraded.list('posts', query)).total, expected.length - 1);
+    assert.equal((await upgraded.list('posts', { ...query, offset: 0 })).items.at(-1)!.id, expected[1]!.id);
+    await upgraded.close();
+  });
+
   it('refuses a database that a newer version migrated further, and leaves it untouched', async () => {
     const file = freshFile();
     const store = sqliteStorage({ path: file });
@@ -266,7 +293,13 @@ describe('sqlite store: query plans', () => {
     assert.deepEqual(inCategory.slice(0, 3), [
       'SEARCH r USING INDEX quire_records_type_status_date (collection=? AND f_type=? AND f_status=?)',
       'LIST SUBQUERY 1',
-      'SEARCH quire_members USING PRIMARY KEY (field=? AND value=?)',
+      'SEARCH quire_members USING COVERING INDEX quire_members_list (field=? AND value=?)',
+    ]);
+    // One category: its members rows come in date order, each leading to its record; nothing is sorted.
+    const oneCategory = store.explain('posts', { ...published, where: [...published.where!, { field: 'categories', op: 'containsAny', values: [1] }] });
+    assert.deepEqual(oneCategory, [
+      'SEARCH m USING COVERING INDEX quire_members_list (field=? AND value=? AND collection=? AND type=?)',
+      'SEARCH r USING INTEGER PRIMARY KEY (rowid=?)',
     ]);
     const byAuthor = store.explain('posts', { ...published, where: [...published.where!, { field: 'author', op: 'eq', value: 3 }] });
     assert.deepEqual(byAuthor, ['SEARCH r USING INDEX quire_records_author_type_status_date (collection=? AND f_author=? AND f_type=? AND f_status=?)']);

@@ -57,10 +57,10 @@ export class Collection {
     return index;
   }
 
-  /** The index on (`equalityFields`, `orderField`), built on first use; the least recently used one goes when
-   *  the collection already holds `maxIndexes`. */
-  index(equalityFields: readonly string[], orderField: string): SortedIndex {
-    const signature = SortedIndex.signature(equalityFields, orderField);
+  /** The index on (`equalityFields`, the elements of `memberField`, `orderField`), built on first use; the least
+   *  recently used one goes when the collection already holds `maxIndexes`. */
+  index(equalityFields: readonly string[], orderField: string, memberField: string | null = null): SortedIndex {
+    const signature = SortedIndex.signature(equalityFields, orderField, memberField);
     const existing = this.indexes.get(signature);
     if (existing) {
       this.indexes.delete(signature);
@@ -71,7 +71,7 @@ export class Collection {
       const leastRecent = this.indexes.keys().next().value;
       if (leastRecent !== undefined) this.indexes.delete(leastRecent);
     }
-    const created = new SortedIndex(equalityFields, orderField, this.rows.values());
+    const created = new SortedIndex(equalityFields, orderField, this.rows.values(), memberField);
     this.indexes.set(signature, created);
     return created;
   }

@@ -6,11 +6,13 @@ import { singleFieldOrder, sortRecords } from './query.js';
 import type { IndexEntry, IndexSlice } from './sorted-index.js';
 import { compareEntries, lowerBound } from './sorted-index.js';
 import { compareScalars, typeRank } from './values.js';
+import { MEMBER_INDEXED_FIELDS } from '../member-fields.js';
 
 /**
  * How a list was answered.
  * - `ids`: the query pins `id` (`eq`/`in` at the top level); only those records are read.
- * - `index`: top-level `eq`/`in` conditions select partitions of an index. With `ordered`, the index is also in
+ * - `index`: top-level `eq`/`in` conditions, and a `containsAny`/`containsAll` on a term array (`memberField`),
+ *   select partitions of an index. With `ordered`, the index is also in
  *   the requested order (a single order field, see `singleFieldOrder`), so reading stops after offset + limit
  *   matches; top-level ranges on the order field become bounds found by binary search. Without `ordered`, the
  *   selected partitions are filtered and sorted.
@@ -22,7 +24,7 @@ import { compareScalars, typeRank } from './values.js';
  */
 export interface QueryPlan {
   strategy: 'ids' | 'index' | 'scan';
-  index?: { equalityFields: string[]; orderField: string };
+  index?: { equalityFields: string[]; orderField: string; memberField?: string };
   ordered: boolean;
   /** Records whose data the list looked at. */
   examined: number;
@@ -49,39 +51,79 @@ export function listRows(collection: Collection, query: NormalizedQuery, useInde
 
   const order = singleFieldOrder(query.orderBy);
   const equality = chooseEqualityConditions(query.conditions);
-  if (!order && equality.fields.length === 0) return scan(collection, query);
+  const member = chooseMemberCondition(query.conditions, partitionCount(equality.valueLists));
+  if (!order && equality.fields.length === 0 && !member) return scan(collection, query);
 
   const orderField = order?.field ?? 'id';
-  const index = collection.index(equality.fields, orderField);
+  const index = collection.index(equality.fields, orderField, member?.field ?? null);
   const ranges = query.conditions.filter((condition) => isRangeOn(condition, orderField));
   const bounded = new Set<Condition>(ranges);
-  const residual = query.conditions.filter((condition) => !equality.consumed.has(condition) && !bounded.has(condition));
+  const consumed = new Set<Condition>(equality.consumed);
+  if (member?.consumed) consumed.add(member.condition);
+  const residual = query.conditions.filter((condition) => !consumed.has(condition) && !bounded.has(condition));
+  const valueLists = member ? [...equality.valueLists, member.elements] : equality.valueLists;
   const slices: IndexSlice[] = [];
-  for (const values of combinations(equality.valueLists)) {
+  for (const values of combinations(valueLists)) {
     const entries = index.partition(values);
     if (entries) slices.push(boundedSlice(entries, ranges));
   }
   const plan: QueryPlan = {
     strategy: 'index',
-    index: { equalityFields: [...equality.fields], orderField },
+    index: { equalityFields: [...equality.fields], orderField, ...(member ? { memberField: member.field } : {}) },
     ordered: order !== null,
     examined: 0,
   };
+  // A record holding several of the wanted elements sits in several of the slices.
+  const overlapping = member !== null && member.elements.length > 1;
 
   const byId = memberTests(collection, residual);
   const rest = residual.filter((condition) => !byId.answered.has(condition));
   if (!order) {
     const rows: StoredRecord[] = [];
+    const seen = new Set<number>();
     for (const slice of slices) {
       for (let position = slice.start; position < slice.end; position++) {
         const { id } = slice.entries[position]!;
+        if (overlapping && seen.has(id)) continue;
+        seen.add(id);
         if (byId.holds(id)) rows.push(collection.get(id)!);
       }
     }
     plan.examined = rows.length;
     return finishUnordered(rows, query, compileConditions(rest), plan);
   }
-  return walkInOrder(collection, slices, order.direction, rest, byId.holds, query, plan);
+  return walkInOrder(collection, slices, order.direction, rest, byId.holds, query, plan, overlapping);
+}
+
+interface MemberChoice {
+  field: string;
+  condition: Condition;
+  /** The elements whose partitions hold every match. */
+  elements: (string | number)[];
+  /** Whether those partitions answer the condition entirely (else it is still checked per record). */
+  consumed: boolean;
+}
+
+/**
+ * A top-level `containsAny` or `containsAll` on a field with an element index, which narrows the list to the
+ * partitions of its elements: all of them for `containsAny`, the first for `containsAll` (whose other elements
+ * are tested by id). None when the partitions would exceed `MAX_PARTITIONS`.
+ */
+function chooseMemberCondition(conditions: readonly Condition[], equalityPartitions: number): MemberChoice | null {
+  for (const condition of conditions) {
+    if (condition.op !== 'containsAny' && condition.op !== 'containsAll') continue;
+    if (!MEMBER_INDEXED_FIELDS.includes(condition.field) || condition.values.length === 0) continue;
+    const distinct = [...new Set(condition.values)];
+    const any = condition.op === 'containsAny';
+    const elements = any ? distinct : distinct.slice(0, 1);
+    if (elements.length * equalityPartitions > MAX_PARTITIONS) continue;
+    return { field: condition.field, condition, elements, consumed: any || distinct.length === 1 };
+  }
+  return null;
+}
+
+function partitionCount(valueLists: readonly Scalar[][]): number {
+  return valueLists.reduce((product, values) => product * values.length, 1);
 }
 
 /**
@@ -109,7 +151,7 @@ function memberTests(collection: Collection, conditions: readonly Condition[]): 
 
 function walkInOrder(
   collection: Collection, slices: IndexSlice[], direction: 'asc' | 'desc', residual: Condition[],
-  holds: (id: number) => boolean, query: NormalizedQuery, plan: QueryPlan,
+  holds: (id: number) => boolean, query: NormalizedQuery, plan: QueryPlan, overlapping: boolean,
 ): ListOutcome {
   const { offset, limit, withTotal } = query;
   const rows: StoredRecord[] = [];
@@ -118,7 +160,7 @@ function walkInOrder(
     return collection.get(entry.id)!;
   };
 
-  if (residual.length === 0 && holds === everyId) {
+  if (residual.length === 0 && holds === everyId && !overlapping) {
     const total = slices.reduce((sum, slice) => sum + slice.end - slice.start, 0);
     const [only] = slices;
     if (slices.length === 1 && only) {
@@ -140,8 +182,12 @@ function walkInOrder(
 
   const matches = compileConditions(residual);
   let matched = 0;
+  let previous = -1;
   if (limit > 0 || withTotal) {
     for (const entry of mergeSlices(slices, direction)) {
+      // Merged slices yield a record held by several of them once per slice, one right after the other.
+      if (entry.id === previous) continue;
+      previous = entry.id;
       if (!holds(entry.id)) continue;
       const row = fetch(entry);
       if (!matches(row)) continue;

@@ -24,47 +24,64 @@ export function compareEntries(a: IndexEntry, b: IndexEntry): number {
  * Records grouped by the values of `equalityFields` (one partition per combination), each partition sorted by
  * (`orderField` value, id). Reading a partition forwards gives ascending order with ascending id tie-break,
  * backwards gives descending with descending id: exactly the port's ordering.
+ *
+ * With a `memberField` (an array field), the partitions are also split by element: a record sits in one
+ * partition per distinct string or number element of that array (its equality values followed by the element),
+ * so the records holding one term, of one type and status, are a single run in date order.
  */
 export class SortedIndex {
   readonly equalityFields: readonly string[];
   readonly orderField: string;
+  readonly memberField: string | null;
   private readonly partitions = new Map<string, IndexEntry[]>();
 
-  constructor(equalityFields: readonly string[], orderField: string, rows: Iterable<Row>) {
+  constructor(equalityFields: readonly string[], orderField: string, rows: Iterable<Row>, memberField: string | null = null) {
     this.equalityFields = equalityFields;
     this.orderField = orderField;
-    for (const row of rows) this.partitionFor(row).push(this.entryFor(row));
+    this.memberField = memberField;
+    for (const row of rows) {
+      const entry = this.entryFor(row);
+      for (const key of this.keysFor(row)) this.partitionAt(key).push(entry);
+    }
     for (const entries of this.partitions.values()) entries.sort(compareEntries);
   }
 
-  static signature(equalityFields: readonly string[], orderField: string): string {
-    return JSON.stringify([equalityFields, orderField]);
+  static signature(equalityFields: readonly string[], orderField: string, memberField: string | null = null): string {
+    return JSON.stringify([equalityFields, orderField, memberField]);
   }
 
-  /** The partition holding records whose equality fields equal `values` (given in `equalityFields` order). */
+  /**
+   * The partition holding records whose equality fields equal `values` (given in `equalityFields` order,
+   * followed by the element when the index has a member field).
+   */
   partition(values: readonly Scalar[]): readonly IndexEntry[] | undefined {
     return this.partitions.get(partitionKey(values));
   }
 
   add(row: Row): void {
-    const entries = this.partitionFor(row);
     const entry = this.entryFor(row);
-    entries.splice(lowerBound(entries, (candidate) => compareEntries(candidate, entry) >= 0), 0, entry);
+    for (const key of this.keysFor(row)) {
+      const entries = this.partitionAt(key);
+      entries.splice(lowerBound(entries, (candidate) => compareEntries(candidate, entry) >= 0), 0, entry);
+    }
   }
 
   delete(row: Row): void {
-    const key = this.keyFor(row);
-    const entries = this.partitions.get(key);
-    if (!entries) return;
     const entry = this.entryFor(row);
-    const position = lowerBound(entries, (candidate) => compareEntries(candidate, entry) >= 0);
-    const found = entries[position];
-    if (found && found.id === entry.id) entries.splice(position, 1);
-    if (entries.length === 0) this.partitions.delete(key);
+    for (const key of this.keysFor(row)) {
+      const entries = this.partitions.get(key);
+      if (!entries) continue;
+      const position = lowerBound(entries, (candidate) => compareEntries(candidate, entry) >= 0);
+      const found = entries[position];
+      if (found && found.id === entry.id) entries.splice(position, 1);
+      if (entries.length === 0) this.partitions.delete(key);
+    }
   }
 
   replace(before: Row, after: Row): void {
-    const unchanged = this.keyFor(before) === this.keyFor(after)
+    const keysBefore = this.keysFor(before);
+    const keysAfter = this.keysFor(after);
+    const unchanged = keysBefore.length === keysAfter.length && keysBefore.every((key, at) => key === keysAfter[at])
       && compareScalars(sortValue(before, this.orderField), sortValue(after, this.orderField)) === 0;
     if (unchanged) return;
     this.delete(before);
@@ -75,15 +92,19 @@ export class SortedIndex {
     return { value: sortValue(row, this.orderField), id: row.id };
   }
 
-  private keyFor(row: Row): string {
-    return partitionKey(this.equalityFields.map((field) => {
+  private keysFor(row: Row): string[] {
+    const values = this.equalityFields.map((field) => {
       const value = readField(row, field);
       return isScalar(value) ? value : NOT_A_SCALAR;
-    }));
+    });
+    if (this.memberField === null) return [partitionKey(values)];
+    const elements = readField(row, this.memberField);
+    if (!Array.isArray(elements)) return [];
+    const distinct = new Set(elements.filter((element) => typeof element === 'string' || typeof element === 'number'));
+    return [...distinct].map((element) => partitionKey([...values, element]));
   }
 
-  private partitionFor(row: Row): IndexEntry[] {
-    const key = this.keyFor(row);
+  private partitionAt(key: string): IndexEntry[] {
     let entries = this.partitions.get(key);
     if (!entries) {
       entries = [];

@@ -1,3 +1,4 @@
+import { copyJsonOut } from '../json.js';
 import type { Scalar } from '../../ports/storage.js';
 import { storageError } from '../errors.js';
 import { describeValue, isPlainObject, setMember } from '../json.js';
@@ -28,22 +29,6 @@ export function copyJsonIn(value: unknown, where: string, depth = 0): unknown {
   }
   throw storageError('invalid_record', `${where} is not a JSON value (${describeValue(value)}).`);
 }
-
-/** Deep-copies a value already known to be JSON. */
-export function copyJsonOut<T>(value: T): T {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item: unknown) => copyJsonOut(item)) as T;
-  // Every listed record is copied out: a plain key loop, without the entry arrays of `Object.entries`.
-  const copy: Record<string, unknown> = {};
-  const source = value as Record<string, unknown>;
-  for (const key of Object.keys(source)) {
-    const member = source[key];
-    setMember(copy, key, member === null || typeof member !== 'object' ? member : copyJsonOut(member));
-  }
-  return copy as T;
-}
-
-
 
 export function isScalar(value: unknown): value is Scalar {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
@@ -77,3 +62,4 @@ export function compareScalars(a: Scalar, b: Scalar): number {
   return typeRank(a) - typeRank(b);
 }
 
+export { copyJsonOut };

@@ -10,6 +10,9 @@ import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
 import { decodeRecord, foldedStrings, foldText } from '../sql/records.js';
 import type { RecordSession } from '../sql/session.js';
 import { orderKey, postgresDialectFor } from './dialect.js';
+import type { MemberList } from '../sql/member-lists.js';
+import { memberList } from '../sql/member-lists.js';
+import { MEMBER_INDEXED_FIELDS } from '../member-fields.js';
 import { IdCounters } from './id-counters.js';
 
 /** A pool (for reads outside transactions) or one checked-out client (inside a transaction). */
@@ -28,6 +31,9 @@ export class PositionalParams {
 /** The record statements, for one schema. */
 export class PostgresRecords {
   private readonly records: string;
+  private readonly members: string;
+  private readonly memberCounts: string;
+  private readonly memberCountChanges: string;
   private readonly collections: string;
   private readonly counts: string;
   private readonly countChanges: string;
@@ -37,6 +43,9 @@ export class PostgresRecords {
   constructor(schema: string) {
     this.dialect = postgresDialectFor(schema);
     this.records = `${schema}.quire_records`;
+    this.members = `${schema}.quire_members`;
+    this.memberCounts = `${schema}.quire_member_counts`;
+    this.memberCountChanges = `${schema}.quire_member_count_changes`;
     this.collections = `${schema}.quire_collections`;
     this.counts = `${schema}.quire_counts`;
     this.countChanges = `${schema}.quire_count_changes`;
@@ -71,17 +80,56 @@ export class PostgresRecords {
   pageStatement(collection: string, query: CheckedQuery, withTotal = false): { sql: string; params: unknown[] } {
     const params = new PositionalParams();
     const total = withTotal ? `, ${this.totalSql(collection, query, params)} AS total` : '';
-    const from = this.from(collection, query, params);
-    const order = compileOrder(this.dialect, query.orderBy, params);
+    const byMembers = memberList(query.conditions, query.orderBy);
+    const from = byMembers ? this.memberFrom(collection, byMembers, params) : this.from(collection, query, params);
+    const order = byMembers ? this.memberOrder(byMembers, params) : compileOrder(this.dialect, query.orderBy, params);
     const page = `LIMIT ${params.add(query.limit)}::bigint OFFSET ${params.add(query.offset)}::bigint`;
     return { sql: `SELECT r.id, r.data${total} ${from} ORDER BY ${order} ${page}`, params: params.values };
   }
 
-  /** The total as a scalar subquery: from the counts table when the conditions allow (sql/counts.ts), else counted. */
+  /**
+   * The total as a scalar subquery: from the counts table when the conditions allow (sql/counts.ts), from the
+   * members index for a term list it answers (sql/member-lists.ts), else counted.
+   */
   private totalSql(collection: string, query: CheckedQuery, params: PositionalParams): string {
     const counted = countedSelection(query.conditions);
-    if (!counted) return `(SELECT count(*) ${this.from(collection, query, params)})`;
-    return this.countedTotalSql(collection, counted, params);
+    if (counted) return this.countedTotalSql(collection, counted, params);
+    const byMembers = memberList(query.conditions, query.orderBy);
+    if (byMembers?.countable) return this.memberCountSql(collection, byMembers, params);
+    const from = byMembers ? this.memberFrom(collection, byMembers, params) : this.from(collection, query, params);
+    return `(SELECT count(*) ${from})`;
+  }
+
+  /** A term list's total from the term counts, plus the changes not merged into them yet (schema.ts, migration 6). */
+  private memberCountSql(collection: string, plan: MemberList, params: PositionalParams): string {
+    let where = `field = ${params.add(plan.field)}::text AND value = ${params.add(JSON.stringify(plan.value))}::jsonb `
+      + `AND collection = ${params.add(collection)} AND type = ${params.add(orderKey(plan.type))}::text`;
+    for (const statuses of plan.statuses) where += ` AND status = ANY(${params.add(statuses.map(orderKey))}::text[])`;
+    return `(SELECT coalesce(sum(n), 0)::bigint FROM (SELECT records AS n FROM ${this.memberCounts} WHERE ${where} `
+      + `UNION ALL SELECT change FROM ${this.memberCountChanges} WHERE ${where}) AS counted)`;
+  }
+
+  /** A term list's members rows: its element, collection, type and statuses (typed columns hold order keys). */
+  private membersWhere(collection: string, plan: MemberList, params: PositionalParams): string {
+    let where = `m.field = ${params.add(plan.field)}::text AND m.value = ${params.add(JSON.stringify(plan.value))}::jsonb `
+      + `AND m.collection = ${params.add(collection)} AND m.type = ${params.add(orderKey(plan.type))}::text`;
+    for (const statuses of plan.statuses) where += ` AND m.status = ANY(${params.add(statuses.map(orderKey))}::text[])`;
+    return where;
+  }
+
+  private memberFrom(collection: string, plan: MemberList, params: PositionalParams): string {
+    return `FROM ${this.members} m JOIN ${this.records} r ON r.collection = m.collection AND r.id = m.id `
+      + `WHERE ${this.membersWhere(collection, plan, params)} AND ${compileWhere(this.dialect, plan.rest, params)}`;
+  }
+
+  /**
+   * The records' order by date through the members index: its date column (the records' typed column) leads;
+   * the terms that order dates of other types, which only records without a string date need, come before the id.
+   */
+  private memberOrder(plan: MemberList, params: PositionalParams): string {
+    const direction = plan.direction === 'asc' ? 'ASC' : 'DESC';
+    const [, ...others] = this.dialect.orderTerms('date', plan.direction, params);
+    return [`m.date ${direction} NULLS ${plan.direction === 'asc' ? 'FIRST' : 'LAST'}`, ...others, `m.id ${direction}`].join(', ');
   }
 
   /** The counted rows of a key, plus the changes not merged into them yet (schema.ts). */
@@ -121,7 +169,21 @@ export class PostgresRecords {
          UPDATE ${this.counts} c SET records = c.records + s.change FROM sums s WHERE ${sameKey('c', 's')}
          RETURNING c.collection, c.type, c.status)
        INSERT INTO ${this.counts} (collection, type, status, records)
-       SELECT s.collection, s.type, s.status, s.change FROM sums s WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE ${sameKey('u', 's')})`;
+       SELECT s.collection, s.type, s.status, s.change FROM sums s WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE ${sameKey('u', 's')});
+     ${this.mergeMemberCountsSql()}`;
+  }
+
+  /** The same merge for the term counts (schema.ts, migration 6). */
+  private mergeMemberCountsSql(): string {
+    const sameKey = (a: string, b: string) => `${a}.field = ${b}.field AND ${a}.value = ${b}.value AND ${a}.collection = ${b}.collection `
+      + `AND ${a}.type IS NOT DISTINCT FROM ${b}.type AND ${a}.status IS NOT DISTINCT FROM ${b}.status`;
+    return `WITH moved AS (DELETE FROM ${this.memberCountChanges} RETURNING field, value, collection, type, status, change),
+       sums AS (SELECT field, value, collection, type, status, sum(change) AS change FROM moved GROUP BY field, value, collection, type, status),
+       updated AS (
+         UPDATE ${this.memberCounts} c SET records = c.records + s.change FROM sums s WHERE ${sameKey('c', 's')}
+         RETURNING c.field, c.value, c.collection, c.type, c.status)
+       INSERT INTO ${this.memberCounts} (field, value, collection, type, status, records)
+       SELECT s.field, s.value, s.collection, s.type, s.status, s.change FROM sums s WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE ${sameKey('u', 's')})`;
   }
 
   /**
@@ -235,7 +297,7 @@ export function postgresSession(db: Queryable, records: PostgresRecords): Postgr
       return records.insert(db, collection, record, ids);
     },
     update: (collection, id, patch) => {
-      counted ||= COUNTED_FIELDS.some((field) => Object.hasOwn(patch.set, field) || patch.removed.includes(field));
+      counted ||= [...COUNTED_FIELDS, ...MEMBER_INDEXED_FIELDS].some((field) => Object.hasOwn(patch.set, field) || patch.removed.includes(field));
       return records.update(db, collection, id, patch);
     },
     remove: (collection, id) => {

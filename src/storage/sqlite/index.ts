@@ -67,7 +67,10 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
 
   const records = new SqliteRecords(db);
   let rollbacks = 0;
-  const session = sqliteSession(db, records, () => { rollbacks++; });
+  const session = sqliteSession(db, records, () => {
+    rollbacks++;
+    records.cache.forget();
+  });
   const reads = readOperations(session);
   const writes = writeOperations(session);
   const writeLock = new Mutex();
@@ -120,6 +123,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
         records.text.discard();
         if (db.inTransaction) db.exec('ROLLBACK');
         rollbacks++;
+        records.cache.forget();
         throw error;
       } finally {
         records.text.holding = false;

@@ -9,7 +9,10 @@ import type { CheckedQuery } from '../query-check.js';
 import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
 import { applyPatch, decodeRecord } from '../sql/records.js';
 import type { RecordSession } from '../sql/session.js';
-import { COUNTS_TABLE, sqliteDialect } from './dialect.js';
+import { COUNTS_TABLE, MEMBERS_TABLE, sqliteDialect } from './dialect.js';
+import type { MemberList } from '../sql/member-lists.js';
+import { memberList } from '../sql/member-lists.js';
+import { RecordCache } from './record-cache.js';
 import { NamedParams, StatementCache } from './statements.js';
 import { TextIndex } from './text-index.js';
 
@@ -26,8 +29,13 @@ export class SqliteRecords {
   readonly update: (collection: string, id: RecordId, patch: EncodedPatch) => StoredRecord | null;
   readonly remove: (collection: string, id: RecordId) => boolean;
 
+  readonly cache: RecordCache;
+
   constructor(private readonly db: BetterSqlite3.Database) {
     this.statements = new StatementCache(db);
+    const dataVersion = db.prepare('PRAGMA data_version').pluck();
+    const totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.cache = new RecordCache(() => `${dataVersion.get() as number}.${totalChanges.get() as number}`);
     this.text = new TextIndex(this.statements);
     this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
     this.update = atomically(db, (collection, id, patch) => this.updateNow(collection, id, patch));
@@ -35,26 +43,85 @@ export class SqliteRecords {
   }
 
   get(collection: string, id: RecordId): StoredRecord | null {
+    this.cache.check();
+    const cached = this.cache.get(collection, id);
+    if (cached) return cached;
     const row = this.statements.get('SELECT json(data) AS data FROM quire_records WHERE collection = ? AND id = ?')
       .get(collection, id) as { data: string } | undefined;
-    return row ? decodeRecord(id, JSON.parse(row.data)) : null;
+    if (!row) return null;
+    const record = decodeText(id, row.data);
+    this.cache.set(collection, record);
+    return record;
   }
 
   list(collection: string, query: CheckedQuery): ListResult {
     this.text.beforeRead(query.conditions);
+    const byMembers = memberList(query.conditions, query.orderBy);
+    if (byMembers) return this.listByMembers(collection, query, byMembers);
     const params = new NamedParams();
-    const from = `FROM quire_records r WHERE r.collection = ${params.add(collection)} AND ${compileWhere(sqliteDialect, query.conditions, params)}`;
+    const from = this.recordFrom(collection, query, params);
     let items: StoredRecord[] = [];
     if (query.limit !== 0) {
       const page = `ORDER BY ${compileOrder(sqliteDialect, query.orderBy, params)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
-      const rows = this.statements.get(`SELECT r.id, json(r.data) AS data ${from} ${page}`).all(params.values) as DataRow[];
-      items = rows.map((row) => decodeRecord(row.id, JSON.parse(row.data)));
+      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params);
     }
     if (!query.withTotal) return { items };
     const counted = countedSelection(query.conditions);
     if (counted) return { items, total: this.countedTotal(collection, counted) };
     const { total } = this.statements.get(`SELECT count(*) AS total ${from}`).get(params.values) as { total: number };
     return { items, total };
+  }
+
+  /**
+   * A list of one term's records (sql/member-lists.ts): the members index gives the order and, when it answers
+   * every condition, the total; the records joined to it are checked against the other conditions.
+   */
+  private listByMembers(collection: string, query: CheckedQuery, plan: MemberList): ListResult {
+    const params = new NamedParams();
+    const from = this.memberFrom(collection, plan, params);
+    let items: StoredRecord[] = [];
+    if (query.limit !== 0) {
+      const page = `ORDER BY ${memberOrder(plan)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
+      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params);
+    }
+    if (!query.withTotal) return { items };
+    if (plan.countable) {
+      const counting = new NamedParams();
+      const sql = `SELECT count(*) AS total FROM ${MEMBERS_TABLE} m WHERE ${membersWhere(collection, plan, counting)}`;
+      return { items, total: (this.statements.get(sql).get(counting.values) as { total: number }).total };
+    }
+    return { items, total: (this.statements.get(`SELECT count(*) AS total ${from}`).get(params.values) as { total: number }).total };
+  }
+
+  private recordFrom(collection: string, query: CheckedQuery, params: NamedParams): string {
+    return `FROM quire_records r WHERE r.collection = ${params.add(collection)} AND ${compileWhere(sqliteDialect, query.conditions, params)}`;
+  }
+
+  /** CROSS JOIN keeps the members table outermost, so its index gives the order. */
+  private memberFrom(collection: string, plan: MemberList, params: NamedParams): string {
+    return `FROM ${MEMBERS_TABLE} m CROSS JOIN quire_records r ON r.key = m.key WHERE ${membersWhere(collection, plan, params)} `
+      + `AND r.collection = ${params.add(collection)} AND ${compileWhere(sqliteDialect, plan.rest, params)}`;
+  }
+
+  /**
+   * The records of a page: its ids from `sql`, each record from the cache or, for those it lacks, read in one
+   * more statement.
+   */
+  private readPage(collection: string, sql: string, params: NamedParams): StoredRecord[] {
+    const ids = this.statements.get(sql).pluck().all(params.values) as number[];
+    this.cache.check();
+    const items: (StoredRecord | undefined)[] = ids.map((id) => this.cache.get(collection, id));
+    const missing = ids.filter((_, index) => items[index] === undefined);
+    if (missing.length === 0) return items as StoredRecord[];
+    const rows = this.statements.get('SELECT id, json(data) AS data FROM quire_records WHERE collection = ? AND id IN (SELECT value FROM json_each(?))')
+      .all(collection, JSON.stringify(missing)) as DataRow[];
+    const read = new Map<number, StoredRecord>();
+    for (const row of rows) {
+      const record = decodeText(row.id, row.data);
+      this.cache.set(collection, record);
+      read.set(row.id, record);
+    }
+    return ids.map((id, index) => items[index] ?? read.get(id)!);
   }
 
   /** A total read from the counts table (see sql/counts.ts). */
@@ -69,12 +136,13 @@ export class SqliteRecords {
     return (this.statements.get(sql).get(params.values) as { total: number }).total;
   }
 
-  /** Runs a raw `EXPLAIN QUERY PLAN` for a list (for tests and tuning). */
+  /** Runs a raw `EXPLAIN QUERY PLAN` for a list's page (for tests and tuning). */
   explain(collection: string, query: CheckedQuery): string[] {
+    const byMembers = memberList(query.conditions, query.orderBy);
     const params = new NamedParams();
-    const sql = `SELECT r.id, json(r.data) AS data FROM quire_records r WHERE r.collection = ${params.add(collection)} `
-      + `AND ${compileWhere(sqliteDialect, query.conditions, params)} `
-      + `ORDER BY ${compileOrder(sqliteDialect, query.orderBy, params)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
+    const from = byMembers ? this.memberFrom(collection, byMembers, params) : this.recordFrom(collection, query, params);
+    const order = byMembers ? memberOrder(byMembers) : compileOrder(sqliteDialect, query.orderBy, params);
+    const sql = `SELECT r.id, json(r.data) AS data ${from} ORDER BY ${order} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
     const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params.values) as { detail: string }[];
     return rows.map((row) => row.detail);
   }
@@ -159,4 +227,30 @@ export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords
       }
     },
   };
+}
+
+/** The members index's own order, which is the records' order by date then id. */
+function memberOrder(plan: MemberList): string {
+  const direction = plan.direction === 'asc' ? 'ASC' : 'DESC';
+  return `m.date ${direction}, m.id ${direction}`;
+}
+
+/** The members rows of a term list: its element, collection, type and statuses. */
+function membersWhere(collection: string, plan: MemberList, params: NamedParams): string {
+  let where = `m.field = ${params.add(plan.field)} AND m.value = ${params.add(plan.value)} `
+    + `AND m.collection = ${params.add(collection)} AND m.type = ${params.add(plan.type)}`;
+  for (const statuses of plan.statuses) {
+    where += statuses.length === 0 ? ' AND FALSE' : ` AND m.status IN (${statuses.map((status) => params.add(status)).join(', ')})`;
+  }
+  return where;
+}
+
+/**
+ * A record from its stored JSON text, `id` first: spliced into the text so one `JSON.parse` builds it (which
+ * keeps a `__proto__` key an ordinary member). Text naming an `id` member anywhere takes the slower road that
+ * leaves a stored `id` out.
+ */
+function decodeText(id: number, text: string): StoredRecord {
+  if (text.includes('"id"')) return decodeRecord(id, JSON.parse(text));
+  return JSON.parse(text === '{}' ? `{"id":${id}}` : `{"id":${id},${text.slice(1)}`) as StoredRecord;
 }

@@ -44,6 +44,19 @@ function membersOf(row: 'NEW' | 'r'): string {
         WHERE json_type(${row}.data, '${fieldPath(field)}') = 'array' AND item.type IN ('text', 'integer', 'real')`).join(' UNION ALL ');
 }
 
+/**
+ * The members rows of `NEW` or of every record (`r`) as migration 6 keeps them: each element with its record's
+ * collection, type, status, date (sort values, as in the generated columns) and id (see sql/member-lists.ts).
+ */
+function listedMembersOf(row: 'NEW' | 'r'): string {
+  const from = row === 'r' ? 'quire_records AS r, ' : '';
+  return MEMBER_INDEXED_FIELDS.map((field) => `SELECT '${field}', item.value, ${row}.key, ${row}.collection, ${row}.f_type, ${row}.f_status, ${row}.f_date, ${row}.id
+        FROM ${from}json_each(${row}.data, '${fieldPath(field)}') AS item
+        WHERE json_type(${row}.data, '${fieldPath(field)}') = 'array' AND item.type IN ('text', 'integer', 'real')`).join(' UNION ALL ');
+}
+
+const LISTED_MEMBER_COLUMNS = 'field, value, key, collection, type, status, date, id';
+
 const membersChanged = MEMBER_INDEXED_FIELDS
   .map((field) => `json_extract(OLD.data, '${fieldPath(field)}') IS NOT json_extract(NEW.data, '${fieldPath(field)}')`).join(' OR ');
 
@@ -152,6 +165,45 @@ export const MIGRATIONS: Migration[] = [
       `CREATE TRIGGER quire_members_update AFTER UPDATE OF data ON quire_records WHEN ${membersChanged} BEGIN
         DELETE FROM ${MEMBERS_TABLE} WHERE key = OLD.key;
         INSERT OR IGNORE INTO ${MEMBERS_TABLE} (field, value, key) ${membersOf('NEW')};
+      END`,
+    ],
+  },
+  {
+    version: 6,
+    name: 'term lists by date',
+    statements: [
+      // The members rows carry what a posts list of one term filters and orders on, so the list walks one index
+      // in date order and counts its total from that index alone (sql/member-lists.ts). Rebuilt from the
+      // records: the triggers now also follow changes of type, status and date.
+      'DROP TRIGGER quire_members_insert',
+      'DROP TRIGGER quire_members_delete',
+      'DROP TRIGGER quire_members_update',
+      `DROP TABLE ${MEMBERS_TABLE}`,
+      // No declared type on `value`, `type`, `status`, `date`: they keep each value's storage class.
+      `CREATE TABLE ${MEMBERS_TABLE} (
+        field TEXT NOT NULL,
+        value NOT NULL,
+        key INTEGER NOT NULL,
+        collection TEXT NOT NULL,
+        type,
+        status,
+        date,
+        id INTEGER NOT NULL,
+        PRIMARY KEY (field, value, key)
+      ) WITHOUT ROWID`,
+      `CREATE INDEX ${MEMBERS_TABLE}_key ON ${MEMBERS_TABLE} (key)`,
+      `CREATE INDEX ${MEMBERS_TABLE}_list ON ${MEMBERS_TABLE} (field, value, collection, type, date, id, status)`,
+      `INSERT OR IGNORE INTO ${MEMBERS_TABLE} (${LISTED_MEMBER_COLUMNS}) ${listedMembersOf('r')}`,
+      `CREATE TRIGGER quire_members_insert AFTER INSERT ON quire_records BEGIN
+        INSERT OR IGNORE INTO ${MEMBERS_TABLE} (${LISTED_MEMBER_COLUMNS}) ${listedMembersOf('NEW')};
+      END`,
+      `CREATE TRIGGER quire_members_delete AFTER DELETE ON quire_records BEGIN
+        DELETE FROM ${MEMBERS_TABLE} WHERE key = OLD.key;
+      END`,
+      `CREATE TRIGGER quire_members_update AFTER UPDATE OF data ON quire_records
+        WHEN ${membersChanged} OR OLD.f_type IS NOT NEW.f_type OR OLD.f_status IS NOT NEW.f_status OR OLD.f_date IS NOT NEW.f_date BEGIN
+        DELETE FROM ${MEMBERS_TABLE} WHERE key = OLD.key;
+        INSERT OR IGNORE INTO ${MEMBERS_TABLE} (${LISTED_MEMBER_COLUMNS}) ${listedMembersOf('NEW')};
       END`,
     ],
   },

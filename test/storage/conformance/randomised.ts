@@ -15,7 +15,7 @@ const RANGE_OPS = ['lt', 'lte', 'gt', 'gte'] as const;
 const ARRAY_OPS = ['containsAny', 'containsAll', 'containsNone'] as const;
 
 /** Random records, conditions and queries over a posts-like shape, all from one seeded generator. */
-class Generator {
+export class Generator {
   readonly random: () => number;
   readonly dates: string[];
 
@@ -151,7 +151,7 @@ class Generator {
 }
 
 /** The store and a plain map kept in step by applying the same writes to both. */
-class Mirror {
+export class Mirror {
   readonly model = new Map<number, StoredRecord>();
   private highestId = 0;
 
@@ -204,7 +204,7 @@ class Mirror {
   }
 }
 
-async function randomWrites(mirror: Mirror, target: StoragePort, generator: Generator, count: number): Promise<void> {
+export async function randomWrites(mirror: Mirror, target: StoragePort, generator: Generator, count: number): Promise<void> {
   for (let step = 0; step < count; step++) {
     const roll = generator.random();
     if (roll < 0.6) await mirror.update(target, mirror.anyId(generator), generator.patch());

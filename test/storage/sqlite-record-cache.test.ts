@@ -1,0 +1,60 @@
+/** The SQLite store's decoded records (src/storage/sqlite/record-cache.ts): never stale, never shared. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { sqliteStorage } from '../../src/storage/sqlite/index.js';
+import { seed } from './conformance/support.js';
+
+const folder = mkdtempSync(path.join(tmpdir(), 'quire-sqlite-cache-'));
+after(() => rmSync(folder, { recursive: true, force: true }));
+
+function post(index: number) {
+  return { type: 'post', status: 'publish', date: `2024-03-${String(1 + index).padStart(2, '0')}T10:00:00`, title: `Entry ${index}` };
+}
+
+describe('sqlite store: decoded records kept between reads', () => {
+  it('answers with the current data after writes by another connection, in a transaction and after a rollback', async () => {
+    const file = path.join(folder, 'store.db');
+    const store = sqliteStorage({ path: file });
+    await seed(store, 'posts', Array.from({ length: 6 }, (_, index) => post(index)));
+    const titleOf = async (id: number) => (await store.get('posts', id))!.title;
+    const listedTitles = async () => (await store.list('posts', { orderBy: [{ field: 'id', direction: 'asc' }] })).items.map((item) => item.title);
+    assert.equal(await titleOf(2), 'Entry 1');
+    const before = await listedTitles();
+
+    // Results are copies: changing one changes no later answer.
+    (await store.get('posts', 2))!.title = 'changed by the caller';
+    (await store.list('posts', {})).items[1]!.title = 'changed by the caller';
+    assert.equal(await titleOf(2), 'Entry 1');
+    assert.deepEqual(await listedTitles(), before);
+
+    const other = new Database(file);
+    other.prepare("UPDATE quire_records SET data = jsonb_set(data, '$.title', 'Written elsewhere') WHERE collection = 'posts' AND id = 2").run();
+    other.close();
+    assert.equal(await titleOf(2), 'Written elsewhere');
+    assert.equal((await listedTitles())[1], 'Written elsewhere');
+
+    await assert.rejects(store.transaction(async (tx) => {
+      await tx.update('posts', 3, { title: 'Not kept' });
+      assert.equal((await tx.get('posts', 3))!.title, 'Not kept');
+      assert.equal((await tx.list('posts', { where: [{ field: 'id', op: 'eq', value: 3 }] })).items[0]!.title, 'Not kept');
+      throw new Error('undo');
+    }), /undo/);
+    assert.equal(await titleOf(3), 'Entry 2');
+    assert.equal((await listedTitles())[2], 'Entry 2');
+
+    await store.transaction(async (tx) => {
+      await assert.rejects(tx.transaction(async (inner) => {
+        await inner.update('posts', 4, { title: 'Savepoint only' });
+        assert.equal((await inner.get('posts', 4))!.title, 'Savepoint only');
+        throw new Error('undo the savepoint');
+      }), /undo the savepoint/);
+      assert.equal((await tx.get('posts', 4))!.title, 'Entry 3');
+    });
+    assert.equal(await titleOf(4), 'Entry 3');
+    await store.close();
+  });
+});
