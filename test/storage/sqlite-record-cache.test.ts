@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { RecordCache } from '../../src/storage/sqlite/record-cache.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { seed } from './conformance/support.js';
 
@@ -56,5 +57,23 @@ describe('sqlite store: decoded records kept between reads', () => {
     });
     assert.equal(await titleOf(4), 'Entry 3');
     await store.close();
+  });
+});
+
+describe('sqlite store: the decoded-records budget', () => {
+  const record = (id: number) => ({ id, title: `Entry ${id}` });
+
+  it('keeps no record larger than a quarter of the budget, and drops the oldest beyond it', () => {
+    const cache = new RecordCache(() => 'one state');
+    cache.check();
+    cache.set('posts', record(1), 3 * 1024 * 1024);
+    assert.equal(cache.get('posts', 1), undefined);
+    for (let id = 2; id <= 5; id++) cache.set('posts', record(id), 2 * 1024 * 1024);
+    assert.deepEqual(cache.get('posts', 5), record(5));
+    assert.deepEqual(cache.get('posts', 2), record(2), 'four records of 2 MiB fill the 8 MiB budget');
+    cache.set('posts', record(6), 1024);
+    assert.equal(cache.get('posts', 3), undefined, 'the least recently used record went first');
+    assert.deepEqual(cache.get('posts', 6), record(6));
+    assert.deepEqual(cache.get('posts', 2), record(2));
   });
 });

@@ -1,8 +1,16 @@
 import type { StoredRecord } from '../../ports/storage.js';
 import { copyJsonOut } from '../json.js';
 
-/** How many decoded records the cache holds (the least recently used go first). */
+/** How many decoded records the cache holds (the least recently used go first)... */
 const CAPACITY = 2_000;
+/** ...and how much stored JSON text they may come from in all, so a few very large records cannot fill memory. */
+const CAPACITY_CHARS = 8 * 1024 * 1024;
+
+interface Entry {
+  readonly record: StoredRecord;
+  /** Length of the JSON text the record was decoded from. */
+  readonly size: number;
+}
 
 /**
  * Decoded records of one connection, valid while the database is unchanged: reading a record's JSON out of
@@ -13,7 +21,8 @@ const CAPACITY = 2_000;
  * handed out as copies, as the port requires.
  */
 export class RecordCache {
-  private readonly entries = new Map<string, StoredRecord>();
+  private readonly entries = new Map<string, Entry>();
+  private chars = 0;
   private state = '';
 
   constructor(private readonly currentState: () => string) {}
@@ -22,31 +31,48 @@ export class RecordCache {
   check(): void {
     const state = this.currentState();
     if (state === this.state) return;
-    this.entries.clear();
+    this.clear();
     this.state = state;
   }
 
   /** A copy of the cached record, or undefined (call `check` first). */
   get(collection: string, id: number): StoredRecord | undefined {
     const key = keyOf(collection, id);
-    const record = this.entries.get(key);
-    if (record === undefined) return undefined;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
     this.entries.delete(key);
-    this.entries.set(key, record);
-    return copyJsonOut(record) as StoredRecord;
+    this.entries.set(key, entry);
+    return copyJsonOut(entry.record);
   }
 
-  /** Keeps a record just read (in the state last checked); the caller keeps `record` for itself. */
-  set(collection: string, record: StoredRecord): void {
+  /**
+   * Keeps a record just read (in the state last checked) from `size` characters of JSON; the caller keeps
+   * `record` for itself. A record larger than a quarter of the budget is not kept.
+   */
+  set(collection: string, record: StoredRecord, size: number): void {
     const key = keyOf(collection, record.id);
-    this.entries.delete(key);
-    this.entries.set(key, copyJsonOut(record) as StoredRecord);
-    if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
+    this.remove(key);
+    if (size > CAPACITY_CHARS / 4) return;
+    this.entries.set(key, { record: copyJsonOut(record), size });
+    this.chars += size;
+    while (this.entries.size > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.entries.keys().next().value!);
   }
 
   forget(): void {
-    this.entries.clear();
+    this.clear();
     this.state = '';
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.chars -= entry.size;
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.chars = 0;
   }
 }
 

@@ -50,7 +50,7 @@ export class SqliteRecords {
       .get(collection, id) as { data: string } | undefined;
     if (!row) return null;
     const record = decodeText(id, row.data);
-    this.cache.set(collection, record);
+    this.cache.set(collection, record, row.data.length);
     return record;
   }
 
@@ -118,7 +118,7 @@ export class SqliteRecords {
     const read = new Map<number, StoredRecord>();
     for (const row of rows) {
       const record = decodeText(row.id, row.data);
-      this.cache.set(collection, record);
+      this.cache.set(collection, record, row.data.length);
       read.set(row.id, record);
     }
     return ids.map((id, index) => items[index] ?? read.get(id)!);
