@@ -3,6 +3,7 @@
  * and the multiplication sign, written as numeric entities. Each pattern starts with the character it
  * replaces, with what must precede it checked afterwards, so the engine can skip quickly to candidates.
  */
+import { markDimensions } from './dimensions.js';
 import { TEXT_SPACES, replaceEach } from './patterns.js';
 
 const OPEN_DOUBLE = '&#8220;';
@@ -64,8 +65,6 @@ const DASH_RULES: readonly Rule[] = [
 ];
 
 const DIGIT_BEFORE_X = /(?<=\d)x\d/;
-// 9x9 becomes 9×9, but 0x9999 (a hex number) stays.
-const DIMENSIONS = /\b(\d(?:(?<=0)[\d.,]+|(?<!0)[\d.,]*))x(\d[\d.,]*)\b/g;
 export const BARE_AMPERSAND = /&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi;
 
 /** Finds where texturizing could change anything: without a match a run of text stays as it is. */
@@ -85,7 +84,7 @@ export function texturizeText(input: string): string {
     text = resolvePrimes(text, '"', DOUBLE_PRIME, CLOSE_DOUBLE, [OPEN_DOUBLE_MARK, OPEN_DOUBLE]);
   }
   if (text.includes('-')) text = applyRules(text, DASH_RULES);
-  if (DIGIT_BEFORE_X.test(text)) text = text.replace(DIMENSIONS, '$1&#215;$2');
+  if (DIGIT_BEFORE_X.test(text)) text = markDimensions(text);
   return text.includes('&') ? text.replace(BARE_AMPERSAND, '&#038;') : text;
 }
 
