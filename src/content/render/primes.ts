@@ -1,0 +1,131 @@
+/**
+ * Closing quotes or primes (7' = seven feet, 7" = seven inches), decided within each quotation opened by an
+ * opening mark (a "sentence"), over character codes (see punctuation-codes.ts). The first sentence, and one
+ * that already holds a closing quote, has its quotes after digits made primes and those followed by a closing
+ * context made closing quotes. In another sentence the quotes followed by a closing context are candidates:
+ * one candidate closes; of several, those not after a digit close and the rest are primes (when all follow
+ * digits, the last one before a period, else the last one, closes). Other quotes after digits are primes, and
+ * a leftover double quote always closes. The opening marks are then written out.
+ */
+import * as Codes from './punctuation-codes.js';
+
+// Read once: the scans below use these in every step.
+const { codesAt, isDigitCode } = Codes;
+
+export interface PrimeKind {
+  quote: number;
+  prime: number;
+  /** The closing quote's token, and its text (which the text may also hold as plain characters). */
+  close: number;
+  closeText: string;
+  openMark: number;
+  open: number;
+  /** Whether a quote that neither closes nor is a prime closes anyway (double quotes do). */
+  leftoverCloses: boolean;
+}
+
+const isClosingPunctuation = (code: number) =>
+  code === 46 || code === 44 || code === 58 || code === 59 || code === 33 || code === 63 || code === 41 || code === 125
+  || code === 45 || code === 93;
+
+export function resolvePrimes(codes: Int32Array, length: number, kind: PrimeKind): void {
+  const { quote, close, closeText, openMark, open } = kind;
+  let positions: Int32Array = new Int32Array(16);
+  let decisions: Int32Array = new Int32Array(16);
+  let nextQuote = indexOfCode(codes, length, quote, 0);
+  let nextClose = -2;
+  let start = 0;
+  for (let index = 0; ; index++) {
+    const mark = indexOfCode(codes, length, openMark, start);
+    const end = mark === -1 ? length : mark;
+    let count = 0;
+    while (nextQuote !== -1 && nextQuote < end) {
+      if (count === positions.length) {
+        positions = grown(positions);
+        decisions = grown(decisions);
+      }
+      positions[count++] = nextQuote;
+      nextQuote = indexOfCode(codes, length, quote, nextQuote + 1);
+    }
+    if (count > 0) {
+      if (nextClose !== -1 && nextClose < start) nextClose = indexOfClose(codes, length, close, closeText, start);
+      const simple = index === 0 || (nextClose !== -1 && nextClose < end);
+      decide(codes, start, end, positions, decisions, count, simple, kind);
+      for (let at = 0; at < count; at++) {
+        let decision = decisions[at]!;
+        if (decision === quote && kind.leftoverCloses) decision = close;
+        if (decision !== quote) codes[positions[at]!] = decision;
+      }
+    }
+    if (mark === -1) break;
+    codes[mark] = open;
+    start = mark + 1;
+  }
+}
+
+function grown(array: Int32Array): Int32Array {
+  const larger = new Int32Array(array.length * 2);
+  larger.set(array);
+  return larger;
+}
+
+function indexOfCode(codes: Int32Array, length: number, code: number, from: number): number {
+  const at = codes.indexOf(code, from);
+  return at < length ? at : -1;
+}
+
+function indexOfClose(codes: Int32Array, length: number, close: number, closeText: string, from: number): number {
+  for (let at = from; at < length; at++) {
+    const code = codes[at];
+    if (code === close || (code === 38 && codesAt(codes, length, at, closeText))) return at;
+  }
+  return -1;
+}
+
+/** Followed by the end of the sentence, a space, closing punctuation, an escaped ">" or a no-break space. */
+function closesAt(codes: Int32Array, next: number, end: number): boolean {
+  if (next === end) return true;
+  const code = codes[next]!;
+  if (code === 32 || code === 9 || code === 10 || code === 13 || code === 0xa0) return true;
+  if (isClosingPunctuation(code)) return true;
+  return code === 38 && (codesAt(codes, end, next, '&gt;') || codesAt(codes, end, next, '&nbsp;'));
+}
+
+const afterDigit = (codes: Int32Array, start: number, at: number) => at > start && isDigitCode(codes[at - 1]!);
+
+// Marks a quote that could close the quotation; such decisions are settled once all quotes are seen.
+const CANDIDATE = 1;
+
+function decide(
+  codes: Int32Array, start: number, end: number, positions: Int32Array, decisions: Int32Array, count: number,
+  simple: boolean, { quote, prime, close }: PrimeKind,
+): void {
+  let candidates = 0;
+  let notAfterDigit = 0;
+  let lastCandidate = -1;
+  let lastBeforePeriod = -1;
+  for (let index = 0; index < count; index++) {
+    const at = positions[index]!;
+    const digit = afterDigit(codes, start, at);
+    const closes = closesAt(codes, at + 1, end);
+    if (simple) {
+      decisions[index] = digit ? prime : closes ? close : quote;
+    } else if (closes) {
+      decisions[index] = CANDIDATE;
+      candidates++;
+      if (!digit) notAfterDigit++;
+      lastCandidate = index;
+      if (at + 1 < end && codes[at + 1] === 46 /* . */) lastBeforePeriod = index;
+    } else {
+      decisions[index] = digit ? prime : quote;
+    }
+  }
+  if (candidates === 0) return;
+  const chosen = lastBeforePeriod !== -1 ? lastBeforePeriod : lastCandidate;
+  for (let index = 0; index < count; index++) {
+    if (decisions[index] !== CANDIDATE) continue;
+    if (candidates === 1) decisions[index] = close;
+    else if (notAfterDigit > 0) decisions[index] = afterDigit(codes, start, positions[index]!) ? prime : close;
+    else decisions[index] = index === chosen ? close : prime;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The quote and dash rules of smart punctuation, each a left-to-right scan over character codes (see
+ * punctuation-codes.ts) that replaces as the reference's pattern would: leftmost matches first, none
+ * overlapping, lookarounds judged on the rule's input. A rule's replacements are tokens or hyphens gone, and
+ * no lookbehind of the same rule looks for either, so a scan may check what lies behind on what it has written.
+ */
+import * as Codes from './punctuation-codes.js';
+
+// Read once: the scans below use these in every step.
+const {
+  APOSTROPHE, APOSTROPHE_MARK, CLOSE_DOUBLE, DOUBLE_QUOTE, EM_DASH, EN_DASH, HYPHEN, OPEN_DOUBLE_MARK,
+  OPEN_SINGLE_MARK, QUOTE, charSet, codesAt, endAt, isDigitCode, spaceAt, spaceBefore,
+} = Codes;
+
+const isCloser = charSet('.,:;!?)}-]');
+const isOpener = charSet('([{"-');
+const isDoubleOpener = charSet('([{-');
+const isNotBeforeApostrophe = charSet('.,:;!?"\'(){}[]-');
+const isNumberCode = (code: number) => isDigitCode(code) || code === 46 || code === 44;
+
+/** What may follow a closing quote: the end, closing punctuation, an escaped ">", or a space. */
+function afterClosing(codes: Int32Array, length: number, at: number): boolean {
+  return endAt(length, codes, at) || (at < length && isCloser(codes[at]!)) || codesAt(codes, length, at, '&gt;')
+    || spaceAt(codes, length, at);
+}
+
+const startOrSpaceBefore = (codes: Int32Array, length: number, at: number) => at === 0 || spaceBefore(codes, length, at);
+
+/** The apostrophe rules, in order: each sees what the ones before it made. */
+export function applyApostropheRules(codes: Int32Array, length: number): void {
+  // '99' and '99" at the end of a quotation: an abbreviated year.
+  for (const [closer, close] of [[QUOTE, APOSTROPHE], [DOUBLE_QUOTE, CLOSE_DOUBLE]] as const) {
+    for (let at = codes.indexOf(QUOTE); at !== -1 && at + 3 < length; at = codes.indexOf(QUOTE, at + 1)) {
+      if (!isDigitCode(codes[at + 1]!) || !isDigitCode(codes[at + 2]!) || codes[at + 3] !== closer) continue;
+      if (!afterClosing(codes, length, at + 4)) continue;
+      codes[at] = APOSTROPHE_MARK;
+      codes[at + 3] = close;
+      at += 3;
+    }
+  }
+  // '99, '99s: an apostrophe, but never '9, '99%, '999 or '99.0.
+  for (let at = codes.indexOf(QUOTE); at !== -1 && at + 2 < length; at = codes.indexOf(QUOTE, at + 1)) {
+    if (!isDigitCode(codes[at + 1]!) || !isDigitCode(codes[at + 2]!)) continue;
+    const next = at + 3;
+    if (!endAt(length, codes, next)) {
+      const code = next < length ? codes[next]! : -100;
+      if (code === 37 || isDigitCode(code)) continue;
+      if ((code === 46 || code === 44) && next + 1 < length && isDigitCode(codes[next + 1]!)) continue;
+    }
+    codes[at] = APOSTROPHE_MARK;
+  }
+  // A quoted number such as '0.42', at the start or after a space.
+  quotedNumbers(codes, length, QUOTE, OPEN_SINGLE_MARK, APOSTROPHE);
+  // At the start, or after an opening bracket, a double quote, a dash, an escaped "<" or a space.
+  for (let at = codes.indexOf(QUOTE); at !== -1 && at < length; at = codes.indexOf(QUOTE, at + 1)) {
+    if (at === 0 || isOpener(codes[at - 1]!) || codesAt(codes, length, at - 4, '&lt;') || spaceBefore(codes, length, at)) {
+      codes[at] = OPEN_SINGLE_MARK;
+    }
+  }
+  // Inside a word.
+  for (let at = codes.indexOf(QUOTE); at !== -1 && at < length; at = codes.indexOf(QUOTE, at + 1)) {
+    if (spaceBefore(codes, length, at)) continue;
+    const next = at + 1;
+    if (endAt(length, codes, next) || isNotBeforeApostrophe(codes[next]!) || spaceAt(codes, length, next)) continue;
+    if (codes[next] === 38 && (codesAt(codes, length, next, '&lt;') || codesAt(codes, length, next, '&gt;'))) continue;
+    codes[at] = APOSTROPHE_MARK;
+  }
+}
+
+/** `q(?<=(?:^|S)q)(\d[.,\d]*)q` → an opening mark, the number, a closing quote. */
+function quotedNumbers(codes: Int32Array, length: number, quote: number, openMark: number, close: number): void {
+  for (let at = codes.indexOf(quote); at !== -1 && at + 2 < length; at = codes.indexOf(quote, at + 1)) {
+    if (!isDigitCode(codes[at + 1]!) || !startOrSpaceBefore(codes, length, at)) continue;
+    let end = at + 2;
+    while (end < length && isNumberCode(codes[end]!)) end++;
+    if (end === length || codes[end] !== quote) continue;
+    codes[at] = openMark;
+    codes[end] = close;
+    at = end;
+  }
+}
+
+export function applyDoubleQuoteRules(codes: Int32Array, length: number): void {
+  quotedNumbers(codes, length, DOUBLE_QUOTE, OPEN_DOUBLE_MARK, CLOSE_DOUBLE);
+  for (let at = codes.indexOf(DOUBLE_QUOTE); at !== -1 && at < length; at = codes.indexOf(DOUBLE_QUOTE, at + 1)) {
+    if (spaceAt(codes, length, at + 1)) continue;
+    if (at === 0 || isDoubleOpener(codes[at - 1]!) || codesAt(codes, length, at - 4, '&lt;') || spaceBefore(codes, length, at)) {
+      codes[at] = OPEN_DOUBLE_MARK;
+    }
+  }
+}
+
+const spaceOrEndAt = (codes: Int32Array, length: number, at: number) => endAt(length, codes, at) || spaceAt(codes, length, at);
+
+/**
+ * The dash rules, in order; each shortens the text in place (a replaced run of hyphens becomes one token).
+ * Returns the new length.
+ */
+export function applyDashRules(codes: Int32Array, length: number): number {
+  let size = length;
+  // ---
+  size = replaceHyphens(codes, size, 3, () => EM_DASH);
+  // -- between spaces
+  size = replaceHyphens(codes, size, 2, (read, written) =>
+    (startOrSpaceBefore(codes, written, written) && spaceOrEndAt(codes, size, read + 2) ? EM_DASH : 0));
+  // -- anywhere but in "xn--" (punycode)
+  size = replaceHyphens(codes, size, 2, (_read, written) => (codesAt(codes, written, written - 2, 'xn') ? 0 : EN_DASH));
+  // - between spaces
+  return replaceHyphens(codes, size, 1, (read, written) =>
+    (startOrSpaceBefore(codes, written, written) && spaceOrEndAt(codes, size, read + 1) ? EN_DASH : 0));
+}
+
+/**
+ * Replaces runs of `count` hyphens, left to right, by the token `decide` gives (0: keep them). `decide` gets
+ * where the run is read and where its token would be written; what lies before `written` is output so far.
+ */
+function replaceHyphens(codes: Int32Array, length: number, count: number, decide: (read: number, written: number) => number): number {
+  let written = 0;
+  let read = 0;
+  for (let hyphen = codes.indexOf(HYPHEN); hyphen !== -1 && hyphen + count <= length; hyphen = codes.indexOf(HYPHEN, hyphen + 1)) {
+    if ((count >= 2 && codes[hyphen + 1] !== HYPHEN) || (count >= 3 && codes[hyphen + 2] !== HYPHEN)) continue;
+    // What lies between is kept as it is; `decide` looks behind at it where it now stands.
+    if (written !== read) codes.copyWithin(written, read, hyphen);
+    written += hyphen - read;
+    read = hyphen;
+    const token = decide(read, written);
+    if (token === 0) continue;
+    codes[written++] = token;
+    read += count;
+    hyphen = read - 1;
+  }
+  if (written !== read) codes.copyWithin(written, read, length);
+  return written + (length - read);
+}
