@@ -28,58 +28,47 @@ const isClosingPunctuation = (code: number) =>
   code === 46 || code === 44 || code === 58 || code === 59 || code === 33 || code === 63 || code === 41 || code === 125
   || code === 45 || code === 93;
 
-export function resolvePrimes(codes: Int32Array, length: number, kind: PrimeKind): void {
+/**
+ * `spots` holds, in order, where the text had the quote character: the rules before put opening marks and
+ * closing quotes only there. `text` is the text the codes were made from, for closing quotes it held as text.
+ */
+export function resolvePrimes(codes: Int32Array, length: number, spots: Int32Array, text: string, kind: PrimeKind): void {
   const { quote, close, closeText, openMark, open } = kind;
-  let positions: Int32Array = new Int32Array(16);
-  let decisions: Int32Array = new Int32Array(16);
-  let nextQuote = indexOfCode(codes, length, quote, 0);
-  let nextClose = -2;
+  const positions = new Int32Array(spots.length);
+  const decisions = new Int32Array(spots.length);
+  let plainClose = -2;
   let start = 0;
-  for (let index = 0; ; index++) {
-    const mark = indexOfCode(codes, length, openMark, start);
-    const end = mark === -1 ? length : mark;
-    let count = 0;
-    while (nextQuote !== -1 && nextQuote < end) {
-      if (count === positions.length) {
-        positions = grown(positions);
-        decisions = grown(decisions);
-      }
-      positions[count++] = nextQuote;
-      nextQuote = indexOfCode(codes, length, quote, nextQuote + 1);
+  let count = 0;
+  let closed = false;
+  const settle = (end: number, first: boolean) => {
+    if (count === 0) return;
+    if (!closed && plainClose !== -1) {
+      if (plainClose < start) plainClose = text.indexOf(closeText, start);
+      closed = plainClose !== -1 && plainClose < end;
     }
-    if (count > 0) {
-      if (nextClose !== -1 && nextClose < start) nextClose = indexOfClose(codes, length, close, closeText, start);
-      const simple = index === 0 || (nextClose !== -1 && nextClose < end);
-      decide(codes, start, end, positions, decisions, count, simple, kind);
-      for (let at = 0; at < count; at++) {
-        let decision = decisions[at]!;
-        if (decision === quote && kind.leftoverCloses) decision = close;
-        if (decision !== quote) codes[positions[at]!] = decision;
-      }
+    decide(codes, start, end, positions, decisions, count, first || closed, kind);
+    for (let at = 0; at < count; at++) {
+      let decision = decisions[at]!;
+      if (decision === quote && kind.leftoverCloses) decision = close;
+      if (decision !== quote) codes[positions[at]!] = decision;
     }
-    if (mark === -1) break;
-    codes[mark] = open;
-    start = mark + 1;
-  }
-}
-
-function grown(array: Int32Array): Int32Array {
-  const larger = new Int32Array(array.length * 2);
-  larger.set(array);
-  return larger;
-}
-
-function indexOfCode(codes: Int32Array, length: number, code: number, from: number): number {
-  const at = codes.indexOf(code, from);
-  return at < length ? at : -1;
-}
-
-function indexOfClose(codes: Int32Array, length: number, close: number, closeText: string, from: number): number {
-  for (let at = from; at < length; at++) {
+  };
+  let first = true;
+  for (let spot = 0; spot < spots.length; spot++) {
+    const at = spots[spot]!;
     const code = codes[at];
-    if (code === close || (code === 38 && codesAt(codes, length, at, closeText))) return at;
+    if (code === quote) positions[count++] = at;
+    else if (code === close) closed = true;
+    else if (code === openMark) {
+      settle(at, first);
+      codes[at] = open;
+      first = false;
+      start = at + 1;
+      count = 0;
+      closed = false;
+    }
   }
-  return -1;
+  settle(length, first);
 }
 
 /** Followed by the end of the sentence, a space, closing punctuation, an escaped ">" or a no-break space. */

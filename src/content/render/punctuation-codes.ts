@@ -28,10 +28,37 @@ export const QUOTE = 39;
 export const DOUBLE_QUOTE = 34;
 export const HYPHEN = 45;
 
+const WIDE = /[^\x00-\xff]/;
+
 export function toCodes(text: string): Int32Array {
-  const codes = new Int32Array(text.length);
-  for (let index = 0; index < text.length; index++) codes[index] = text.charCodeAt(index);
-  return codes;
+  // The text's code units as bytes (Latin-1) or as UTF-16 units, lone surrogates included, widened natively.
+  if (!WIDE.test(text)) return new Int32Array(Buffer.from(text, 'latin1'));
+  const bytes = Buffer.from(text, 'utf16le');
+  const units = bytes.byteOffset % 2 === 0
+    ? new Uint16Array(bytes.buffer, bytes.byteOffset, text.length)
+    : new Uint16Array(Uint8Array.prototype.slice.call(bytes).buffer);
+  return new Int32Array(units);
+}
+
+/** Where the single quotes and where the double quotes stand, in order. */
+export function quotePositions(codes: Int32Array): [Int32Array, Int32Array] {
+  let singles = 0;
+  let doubles = 0;
+  for (let index = 0; index < codes.length; index++) {
+    const code = codes[index];
+    if (code === QUOTE) singles++;
+    else if (code === DOUBLE_QUOTE) doubles++;
+  }
+  const single = new Int32Array(singles);
+  const double = new Int32Array(doubles);
+  singles = 0;
+  doubles = 0;
+  for (let index = 0; index < codes.length; index++) {
+    const code = codes[index];
+    if (code === QUOTE) single[singles++] = index;
+    else if (code === DOUBLE_QUOTE) double[doubles++] = index;
+  }
+  return [single, double];
 }
 
 const TOKEN_CODES = TOKEN_TEXT.map((text) => Array.from(text, (char) => char.charCodeAt(0)));

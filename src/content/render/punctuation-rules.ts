@@ -26,21 +26,28 @@ function afterClosing(codes: Int32Array, length: number, at: number): boolean {
 
 const startOrSpaceBefore = (codes: Int32Array, length: number, at: number) => at === 0 || spaceBefore(codes, length, at);
 
-/** The apostrophe rules, in order: each sees what the ones before it made. */
-export function applyApostropheRules(codes: Int32Array, length: number): void {
+/**
+ * The apostrophe rules, in order: each sees what the ones before it made. `quotes` holds where the text had a
+ * single quote, in order; the rules only ever replace those.
+ */
+export function applyApostropheRules(codes: Int32Array, length: number, quotes: Int32Array): void {
   // '99' and '99" at the end of a quotation: an abbreviated year.
   for (const [closer, close] of [[QUOTE, APOSTROPHE], [DOUBLE_QUOTE, CLOSE_DOUBLE]] as const) {
-    for (let at = codes.indexOf(QUOTE); at !== -1 && at + 3 < length; at = codes.indexOf(QUOTE, at + 1)) {
+    let free = 0;
+    for (let spot = 0; spot < quotes.length; spot++) {
+      const at = quotes[spot]!;
+      if (at < free || at + 3 >= length || codes[at] !== QUOTE) continue;
       if (!isDigitCode(codes[at + 1]!) || !isDigitCode(codes[at + 2]!) || codes[at + 3] !== closer) continue;
       if (!afterClosing(codes, length, at + 4)) continue;
       codes[at] = APOSTROPHE_MARK;
       codes[at + 3] = close;
-      at += 3;
+      free = at + 4;
     }
   }
   // '99, '99s: an apostrophe, but never '9, '99%, '999 or '99.0.
-  for (let at = codes.indexOf(QUOTE); at !== -1 && at + 2 < length; at = codes.indexOf(QUOTE, at + 1)) {
-    if (!isDigitCode(codes[at + 1]!) || !isDigitCode(codes[at + 2]!)) continue;
+  for (let spot = 0; spot < quotes.length; spot++) {
+    const at = quotes[spot]!;
+    if (codes[at] !== QUOTE || at + 2 >= length || !isDigitCode(codes[at + 1]!) || !isDigitCode(codes[at + 2]!)) continue;
     const next = at + 3;
     if (!endAt(length, codes, next)) {
       const code = next < length ? codes[next]! : -100;
@@ -50,16 +57,19 @@ export function applyApostropheRules(codes: Int32Array, length: number): void {
     codes[at] = APOSTROPHE_MARK;
   }
   // A quoted number such as '0.42', at the start or after a space.
-  quotedNumbers(codes, length, QUOTE, OPEN_SINGLE_MARK, APOSTROPHE);
+  quotedNumbers(codes, length, quotes, QUOTE, OPEN_SINGLE_MARK, APOSTROPHE);
   // At the start, or after an opening bracket, a double quote, a dash, an escaped "<" or a space.
-  for (let at = codes.indexOf(QUOTE); at !== -1 && at < length; at = codes.indexOf(QUOTE, at + 1)) {
+  for (let spot = 0; spot < quotes.length; spot++) {
+    const at = quotes[spot]!;
+    if (codes[at] !== QUOTE) continue;
     if (at === 0 || isOpener(codes[at - 1]!) || codesAt(codes, length, at - 4, '&lt;') || spaceBefore(codes, length, at)) {
       codes[at] = OPEN_SINGLE_MARK;
     }
   }
   // Inside a word.
-  for (let at = codes.indexOf(QUOTE); at !== -1 && at < length; at = codes.indexOf(QUOTE, at + 1)) {
-    if (spaceBefore(codes, length, at)) continue;
+  for (let spot = 0; spot < quotes.length; spot++) {
+    const at = quotes[spot]!;
+    if (codes[at] !== QUOTE || spaceBefore(codes, length, at)) continue;
     const next = at + 1;
     if (endAt(length, codes, next) || isNotBeforeApostrophe(codes[next]!) || spaceAt(codes, length, next)) continue;
     if (codes[next] === 38 && (codesAt(codes, length, next, '&lt;') || codesAt(codes, length, next, '&gt;'))) continue;
@@ -68,22 +78,27 @@ export function applyApostropheRules(codes: Int32Array, length: number): void {
 }
 
 /** `q(?<=(?:^|S)q)(\d[.,\d]*)q` → an opening mark, the number, a closing quote. */
-function quotedNumbers(codes: Int32Array, length: number, quote: number, openMark: number, close: number): void {
-  for (let at = codes.indexOf(quote); at !== -1 && at + 2 < length; at = codes.indexOf(quote, at + 1)) {
+function quotedNumbers(codes: Int32Array, length: number, spots: Int32Array, quote: number, openMark: number, close: number): void {
+  let free = 0;
+  for (let spot = 0; spot < spots.length; spot++) {
+    const at = spots[spot]!;
+    if (at < free || at + 2 >= length || codes[at] !== quote) continue;
     if (!isDigitCode(codes[at + 1]!) || !startOrSpaceBefore(codes, length, at)) continue;
     let end = at + 2;
     while (end < length && isNumberCode(codes[end]!)) end++;
     if (end === length || codes[end] !== quote) continue;
     codes[at] = openMark;
     codes[end] = close;
-    at = end;
+    free = end + 1;
   }
 }
 
-export function applyDoubleQuoteRules(codes: Int32Array, length: number): void {
-  quotedNumbers(codes, length, DOUBLE_QUOTE, OPEN_DOUBLE_MARK, CLOSE_DOUBLE);
-  for (let at = codes.indexOf(DOUBLE_QUOTE); at !== -1 && at < length; at = codes.indexOf(DOUBLE_QUOTE, at + 1)) {
-    if (spaceAt(codes, length, at + 1)) continue;
+/** The double quote rules; `quotes` holds where the text had a double quote, in order. */
+export function applyDoubleQuoteRules(codes: Int32Array, length: number, quotes: Int32Array): void {
+  quotedNumbers(codes, length, quotes, DOUBLE_QUOTE, OPEN_DOUBLE_MARK, CLOSE_DOUBLE);
+  for (let spot = 0; spot < quotes.length; spot++) {
+    const at = quotes[spot]!;
+    if (codes[at] !== DOUBLE_QUOTE || spaceAt(codes, length, at + 1)) continue;
     if (at === 0 || isDoubleOpener(codes[at - 1]!) || codesAt(codes, length, at - 4, '&lt;') || spaceBefore(codes, length, at)) {
       codes[at] = OPEN_DOUBLE_MARK;
     }
@@ -117,7 +132,7 @@ export function applyDashRules(codes: Int32Array, length: number): number {
 function replaceHyphens(codes: Int32Array, length: number, count: number, decide: (read: number, written: number) => number): number {
   let written = 0;
   let read = 0;
-  for (let hyphen = codes.indexOf(HYPHEN); hyphen !== -1 && hyphen + count <= length; hyphen = codes.indexOf(HYPHEN, hyphen + 1)) {
+  for (let hyphen = nextHyphen(codes, length, 0); hyphen + count <= length; hyphen = nextHyphen(codes, length, hyphen + 1)) {
     if ((count >= 2 && codes[hyphen + 1] !== HYPHEN) || (count >= 3 && codes[hyphen + 2] !== HYPHEN)) continue;
     // What lies between is kept as it is; `decide` looks behind at it where it now stands.
     if (written !== read) codes.copyWithin(written, read, hyphen);
@@ -131,4 +146,10 @@ function replaceHyphens(codes: Int32Array, length: number, count: number, decide
   }
   if (written !== read) codes.copyWithin(written, read, length);
   return written + (length - read);
+}
+
+function nextHyphen(codes: Int32Array, length: number, from: number): number {
+  let at = from;
+  while (at < length && codes[at] !== HYPHEN) at++;
+  return at;
 }

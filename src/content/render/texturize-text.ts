@@ -36,14 +36,17 @@ export function texturizeText(input: string): string {
   if (quotes || doubleQuotes || hyphens) {
     const codes = toCodes(text);
     let length = codes.length;
-    if (quotes) {
-      applyApostropheRules(codes, length);
-      resolvePrimes(codes, length, SINGLE);
-      for (let at = codes.indexOf(APOSTROPHE_MARK); at !== -1; at = codes.indexOf(APOSTROPHE_MARK, at + 1)) codes[at] = APOSTROPHE;
+    const [singleSpots, doubleSpots] = quotes || doubleQuotes ? quotePositions(codes) : [];
+    if (singleSpots !== undefined && singleSpots.length > 0) {
+      applyApostropheRules(codes, length, singleSpots);
+      resolvePrimes(codes, length, singleSpots, text, SINGLE);
+      for (let spot = 0; spot < singleSpots.length; spot++) {
+        if (codes[singleSpots[spot]!] === APOSTROPHE_MARK) codes[singleSpots[spot]!] = APOSTROPHE;
+      }
     }
-    if (doubleQuotes) {
-      applyDoubleQuoteRules(codes, length);
-      resolvePrimes(codes, length, DOUBLE);
+    if (doubleSpots !== undefined && doubleSpots.length > 0) {
+      applyDoubleQuoteRules(codes, length, doubleSpots);
+      resolvePrimes(codes, length, doubleSpots, text, DOUBLE);
     }
     if (hyphens) length = applyDashRules(codes, length);
     text = fromCodes(codes, length);
@@ -55,7 +58,7 @@ export function texturizeText(input: string): string {
 
 const {
   APOSTROPHE, APOSTROPHE_MARK, CLOSE_DOUBLE, DOUBLE_PRIME, DOUBLE_QUOTE, OPEN_DOUBLE, OPEN_DOUBLE_MARK, OPEN_SINGLE,
-  OPEN_SINGLE_MARK, PRIME, QUOTE, fromCodes, toCodes,
+  OPEN_SINGLE_MARK, PRIME, QUOTE, fromCodes, quotePositions, toCodes,
 } = Codes;
 
 const SINGLE: PrimeKind = {
