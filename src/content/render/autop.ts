@@ -43,8 +43,11 @@ const BR_AFTER_BLOCK_TAG = new RegExp(`(</?${BLOCKS}[^>]*>)${W}*<br />`, 'g');
 const BR_BEFORE_BLOCK_TAG = new RegExp(`<br />(${W}*</?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^>]*>)`, 'g');
 const FINAL_NEWLINE_IN_P = /\n<\/p>(?=\n?$)/g;
 
+// Anything but what PHP's `trim` removes.
+const NOT_TRIMMED = /[^ \t\n\r\0\x0B]/;
+
 export function autop(input: string, lineBreaks = true): string {
-  if (phpTrim(input) === '') return '';
+  if (!NOT_TRIMMED.test(input)) return '';
 
   let text = `${input}\n`;
   const preBlocks = new Map<string, string>();
@@ -78,7 +81,9 @@ export function autop(input: string, lineBreaks = true): string {
     .join('');
 
   text = text.replace(EMPTY_PARAGRAPH, '');
-  text = text.replace(UNCLOSED_IN_CONTAINER, '<p>$1</p></$2>');
+  if (text.includes('</div>') || text.includes('</address>') || text.includes('</form>')) {
+    text = text.replace(UNCLOSED_IN_CONTAINER, '<p>$1</p></$2>');
+  }
   text = text.replace(WRAPPED_BLOCK_TAG, '$1');
   text = unwrapListItems(text);
   text = text.replace(WRAPPED_BLOCKQUOTE, '<blockquote$1><p>').replaceAll('</blockquote></p>', '</p></blockquote>');
