@@ -13,48 +13,48 @@ const isWordCode = (code: number) =>
 const isNumberCode = (code: number) => isDigit(code) || code === 46 || code === 44;
 const X = 120;
 
+function numberRunEnd(text: string, from: number): number {
+  let end = from;
+  while (end < text.length && isNumberCode(text.charCodeAt(end))) end++;
+  return end;
+}
+
+/** Where the match ends for the "x" at `x`, or -1: the longest `\d[\d.,]*` after it that a word boundary ends. */
+function endAfter(text: string, x: number): number {
+  if (x + 1 >= text.length || !isDigit(text.charCodeAt(x + 1))) return -1;
+  for (let end = numberRunEnd(text, x + 2); end >= x + 2; end--) {
+    const wordAfter = end < text.length && isWordCode(text.charCodeAt(end));
+    if (isWordCode(text.charCodeAt(end - 1)) !== wordAfter) return end;
+  }
+  return -1;
+}
+
 export function markDimensions(text: string): string {
   const length = text.length;
-  const wordAt = (at: number) => at < length && isWordCode(text.charCodeAt(at));
-  // The end of the run of [\d.,] starting at `from`, remembered for the run last measured.
+  // The run of [\d.,] last measured (every start inside it ends where it ends), and the last "x" tried.
   let runFrom = 0;
   let runEnd = -1;
-  const runEndFrom = (from: number): number => {
-    if (from >= runFrom && from <= runEnd) return runEnd;
-    let end = from;
-    while (end < length && isNumberCode(text.charCodeAt(end))) end++;
-    runFrom = from;
-    runEnd = end;
-    return end;
-  };
-  // Where the match ends for the "x" at `x`, or -1: the longest `\d[\d.,]*` after it that a word boundary ends.
   let lastX = -1;
   let lastEnd = -1;
-  const endAfter = (x: number): number => {
-    if (x === lastX) return lastEnd;
-    lastX = x;
-    lastEnd = -1;
-    if (x + 1 >= length || !isDigit(text.charCodeAt(x + 1))) return -1;
-    let end = x + 2;
-    while (end < length && isNumberCode(text.charCodeAt(end))) end++;
-    for (; end >= x + 2; end--) {
-      if (isWordCode(text.charCodeAt(end - 1)) !== wordAt(end)) return (lastEnd = end);
-    }
-    return -1;
-  };
-
   let output = '';
   let copied = 0;
   for (let start = 0; start < length; start++) {
     const code = text.charCodeAt(start);
     if (!isDigit(code) || (start > 0 && isWordCode(text.charCodeAt(start - 1)))) continue;
-    const x = runEndFrom(start + 1);
+    if (start + 1 < runFrom || start + 1 > runEnd) {
+      runFrom = start + 1;
+      runEnd = numberRunEnd(text, runFrom);
+    }
+    const x = runEnd;
     if (x >= length || text.charCodeAt(x) !== X || (code === 48 && x === start + 1)) continue;
-    const end = endAfter(x);
-    if (end === -1) continue;
+    if (x !== lastX) {
+      lastX = x;
+      lastEnd = endAfter(text, x);
+    }
+    if (lastEnd === -1) continue;
     output += `${text.slice(copied, x)}&#215;`;
     copied = x + 1;
-    start = end - 1;
+    start = lastEnd - 1;
   }
   return copied === 0 ? text : output + text.slice(copied);
 }

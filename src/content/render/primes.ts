@@ -33,42 +33,54 @@ const isClosingPunctuation = (code: number) =>
  * closing quotes only there. `text` is the text the codes were made from, for closing quotes it held as text.
  */
 export function resolvePrimes(codes: Int32Array, length: number, spots: Int32Array, text: string, kind: PrimeKind): void {
-  const { quote, close, closeText, openMark, open } = kind;
-  const positions = new Int32Array(spots.length);
-  const decisions = new Int32Array(spots.length);
-  let plainClose = -2;
-  let start = 0;
-  let count = 0;
-  let closed = false;
-  const settle = (end: number, first: boolean) => {
-    if (count === 0) return;
-    if (!closed && plainClose !== -1) {
-      if (plainClose < start) plainClose = text.indexOf(closeText, start);
-      closed = plainClose !== -1 && plainClose < end;
-    }
-    decide(codes, start, end, positions, decisions, count, first || closed, kind);
-    for (let at = 0; at < count; at++) {
-      let decision = decisions[at]!;
-      if (decision === quote && kind.leftoverCloses) decision = close;
-      if (decision !== quote) codes[positions[at]!] = decision;
-    }
+  const { quote, close, openMark, open } = kind;
+  const sentence: Sentence = {
+    start: 0, count: 0, closed: false, first: true, plainClose: -2,
+    positions: new Int32Array(spots.length), decisions: new Int32Array(spots.length),
   };
-  let first = true;
   for (let spot = 0; spot < spots.length; spot++) {
     const at = spots[spot]!;
     const code = codes[at];
-    if (code === quote) positions[count++] = at;
-    else if (code === close) closed = true;
+    if (code === quote) sentence.positions[sentence.count++] = at;
+    else if (code === close) sentence.closed = true;
     else if (code === openMark) {
-      settle(at, first);
+      settle(codes, text, sentence, at, kind);
       codes[at] = open;
-      first = false;
-      start = at + 1;
-      count = 0;
-      closed = false;
+      sentence.first = false;
+      sentence.start = at + 1;
+      sentence.count = 0;
+      sentence.closed = false;
     }
   }
-  settle(length, first);
+  settle(codes, text, sentence, length, kind);
+}
+
+/** One quotation: where it starts, its quotes so far, and whether it holds a closing quote. */
+interface Sentence {
+  start: number;
+  count: number;
+  closed: boolean;
+  first: boolean;
+  /** Where the closing quote as text was last found (-1: nowhere after; -2: not looked for yet). */
+  plainClose: number;
+  positions: Int32Array;
+  decisions: Int32Array;
+}
+
+/** Decides and writes out the quotes of the sentence ending at `end`. */
+function settle(codes: Int32Array, text: string, sentence: Sentence, end: number, kind: PrimeKind): void {
+  const { count, positions, decisions } = sentence;
+  if (count === 0) return;
+  if (!sentence.closed && sentence.plainClose !== -1) {
+    if (sentence.plainClose < sentence.start) sentence.plainClose = text.indexOf(kind.closeText, sentence.start);
+    sentence.closed = sentence.plainClose !== -1 && sentence.plainClose < end;
+  }
+  decide(codes, sentence.start, end, positions, decisions, count, sentence.first || sentence.closed, kind);
+  for (let at = 0; at < count; at++) {
+    let decision = decisions[at]!;
+    if (decision === kind.quote && kind.leftoverCloses) decision = kind.close;
+    if (decision !== kind.quote) codes[positions[at]!] = decision;
+  }
 }
 
 /** Followed by the end of the sentence, a space, closing punctuation, an escaped ">" or a no-break space. */

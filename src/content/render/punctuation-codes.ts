@@ -31,6 +31,11 @@ export const HYPHEN = 45;
 const WIDE = /[^\x00-\xff]/;
 
 export function toCodes(text: string): Int32Array {
+  if (text.length < 2048) {
+    const codes = new Int32Array(text.length);
+    for (let index = 0; index < text.length; index++) codes[index] = text.charCodeAt(index);
+    return codes;
+  }
   // The text's code units as bytes (Latin-1) or as UTF-16 units, lone surrogates included, widened natively.
   if (!WIDE.test(text)) return new Int32Array(Buffer.from(text, 'latin1'));
   const bytes = Buffer.from(text, 'utf16le');

@@ -107,38 +107,52 @@ export function applyDoubleQuoteRules(codes: Int32Array, length: number, quotes:
 
 const spaceOrEndAt = (codes: Int32Array, length: number, at: number) => endAt(length, codes, at) || spaceAt(codes, length, at);
 
+const TRIPLE = 0;
+const DOUBLE_SPACED = 1;
+const DOUBLE_ANYWHERE = 2;
+const SINGLE_SPACED = 3;
+
 /**
  * The dash rules, in order; each shortens the text in place (a replaced run of hyphens becomes one token).
  * Returns the new length.
  */
 export function applyDashRules(codes: Int32Array, length: number): number {
-  let size = length;
-  // ---
-  size = replaceHyphens(codes, size, 3, () => EM_DASH);
-  // -- between spaces
-  size = replaceHyphens(codes, size, 2, (read, written) =>
-    (startOrSpaceBefore(codes, written, written) && spaceOrEndAt(codes, size, read + 2) ? EM_DASH : 0));
-  // -- anywhere but in "xn--" (punycode)
-  size = replaceHyphens(codes, size, 2, (_read, written) => (codesAt(codes, written, written - 2, 'xn') ? 0 : EN_DASH));
-  // - between spaces
-  return replaceHyphens(codes, size, 1, (read, written) =>
-    (startOrSpaceBefore(codes, written, written) && spaceOrEndAt(codes, size, read + 1) ? EN_DASH : 0));
+  let size = replaceHyphens(codes, length, TRIPLE);
+  size = replaceHyphens(codes, size, DOUBLE_SPACED);
+  size = replaceHyphens(codes, size, DOUBLE_ANYWHERE);
+  return replaceHyphens(codes, size, SINGLE_SPACED);
 }
 
 /**
- * Replaces runs of `count` hyphens, left to right, by the token `decide` gives (0: keep them). `decide` gets
- * where the run is read and where its token would be written; what lies before `written` is output so far.
+ * The token for the hyphens read at `read` under `rule`, or 0 to keep them; what lies before `written` is the
+ * output so far, what lies from `read` on is the rule's input.
  */
-function replaceHyphens(codes: Int32Array, length: number, count: number, decide: (read: number, written: number) => number): number {
+function dashAt(codes: Int32Array, length: number, rule: number, read: number, written: number): number {
+  switch (rule) {
+    case TRIPLE:
+      return EM_DASH;
+    case DOUBLE_SPACED:
+      return startOrSpaceBefore(codes, written, written) && spaceOrEndAt(codes, length, read + 2) ? EM_DASH : 0;
+    case DOUBLE_ANYWHERE:
+      // Not in "xn--" (punycode).
+      return codesAt(codes, written, written - 2, 'xn') ? 0 : EN_DASH;
+    default:
+      return startOrSpaceBefore(codes, written, written) && spaceOrEndAt(codes, length, read + 1) ? EN_DASH : 0;
+  }
+}
+
+/** Replaces runs of hyphens (three, two, two or one, by rule), left to right, by the token `dashAt` gives. */
+function replaceHyphens(codes: Int32Array, length: number, rule: number): number {
+  const count = rule === TRIPLE ? 3 : rule === SINGLE_SPACED ? 1 : 2;
   let written = 0;
   let read = 0;
   for (let hyphen = nextHyphen(codes, length, 0); hyphen + count <= length; hyphen = nextHyphen(codes, length, hyphen + 1)) {
     if ((count >= 2 && codes[hyphen + 1] !== HYPHEN) || (count >= 3 && codes[hyphen + 2] !== HYPHEN)) continue;
-    // What lies between is kept as it is; `decide` looks behind at it where it now stands.
+    // What lies between is kept as it is; `dashAt` looks behind at it where it now stands.
     if (written !== read) codes.copyWithin(written, read, hyphen);
     written += hyphen - read;
     read = hyphen;
-    const token = decide(read, written);
+    const token = dashAt(codes, length, rule, read, written);
     if (token === 0) continue;
     codes[written++] = token;
     read += count;

@@ -10,6 +10,12 @@ import { resolvePrimes, type PrimeKind } from './primes.js';
 import * as Codes from './punctuation-codes.js';
 import { applyApostropheRules, applyDashRules, applyDoubleQuoteRules } from './punctuation-rules.js';
 
+// Read once: the loops below use them at every quote.
+const {
+  APOSTROPHE, APOSTROPHE_MARK, CLOSE_DOUBLE, DOUBLE_PRIME, DOUBLE_QUOTE, OPEN_DOUBLE, OPEN_DOUBLE_MARK, OPEN_SINGLE,
+  OPEN_SINGLE_MARK, PRIME, QUOTE, fromCodes, quotePositions, toCodes,
+} = Codes;
+
 const ELIDED_WORDS = ["'tain't", "'twere", "'twas", "'tis", "'twill", "'til", "'bout", "'nuff", "'round", "'cause", "'em"];
 
 const LITERAL_REPLACEMENTS: ReadonlyArray<readonly [string, string]> = [
@@ -55,11 +61,6 @@ export function texturizeText(input: string): string {
   // The entities written above are never bare: only an ampersand of the text itself may need escaping.
   return input.includes('&') ? text.replace(BARE_AMPERSAND, '&#038;') : text;
 }
-
-const {
-  APOSTROPHE, APOSTROPHE_MARK, CLOSE_DOUBLE, DOUBLE_PRIME, DOUBLE_QUOTE, OPEN_DOUBLE, OPEN_DOUBLE_MARK, OPEN_SINGLE,
-  OPEN_SINGLE_MARK, PRIME, QUOTE, fromCodes, quotePositions, toCodes,
-} = Codes;
 
 const SINGLE: PrimeKind = {
   quote: QUOTE, prime: PRIME, close: APOSTROPHE, closeText: '&#8217;', openMark: OPEN_SINGLE_MARK, open: OPEN_SINGLE,
