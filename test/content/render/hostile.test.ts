@@ -76,3 +76,12 @@ test('a dimension before a long run of digits, periods and commas is found once,
   const digits = '2'.repeat(MB / 2);
   assert.equal(texturize(`${commas}x${digits}y 1x2`), `${commas}x${digits}y 1&#215;2`);
 });
+
+test('400 kB of the densest quotes, primes, hyphens and ampersands is texturized throughout', () => {
+  const count = MB / 2;
+  assert.equal(texturize('\'"'.repeat(count)), '&#8216;&#8221;'.repeat(count));
+  assert.equal(texturize("a'".repeat(count)), 'a&#8217;'.repeat(count));
+  assert.equal(texturize('"1\''.repeat(count)), `&#8220;1&#8242;${'&#8221;1&#8242;'.repeat(count - 1)}`);
+  assert.equal(texturize(' -'.repeat(count)), ' &#8211;'.repeat(count));
+  assert.equal(texturize('& '.repeat(count)), '&#038; '.repeat(count));
+});
