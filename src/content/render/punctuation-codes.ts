@@ -18,10 +18,12 @@ export const PRIME = -8;
 export const DOUBLE_PRIME = -9;
 export const EN_DASH = -10;
 export const EM_DASH = -11;
+export const TIMES = -12;
+export const AMPERSAND = -13;
 
 const TOKEN_TEXT = [
   '', '<!--oq-->', '<!--osq-->', '<!--apos-->', '&#8217;', '&#8216;', '&#8221;', '&#8220;', '&#8242;', '&#8243;',
-  '&#8211;', '&#8212;',
+  '&#8211;', '&#8212;', '&#215;', '&#038;',
 ];
 
 export const QUOTE = 39;

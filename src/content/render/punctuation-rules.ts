@@ -8,7 +8,7 @@ import * as Codes from './punctuation-codes.js';
 
 // Read once: the scans below use these in every step.
 const {
-  APOSTROPHE, APOSTROPHE_MARK, CLOSE_DOUBLE, DOUBLE_QUOTE, EM_DASH, EN_DASH, HYPHEN, OPEN_DOUBLE_MARK,
+  AMPERSAND, APOSTROPHE, APOSTROPHE_MARK, CLOSE_DOUBLE, DOUBLE_QUOTE, EM_DASH, EN_DASH, HYPHEN, OPEN_DOUBLE_MARK,
   OPEN_SINGLE_MARK, QUOTE, charSet, codesAt, endAt, isDigitCode, spaceAt, spaceBefore,
 } = Codes;
 
@@ -166,4 +166,36 @@ function nextHyphen(codes: Int32Array, length: number, from: number): number {
   let at = from;
   while (at < length && codes[at] !== HYPHEN) at++;
   return at;
+}
+
+const isLetterOrLowDigit = (code: number) =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 49 && code <= 52);
+const isHexDigit = (code: number) => isDigitCode(code) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
+
+/** `&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)` (case-insensitive): an ampersand that begins no entity. */
+export function escapeBareAmpersands(codes: Int32Array, length: number): void {
+  for (let at = 0; at < length; at++) {
+    if (codes[at] !== 38 || beginsEntity(codes, length, at + 1)) continue;
+    codes[at] = AMPERSAND;
+  }
+}
+
+function beginsEntity(codes: Int32Array, length: number, from: number): boolean {
+  let at = from;
+  if (at < length && codes[at] === 35 /* # */) {
+    at++;
+    const digits = at;
+    while (at < length && isDigitCode(codes[at]!)) at++;
+    if (at > digits && at < length && codes[at] === 59) return true;
+    at = from + 1;
+    if (at < length && (codes[at] === 120 || codes[at] === 88) /* x */) {
+      at++;
+      const hex = at;
+      while (at < length && isHexDigit(codes[at]!)) at++;
+      if (at > hex && at < length && codes[at] === 59) return true;
+    }
+    return false;
+  }
+  while (at < length && at - from < 9 && isLetterOrLowDigit(codes[at]!)) at++;
+  return at > from && at - from <= 8 && at < length && codes[at] === 59;
 }

@@ -8,7 +8,7 @@ import { markDimensions } from './dimensions.js';
 import { replaceEach } from './patterns.js';
 import { resolvePrimes, type PrimeKind } from './primes.js';
 import * as Codes from './punctuation-codes.js';
-import { applyApostropheRules, applyDashRules, applyDoubleQuoteRules } from './punctuation-rules.js';
+import { applyApostropheRules, applyDashRules, applyDoubleQuoteRules, escapeBareAmpersands } from './punctuation-rules.js';
 
 // Read once: the loops below use them at every quote.
 const {
@@ -26,6 +26,8 @@ const LITERAL_REPLACEMENTS: ReadonlyArray<readonly [string, string]> = [
   ...ELIDED_WORDS.map((word) => [word, word.replaceAll("'", '&#8217;')] as const),
 ];
 
+/** Where a dimension may be. */
+const DIGIT_X_DIGIT = /\dx\d/;
 export const BARE_AMPERSAND = /&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi;
 
 /** Finds where texturizing could change anything: without a match a run of text stays as it is. */
@@ -35,31 +37,33 @@ export const MAY_TEXTURIZE = /\.\.\.|``|['"&-]| \(tm\)|\dx\d/g;
 const LITERAL = /\.\.\.|``|''| \(tm\)|'(?:tain't|twere|twas|tis|twill|til|bout|nuff|round|cause|em)/;
 
 export function texturizeText(input: string): string {
-  let text = LITERAL.test(input) ? replaceEach(input, LITERAL_REPLACEMENTS) : input;
+  const text = LITERAL.test(input) ? replaceEach(input, LITERAL_REPLACEMENTS) : input;
   const quotes = text.includes("'");
   const doubleQuotes = text.includes('"');
   const hyphens = text.includes('-');
-  if (quotes || doubleQuotes || hyphens) {
-    const codes = toCodes(text);
-    let length = codes.length;
-    const [singleSpots, doubleSpots] = quotes || doubleQuotes ? quotePositions(codes) : [];
-    if (singleSpots !== undefined && singleSpots.length > 0) {
-      applyApostropheRules(codes, length, singleSpots);
-      resolvePrimes(codes, length, singleSpots, text, SINGLE);
-      for (let spot = 0; spot < singleSpots.length; spot++) {
-        if (codes[singleSpots[spot]!] === APOSTROPHE_MARK) codes[singleSpots[spot]!] = APOSTROPHE;
-      }
+  const dimensions = DIGIT_X_DIGIT.test(text);
+  const ampersands = text.includes('&');
+  if (!quotes && !doubleQuotes && !hyphens && !dimensions && !ampersands) return text;
+  const codes = toCodes(text);
+  let length = codes.length;
+  const [singleSpots, doubleSpots] = quotes || doubleQuotes ? quotePositions(codes) : [];
+  if (singleSpots !== undefined && singleSpots.length > 0) {
+    applyApostropheRules(codes, length, singleSpots);
+    resolvePrimes(codes, length, singleSpots, text, SINGLE);
+    for (let spot = 0; spot < singleSpots.length; spot++) {
+      if (codes[singleSpots[spot]!] === APOSTROPHE_MARK) codes[singleSpots[spot]!] = APOSTROPHE;
     }
-    if (doubleSpots !== undefined && doubleSpots.length > 0) {
-      applyDoubleQuoteRules(codes, length, doubleSpots);
-      resolvePrimes(codes, length, doubleSpots, text, DOUBLE);
-    }
-    if (hyphens) length = applyDashRules(codes, length);
-    text = fromCodes(codes, length);
   }
-  if (hasDigitBeforeX(text)) text = markDimensions(text);
+  if (doubleSpots !== undefined && doubleSpots.length > 0) {
+    applyDoubleQuoteRules(codes, length, doubleSpots);
+    resolvePrimes(codes, length, doubleSpots, text, DOUBLE);
+  }
+  if (hyphens) length = applyDashRules(codes, length);
+  // Replacing quotes and dashes never makes or breaks a digit, "x", digit sequence.
+  if (dimensions) markDimensions(codes, length);
   // The entities written above are never bare: only an ampersand of the text itself may need escaping.
-  return input.includes('&') ? text.replace(BARE_AMPERSAND, '&#038;') : text;
+  if (ampersands) escapeBareAmpersands(codes, length);
+  return fromCodes(codes, length);
 }
 
 const SINGLE: PrimeKind = {
@@ -70,13 +74,3 @@ const DOUBLE: PrimeKind = {
   quote: DOUBLE_QUOTE, prime: DOUBLE_PRIME, close: CLOSE_DOUBLE, closeText: '&#8221;', openMark: OPEN_DOUBLE_MARK,
   open: OPEN_DOUBLE, leftoverCloses: true,
 };
-
-const isDigit = (code: number) => code >= 48 && code <= 57;
-
-/** Whether a digit, "x" and a digit follow one another somewhere (where a dimension may be). */
-function hasDigitBeforeX(text: string): boolean {
-  for (let x = text.indexOf('x', 1); x !== -1; x = text.indexOf('x', x + 1)) {
-    if (isDigit(text.charCodeAt(x - 1)) && isDigit(text.charCodeAt(x + 1))) return true;
-  }
-  return false;
-}
