@@ -33,6 +33,7 @@ const KINDS: Record<string, () => string> = {
   plain: () => fill('word '),
   lines: () => fill('line of text\n'),
   breaks: () => fill('\n'),
+  'short-paragraphs': () => fill('a\n\n'),
   tags: () => fill('<b>'),
   colons: () => fill(': ) ;'),
   quotes: () => fill('"a" \'b\' '),
