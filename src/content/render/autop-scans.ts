@@ -51,3 +51,63 @@ export function rewriteNewlineSensitive(text: string, rewrite: (element: string)
   }
   return copied === 0 ? text : output + text.slice(copied);
 }
+
+// PCRE `\s`: tab, line feed, vertical tab, form feed, carriage return, space.
+const isAsciiSpace = (code: number) => (code >= 9 && code <= 13) || code === 32;
+
+/**
+ * `(?<!<br />)\s*\n` → `<br />\n`: in each run of white space holding a line break, from its start (or one
+ * character later when a `<br />` comes just before) to its last line break. As a pattern it is tried at every
+ * position of the text, since it may begin with white space or not.
+ */
+export function breakBareNewlines(text: string): string {
+  let output = '';
+  let copied = 0;
+  for (let newline = text.indexOf('\n'); newline !== -1; ) {
+    let start = newline;
+    while (start > copied && isAsciiSpace(text.charCodeAt(start - 1))) start--;
+    let end = newline + 1;
+    let last = newline;
+    while (end < text.length && isAsciiSpace(text.charCodeAt(end))) {
+      if (text.charCodeAt(end) === 10) last = end;
+      end++;
+    }
+    if (start >= 6 && text.startsWith('<br />', start - 6)) start++;
+    if (start <= last) {
+      output += `${text.slice(copied, start)}<br />\n`;
+      copied = last + 1;
+    }
+    newline = text.indexOf('\n', end);
+  }
+  return copied === 0 ? text : output + text.slice(copied);
+}
+
+const PARAGRAPH_BREAKS = /\n[\t\n\v\f\r ]*\n/g;
+const BREAK_AT_START = /^\n[\t\n\v\f\r ]*\n/;
+const TRAILING_SPACE = /[\t\n\v\f\r ]*$/;
+
+/**
+ * The pieces of the text between breaks (`\n\s*\n`), each but empty ones as `<p>…</p>\n` with line feeds
+ * trimmed from its ends: one replace of the breaks, not an array of millions of pieces. A break takes the whole
+ * run of white space up to its last line feed, so only the first piece can start with a line feed, only the
+ * last can end with one, and only they can be empty (a break at the start or the end of the text).
+ */
+export function paragraphsBetweenBreaks(text: string): string {
+  if (text === '') return '';
+  const closeOpen = '</p>\n<p>';
+  let body = text.replace(PARAGRAPH_BREAKS, closeOpen);
+  if (body === text) return `<p>${trimLineFeeds(text)}</p>\n`;
+  if (BREAK_AT_START.test(text)) body = body.slice(closeOpen.length);
+  // The text ends with a break when its trailing white space holds two line feeds and ends with one.
+  const trailing = TRAILING_SPACE.exec(text)![0];
+  if (trailing.endsWith('\n') && trailing.indexOf('\n') !== trailing.length - 1) body = body.slice(0, -closeOpen.length);
+  return body === '' ? '' : `<p>${trimLineFeeds(body)}</p>\n`;
+}
+
+function trimLineFeeds(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 10) start++;
+  while (end > start && text.charCodeAt(end - 1) === 10) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}

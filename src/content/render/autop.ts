@@ -2,10 +2,9 @@
  * Paragraphs from plain line breaks: text separated by blank lines becomes `<p>` elements, remaining single
  * newlines become `<br />`, block-level elements are never wrapped, and `<pre>` contents stay untouched.
  */
-import { rewriteNewlineSensitive, unwrapListItems } from './autop-scans.js';
+import { breakBareNewlines, paragraphsBetweenBreaks, rewriteNewlineSensitive, unwrapListItems } from './autop-scans.js';
 import { replaceInHtmlTags } from './html-split.js';
 import { ASCII_SPACE } from './patterns.js';
-import { phpTrim } from '../../format/php.js';
 
 const W = ASCII_SPACE;
 const BLOCKS =
@@ -31,20 +30,22 @@ const MEDIA_SOURCES = new RegExp(`${W}*(<(?:source|track)[^>]*>)${W}*`, 'g');
 const BEFORE_FIGCAPTION = new RegExp(`${W}*(<figcaption[^>]*>)`, 'g');
 const AFTER_FIGCAPTION = new RegExp(`</figcaption>${W}*`, 'g');
 const BLANK_LINES = /\n\n+/g;
-const PARAGRAPH_BREAK = new RegExp(`\\n${W}*\\n`);
 const EMPTY_PARAGRAPH = new RegExp(`<p>${W}*</p>`, 'g');
+const CONTAINER_CLOSE = /<\/(?:div|address|form)>/;
 const UNCLOSED_IN_CONTAINER = /<p>([^<]+)<\/(div|address|form)>/g;
 const WRAPPED_BLOCK_TAG = new RegExp(`<p>${W}*(</?${BLOCKS}[^>]*>)${W}*</p>`, 'g');
 const WRAPPED_BLOCKQUOTE = /<p><blockquote([^>]*)>/gi;
 const P_BEFORE_BLOCK_TAG = new RegExp(`<p>${W}*(</?${BLOCKS}[^>]*>)`, 'g');
 const P_AFTER_BLOCK_TAG = new RegExp(`(</?${BLOCKS}[^>]*>)${W}*</p>`, 'g');
-const BARE_NEWLINE = new RegExp(`(?<!<br />)${W}*\\n`, 'g');
 const BR_AFTER_BLOCK_TAG = new RegExp(`(</?${BLOCKS}[^>]*>)${W}*<br />`, 'g');
 const BR_BEFORE_BLOCK_TAG = new RegExp(`<br />(${W}*</?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^>]*>)`, 'g');
 const FINAL_NEWLINE_IN_P = /\n<\/p>(?=\n?$)/g;
 
+// Anything but what PHP's `trim` removes.
+const NOT_TRIMMED = /[^ \t\n\r\0\x0B]/;
+
 export function autop(input: string, lineBreaks = true): string {
-  if (phpTrim(input) === '') return '';
+  if (!NOT_TRIMMED.test(input)) return '';
 
   let text = `${input}\n`;
   const preBlocks = new Map<string, string>();
@@ -71,14 +72,12 @@ export function autop(input: string, lineBreaks = true): string {
   }
 
   text = text.replace(BLANK_LINES, '\n\n');
-  text = text
-    .split(PARAGRAPH_BREAK)
-    .filter((chunk) => chunk !== '')
-    .map((chunk) => `<p>${phpTrim(chunk, '\n')}</p>\n`)
-    .join('');
+  text = paragraphsBetweenBreaks(text);
 
   text = text.replace(EMPTY_PARAGRAPH, '');
-  text = text.replace(UNCLOSED_IN_CONTAINER, '<p>$1</p></$2>');
+  if (CONTAINER_CLOSE.test(text)) {
+    text = text.replace(UNCLOSED_IN_CONTAINER, '<p>$1</p></$2>');
+  }
   text = text.replace(WRAPPED_BLOCK_TAG, '$1');
   text = unwrapListItems(text);
   text = text.replace(WRAPPED_BLOCKQUOTE, '<blockquote$1><p>').replaceAll('</blockquote></p>', '</p></blockquote>');
@@ -88,12 +87,11 @@ export function autop(input: string, lineBreaks = true): string {
   if (lineBreaks) {
     text = rewriteNewlineSensitive(text, (element) => element.replaceAll('\n', PRESERVED_NEWLINE));
     text = text.replaceAll('<br>', '<br />').replaceAll('<br/>', '<br />');
-    text = text.replace(BARE_NEWLINE, '<br />\n');
+    text = breakBareNewlines(text);
     text = text.replaceAll(PRESERVED_NEWLINE, '\n');
   }
 
-  text = text.replace(BR_AFTER_BLOCK_TAG, '$1');
-  text = text.replace(BR_BEFORE_BLOCK_TAG, '$1');
+  if (text.includes('<br />')) text = text.replace(BR_AFTER_BLOCK_TAG, '$1').replace(BR_BEFORE_BLOCK_TAG, '$1');
   text = text.replace(FINAL_NEWLINE_IN_P, '</p>');
 
   for (const [placeholder, original] of preBlocks) text = text.split(placeholder).join(original);

@@ -24,6 +24,11 @@ export interface ExcerptRenderOptions extends ContentRenderOptions {
   excerptLength?: number | undefined;
   /** Whether an empty stored excerpt is generated from the content (default true; revisions do not). */
   generateFromContent?: boolean | undefined;
+  /**
+   * Renders the text a generated excerpt is cut from, in place of `renderContent(text, options)` (which it must
+   * equal): a cache of rendered content, since that text is often the whole content, rendered for the same read.
+   */
+  renderTeaser?: ((text: string) => string) | undefined;
 }
 
 export function renderExcerpt(rawExcerpt: string, rawContent: string, options: ExcerptRenderOptions = {}): string {
@@ -43,7 +48,7 @@ export function renderExcerpt(rawExcerpt: string, rawContent: string, options: E
 function generateExcerpt(rawContent: string, options: ExcerptRenderOptions): string {
   let text = stripShortcodes(teaserOf(rawContent), options.shortcodeTags ?? DEFAULT_SHORTCODE_TAGS);
   text = removeBlocksForExcerpt(text, { renderDynamicBlock: options.renderDynamicBlock });
-  text = renderContent(text, options).replaceAll(']]>', ']]&gt;');
+  text = (options.renderTeaser ? options.renderTeaser(text) : renderContent(text, options)).replaceAll(']]>', ']]&gt;');
   return trimWords(text, options.excerptLength ?? DEFAULT_EXCERPT_LENGTH, EXCERPT_MORE);
 }
 

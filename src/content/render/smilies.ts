@@ -84,6 +84,11 @@ function buildSmileyPattern(): RegExp {
 }
 
 const SMILEY_PATTERN = buildSmileyPattern();
+/**
+ * What every smiley needs: its first character at a line start or after a space. Text dense in `;` and `8`
+ * (numeric entities) has candidates everywhere but none after a space, and this test skips it in one scan.
+ */
+const SMILEY_AFTER_SPACE = /(?:^|[\r\n\t \u00a0]|&nbsp;)[:;8]/m;
 /** Every smiley starts with one of these characters. */
 const SMILEY_START = /[:;8]/g;
 const IGNORED_ELEMENT_START = /^<(code|pre|style|script|textarea)[^>]*>/;
@@ -135,6 +140,7 @@ export function convertSmilies(text: string, options: SmileyOptions = {}): strin
       const smiley = smileyFrom(start);
       if (smiley === -1 || smiley >= end) return;
       const piece = text.slice(start, end);
+      if (!SMILEY_AFTER_SPACE.test(piece)) return;
       const replaced = piece.replace(SMILEY_PATTERN, replacer);
       if (replaced !== piece) {
         output += text.slice(copied, start) + replaced;

@@ -51,3 +51,15 @@ test('teaserOf: first page only, cut at the first more tag, more-block delimiter
   assert.equal(teaserOf('<!-- wp:more -->\n<!--more-->\n<!-- /wp:more -->'), '\n');
   assert.equal(teaserOf('no markers at all'), 'no markers at all');
 });
+
+test('renderExcerpt: a generated excerpt is cut from what renderTeaser gives for the teaser', () => {
+  const seen: string[] = [];
+  const renderTeaser = (text: string) => {
+    seen.push(text);
+    return '<p>from the cache, many words</p>';
+  };
+  assert.equal(renderExcerpt('', 'Intro text\n<!--more-->\nRest', { excerptLength: 3, renderTeaser }), '<p>from the cache, [&hellip;]</p>\n');
+  assert.deepEqual(seen, ['Intro text\n']);
+  assert.equal(renderExcerpt('Stored', 'Content', { renderTeaser }), '<p>Stored</p>\n');
+  assert.equal(seen.length, 1, 'a stored excerpt renders no teaser');
+});

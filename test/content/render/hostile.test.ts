@@ -67,3 +67,21 @@ test('a large comment is formatted throughout', () => {
   const count = times(':) "q" ', MB / 2);
   assert.equal(renderCommentText(':) "q" '.repeat(count)), `<p>${'\u{1F642} &#8220;q&#8221; '.repeat(count)}</p>\n`);
 });
+
+test('a dimension before a long run of digits, periods and commas is found once, the run left as it is', () => {
+  const decimals = '.1'.repeat(MB / 2);
+  assert.equal(texturize(`9x9 ${decimals}`), `9&#215;9 ${decimals}`);
+  // No word boundary ends the digits after the "x", so that one stays.
+  const commas = '1,'.repeat(MB / 4);
+  const digits = '2'.repeat(MB / 2);
+  assert.equal(texturize(`${commas}x${digits}y 1x2`), `${commas}x${digits}y 1&#215;2`);
+});
+
+test('400 kB of the densest quotes, primes, hyphens and ampersands is texturized throughout', () => {
+  const count = MB / 2;
+  assert.equal(texturize('\'"'.repeat(count)), '&#8216;&#8221;'.repeat(count));
+  assert.equal(texturize("a'".repeat(count)), 'a&#8217;'.repeat(count));
+  assert.equal(texturize('"1\''.repeat(count)), `&#8220;1&#8242;${'&#8221;1&#8242;'.repeat(count - 1)}`);
+  assert.equal(texturize(' -'.repeat(count)), ' &#8211;'.repeat(count));
+  assert.equal(texturize('& '.repeat(count)), '&#038; '.repeat(count));
+});

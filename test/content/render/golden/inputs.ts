@@ -20,6 +20,26 @@ const KINDS: ReadonlyArray<readonly [string, (size: number) => string]> = [
   ['dashes', (size) => 'a -- b --- c - d... '.repeat(size / 20)],
 ];
 
+/** Texts made of one short unit over and over: the densest quotes, primes, dashes, dimensions and ampersands. */
+const DENSE_UNITS: ReadonlyArray<readonly [string, string]> = [
+  ['dense quote pairs', '\'"'], ['dense quote pairs reversed', '"\''], ['dense apostrophes', "'"], ['dense doubles', '"'],
+  ['dense word apostrophes', "a'"], ['dense word doubles', 'a"'], ['dense feet', "1'"], ['dense inches', '1"'],
+  ['dense opening singles', " '"], ['dense closing singles', "' "], ['dense closing doubles', '" '],
+  ['dense years', "'99' "], ['dense quoted numbers', '"\'1\'" '], ['dense mixed primes', '"1\''],
+  ['dense hyphens', '-'], ['dense spaced hyphens', ' - '], ['dense double dashes', '--'], ['dense spaced dashes', ' -- '],
+  ['dense triple dashes', '---'], ['dense ellipses', '...'], ['dense ampersands', '& '], ['dense dimensions', '9x9 '],
+  ['dense nbsp quotes', '&nbsp;"'], ['dense escaped quotes', '&gt;"'], ['dense crlf', '\r\n'], ['dense breaks', '<br>'],
+];
+const repeatTo = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+
+/** Long runs of digits, periods and commas next to a dimension's "x". */
+const DIMENSION_RUNS: ReadonlyArray<readonly [string, (size: number) => string]> = [
+  ['dimension then decimal run', (size) => `9x9 ${'.1'.repeat(size / 2)}`],
+  ['dimension then comma run', (size) => `9x9 ${'1,'.repeat(size / 2)}y`],
+  ['dimension runs', (size) => repeatTo('0x0.0x1,1x.1 ', size)],
+  ['long dimension', (size) => `${'1.'.repeat(size / 4)}x${'2,'.repeat(size / 4)}`],
+];
+
 const DOCUMENTS: ReadonlyArray<readonly [string, string]> = [
   ['blocks', [
     '<!-- wp:heading {"level":2} -->\n<h2 class="wp-block-heading">It\'s "here" -- now...</h2>\n<!-- /wp:heading -->',
@@ -146,6 +166,8 @@ function mix(seed: number, pieces: number, fragments: readonly string[] = FRAGME
 export function goldenInputs(): Array<readonly [string, string]> {
   const inputs: Array<readonly [string, string]> = [];
   for (const [name, make] of KINDS) for (const size of [2_000, 20_000]) inputs.push([`${name} ${size}`, make(size)]);
+  for (const [name, unit] of DENSE_UNITS) for (const size of [2_000, 20_000]) inputs.push([`${name} ${size}`, repeatTo(unit, size)]);
+  for (const [name, make] of DIMENSION_RUNS) inputs.push([`${name} 2000`, make(2_000)]);
   for (const [name, text] of DOCUMENTS) {
     inputs.push([name, text]);
     inputs.push([`${name} x8`, `${text}\n\n`.repeat(8)]);
