@@ -11,7 +11,7 @@ import type { StoragePort } from '../../ports/storage.js';
 import type { PostType } from './define.js';
 import { permalinkOf } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
-import { preparePost } from './prepare.js';
+import { preparePost, termsOfRecords } from './prepare.js';
 import { buildListPlan, type ListPlan } from './query.js';
 import { postsIn, type PostRecord } from './record.js';
 import { deletePost, savePost, trashPost } from './save.js';
@@ -89,7 +89,7 @@ export async function listPosts(context: RequestContext, postType: PostType): Pr
   if (plan.stickyFirst) records = await withStickyFirst(records, plan, definition.type, scope.storage);
 
   const visible = await onlyVisible(records, scope, context);
-  const options = scope.prepareOptions(context.context);
+  const options = scope.prepareOptions(context.context, { termsOf: termsOfRecords(scope.storage, visible, definition) });
   const keyed = visible.map((record) => keyedPost(context, record, () => preparePost(record, options)));
   if (keyed.every((entry) => entry !== null)) return keyedCollection(keyed as KeyedItem[], pages);
   return collection(await Promise.all(visible.map((record) => preparePost(record, options))), pages);

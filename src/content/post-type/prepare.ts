@@ -4,7 +4,7 @@ import type { CapabilityRules } from '../../auth/index.js';
 import type { Item } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';
 import { blockVersion, renderTitle } from '../render/index.js';
-import { sortTermIdsByName } from '../taxonomy/index.js';
+import { getTerms, idsByName, sortTermIdsByName, type TaxonomyName, type TermRecord } from '../taxonomy/index.js';
 import type { Abilities } from './capabilities.js';
 import { localToGmt, localToGmtByCurrentOffset } from './dates.js';
 import { actionRelations, postLinks } from './links.js';
@@ -31,6 +31,34 @@ export interface PrepareOptions {
   password?: string | undefined;
   /** `excerpt_length` of a single read. */
   excerptLength?: number | undefined;
+  /** The terms of every record of the answer, read once per taxonomy (see `termsOfRecords`); else per record. */
+  termsOf?: ((taxonomy: TaxonomyName) => Promise<ReadonlyMap<number, TermRecord>>) | undefined;
+}
+
+/**
+ * A loader of the terms of all `records` for one answer: the first record prepared reads every record's terms of
+ * a taxonomy in one query, the others find theirs in it. Nothing is read when no record is prepared (every one
+ * came from a view fragment).
+ */
+export function termsOfRecords(storage: StoragePort, records: readonly PostRecord[], definition: PostTypeDefinition): PrepareOptions['termsOf'] {
+  const loaded = new Map<TaxonomyName, Promise<ReadonlyMap<number, TermRecord>>>();
+  return (taxonomy) => {
+    let terms = loaded.get(taxonomy);
+    if (!terms) {
+      const restBase = definition.taxonomies.find((candidate) => candidate.taxonomy === taxonomy)?.restBase;
+      const ids = restBase ? records.flatMap((record) => (record[restBase] as number[] | undefined) ?? []) : [];
+      terms = getTerms(storage, taxonomy, ids).then((found) => new Map(found.map((term) => [term.id, term])));
+      loaded.set(taxonomy, terms);
+    }
+    return terms;
+  };
+}
+
+/** A record's term ids ordered by name, from the answer's loader or, without one, from the store. */
+async function termIdsOf(options: PrepareOptions, taxonomy: TaxonomyName, ids: readonly number[]): Promise<number[]> {
+  if (!options.termsOf) return sortTermIdsByName(options.storage, taxonomy, ids);
+  const terms = await options.termsOf(taxonomy);
+  return idsByName([...new Set(ids)].flatMap((id) => terms.get(id) ?? []));
 }
 
 /** The timing-safe comparison the reference uses for post passwords. */
@@ -108,7 +136,7 @@ export async function preparePost(post: PostRecord, options: PrepareOptions): Pr
   for (const taxonomy of definition.taxonomies) {
     if (!want(taxonomy.restBase)) continue;
     const ids = (post[taxonomy.restBase] as number[] | undefined) ?? [];
-    data[taxonomy.restBase] = ids.length > 0 ? await sortTermIdsByName(options.storage, taxonomy.taxonomy as 'category' | 'post_tag', ids) : [];
+    data[taxonomy.restBase] = ids.length > 0 ? await termIdsOf(options, taxonomy.taxonomy as TaxonomyName, ids) : [];
   }
   if (want('permalink_template') || want('generated_slug')) {
     const sample = await samplePermalink(post, options.links, definition.hierarchical);

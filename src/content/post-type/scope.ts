@@ -19,7 +19,7 @@ export interface PostScope {
   readonly links: LinkEnvironment;
   readonly templates: Readonly<Record<string, string>>;
   /** Options to prepare responses with, for a response context. */
-  prepareOptions(contextName: string, extra?: Pick<PrepareOptions, 'password' | 'excerptLength'>): PrepareOptions;
+  prepareOptions(contextName: string, extra?: Pick<PrepareOptions, 'password' | 'excerptLength' | 'termsOf'>): PrepareOptions;
   writeEnvironment(): WriteEnvironment;
   /** Save options bound to a transaction's storage handle. */
   saveEnvironment(storage: StoragePort): SaveEnvironment;

@@ -98,9 +98,12 @@ export async function descendantIds(storage: StoragePort, taxonomy: TaxonomyName
 
 /** Ids ordered by term name (then id), the order the reference lists a post's terms in; unknown ids dropped. */
 export async function sortTermIdsByName(storage: StoragePort, taxonomy: TaxonomyName, ids: readonly number[]): Promise<number[]> {
-  const terms = await getTerms(storage, taxonomy, ids);
-  terms.sort((a, b) => compareText(a.name, b.name) || a.id - b.id);
-  return terms.map((term) => term.id);
+  return idsByName(await getTerms(storage, taxonomy, ids));
+}
+
+/** The ids of `terms` ordered by name (then id). */
+export function idsByName(terms: readonly TermRecord[]): number[] {
+  return [...terms].sort((a, b) => compareText(a.name, b.name) || a.id - b.id).map((term) => term.id);
 }
 
 /** Made on first use: building a collator loads the collation tables (milliseconds, and memory). */

@@ -151,6 +151,26 @@ describe('posts: writable fields and their validation', () => {
     assert.deepEqual(restored.json.categories, [1]);
   });
 
+  it('lists each post\'s terms as its single read does, with the terms of the whole page read together', async () => {
+    const site = await makeSite();
+    const storage = site.cms.deps.storage;
+    const [zebra, apple, mango] = [await insertTerm(storage, 'post_tag', { name: 'Zebra' }), await insertTerm(storage, 'post_tag', { name: 'apple' }), await insertTerm(storage, 'post_tag', { name: 'Mango' })];
+    const news = await insertTerm(storage, 'category', { name: 'News' });
+    const first = await site.create({ title: 'one', status: 'publish', tags: [zebra.id, apple.id] });
+    const second = await site.create({ title: 'two', status: 'publish', tags: [mango.id, zebra.id], categories: [news.id] });
+    // Stored as a store might hold them: a duplicate, a category among the tags and an id no term has.
+    await storage.update('posts', second.id, { tags: [zebra.id, mango.id, zebra.id, news.id, 9999] });
+    const listed = await site.anonymous('GET', '/cms/v2/posts', { query: { _fields: 'id,tags,categories' } });
+    assert.equal(listed.status, 200);
+    for (const post of listed.json as { id: number; tags: number[]; categories: number[] }[]) {
+      const single = await site.anonymous('GET', `/cms/v2/posts/${post.id}`, { query: { _fields: 'id,tags,categories' } });
+      assert.deepEqual(post, single.json);
+    }
+    const byId = new Map((listed.json as { id: number; tags: number[] }[]).map((post) => [post.id, post.tags]));
+    assert.deepEqual(byId.get(first.id), [apple.id, zebra.id]);
+    assert.deepEqual(byId.get(second.id), [mango.id, zebra.id]);
+  });
+
   it('keeps a featured image only when it is an image attachment', async () => {
     const site = await makeSite();
     const storage = site.cms.deps.storage;
