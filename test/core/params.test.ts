@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { args } from '../../src/core/args/define.js';
+import type { Services } from '../../src/core/context.js';
+import { Dispatcher } from '../../src/core/dispatch.js';
+import { namespaceRoot } from '../../src/core/index-document.js';
+import { allowAnyone, Registry } from '../../src/core/registry.js';
+import { send } from '../helpers/request.js';
+
+describe('argument defaults', () => {
+  function defaultsCore() {
+    const seen: unknown[] = [];
+    let checks = 0;
+    const registry = new Registry();
+    registry.namespace('def/v1', namespaceRoot(registry));
+    registry.add('def/v1', '/things', [{
+      methods: ['GET'],
+      args: {
+        ids: args.array({ type: 'integer' }, { default: ['1', '2'] }),
+        order: args.string({ enum: ['asc', 'desc'], default: 'desc' }),
+        scope: args.string({ default: 'mine' }, {
+          check: (value, context) => {
+            checks += 1;
+            return context.user === null && value === 'mine' ? { code: 'rest_forbidden_scope', message: 'Sign in first.', data: null } : null;
+          },
+        }),
+      },
+      permission: allowAnyone,
+      handler: (context) => {
+        seen.push(structuredClone({ ids: context.params.ids, order: context.params.order }));
+        (context.params.ids as number[]).push(99);
+        return { ok: true };
+      },
+    }]);
+    const core = new Dispatcher({ registry, services: {} as Services, site: { url: 'http://example.test' }, maxBodyBytes: 1024, headerPrefix: 'X-WP', jsonp: true });
+    return { core, seen, checks: () => checks };
+  }
+
+  it('gives every request the sanitised defaults afresh, unchanged by what an earlier request did with them', async () => {
+    const { core, seen } = defaultsCore();
+    for (let round = 0; round < 3; round++) assert.equal((await send(core, 'GET', '/def/v1/things?scope=all')).status, 200);
+    assert.deepEqual(seen, Array.from({ length: 3 }, () => ({ ids: [1, 2], order: 'desc' })));
+    assert.equal((await send(core, 'GET', '/def/v1/things?scope=all&order=sideways')).status, 400);
+    assert.equal((await send(core, 'GET', '/def/v1/things?scope=all&ids=7')).status, 200);
+    assert.deepEqual(seen.at(-1), { ids: [7], order: 'desc' });
+  });
+
+  it('runs a default\'s own check on every request: its answer may depend on the caller', async () => {
+    const { core, checks } = defaultsCore();
+    for (let round = 0; round < 2; round++) {
+      const refused = await send(core, 'GET', '/def/v1/things');
+      assert.equal(refused.status, 400);
+      assert.equal((refused.json.data as { details: Record<string, { code: string }> }).details.scope!.code, 'rest_forbidden_scope');
+    }
+    assert.equal(checks(), 2);
+  });
+});
