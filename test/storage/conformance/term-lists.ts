@@ -12,7 +12,7 @@ import { Generator, Mirror, randomWrites } from './randomised.js';
 import type { MakeStore } from './support.js';
 import { seed, withStore } from './support.js';
 
-const RECORDS = 3000;
+const RECORDS = 1000;
 const QUERIES = 250;
 
 const TYPES = ['post', 'page', 'attachment'];
