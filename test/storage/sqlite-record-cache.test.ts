@@ -77,3 +77,35 @@ describe('sqlite store: the decoded-records budget', () => {
     assert.deepEqual(cache.get('posts', 2), record(2));
   });
 });
+
+describe('sqlite store: list results kept between reads', () => {
+  it('lists and counts anew after a write by another connection, a write of its own and a rollback', async () => {
+    const file = path.join(folder, 'results.db');
+    const store = sqliteStorage({ path: file });
+    const other = sqliteStorage({ path: file });
+    await seed(store, 'posts', Array.from({ length: 3 }, (_, index) => post(index)));
+    const published = { where: [{ field: 'type', op: 'eq' as const, value: 'post' }, { field: 'status', op: 'eq' as const, value: 'publish' }], orderBy: [{ field: 'date', direction: 'desc' as const }], withTotal: true, limit: 10 };
+    const page = async () => {
+      const { items, total } = await store.list('posts', published);
+      return { ids: items.map((item) => item.id), total };
+    };
+    assert.deepEqual(await page(), { ids: [3, 2, 1], total: 3 });
+    assert.deepEqual(await page(), { ids: [3, 2, 1], total: 3 });
+
+    const elsewhere = await other.insert('posts', post(7));
+    assert.deepEqual(await page(), { ids: [elsewhere.id, 3, 2, 1], total: 4 });
+
+    await store.update('posts', 2, { status: 'draft' });
+    assert.deepEqual(await page(), { ids: [elsewhere.id, 3, 1], total: 3 });
+
+    await assert.rejects(store.transaction(async (tx) => {
+      await tx.update('posts', 3, { status: 'draft' });
+      const inside = await tx.list('posts', published);
+      assert.equal(inside.total, 2, 'the transaction sees its own write');
+      throw new Error('undo');
+    }));
+    assert.deepEqual(await page(), { ids: [elsewhere.id, 3, 1], total: 3 });
+    await other.close();
+    await store.close();
+  });
+});

@@ -6,6 +6,9 @@ const CAPACITY = 2_000;
 /** ...and how much stored JSON text they may come from in all, so a few very large records cannot fill memory. */
 const CAPACITY_CHARS = 8 * 1024 * 1024;
 
+/** How many query results (a page's ids, a total) the cache holds for the current state. */
+const RESULT_CAPACITY = 1_000;
+
 interface Entry {
   readonly record: StoredRecord;
   /** Length of the JSON text the record was decoded from. */
@@ -18,10 +21,12 @@ interface Entry {
  * again and again. Every entry belongs to one state of the data, told by `PRAGMA data_version` (commits by
  * other connections) and `total_changes()` (this connection's writes, inside transactions too); the store
  * calls `forget` when it rolls changes back. When the state moves, the whole cache is dropped. Records are
- * handed out as copies, as the port requires.
+ * handed out as copies, as the port requires. The results of list statements (a page's ids, a total) are kept
+ * the same way: in one state of the data the same statement with the same parameters answers the same.
  */
 export class RecordCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly results = new Map<string, unknown>();
   private chars = 0;
   private state = '';
 
@@ -58,6 +63,24 @@ export class RecordCache {
     while (this.entries.size > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.entries.keys().next().value!);
   }
 
+  /**
+   * The result of a read-only statement with these parameters in the current state (call `check` first), computed
+   * once: a page's ids or a total. The result is shared, so callers must not change it.
+   */
+  result<T>(sql: string, params: unknown, compute: () => T): T {
+    let key: string;
+    try {
+      key = `${sql}\u0000${JSON.stringify(params)}`;
+    } catch {
+      return compute();
+    }
+    if (this.results.has(key)) return this.results.get(key) as T;
+    const value = compute();
+    this.results.set(key, value);
+    if (this.results.size > RESULT_CAPACITY) this.results.delete(this.results.keys().next().value!);
+    return value;
+  }
+
   forget(): void {
     this.clear();
     this.state = '';
@@ -72,6 +95,7 @@ export class RecordCache {
 
   private clear(): void {
     this.entries.clear();
+    this.results.clear();
     this.chars = 0;
   }
 }

@@ -68,8 +68,7 @@ export class SqliteRecords {
     if (!query.withTotal) return { items };
     const counted = countedSelection(query.conditions);
     if (counted) return { items, total: this.countedTotal(collection, counted) };
-    const { total } = this.statements.get(`SELECT count(*) AS total ${from}`).get(params.values) as { total: number };
-    return { items, total };
+    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params.values) };
   }
 
   /**
@@ -88,9 +87,9 @@ export class SqliteRecords {
     if (plan.countable) {
       const counting = new NamedParams();
       const sql = `SELECT count(*) AS total FROM ${MEMBERS_TABLE} m WHERE ${membersWhere(collection, plan, counting)}`;
-      return { items, total: (this.statements.get(sql).get(counting.values) as { total: number }).total };
+      return { items, total: this.total(sql, counting.values) };
     }
-    return { items, total: (this.statements.get(`SELECT count(*) AS total ${from}`).get(params.values) as { total: number }).total };
+    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params.values) };
   }
 
   private recordFrom(collection: string, query: CheckedQuery, params: NamedParams): string {
@@ -108,8 +107,8 @@ export class SqliteRecords {
    * more statement.
    */
   private readPage(collection: string, sql: string, params: NamedParams): StoredRecord[] {
-    const ids = this.statements.get(sql).pluck().all(params.values) as number[];
     this.cache.check();
+    const ids = this.cache.result(sql, params.values, () => this.statements.get(sql).pluck().all(params.values) as number[]);
     const items: (StoredRecord | undefined)[] = ids.map((id) => this.cache.get(collection, id));
     const missing = ids.filter((_, index) => items[index] === undefined);
     if (missing.length === 0) return items as StoredRecord[];
@@ -133,7 +132,13 @@ export class SqliteRecords {
       const values = selection[field];
       if (values) sql += ` AND ${field} IN (SELECT value FROM json_each(${params.add(JSON.stringify(values))}))`;
     }
-    return (this.statements.get(sql).get(params.values) as { total: number }).total;
+    return this.total(sql, params.values);
+  }
+
+  /** A `total` read by `sql`, kept for the current state of the data like a page's ids. */
+  private total(sql: string, values: Record<string, unknown>): number {
+    this.cache.check();
+    return this.cache.result(sql, values, () => (this.statements.get(sql).get(values) as { total: number }).total);
   }
 
   /** Runs a raw `EXPLAIN QUERY PLAN` for a list's page (for tests and tuning). */
