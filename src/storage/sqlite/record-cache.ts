@@ -6,8 +6,11 @@ const CAPACITY = 2_000;
 /** ...and how much stored JSON text they may come from in all, so a few very large records cannot fill memory. */
 const CAPACITY_CHARS = 8 * 1024 * 1024;
 
-/** How many query results (a page's ids, a total) the cache holds for the current state. */
+/** How many query results (a page's ids, a total) the cache holds for the current state... */
 const RESULT_CAPACITY = 1_000;
+/** ...each from a statement and parameters of at most this many characters, with at most this many ids. */
+const RESULT_MAX_KEY = 4_096;
+const RESULT_MAX_IDS = 1_000;
 
 interface Entry {
   readonly record: StoredRecord;
@@ -65,7 +68,8 @@ export class RecordCache {
 
   /**
    * The result of a read-only statement with these parameters in the current state (call `check` first), computed
-   * once: a page's ids or a total. The result is shared, so callers must not change it.
+   * once: a page's ids or a total. The result is shared, so callers must not change it. Long statements (long
+   * id lists, searches) and long results are not kept, so the cache stays small whatever lists are asked for.
    */
   result<T>(sql: string, params: unknown, compute: () => T): T {
     let key: string;
@@ -76,6 +80,7 @@ export class RecordCache {
     }
     if (this.results.has(key)) return this.results.get(key) as T;
     const value = compute();
+    if (key.length > RESULT_MAX_KEY || (Array.isArray(value) && value.length > RESULT_MAX_IDS)) return value;
     this.results.set(key, value);
     if (this.results.size > RESULT_CAPACITY) this.results.delete(this.results.keys().next().value!);
     return value;
