@@ -4,7 +4,7 @@ import { MemoryEngine } from './engine.js';
 import { storageError } from '../errors.js';
 import type { QueryPlan } from './list.js';
 import { Mutex } from '../mutex.js';
-import { copyJsonOut } from './values.js';
+import { copyJsonOut } from '../json.js';
 
 export type { QueryPlan } from './list.js';
 

@@ -1,4 +1,3 @@
-import { copyJsonOut } from '../json.js';
 import type { Scalar } from '../../ports/storage.js';
 import { storageError } from '../errors.js';
 import { describeValue, isPlainObject, setMember } from '../json.js';
@@ -61,5 +60,3 @@ export function compareScalars(a: Scalar, b: Scalar): number {
   if (typeof a === typeof b && a !== null && b !== null) return a < b ? -1 : 1;
   return typeRank(a) - typeRank(b);
 }
-
-export { copyJsonOut };

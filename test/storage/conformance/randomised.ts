@@ -213,6 +213,17 @@ export async function randomWrites(mirror: Mirror, target: StoragePort, generato
   }
 }
 
+/** Random writes in a transaction that then fails: the store must keep none of them, and the mirror forgets them. */
+export async function plannedRollback(mirror: Mirror, store: StoragePort, generator: Generator, count: number): Promise<void> {
+  const restore = mirror.checkpoint();
+  const failure = new Error('planned rollback');
+  await assert.rejects(store.transaction(async (tx) => {
+    await randomWrites(mirror, tx, generator, count);
+    throw failure;
+  }), (error) => error === failure);
+  restore();
+}
+
 export function randomisedTests(makeStore: MakeStore): void {
   describe('randomised queries against a naive reference', () => {
     it(`answers ${QUERIES} random queries over ${RECORDS} changing records like the reference`, async () => {
@@ -228,15 +239,7 @@ export function randomisedTests(makeStore: MakeStore): void {
           assert.deepEqual(actual, expected, `query #${round}: ${JSON.stringify(query)}`);
 
           if (round % 5 === 4) await randomWrites(mirror, store, generator, 10);
-          if (round % 40 === 20) {
-            const restore = mirror.checkpoint();
-            const failure = new Error('planned rollback');
-            await assert.rejects(store.transaction(async (tx) => {
-              await randomWrites(mirror, tx, generator, 25);
-              throw failure;
-            }), (error) => error === failure);
-            restore();
-          }
+          if (round % 40 === 20) await plannedRollback(mirror, store, generator, 25);
           if (round % 40 === 30) await store.transaction((tx) => randomWrites(mirror, tx, generator, 25));
         }
       });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Condition, ListQuery, NewRecord, SortKey } from '../../../src/ports/storage.js';
 import { referenceList } from '../reference-model.js';
-import { Generator, Mirror, randomWrites } from './randomised.js';
+import { Generator, Mirror, plannedRollback, randomWrites } from './randomised.js';
 import type { MakeStore } from './support.js';
 import { seed, withStore } from './support.js';
 
@@ -82,15 +82,7 @@ export function termListTests(makeStore: MakeStore): void {
               categories: generator.some(TERMS, 0, 2), date: generator.pick(generator.dates), status: generator.pick(STATUSES),
             });
           }
-          if (round % 50 === 25) {
-            const restore = mirror.checkpoint();
-            const failure = new Error('planned rollback');
-            await assert.rejects(store.transaction(async (tx) => {
-              await randomWrites(mirror, tx, generator, 20);
-              throw failure;
-            }), (error) => error === failure);
-            restore();
-          }
+          if (round % 50 === 25) await plannedRollback(mirror, store, generator, 20);
         }
       });
     });
