@@ -36,6 +36,7 @@ export async function searchHandler(context: RequestContext, deps: SearchDeps): 
     exclude: integers(context.params.exclude),
     page,
     perPage,
+    loggedIn: context.user !== null,
   }, env);
   const pages = Math.ceil(found.total / perPage);
   if (page > pages && found.total > 0) {
