@@ -123,6 +123,24 @@ onEachStore('comments: who may do what', (store) => {
     assert.equal(refused.status, 401);
     assert.equal(refused.json.code, 'rest_comment_login_required');
     assert.deepEqual(await closedSite.cms.comments.ofPost(post.id), []);
+    // The arguments are checked before the login: a bad email is 400 even where visitors may not comment.
+    for (const author_email of ['not-an-email', 5, ['v@example.org']]) {
+      const invalid = await closedSite.anonymous('POST', '/cms/v2/comments', { json: { post: post.id, content: 'Hi', author_name: 'V', author_email } });
+      assert.equal(invalid.status, 400, JSON.stringify(author_email));
+      assert.equal(invalid.json.code, 'rest_invalid_param');
+      assert.equal(invalid.json.message, 'Invalid parameter(s): author_email');
+      assert.deepEqual(invalid.json.data, {
+        status: 400,
+        params: { author_email: 'Invalid email address.' },
+        details: { author_email: { code: 'rest_invalid_email', message: 'Invalid email address.', data: null } },
+      });
+    }
+    const queryEmail = await closedSite.anonymous('POST', `/cms/v2/comments?author_email=nope&post=${post.id}&content=Hi`);
+    assert.equal(queryEmail.status, 400);
+    assert.equal(queryEmail.json.code, 'rest_invalid_param');
+    // An empty email is no bad argument: the login is asked for.
+    const emptyEmail = await closedSite.anonymous('POST', '/cms/v2/comments', { json: { post: post.id, content: 'Hi', author_email: '' } });
+    assert.equal(emptyEmail.json.code, 'rest_comment_login_required');
 
     const open = await makeCommentSite(store, { comments: { allowAnonymous: true } });
     const openPost = await open.create({ title: 'Post', status: 'publish' });
