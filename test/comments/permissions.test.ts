@@ -55,6 +55,21 @@ onEachStore('comments: who may do what', (store) => {
     const comment = await site.cms.comments.create({ post: post.id, content: 'Hi' });
     assert.equal((await site.admin('GET', `/cms/v2/comments/${comment.id}`)).headers.Allow, 'GET, POST, PUT, PATCH, DELETE');
     assert.equal((await site.anonymous('GET', `/cms/v2/comments/${comment.id}`)).headers.Allow, 'GET');
+
+    // A write answers in the edit context, and Allow asks the checks in it: the post's author, who may edit the
+    // comment but not moderate, may not read it in that context, so GET is left out.
+    const authorPost = await site.create({ title: 'Author post', status: 'publish' }, { role: 'author' });
+    const onAuthorPost = await site.cms.comments.create({ post: authorPost.id, content: 'Hi' });
+    const byAuthor = await site.as('author')('POST', `/cms/v2/comments/${onAuthorPost.id}`, { json: { content: 'Edited' } });
+    assert.equal(byAuthor.status, 200);
+    assert.equal(byAuthor.headers.Allow, 'POST, PUT, PATCH, DELETE');
+    assert.equal((await site.as('author')('GET', `/cms/v2/comments/${onAuthorPost.id}`)).headers.Allow, 'GET, POST, PUT, PATCH, DELETE');
+    const byModerator = await site.as('editor')('POST', `/cms/v2/comments/${onAuthorPost.id}`, { json: { content: 'Moderated' } });
+    assert.equal(byModerator.headers.Allow, 'GET, POST, PUT, PATCH, DELETE');
+    // A non-moderator's comment is answered in the view context: the list stays allowed.
+    const created = await site.as('author')('POST', '/cms/v2/comments', { json: { post: authorPost.id, content: 'Mine' } });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.Allow, 'GET, POST');
   });
 
   it('refuses authors, addresses and statuses a non-moderator may not set', async () => {
