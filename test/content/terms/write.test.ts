@@ -59,7 +59,10 @@ describe('POST /cms/v2/categories and /tags', () => {
     assert.equal(duplicateTag.status, 400);
     assert.deepEqual(duplicateTag.json, {
       code: 'term_exists', message: 'A term with the name provided already exists in this taxonomy.', data: { status: 400, term_id: tag.id },
+      // The data the reference's error held first: the id from wp_insert_term, then the one its controller adds.
+      additional_data: [tag.id, tag.id],
     });
+    assert.deepEqual(Object.keys(duplicateTag.json), ['code', 'message', 'data', 'additional_data']);
     // A different, free slug makes the same name acceptable.
     assert.equal((await send(fixture.cms, 'POST', '/cms/v2/tags', { json: { name: 'Solo', slug: 'solo-two' }, user: fixture.admin })).status, 201);
 
@@ -68,6 +71,7 @@ describe('POST /cms/v2/categories and /tags', () => {
     const duplicateChild = await send(fixture.cms, 'POST', '/cms/v2/categories', { json: { name: 'Child', parent: parent.id }, user: fixture.admin });
     assert.deepEqual(duplicateChild.json, {
       code: 'term_exists', message: 'A term with the name provided already exists with this parent.', data: { status: 400, term_id: child.id },
+      additional_data: [child.id, child.id],
     });
     const elsewhere = await send(fixture.cms, 'POST', '/cms/v2/categories', { json: { name: 'Child' }, user: fixture.admin });
     assert.equal(elsewhere.status, 201);
