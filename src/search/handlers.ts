@@ -50,5 +50,5 @@ export async function searchHandler(context: RequestContext, deps: SearchDeps): 
     const wantsLinks = context.wantsField('_links') || context.wantsField('_embedded');
     items.push(wantsLinks ? { data: shown, links: { ...links, collection: [{ href: context.url('/cms/v2/search') }] } } : { data: shown });
   }
-  return collection(items, paging(found.total, page, perPage));
+  return collection(items, { ...paging(found.total, page, perPage), previousUnclamped: true });
 }

@@ -60,6 +60,7 @@ onEachStore('search', (store) => {
     assert.deepEqual(beyond.json, []);
     assert.equal(beyond.headers['X-WP-Total'], '0');
     assert.equal(beyond.headers['X-WP-TotalPages'], '0');
+    assert.match(beyond.headers.Link!, /[?&]page=2>; rel="prev"$/, 'the page before the one asked for, as the reference\'s search');
     const termsBeyond = await site.anonymous('GET', '/cms/v2/search?type=term&page=3');
     assert.equal(termsBeyond.status, 400);
     assert.equal(termsBeyond.json.code, 'rest_search_invalid_page_number');
