@@ -2,6 +2,7 @@
 import { arg, args, type ArgSpec } from '../core/args/define.js';
 import type { JsonSchema } from '../core/args/schema.js';
 import { sanitizeKey, sanitizeTextField } from '../core/args/text.js';
+import { checkAuthorEmail } from './fields.js';
 import { commentSchema } from './schema.js';
 
 const absoluteInteger = (value: unknown) => Math.abs(Math.trunc(Number(value) || 0));
@@ -69,7 +70,7 @@ export function deleteArgs(): Record<string, ArgSpec> {
   };
 }
 
-/** Fields checked by the handler instead of the schema (an empty email is allowed; content may be a string or `{raw}`). */
+/** Fields the schema does not check (an empty email is allowed: it has its own check; content may be a string or `{raw}`). */
 const UNCHECKED = new Set(['author_email', 'content', 'meta']);
 const TEXT_FIELDS = new Set(['author_name', 'author_user_agent']);
 
@@ -80,7 +81,8 @@ export function writeArgs(creating: boolean): Record<string, ArgSpec> {
     if (property.readonly) continue;
     const { context: _context, readonly: _readonly, default: fallback, ...published } = property;
     const schema: JsonSchema = creating && fallback !== undefined ? { ...published, default: fallback } : published;
-    if (UNCHECKED.has(name)) result[name] = arg(schema, { phase: 'none' });
+    if (name === 'author_email') result[name] = arg(schema, { phase: 'none', check: checkAuthorEmail });
+    else if (UNCHECKED.has(name)) result[name] = arg(schema, { phase: 'none' });
     else if (TEXT_FIELDS.has(name)) result[name] = arg(schema, { transform: asText });
     else if (name === 'status') result[name] = arg(schema, { transform: sanitizeKey });
     else result[name] = arg(schema);

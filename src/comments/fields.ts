@@ -2,6 +2,7 @@
  * Request fields of a comment write → stored fields (the reference's `prepare_item_for_database` and the
  * `pre_comment_*` filters), and the checks every write shares: field lengths and the author's email.
  */
+import type { ArgCheck } from '../core/args/define.js';
 import { isEmail } from '../core/args/formats.js';
 import { sanitizeTextField, stripAllTags } from '../core/args/text.js';
 import { sanitizeUrl } from '../core/args/url.js';
@@ -44,13 +45,16 @@ export function checkLengths(changes: CommentChanges): void {
   }
 }
 
-function invalidEmail(): CmsError {
-  const issue = { code: 'rest_invalid_email', message: 'Invalid email address.', data: null };
-  return new CmsError('rest_invalid_param', 'Invalid parameter(s): author_email', 400, {
-    params: { author_email: issue.message },
-    details: { author_email: issue },
-  });
-}
+/**
+ * The author's email, checked with the other arguments (before the permission checks, as the reference's sanitize
+ * callback): empty, or an address once trimmed.
+ */
+export const checkAuthorEmail: ArgCheck = (value) => {
+  if (value === null) return null;
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  if (text === '' || (text !== undefined && isEmail(text))) return null;
+  return { code: 'rest_invalid_email', message: 'Invalid email address.', data: null };
+};
 
 /** `pre_comment_author_name`: plain text with special characters escaped. */
 export function cleanAuthorName(name: string): string {
@@ -99,11 +103,8 @@ export async function readChanges(
   const name = stringParam(params.author_name);
   if (name !== undefined) changes.author_name = name;
   const email = params.author_email;
-  if (email !== undefined && email !== null) {
-    const text = typeof email === 'string' ? email.trim() : '';
-    if (typeof email !== 'string' || (text !== '' && !isEmail(text))) throw invalidEmail();
-    changes.author_email = text;
-  }
+  // Checked with the arguments (checkAuthorEmail).
+  if (typeof email === 'string') changes.author_email = email.trim();
   const url = stringParam(params.author_url);
   if (url !== undefined) changes.author_url = url;
   const ip = stringParam(params.author_ip);

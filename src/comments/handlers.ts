@@ -7,7 +7,7 @@ import { CmsError } from '../core/errors.js';
 import { collection, created, item, paging, reply } from '../core/response.js';
 import { getUser, principalOf } from '../users/index.js';
 import { checkLengths, cleanAuthorFields, readChanges, type CommentChanges } from './fields.js';
-import { applyStatus, checkDuplicate, checkFlood, initialStatus, invalidStatus, isKnownStatusRequest } from './moderation.js';
+import { applyStatus, checkDuplicate, checkFlood, initialStatus, isKnownStatusRequest } from './moderation.js';
 import { resolveCommentOptions, type CommentsDeps } from './options.js';
 import { loadComment, unlocksPost, viewerOf } from './permissions.js';
 import { prepareComment, type PrepareEnvironment } from './prepare.js';
@@ -73,6 +73,11 @@ async function checkParent(deps: CommentsDeps, parent: number, post: number): Pr
   if (!found || found.post !== post) throw new CmsError('rest_comment_invalid_parent', 'The parent comment does not exist on this post.', 400);
 }
 
+/** The status a write asks for; an unknown one is ignored and the status stays as it is, as in the reference. */
+function requestedStatus(status: unknown): string | undefined {
+  return typeof status === 'string' && isKnownStatusRequest(status) ? status : undefined;
+}
+
 export async function createCommentHandler(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
   const { params } = context;
   if (!isEmpty(params.id)) throw new CmsError('rest_comment_exists', 'Cannot create existing comment.', 400);
@@ -80,8 +85,7 @@ export async function createCommentHandler(context: RequestContext, deps: Commen
   const options = resolveCommentOptions(deps.comments);
   const viewer = viewerOf(context, deps);
   const moderator = canModerate(viewer);
-  const status = typeof params.status === 'string' ? params.status : undefined;
-  if (status !== undefined && !isKnownStatusRequest(status)) throw invalidStatus();
+  const status = requestedStatus(params.status);
 
   const changes: CommentChanges = await readChanges(context, deps.storage, context.site, { creating: true, moderator });
   changes.content ??= '';
@@ -142,8 +146,7 @@ export async function updateCommentHandler(context: RequestContext, deps: Commen
   if (params.type !== undefined && params.type !== null && params.type !== comment.type) {
     throw new CmsError('rest_comment_invalid_type', 'Sorry, you are not allowed to change the comment type.', 404);
   }
-  const status = typeof params.status === 'string' ? params.status : undefined;
-  if (status !== undefined && !isKnownStatusRequest(status)) throw invalidStatus();
+  const status = requestedStatus(params.status);
   const moderator = canModerate(viewerOf(context, deps));
   const changes = cleanAuthorFields(await readChanges(context, deps.storage, context.site, { creating: false, moderator }));
   if (changes.post !== undefined && changes.post !== 0 && !(await getPost(deps.storage, changes.post))) {

@@ -53,6 +53,8 @@ export interface Paging {
   total: number;
   totalPages: number;
   page: number;
+  /** `prev` names the page before the one asked for even past the end (the reference's search), not the last. */
+  previousUnclamped?: boolean;
 }
 
 /** What a handler may return; plain values are sent as a 200 body. */

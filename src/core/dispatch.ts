@@ -22,7 +22,7 @@ import type { Generations } from './cache/generation.js';
 import { cacheKey } from './cache/key.js';
 import { keptAnswer, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
-import type { Principal, RequestContext, Services } from './context.js';
+import type { HandlerResult, Principal, RequestContext, Services } from './context.js';
 import { responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
@@ -288,7 +288,7 @@ export class Dispatcher implements RouteSteps {
     // `Allow` asks the permission checks again, about the state the handler left: after a write the records they
     // remembered may be stale (a deleted post allows nothing), as the reference's checks re-read the object cache.
     if (!SAFE_METHODS.has(context.method)) forget();
-    const allow = await this.allowedMethods(match.route, context);
+    const allow = await this.allowedMethods(match.route, asAnswered(context, outcome.result));
     if (allow.length > 0) outcome.headers.Allow = allow.join(', ');
     return outcome;
   }
@@ -343,4 +343,16 @@ export class Dispatcher implements RouteSteps {
     if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
     return Object.freeze(context);
   }
+}
+
+/**
+ * The request as `Allow` sees it after the handler: one that answers in another context (writes answer in `edit`)
+ * asks the checks in that context, as the reference's handlers set the request's `context` before `Allow` is made
+ * (so a non-moderator who edits a comment is not allowed to read it in `edit`).
+ */
+function asAnswered(context: RequestContext, result: HandlerResult | null): RequestContext {
+  const answered = result?.context;
+  if (answered === undefined || answered === context.context) return context;
+  const params = Object.assign(Object.create(null) as Record<string, unknown>, context.params, { context: answered });
+  return Object.freeze({ ...context, context: answered, params });
 }

@@ -11,6 +11,8 @@ export class CmsError extends Error {
   readonly extra: JsonObject;
   /** Further errors, reported as `additional_errors`. */
   readonly additional: CmsError[];
+  /** Data the error held before `data`, oldest first, reported as `additional_data` when there is any. */
+  readonly additionalData: JsonValue[];
   /** Headers the error answer carries (`Retry-After` of a 503). */
   readonly headers: Record<string, string>;
 
@@ -30,10 +32,12 @@ export class CmsError extends Error {
     this.status = status;
     this.extra = extra;
     this.additional = additional;
+    this.additionalData = [];
   }
 
   toBody(): JsonObject {
     const body: JsonObject = { code: this.code, message: this.message, data: { status: this.status, ...this.extra } };
+    if (this.additionalData.length > 0) body.additional_data = [...this.additionalData];
     if (this.additional.length > 0) {
       body.additional_errors = this.additional.map((error) => error.toBody());
     }

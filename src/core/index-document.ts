@@ -120,7 +120,8 @@ function indexDocument(context: RequestContext, registry: Registry): HandlerResu
       (links['https://api.w.org/featuredmedia'] ??= []).push({ embeddable: true, type, href: site.apiLink(`/cms/v2/media/${id}`) });
     }
   }
-  return item({ data, links }, { linksAlways: true });
+  // `_fields` selects `_links` here as everywhere else (the reference keeps the index's links whatever it asks).
+  return item({ data, links });
 }
 
 /** An untyped parameter as text; a bracketed one (a list or map) names nothing, as its fallback does not. */
@@ -148,7 +149,7 @@ export function namespaceRoot(registry: Registry): (namespace: string) => [Endpo
         namespace: requested,
         routes: describeRoutes(routes, textParam(context.params.context, 'view'), context.site),
       };
-      return item({ data, links: { up: [{ href: context.site.apiLink('/') }] } }, { linksAlways: true });
+      return item({ data, links: { up: [{ href: context.site.apiLink('/') }] } });
     },
   }], { cache: true }];
 }

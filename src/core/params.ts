@@ -157,7 +157,7 @@ export function validateParams(groups: ParamGroups, endpoint: Endpoint, checkCon
     const defaults = groupName === 'defaults';
     for (const [name, value] of group) {
       const compiled = endpoint.args.get(name);
-      if (!compiled || compiled.phase === 'none' || (defaults && groups.hasSettledDefault(name))) continue;
+      if (!compiled || (compiled.phase === 'none' && !compiled.check) || (defaults && groups.hasSettledDefault(name))) continue;
       const result = sanitizeOne(compiled, value, name, checkContext);
       if (!result.ok) {
         failures.set(name, result.issue);
@@ -178,6 +178,10 @@ function validateOne(compiled: Arg, value: unknown, name: string, context: ArgCh
 
 function sanitizeOne(compiled: Arg, value: unknown, name: string, context: ArgCheckContext): { ok: true; value: unknown } | { ok: false; issue: ArgIssue } {
   if (value === null && compiled.keepNull) return { ok: true, value: null };
+  if (compiled.phase === 'none') {
+    const issue = compiled.check!(value, context, name);
+    return issue ? { ok: false, issue } : { ok: true, value };
+  }
   const result = runPipeline(compiled.sanitizer, value);
   if (!result.ok) return result;
   if (compiled.phase === 'sanitize' && compiled.check) {

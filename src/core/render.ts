@@ -137,7 +137,7 @@ export function pagingHeaders(paging: NonNullable<HandlerResult['paging']>, cont
   };
   const links: string[] = [];
   if (paging.page > 1) {
-    const previous = Math.min(paging.page - 1, paging.totalPages);
+    const previous = paging.previousUnclamped ? paging.page - 1 : Math.min(paging.page - 1, paging.totalPages);
     links.push(`<${context.url(context.path, withPage(previous))}>; rel="prev"`);
   }
   if (paging.totalPages > paging.page) {

@@ -16,6 +16,8 @@ export interface SearchRequest {
   exclude: readonly number[];
   page: number;
   perPage: number;
+  /** Whether someone is logged in: a logged-out search never finds password-protected posts. */
+  loggedIn: boolean;
 }
 
 export interface SearchEnvironment {
@@ -48,6 +50,7 @@ export const postSearch: SearchHandler = {
     if (request.search !== '') {
       const parsed = parseSearch(request.search);
       query.search = textSearch(parsed, ['title', 'excerpt', 'content'], false);
+      if (!request.loggedIn) where.push({ field: 'password', op: 'eq', value: '' });
       const ranks = relevanceRank(parsed, false);
       if (ranks.length > 0) orderBy.push({ rank: ranks });
     }
@@ -55,7 +58,8 @@ export const postSearch: SearchHandler = {
     query.orderBy = orderBy;
     const { items, total } = await env.storage.list(POSTS_COLLECTION, query);
     const posts = items.filter(isPostRecord);
-    return { ids: posts.map((post) => post.id), total: total ?? 0, records: new Map(posts.map((post) => [post.id, post])) };
+    // As the reference's post query, an empty page counts nothing: a page past the end is an empty list, not an error.
+    return { ids: posts.map((post) => post.id), total: items.length === 0 ? 0 : total ?? 0, records: new Map(posts.map((post) => [post.id, post])) };
   },
   async describe(id, record, env) {
     const post = record as PostRecord;

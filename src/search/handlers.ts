@@ -36,6 +36,7 @@ export async function searchHandler(context: RequestContext, deps: SearchDeps): 
     exclude: integers(context.params.exclude),
     page,
     perPage,
+    loggedIn: context.user !== null,
   }, env);
   const pages = Math.ceil(found.total / perPage);
   if (page > pages && found.total > 0) {
@@ -49,5 +50,5 @@ export async function searchHandler(context: RequestContext, deps: SearchDeps): 
     const wantsLinks = context.wantsField('_links') || context.wantsField('_embedded');
     items.push(wantsLinks ? { data: shown, links: { ...links, collection: [{ href: context.url('/cms/v2/search') }] } } : { data: shown });
   }
-  return collection(items, paging(found.total, page, perPage));
+  return collection(items, { ...paging(found.total, page, perPage), previousUnclamped: true });
 }

@@ -8,6 +8,10 @@ const BATCHABLE = [
   '/cms/v2/posts/(?P<id>[\\d]+) GET', '/cms/v2/posts/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/posts/(?P<id>[\\d]+) DELETE',
   '/cms/v2/pages GET', '/cms/v2/pages POST',
   '/cms/v2/pages/(?P<id>[\\d]+) GET', '/cms/v2/pages/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/pages/(?P<id>[\\d]+) DELETE',
+  '/cms/v2/categories GET', '/cms/v2/categories POST',
+  '/cms/v2/categories/(?P<id>[\\d]+) GET', '/cms/v2/categories/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/categories/(?P<id>[\\d]+) DELETE',
+  '/cms/v2/tags GET', '/cms/v2/tags POST',
+  '/cms/v2/tags/(?P<id>[\\d]+) GET', '/cms/v2/tags/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/tags/(?P<id>[\\d]+) DELETE',
 ];
 
 async function titles(site: Awaited<ReturnType<typeof makeSite>>) {
@@ -16,7 +20,7 @@ async function titles(site: Awaited<ReturnType<typeof makeSite>>) {
 }
 
 describe('batches of posts and pages', () => {
-  it('the index marks exactly the post and page endpoints the interface names', async () => {
+  it('the index marks exactly the post, page and term endpoints, as the reference', async () => {
     const { cms } = await makeSite();
     const { routes } = (await send(cms, 'GET', '/')).json;
     const marked: string[] = [];
@@ -96,7 +100,7 @@ describe('batches of posts and pages', () => {
     assert.deepEqual(await titles(site), ['A draft']);
   });
 
-  it('refuses media, revision, autosave, term and user routes inside a batch', async () => {
+  it('refuses media, revision, autosave and user routes inside a batch', async () => {
     const site = await makeSite();
     const post = await site.create({ title: 'Parent' });
     const response = await site.admin('POST', '/batch/v1', {
@@ -105,7 +109,6 @@ describe('batches of posts and pages', () => {
           { path: '/cms/v2/media', body: {} },
           { method: 'DELETE', path: `/cms/v2/posts/${post.id}/revisions/1`, body: { force: true } },
           { path: `/cms/v2/posts/${post.id}/autosaves`, body: { title: 'x' } },
-          { path: '/cms/v2/categories', body: { name: 'x' } },
           { path: '/cms/v2/users', body: { username: 'x', email: 'x@example.test', password: 'p' } },
         ],
       },
@@ -114,6 +117,45 @@ describe('batches of posts and pages', () => {
       assert.equal(entry.status, 400);
       assert.equal(entry.body.code, 'rest_batch_not_allowed');
     }
+  });
+
+  it('creates, updates and deletes categories and tags, each item with its own answer', async () => {
+    const site = await makeSite();
+    const existing = (await site.admin('POST', '/cms/v2/tags', { json: { name: 'Existing' } })).json;
+    const response = await site.admin('POST', '/batch/v1', {
+      json: {
+        requests: [
+          { path: '/cms/v2/categories', body: { name: 'Fruit' } },
+          { path: '/cms/v2/tags', body: { name: 'existing' } },
+          { path: `/cms/v2/tags/${existing.id}`, body: { description: 'Described' } },
+          { method: 'DELETE', path: `/cms/v2/tags/${existing.id}`, body: { force: true } },
+          { path: '/cms/v2/categories', body: { name: 'Fruit' } },
+        ],
+      },
+    });
+    assert.equal(response.status, 207);
+    const [created, duplicate, updated, deleted, again] = response.json.responses;
+    assert.equal(created.status, 201);
+    assert.equal(created.body.name, 'Fruit');
+    assert.match(created.headers.Location, /\/cms\/v2\/categories\/\d+$/);
+    assert.equal(duplicate.status, 400);
+    assert.deepEqual(duplicate.body, {
+      code: 'term_exists', message: 'A term with the name provided already exists in this taxonomy.',
+      data: { status: 400, term_id: existing.id }, additional_data: [existing.id, existing.id],
+    });
+    assert.equal(updated.status, 200);
+    assert.equal(updated.body.description, 'Described');
+    assert.equal(deleted.status, 200);
+    assert.equal(deleted.body.deleted, true);
+    assert.equal(again.status, 400);
+    assert.equal(again.body.data.term_id, created.body.id);
+    assert.equal((await site.admin('GET', `/cms/v2/tags/${existing.id}`)).status, 404);
+    assert.equal((await site.admin('GET', '/cms/v2/categories?search=Fruit')).json.length, 1);
+
+    // Each item keeps its own permission check.
+    const refused = await site.as('author')('POST', '/batch/v1', { json: { requests: [{ path: '/cms/v2/categories', body: { name: 'Veg' } }] } });
+    assert.equal(refused.json.responses[0].status, 403);
+    assert.equal(refused.json.responses[0].body.code, 'rest_cannot_create');
   });
 
   it('with require-all-validate, runs nothing when one post fails validation', async () => {

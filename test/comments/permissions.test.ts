@@ -55,6 +55,21 @@ onEachStore('comments: who may do what', (store) => {
     const comment = await site.cms.comments.create({ post: post.id, content: 'Hi' });
     assert.equal((await site.admin('GET', `/cms/v2/comments/${comment.id}`)).headers.Allow, 'GET, POST, PUT, PATCH, DELETE');
     assert.equal((await site.anonymous('GET', `/cms/v2/comments/${comment.id}`)).headers.Allow, 'GET');
+
+    // A write answers in the edit context, and Allow asks the checks in it: the post's author, who may edit the
+    // comment but not moderate, may not read it in that context, so GET is left out.
+    const authorPost = await site.create({ title: 'Author post', status: 'publish' }, { role: 'author' });
+    const onAuthorPost = await site.cms.comments.create({ post: authorPost.id, content: 'Hi' });
+    const byAuthor = await site.as('author')('POST', `/cms/v2/comments/${onAuthorPost.id}`, { json: { content: 'Edited' } });
+    assert.equal(byAuthor.status, 200);
+    assert.equal(byAuthor.headers.Allow, 'POST, PUT, PATCH, DELETE');
+    assert.equal((await site.as('author')('GET', `/cms/v2/comments/${onAuthorPost.id}`)).headers.Allow, 'GET, POST, PUT, PATCH, DELETE');
+    const byModerator = await site.as('editor')('POST', `/cms/v2/comments/${onAuthorPost.id}`, { json: { content: 'Moderated' } });
+    assert.equal(byModerator.headers.Allow, 'GET, POST, PUT, PATCH, DELETE');
+    // A non-moderator's comment is answered in the view context: the list stays allowed.
+    const created = await site.as('author')('POST', '/cms/v2/comments', { json: { post: authorPost.id, content: 'Mine' } });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.Allow, 'GET, POST');
   });
 
   it('refuses authors, addresses and statuses a non-moderator may not set', async () => {
@@ -123,6 +138,24 @@ onEachStore('comments: who may do what', (store) => {
     assert.equal(refused.status, 401);
     assert.equal(refused.json.code, 'rest_comment_login_required');
     assert.deepEqual(await closedSite.cms.comments.ofPost(post.id), []);
+    // The arguments are checked before the login: a bad email is 400 even where visitors may not comment.
+    for (const author_email of ['not-an-email', 5, ['v@example.org']]) {
+      const invalid = await closedSite.anonymous('POST', '/cms/v2/comments', { json: { post: post.id, content: 'Hi', author_name: 'V', author_email } });
+      assert.equal(invalid.status, 400, JSON.stringify(author_email));
+      assert.equal(invalid.json.code, 'rest_invalid_param');
+      assert.equal(invalid.json.message, 'Invalid parameter(s): author_email');
+      assert.deepEqual(invalid.json.data, {
+        status: 400,
+        params: { author_email: 'Invalid email address.' },
+        details: { author_email: { code: 'rest_invalid_email', message: 'Invalid email address.', data: null } },
+      });
+    }
+    const queryEmail = await closedSite.anonymous('POST', `/cms/v2/comments?author_email=nope&post=${post.id}&content=Hi`);
+    assert.equal(queryEmail.status, 400);
+    assert.equal(queryEmail.json.code, 'rest_invalid_param');
+    // An empty email is no bad argument: the login is asked for.
+    const emptyEmail = await closedSite.anonymous('POST', '/cms/v2/comments', { json: { post: post.id, content: 'Hi', author_email: '' } });
+    assert.equal(emptyEmail.json.code, 'rest_comment_login_required');
 
     const open = await makeCommentSite(store, { comments: { allowAnonymous: true } });
     const openPost = await open.create({ title: 'Post', status: 'publish' });

@@ -99,9 +99,14 @@ describe('the index document', () => {
     });
   });
 
-  it('keeps _links on the index when _fields filters it', async () => {
-    const body = (await send(cms, 'GET', '/?_fields=name,_links')).json;
-    assert.deepEqual(Object.keys(body), ['name', '_links']);
+  it('selects _links on the index and namespace roots with _fields, as everywhere else', async () => {
+    assert.deepEqual((await send(cms, 'GET', '/?_fields=name,url')).json, { name: 'Quire site', url: 'https://example.com' });
+    const withLinks = (await send(cms, 'GET', '/?_fields=name,_links')).json;
+    assert.deepEqual(Object.keys(withLinks), ['name', '_links']);
+    assert.deepEqual(withLinks._links, { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] });
+    assert.deepEqual(Object.keys((await send(cms, 'GET', '/?_fields=name,_links.help')).json), ['name', '_links']);
+    assert.deepEqual(Object.keys((await send(cms, 'GET', '/cms/v2?_fields=namespace')).json), ['namespace']);
+    assert.deepEqual(Object.keys((await send(cms, 'GET', '/cms/v2?_fields=namespace,_links')).json), ['namespace', '_links']);
   });
 
   it('builds links from the request when no url is configured', async () => {
@@ -126,7 +131,7 @@ describe('the index document', () => {
     const head = await bare.handle({ method: 'HEAD', path: '/', query: '', baseUrl: 'http://one.test/cms-json' });
     assert.equal(head.body, null);
     const filtered = await bare.handle({ method: 'GET', path: '/', query: '_fields=name', baseUrl: 'http://one.test/cms-json' });
-    assert.deepEqual(Object.keys(filtered.body as object), ['name', '_links'], 'the index keeps _links under _fields');
+    assert.deepEqual(Object.keys(filtered.body as object), ['name'], '_fields selects the index\'s links too');
     const withCors = await bare.handle({ method: 'GET', path: '/', query: '', headers: { origin: 'https://app.test' }, baseUrl: 'http://one.test/cms-json' });
     assert.equal(withCors.headers['Access-Control-Allow-Origin'], 'https://app.test', 'per-request headers still apply');
   });

@@ -112,7 +112,11 @@ function termExistsError(taxonomy: TaxonomyName, existing: TermRecord): CmsError
   const message = TAXONOMIES[taxonomy].hierarchical
     ? 'A term with the name provided already exists with this parent.'
     : 'A term with the name provided already exists in this taxonomy.';
-  return new CmsError('term_exists', message, 400, { term_id: existing.id });
+  const error = new CmsError('term_exists', message, 400, { term_id: existing.id });
+  // The reference's error keeps the data it held before `{status, term_id}`: the id from `wp_insert_term`, then
+  // the id its REST controller adds. Clients read the existing term from either.
+  error.additionalData.push(existing.id, existing.id);
+  return error;
 }
 
 /**

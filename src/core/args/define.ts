@@ -7,7 +7,8 @@ import { parseValue, sanitizeValue, validateValue } from './engine.js';
  * When an argument is checked, mirroring the reference's two passes:
  * - `validate`: schema-validated in the first pass (aggregated over all such args), sanitised in the second;
  * - `sanitize`: validated and sanitised together in the second pass only (args declared with just a type);
- * - `none`: passed through untouched (args without a type).
+ * - `none`: passed through untouched (args without a type), save for its own `check` in the second pass (the
+ *   reference's own sanitize callbacks that only refuse).
  */
 export type ArgPhase = 'validate' | 'sanitize' | 'none';
 
