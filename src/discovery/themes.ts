@@ -36,7 +36,7 @@ const SUPPORTS: Readonly<Record<string, unknown>> = {
   'editor-font-sizes': false,
   'editor-gradient-presets': false,
   'editor-styles': false,
-  html5: ['search-form', 'comment-form', 'comment-list', 'gallery', 'caption', 'script', 'style'],
+  html5: false,
   formats: [...POST_FORMATS],
   'post-thumbnails': true,
   'responsive-embeds': true,
@@ -107,10 +107,17 @@ const richField = (description: string, format?: string): JsonSchema => readonly
   },
 });
 
-function supportSchema(name: string, value: unknown): JsonSchema {
-  if (typeof value === 'boolean') return { description: `Whether the theme supports ${name}.`, type: 'boolean', default: false };
+/** Features whose value, when supported, is more than `true`: the type of that value. */
+const VALUE_TYPES: Readonly<Record<string, 'object' | 'array'>> = {
+  'custom-background': 'object', 'custom-header': 'object', 'custom-logo': 'object', 'editor-color-palette': 'array',
+  'editor-font-sizes': 'array', 'editor-gradient-presets': 'array', html5: 'array', 'post-thumbnails': 'array',
+};
+
+function supportSchema(name: string): JsonSchema {
   if (name === 'formats') return { description: 'Post formats the theme supports.', type: 'array', items: { type: 'string', enum: [...POST_FORMATS] }, default: ['standard'] };
-  return { description: `Whether, and where, the theme supports ${name}.`, type: ['boolean', 'array'], items: { type: 'string' }, default: false };
+  const valueType = VALUE_TYPES[name];
+  if (!valueType) return { description: `Whether the theme supports ${name}.`, type: 'boolean', default: false };
+  return { description: `Whether, and how, the theme supports ${name}.`, type: ['boolean', valueType], default: false };
 }
 
 let themeSchema: JsonSchema | undefined;
@@ -136,7 +143,7 @@ export function themeItemSchema(): JsonSchema {
       }),
       textdomain: readonlyField('The theme\'s text domain.', 'string'),
       theme_supports: readonlyField('Features supported by this theme.', 'object', {
-        properties: Object.fromEntries(Object.entries(SUPPORTS).map(([name, value]) => [name, supportSchema(name, value)])),
+        properties: Object.fromEntries(Object.keys(SUPPORTS).map((name) => [name, supportSchema(name)])),
       }),
       theme_uri: richField('The URI of the theme\'s webpage.', 'uri'),
       version: readonlyField('The theme\'s current version.', 'string'),
