@@ -20,6 +20,8 @@ const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQ
 type Json = any;
 
 let server: ChildProcess;
+/** The credentials every request carries; a case may speak as another user for a while. */
+let authorization = BASIC;
 let apiUrl: string;
 let editor: EditorPackages;
 let select: Json;
@@ -37,7 +39,7 @@ function startServer(names: 'wordpress' | 'neutral'): void {
     ns = names === 'wordpress' ? 'wp/v2' : 'cms/v2';
     editor = loadEditorPackages();
     editor.apiFetch.use(editor.apiFetch.createRootURLMiddleware(`${apiUrl}/`));
-    editor.apiFetch.use((options, next) => next({ ...options, headers: { ...options.headers, Authorization: BASIC } }));
+    editor.apiFetch.use((options, next) => next({ ...options, headers: { ...options.headers, Authorization: authorization } }));
     // api-fetch runs the middleware added last first: the names are mapped before the root URL is prefixed.
     if (names === 'neutral') editor.apiFetch.use(neutralNamesMiddleware());
     select = editor.registry.select(editor.coreStore);
@@ -250,7 +252,36 @@ export function describeEditorCalls(names: 'wordpress' | 'neutral'): void {
         assert.equal(await resolve.canUserEditEntityRecord('postType', 'post', post.id), true);
       });
 
-      it('canUser with a resource name (media, users, settings), and on a missing record', async () => {
+      it('canUser follows the caller: an author may not edit an administrator\'s post', async () => {
+      const post = await newPost({ title: 'The administrator\'s', status: 'publish' });
+      const writer = await editor.apiFetch<Json>({
+        path: '/wp/v2/users', method: 'POST',
+        data: { username: 'writer', email: 'writer@example.test', password: 'a long enough password', roles: ['author'] },
+      });
+      const { password } = await editor.apiFetch<Json>({ path: `/wp/v2/users/${writer.id}/application-passwords`, method: 'POST', data: { name: 'editor' } });
+      authorization = `Basic ${Buffer.from(`writer:${password}`).toString('base64')}`;
+      try {
+        const asWriter = loadEditorPackages().registry;
+        const writerResolve = asWriter.resolveSelect(editor.coreStore);
+        const writerDispatch = asWriter.dispatch(editor.coreStore);
+        assert.equal(await writerResolve.canUser('create', { kind: 'postType', name: 'post' }), true);
+        assert.equal(await writerResolve.canUser('create', { kind: 'postType', name: 'page' }), false);
+        assert.equal(await writerResolve.canUser('update', { kind: 'postType', name: 'post', id: post.id }), false);
+        assert.equal(await writerResolve.canUser('delete', { kind: 'postType', name: 'post', id: post.id }), false);
+        await assert.rejects(
+          writerDispatch.saveEntityRecord('postType', 'post', { id: post.id, title: 'Taken over' }, { throwOnError: true }),
+          (error: Json) => error.code === 'rest_cannot_edit' && error.data.status === 403,
+        );
+        const own = await writerDispatch.saveEntityRecord('postType', 'post', { title: 'The writer\'s', status: 'publish' }, { throwOnError: true });
+        assert.equal(own.author, writer.id);
+        assert.equal(await writerResolve.canUser('update', { kind: 'postType', name: 'post', id: own.id }), true);
+        assert.equal(await writerResolve.canUser('update', 'settings'), false);
+      } finally {
+        authorization = BASIC;
+      }
+    });
+
+    it('canUser with a resource name (media, users, settings), and on a missing record', async () => {
         assert.equal(await resolve.canUser('create', 'media'), true);
         assert.equal(await resolve.canUser('create', 'users'), true);
         assert.equal(await resolve.canUser('update', 'settings'), true);

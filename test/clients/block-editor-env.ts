@@ -40,7 +40,7 @@ function installWindow(): void {
   Object.assign(window.URL, { createObjectURL: URL.createObjectURL, revokeObjectURL: URL.revokeObjectURL });
 }
 
-/** A fresh `core` store in its own registry, talking through the shared api-fetch. */
+/** A fresh `core` store in its own registry (nothing resolved yet), talking through the shared api-fetch. */
 export function loadEditorPackages(): EditorPackages {
   installWindow();
   const require = createRequire(import.meta.url);
