@@ -10,11 +10,10 @@
  */
 import { neutralPath } from '../core/names.js';
 
-/** The part of an api-fetch request this middleware reads and rewrites. */
+/** The part of an api-fetch request this middleware reads and rewrites; the other options pass as they are. */
 export interface ApiFetchRequest {
   path?: string;
   data?: unknown;
-  [option: string]: unknown;
 }
 
 export type ApiFetchMiddleware<T extends ApiFetchRequest = ApiFetchRequest> = (options: T, next: (options: T) => Promise<unknown>) => Promise<unknown>;

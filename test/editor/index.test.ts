@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type apiFetch from '@wordpress/api-fetch';
 import { neutralApiPath, neutralNamesMiddleware, type ApiFetchRequest } from '../../src/editor/index.js';
 
 describe('neutralApiPath', () => {
@@ -19,11 +20,17 @@ describe('neutralApiPath', () => {
 });
 
 describe('neutralNamesMiddleware', () => {
-  const seen = async (options: ApiFetchRequest): Promise<ApiFetchRequest> => {
-    let passed: ApiFetchRequest | undefined;
-    await neutralNamesMiddleware()(options, async (next) => { passed = next; return null; });
+  type Options = ApiFetchRequest & Record<string, unknown>;
+  const seen = async (options: Options): Promise<Options> => {
+    let passed: Options | undefined;
+    await neutralNamesMiddleware<Options>()(options, async (next) => { passed = next; return null; });
     return passed!;
   };
+
+  it('is what api-fetch takes as a middleware, with its own option types', () => {
+    const middleware: Parameters<typeof apiFetch.use>[0] = neutralNamesMiddleware();
+    assert.equal(typeof middleware, 'function');
+  });
 
   it('rewrites the path and keeps every other option', async () => {
     const passed = await seen({ path: '/wp/v2/posts', method: 'POST', data: { title: 'x' }, parse: false });
