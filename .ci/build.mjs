@@ -29,6 +29,7 @@ const ENTRIES = {
   sqlite: 'src/storage/sqlite/index.ts',
   postgres: 'src/storage/postgres/index.ts',
   s3: 'src/storage/blobs/s3.ts',
+  editor: 'src/editor/index.ts',
   cli: 'src/cli/main.ts',
   'image-worker': 'src/media/images/pool/worker.ts',
 };

@@ -27,6 +27,7 @@ const requiredFunctions: Record<string, string[]> = {
   './sqlite': ['sqliteStorage'],
   './postgres': ['postgresStorage'],
   './s3': ['s3BlobStore'],
+  './editor': ['neutralNamesMiddleware', 'neutralApiPath'],
 };
 
 describe('package exports', () => {

@@ -40,6 +40,15 @@ export const WORDPRESS_NAMES: Names = Object.freeze({
   path: (path: string) => renamePath(path, WORDPRESS_NAMESPACES),
 });
 
+/** The reference's namespace → the neutral name: the reverse of `WORDPRESS_NAMESPACES`. */
+const NEUTRAL_NAMESPACES: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>,
+  Object.fromEntries(Object.entries(WORDPRESS_NAMESPACES).map(([neutral, reference]) => [reference, neutral]))));
+
+/** An API path in the reference's names, renamed to the neutral ones: `/wp/v2/posts/4` → `/cms/v2/posts/4`. */
+export function neutralPath(path: string): string {
+  return renamePath(path, NEUTRAL_NAMESPACES);
+}
+
 export function namesFor(scheme: NameScheme | undefined): Names {
   if (scheme === undefined || scheme === 'neutral') return NEUTRAL_NAMES;
   if (scheme === 'wordpress') return WORDPRESS_NAMES;

@@ -18,3 +18,9 @@ export const taxonomyListArgs = () => ({
 export const taxonomyItemArgs = () => ({ taxonomy: args.string({ description: 'An alphanumeric identifier for the taxonomy.' }), context: contextArg() });
 export const statusListArgs = () => ({ context: contextArg() });
 export const statusItemArgs = () => ({ status: args.string({ description: 'An alphanumeric identifier for the status.' }), context: contextArg() });
+export const themeListArgs = () => ({
+  status: args.array({ enum: ['active', 'inactive'], type: 'string' }, { description: 'Limit result set to themes assigned one or more statuses.' }),
+});
+export const themeItemArgs = () => ({
+  stylesheet: args.string({ description: 'The theme\'s stylesheet. This uniquely identifies the theme.' }),
+});

@@ -22,13 +22,13 @@ export const POST_TYPES: readonly PostTypeFacts[] = [
   {
     slug: 'post', restBase: 'posts', description: '', hierarchical: false, hasArchive: false, viewable: true,
     showInNavMenus: true, showUi: true, icon: 'dashicons-admin-post',
-    supports: ['title', 'editor', 'author', 'thumbnail', 'excerpt', 'trackbacks', 'custom-fields', 'comments', 'revisions', 'post-formats'],
+    supports: ['title', 'editor', 'author', 'thumbnail', 'excerpt', 'trackbacks', 'custom-fields', 'comments', 'revisions', 'post-formats', 'autosave'],
     taxonomies: ['category', 'post_tag'],
   },
   {
     slug: 'page', restBase: 'pages', description: '', hierarchical: true, hasArchive: false, viewable: true,
     showInNavMenus: true, showUi: true, icon: 'dashicons-admin-page',
-    supports: ['title', 'editor', 'author', 'thumbnail', 'page-attributes', 'custom-fields', 'comments', 'revisions'],
+    supports: ['title', 'editor', 'author', 'thumbnail', 'page-attributes', 'custom-fields', 'comments', 'revisions', 'autosave'],
     taxonomies: [],
   },
   {

@@ -2,10 +2,14 @@
 import { userCan, type CapabilityRules } from '../auth/index.js';
 import type { PermissionResult, RequestContext } from '../core/context.js';
 import { CmsError, forbidden } from '../core/errors.js';
+import type { Names } from '../core/names.js';
+import { ACTIVE_THEME, findTheme } from './themes.js';
 import { HIDDEN_TAXONOMIES, POST_TYPES, STATUSES, TAXONOMIES, type StatusFacts } from './definitions.js';
 
 export interface DiscoveryDeps {
   readonly capabilityRules: CapabilityRules;
+  /** `rest_namespace` names the namespace the records' routes are served under. */
+  readonly names: Names;
 }
 
 export function canEditPostsOf(context: RequestContext, rules: CapabilityRules, type: string): boolean {
@@ -66,4 +70,27 @@ export function canReadStatus(context: RequestContext, deps: DiscoveryDeps): Per
   if (!status) return new CmsError('rest_status_invalid', 'Invalid status.', 404);
   if (!canSeeStatus(status, context, deps.capabilityRules)) return forbidden(context.user, 'rest_cannot_read_status', 'Cannot view status.');
   return true;
+}
+
+/** Who may switch themes sees every theme; who may edit some type sees the active one (what editors read). */
+function canManageThemes(context: RequestContext, rules: CapabilityRules): boolean {
+  return userCan(context.user, 'switch_themes', undefined, rules) || userCan(context.user, 'manage_network_themes', undefined, rules);
+}
+
+function canReadActiveTheme(context: RequestContext, rules: CapabilityRules): PermissionResult {
+  if (userCan(context.user, 'edit_posts', undefined, rules) || canEditSomeType(context, rules)) return true;
+  return forbidden(context.user, 'rest_cannot_view_active_theme', 'Sorry, you are not allowed to view the active theme.');
+}
+
+export function canListThemes(context: RequestContext, deps: DiscoveryDeps): PermissionResult {
+  if (canManageThemes(context, deps.capabilityRules)) return true;
+  const status = context.params.status;
+  if (Array.isArray(status) && status.length === 1 && status[0] === 'active') return canReadActiveTheme(context, deps.capabilityRules);
+  return forbidden(context.user, 'rest_cannot_view_themes', 'Sorry, you are not allowed to view themes.');
+}
+
+export function canReadTheme(context: RequestContext, deps: DiscoveryDeps): PermissionResult {
+  if (canManageThemes(context, deps.capabilityRules)) return true;
+  if (findTheme(context.params.stylesheet) === ACTIVE_THEME) return canReadActiveTheme(context, deps.capabilityRules);
+  return forbidden(context.user, 'rest_cannot_view_themes', 'Sorry, you are not allowed to view themes.');
 }

@@ -7,6 +7,8 @@ import type { PostTypeFacts, StatusFacts, TaxonomyFacts } from './definitions.js
 import { POST_TYPE_LABELS, TAXONOMY_LABELS } from './labels.js';
 
 type Shown = Pick<RequestContext, 'wantsField' | 'url'>;
+/** A post type or taxonomy also names the namespace its routes are served under. */
+export type ShownType = Shown & { readonly namespace: string };
 
 const ITEMS = 'https://api.w.org/items';
 
@@ -21,7 +23,7 @@ function postTypeCapabilityNames(slug: string, rules: CapabilityRules): Record<s
   return Object.fromEntries(order.map((name) => [name, names[name]]));
 }
 
-export function preparePostType(type: PostTypeFacts, rules: CapabilityRules, shown: Shown): Item {
+export function preparePostType(type: PostTypeFacts, rules: CapabilityRules, shown: ShownType): Item {
   const want = shown.wantsField;
   const data: Record<string, unknown> = {};
   if (want('capabilities')) data.capabilities = postTypeCapabilityNames(type.slug, rules);
@@ -37,7 +39,7 @@ export function preparePostType(type: PostTypeFacts, rules: CapabilityRules, sho
   if (want('supports')) data.supports = Object.fromEntries(type.supports.map((feature) => [feature, true]));
   if (want('taxonomies')) data.taxonomies = [...type.taxonomies];
   if (want('rest_base')) data.rest_base = type.restBase;
-  if (want('rest_namespace')) data.rest_namespace = 'cms/v2';
+  if (want('rest_namespace')) data.rest_namespace = shown.namespace;
   if (!want('_links') && !want('_embedded')) return { data };
   const links: Links = {
     collection: [{ href: shown.url('/cms/v2/types') }],
@@ -46,7 +48,7 @@ export function preparePostType(type: PostTypeFacts, rules: CapabilityRules, sho
   return { data, links };
 }
 
-export function prepareTaxonomy(taxonomy: TaxonomyFacts, rules: CapabilityRules, shown: Shown): Item {
+export function prepareTaxonomy(taxonomy: TaxonomyFacts, rules: CapabilityRules, shown: ShownType): Item {
   const want = shown.wantsField;
   const data: Record<string, unknown> = {};
   if (want('name')) data.name = TAXONOMY_LABELS[taxonomy.slug]?.name ?? taxonomy.slug;
@@ -58,7 +60,7 @@ export function prepareTaxonomy(taxonomy: TaxonomyFacts, rules: CapabilityRules,
   if (want('show_cloud')) data.show_cloud = taxonomy.showCloud;
   if (want('hierarchical')) data.hierarchical = taxonomy.hierarchical;
   if (want('rest_base')) data.rest_base = taxonomy.restBase;
-  if (want('rest_namespace')) data.rest_namespace = 'cms/v2';
+  if (want('rest_namespace')) data.rest_namespace = shown.namespace;
   if (want('visibility')) data.visibility = { ...taxonomy.visibility };
   if (!want('_links') && !want('_embedded')) return { data };
   const links: Links = {

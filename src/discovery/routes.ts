@@ -1,9 +1,12 @@
-/** The routes of `cms/v2/types`, `/statuses` and `/taxonomies`, in the reference's order. */
+/** The routes of `cms/v2/types`, `/statuses`, `/taxonomies` and `/themes`, in the reference's order. */
 import { allowAnyone, READABLE, type RouteTable } from '../core/registry.js';
-import { statusItemArgs, statusListArgs, taxonomyItemArgs, taxonomyListArgs, typeItemArgs, typeListArgs } from './args.js';
-import { listStatuses, listTaxonomies, listTypes, readStatus, readTaxonomy, readType } from './handlers.js';
-import { canListStatuses, canListTaxonomies, canListTypes, canReadStatus, canReadTaxonomy, type DiscoveryDeps } from './permissions.js';
+import { statusItemArgs, statusListArgs, taxonomyItemArgs, taxonomyListArgs, themeItemArgs, themeListArgs, typeItemArgs, typeListArgs } from './args.js';
+import { listStatuses, listTaxonomies, listThemes, listTypes, readStatus, readTaxonomy, readTheme, readType } from './handlers.js';
+import {
+  canListStatuses, canListTaxonomies, canListThemes, canListTypes, canReadStatus, canReadTaxonomy, canReadTheme, type DiscoveryDeps,
+} from './permissions.js';
 import { postStatusSchema, postTypeSchema, taxonomyItemSchema } from './schema.js';
+import { themeItemSchema } from './themes.js';
 
 export function discoveryRoutes(deps: DiscoveryDeps): RouteTable {
   return [
@@ -24,6 +27,13 @@ export function discoveryRoutes(deps: DiscoveryDeps): RouteTable {
     ] },
     { path: '/taxonomies/(?P<taxonomy>[\\w-]+)', schema: taxonomyItemSchema, cache: true, endpoints: [
       { methods: READABLE, args: taxonomyItemArgs(), permission: (c) => canReadTaxonomy(c, deps), handler: (c) => readTaxonomy(c, deps) },
+    ] },
+    // Read-only: the one theme, always active. The stylesheet may name a subfolder, as the reference's may.
+    { path: '/themes', schema: themeItemSchema, endpoints: [
+      { methods: READABLE, args: themeListArgs(), permission: (c) => canListThemes(c, deps), handler: listThemes },
+    ] },
+    { path: '/themes/(?P<stylesheet>[^\\/:<>\\*\\?"\\|]+(?:\\/[^\\/:<>\\*\\?"\\|]+)?)', schema: themeItemSchema, endpoints: [
+      { methods: READABLE, args: themeItemArgs(), permission: (c) => canReadTheme(c, deps), handler: readTheme },
     ] },
   ];
 }
