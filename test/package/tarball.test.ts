@@ -87,6 +87,15 @@ describe('the packed package', () => {
     assert.equal(compiled.status, 0, compiled.stdout);
   });
 
+  test('runs nothing when a consumer installs it', () => {
+    const { scripts = {} } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(scripts[hook], undefined, `a "${hook}" script`);
+    // A fresh clone still builds before it starts or tests, and the tarball is built when it is packed.
+    assert.match(scripts.prestart ?? '', /build/);
+    assert.match(scripts.pretest ?? '', /build/);
+    assert.match(scripts.prepack ?? '', /build/);
+  });
+
   test('ships the sources its source maps point at, and no link in its docs leaves the package', () => {
     const files = listFiles(installed);
     const maps = files.filter((file) => file.endsWith('.map'));
@@ -104,6 +113,10 @@ describe('the packed package', () => {
         if (/^[a-z]+:/.test(target!)) continue;
         const inside = resolve(dirname(doc), target!);
         assert.ok(inside.startsWith(installed) && existsSync(inside), `${relative(installed, doc)} links to ${target} outside the package`);
+      }
+      for (const [, named] of readFileSync(doc, 'utf8').matchAll(/`(\.\.?\/[^`\s]+\.md)`/g)) {
+        const inside = resolve(dirname(doc), named!);
+        assert.ok(inside.startsWith(installed) && existsSync(inside), `${relative(installed, doc)} names ${named}, which is not in the package`);
       }
     }
   });
