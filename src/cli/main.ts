@@ -33,7 +33,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
   let stores: OpenedStores;
   try {
-    stores = await openStores(command.store, command.uploads, process.env);
+    stores = await openStores(command.store, command.uploads, process.env, command.command === 'export' ? 'read' : 'write');
   } catch (error) {
     process.stderr.write(`quire: ${error instanceof StoreSetupError ? error.message : String(error)}\n`);
     process.exit(1);
