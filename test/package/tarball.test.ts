@@ -29,7 +29,7 @@ before(() => {
   execFileSync('tar', ['-xzf', join(scratch, packed[0]!.filename), '-C', installed, '--strip-components=1']);
   // The consumer has the package's dependencies, Node's types and the frameworks it mounts quire in, but not
   // the optional database drivers' type packages.
-  const provided = [...Object.keys(manifest.dependencies), '@types/node', '@types/express', 'hono'];
+  const provided = [...Object.keys(manifest.dependencies), '@types/node', '@types/express', 'hono', '@hono/node-server'];
   for (const name of provided) {
     const link = join(scratch, 'node_modules', name);
     mkdirSync(dirname(link), { recursive: true });
@@ -49,6 +49,16 @@ describe('the packed package', () => {
       "import { createCms } from 'quire';",
       "import { sqliteStorage } from 'quire/sqlite';",
       "export const cms = createCms({ storage: sqliteStorage({ path: ':memory:' }) });",
+      // Every store has a change token, and says so in its type.
+      "export const token: Promise<string> = sqliteStorage({ path: ':memory:' }).changeToken();",
+      // Each adapter's `user` gets that adapter's request: a helper typed for Express or Hono fits as it is.
+      "import type { Request } from 'express';",
+      "import type { Context } from 'hono';",
+      "import { toExpress } from 'quire/express';",
+      "import { toHono } from 'quire/hono';",
+      "const expressSession = (req: Request) => (req.cookies ? { id: 1 } : null);",
+      "const honoSession = (c: Context) => (c.req.header('cookie') ? { id: 1 } : null);",
+      'export const middlewares = [toExpress(cms, { user: expressSession }), toHono(cms, { user: honoSession })];',
       '',
     ].join('\n'));
     writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({

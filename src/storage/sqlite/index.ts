@@ -36,6 +36,8 @@ export type SqliteStorageOptions =
 export interface SqliteStorage extends StoragePort {
   /** The connection, for a host's own maintenance (not for writing quire's tables). */
   readonly database: SqliteConnection;
+  /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
+  changeToken(): Promise<string>;
   /** The schema version the database is at (the number of the last migration applied). */
   schemaVersion(): number;
   /** Copies the whole database to a file while the store stays usable (SQLite's online backup). */
