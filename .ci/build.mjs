@@ -29,6 +29,7 @@ const ENTRIES = {
   sqlite: 'src/storage/sqlite/index.ts',
   postgres: 'src/storage/postgres/index.ts',
   s3: 'src/storage/blobs/s3.ts',
+  testing: 'src/testing/index.ts',
   cli: 'src/cli/bin.ts',
   'image-worker': 'src/media/images/pool/worker.ts',
 };

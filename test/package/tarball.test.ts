@@ -106,6 +106,45 @@ describe('the packed package', () => {
     assert.match(scripts.prepack ?? '', /build/);
   });
 
+  test('runs its conformance suites, from quire/testing, against stores written outside the repository', () => {
+    const folder = join(scratch, 'own-stores');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
+    // A host's own stores: records kept through quire's memory store behind a layer of the host's own (as a
+    // store over another system would be), and a blob store written from scratch over a Map.
+    writeFileSync(join(folder, 'stores.mjs'), OWN_STORES);
+    writeFileSync(join(folder, 'storage.test.mjs'), [
+      "import { runStorageConformance } from 'quire/testing';",
+      "import { layeredStore } from './stores.mjs';",
+      "runStorageConformance('a layered store', async () => layeredStore());",
+    ].join('\n'));
+    // Run as a project of its own: without the variable that makes node:test report to this test run instead.
+    const { NODE_TEST_CONTEXT: _, ...environment } = process.env;
+    const storage = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'storage.test.mjs'], { cwd: folder, encoding: 'utf8', env: environment });
+    assert.equal(storage.status, 0, storage.stdout.slice(-3000) + storage.stderr);
+    assert.ok(Number(/^# pass (\d+)$/m.exec(storage.stdout)?.[1]) >= 40, 'the whole suite ran');
+    assert.match(storage.stdout, /^# fail 0$/m);
+
+    // Any runner: a minimal one that collects the tests and runs them in order; a broken store fails.
+    writeFileSync(join(folder, 'blobs.mjs'), [
+      "import { runBlobStoreConformance } from 'quire/testing';",
+      "import { mapBlobStore } from './stores.mjs';",
+      'const tests = [];',
+      'const prefix = [];',
+      'const runner = { describe: (name, body) => { prefix.push(name); body(); prefix.pop(); }, it: (name, body) => { tests.push([[...prefix, name].join(" > "), body]); } };',
+      "runBlobStoreConformance('a Map blob store', async () => mapBlobStore(), runner);",
+      "runBlobStoreConformance('an unsorted Map blob store', async () => mapBlobStore({ unsorted: true }), runner);",
+      'for (const [name, body] of tests) {',
+      '  try { await body(); console.log(`ok ${name}`); } catch (error) { console.log(`not ok ${name}: ${error.message.split("\\n")[0]}`); }',
+      '}',
+    ].join('\n'));
+    const blobs = spawnSync(process.execPath, ['blobs.mjs'], { cwd: folder, encoding: 'utf8', env: environment });
+    assert.equal(blobs.status, 0, blobs.stderr);
+    const results = blobs.stdout.trim().split('\n');
+    assert.equal(results.length, 8, blobs.stdout);
+    assert.deepEqual(results.filter((line) => line.startsWith('not ok')).map((line) => line.split(' > ')[0]), ['not ok an unsorted Map blob store'], blobs.stdout);
+  });
+
   test('ships the sources its source maps point at, and no link in its docs leaves the package', () => {
     const files = listFiles(installed);
     const maps = files.filter((file) => file.endsWith('.map'));
@@ -131,6 +170,44 @@ describe('the packed package', () => {
     }
   });
 });
+
+/** Stores a host writes itself, as plain JavaScript against the package's exports. */
+const OWN_STORES = `
+import { assertBlobKey, assertBlobPrefix, createMemoryStorage } from 'quire';
+
+/** Every call goes through the host's own layer, which copies what it is given and what it hands back. */
+export function layeredStore() {
+  const copy = (value) => (value === undefined ? value : structuredClone(value));
+  const wrap = (target) => ({
+    get: async (collection, id) => copy(await target.get(collection, id)),
+    list: async (collection, query) => copy(await target.list(collection, query)),
+    insert: async (collection, record) => copy(await target.insert(collection, record)),
+    update: async (collection, id, patch) => copy(await target.update(collection, id, patch)),
+    remove: (collection, id) => target.remove(collection, id),
+    transaction: (work) => target.transaction((tx) => work(wrap(tx))),
+    ...(target.changeToken ? { changeToken: () => target.changeToken() } : {}),
+  });
+  return { ...wrap(createMemoryStorage()), close: async () => {} };
+}
+
+export function mapBlobStore({ unsorted = false } = {}) {
+  const blobs = new Map();
+  return {
+    async put(key, bytes, { contentType }) { blobs.set(assertBlobKey(key), { bytes: Uint8Array.from(bytes), contentType }); },
+    async get(key) {
+      const blob = blobs.get(assertBlobKey(key));
+      return blob ? { key, size: blob.bytes.length, contentType: blob.contentType, bytes: Uint8Array.from(blob.bytes) } : null;
+    },
+    async exists(key) { return blobs.has(assertBlobKey(key)); },
+    async remove(key) { return blobs.delete(assertBlobKey(key)); },
+    async list(prefix) {
+      assertBlobPrefix(prefix);
+      const found = [...blobs].filter(([key]) => key.startsWith(prefix)).map(([key, blob]) => ({ key, size: blob.bytes.length, contentType: blob.contentType }));
+      return unsorted ? found.reverse() : found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    },
+  };
+}
+`;
 
 /** The fenced blocks marked `ts` (indented ones inside lists too); other languages are not compiled. */
 function codeBlocks(markdown: string): string[] {
