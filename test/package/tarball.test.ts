@@ -75,7 +75,7 @@ describe('the packed package', () => {
   test('compiles every TypeScript example of the README and the guides against the package alone', () => {
     const examples = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).map((name) => join(root, 'docs', name))]
       .filter((file) => file.endsWith('.md'))
-      .flatMap((file) => codeBlocks(readFileSync(file, 'utf8')).map((code, index) => ({ name: `${relative(root, file)}#${index + 1}`, code })));
+      .flatMap((file) => codeBlocks(readFileSync(file, 'utf8'), relative(root, file)).map((code, index) => ({ name: `${relative(root, file)}#${index + 1}`, code })));
     assert.ok(examples.length >= 10);
     const folder = join(scratch, 'examples');
     mkdirSync(folder, { recursive: true });
@@ -209,10 +209,24 @@ export function mapBlobStore({ unsorted = false } = {}) {
 }
 `;
 
-/** The fenced blocks marked `ts` (indented ones inside lists too); other languages are not compiled. */
-function codeBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^( *)```ts\n([\s\S]*?)^\1```$/gm)].map(([, indent, body]) =>
-    body!.split('\n').map((line) => line.slice(indent!.length)).join('\n'));
+/**
+ * The fenced blocks marked `ts` (indented ones inside lists too), each to be compiled. A block right after an
+ * `<!-- not compiled: reason -->` comment is left out; code in a block of another language must carry one, so
+ * no example escapes the compiler by its fence.
+ */
+function codeBlocks(markdown: string, file: string): string[] {
+  const blocks: string[] = [];
+  for (const match of markdown.matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```$/gm)) {
+    const [, indent, language, body] = match;
+    const before = markdown.slice(0, match.index).trimEnd().split('\n').at(-1)!.trim();
+    if (/^<!-- not compiled: \S.* -->$/.test(before)) continue;
+    const code = body!.split('\n').map((line) => line.slice(indent!.length)).join('\n');
+    if (language === 'ts') blocks.push(code);
+    else if (!['sh', 'json', 'xml'].includes(language!)) {
+      assert.doesNotMatch(code, /^\s*(import|export|const|let|await|function)\b|=>/m, `${file}: a \`\`\`${language} block holds code: make it \`\`\`ts, or mark it <!-- not compiled: reason -->`);
+    }
+  }
+  return blocks;
 }
 
 function listFiles(folder: string): string[] {
