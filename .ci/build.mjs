@@ -58,15 +58,16 @@ const result = await build({
   external,
   // Not minified: a stack trace and the source line node prints with an uncaught error stay readable, and each
   // module starts with a comment naming its src/ file. The maps turn lines into src/ ones where node uses them
-  // (`quire` enables them; a host runs `node --enable-source-maps`).
+  // (the `quire` command reads them when it writes a trace, src/cli/stack-traces.ts; a host runs
+  // `node --enable-source-maps`).
   sourcemap: true,
   define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js') },
   logLevel: 'warning',
   metafile: Boolean(process.env.QUIRE_BUILD_META),
 });
 
-// The package ships src/, which the maps point at: their copies of it only cost memory where node loads the
-// maps (some 2 MB in every `quire` process). The bundled dependency's text stays, as it is not shipped.
+// The package ships src/, which the maps point at: their copies of it only cost space, and memory where node
+// loads the maps. The bundled dependency's text stays, as it is not shipped.
 for (const name of readdirSync(`${root}dist/js`).filter((file) => file.endsWith('.map'))) {
   const map = JSON.parse(readFileSync(`${root}dist/js/${name}`, 'utf8'));
   map.sourcesContent = map.sources.map((source, index) => (/(^|\/)node_modules\//.test(source) ? map.sourcesContent[index] : null));

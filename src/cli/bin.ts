@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-// Before anything of quire loads, so stack traces name the src/ files and lines of the bundled modules.
-process.setSourceMapsEnabled(true);
+import { BUILD_FOLDER, mapStackTraces } from './stack-traces.js';
+
+mapStackTraces(BUILD_FOLDER);
 await import('./main.js');
