@@ -11,7 +11,7 @@
  *   node .ci/build.mjs --js     JavaScript only, in about a second (npm start)
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -30,7 +30,8 @@ const ENTRIES = {
   postgres: 'src/storage/postgres/index.ts',
   s3: 'src/storage/blobs/s3.ts',
   editor: 'src/editor/index.ts',
-  cli: 'src/cli/main.ts',
+  testing: 'src/testing/index.ts',
+  cli: 'src/cli/bin.ts',
   'image-worker': 'src/media/images/pool/worker.ts',
 };
 
@@ -56,13 +57,23 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external,
+  // Not minified: a stack trace and the source line node prints with an uncaught error stay readable, and each
+  // module starts with a comment naming its src/ file. The maps turn lines into src/ ones where node uses them
+  // (the `quire` command reads them when it writes a trace, src/cli/stack-traces.ts; a host runs
+  // `node --enable-source-maps`).
   sourcemap: true,
-  // Whitespace only: names stay readable in stack traces.
-  minifyWhitespace: !process.env.QUIRE_BUILD_READABLE,
   define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js') },
   logLevel: 'warning',
   metafile: Boolean(process.env.QUIRE_BUILD_META),
 });
+
+// The package ships src/, which the maps point at: their copies of it only cost space, and memory where node
+// loads the maps. The bundled dependency's text stays, as it is not shipped.
+for (const name of readdirSync(`${root}dist/js`).filter((file) => file.endsWith('.map'))) {
+  const map = JSON.parse(readFileSync(`${root}dist/js/${name}`, 'utf8'));
+  map.sourcesContent = map.sources.map((source, index) => (/(^|\/)node_modules\//.test(source) ? map.sourcesContent[index] : null));
+  writeFileSync(`${root}dist/js/${name}`, JSON.stringify(map));
+}
 
 if (result.metafile) writeFileSync(`${root}dist/meta.json`, JSON.stringify(result.metafile));
 for (const name of BUNDLED) copyFileSync(`${root}node_modules/${name}/LICENSE.md`, `${root}dist/js/${name}.LICENSE.md`);

@@ -7,7 +7,10 @@ import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { normalizePrefix, type Cms } from '../src/index.js';
 import { nodeTarget, serveNode, type NodeAdapterOptions, type NodeTarget } from './node.js';
 
-export type ExpressAdapterOptions = NodeAdapterOptions;
+export type ExpressAdapterOptions = Omit<NodeAdapterOptions, 'user'> & {
+  /** The user the host's own login resolved for this request (Express's `req`, with its session), if any. */
+  user?: (req: Request) => ReturnType<NonNullable<NodeAdapterOptions['user']>>;
+};
 
 /**
  * Two middlewares for one `app.use`: the handler, and an error handler that answers requests a JSON body parser
@@ -15,7 +18,10 @@ export type ExpressAdapterOptions = NodeAdapterOptions;
  */
 export type ExpressMiddleware = [RequestHandler, ErrorRequestHandler];
 
-export function toExpress(cms: Cms, options: ExpressAdapterOptions = {}): ExpressMiddleware {
+export function toExpress(cms: Cms, expressOptions: ExpressAdapterOptions = {}): ExpressMiddleware {
+  const { user, ...rest } = expressOptions;
+  // The node adapter hands `user` the request it was given, which here is Express's.
+  const options: NodeAdapterOptions = user ? { ...rest, user: (req) => user(req as Request) } : rest;
   const ownPrefix = options.prefix === undefined ? undefined : normalizePrefix(options.prefix);
 
   /** `req.url` is below the mount path (`req.baseUrl`), which links keep. */

@@ -2,20 +2,24 @@
  * Hono adapter, layered on the fetch adapter: `app.all('/cms-json/*', toHono(cms))` plus `app.all('/cms-json', …)`,
  * or `app.use(toHono(cms))` to also serve `?rest_route=` anywhere. Requests that are not for the API go to `next()`.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { normalizePrefix, type Cms } from '../src/index.js';
 import { fetchTarget, serveFetch, type FetchAdapterOptions } from './fetch.js';
 
 /** `prefix` is the API root in the full request path: under `app.route('/api', sub)` it starts with `/api`. */
-export type HonoAdapterOptions = FetchAdapterOptions;
+export type HonoAdapterOptions = Omit<FetchAdapterOptions, 'user'> & {
+  /** The user the host's own login resolved for this request (from Hono's context), if any. */
+  user?: (c: Context) => ReturnType<NonNullable<FetchAdapterOptions['user']>>;
+};
 
-export function toHono(cms: Cms, options: HonoAdapterOptions = {}): MiddlewareHandler {
+export function toHono(cms: Cms, honoOptions: HonoAdapterOptions = {}): MiddlewareHandler {
+  const { user, ...options } = honoOptions;
   const prefix = normalizePrefix(options.prefix ?? cms.apiRoot);
   return async (c, next) => {
     const request = c.req.raw;
     const target = fetchTarget(request, prefix, options.trustProxy);
     if (target.path === null) return next();
-    return serveFetch(cms, request, { ...target, path: target.path }, options, {
+    return serveFetch(cms, request, { ...target, path: target.path }, user ? { ...options, user: () => user(c) } : options, {
       ...remoteAddressOf(c.env),
       // A validator that read the body leaves the stream used; Hono keeps a copy.
       ...(request.bodyUsed ? { readBody: () => c.req.arrayBuffer() } : {}),

@@ -19,7 +19,7 @@ const manifest = JSON.parse(readFileSync(`${packageRoot}package.json`, 'utf8')) 
 
 /** For each subpath, the names it must export as functions (more exports are fine). */
 const requiredFunctions: Record<string, string[]> = {
-  '.': ['createCms', 'encodeResponse', 'CmsError', 'createFormsApi', 'createSmtpMailer', 'createMemoryOutbox', 'WxrError', 'isWxrError', 'createProgressReporter'],
+  '.': ['createCms', 'encodeResponse', 'CmsError', 'createFormsApi', 'createSmtpMailer', 'createMemoryOutbox', 'WxrError', 'isWxrError', 'createProgressReporter', 'isStorageError', 'storageError'],
   './node': ['toNodeListener', 'readBody', 'writeResponse'],
   './express': ['toExpress'],
   './hono': ['toHono'],
@@ -28,6 +28,7 @@ const requiredFunctions: Record<string, string[]> = {
   './postgres': ['postgresStorage'],
   './s3': ['s3BlobStore'],
   './editor': ['neutralNamesMiddleware', 'neutralApiPath'],
+  './testing': ['runStorageConformance', 'runBlobStoreConformance'],
 };
 
 describe('package exports', () => {

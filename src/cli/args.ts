@@ -11,6 +11,7 @@ export const DEFAULT_DATA_FILE = './quire.db';
 
 export type CliCommand =
   | { command: 'help' }
+  | { command: 'version' }
   | {
     command: 'serve';
     port: number;
@@ -127,11 +128,13 @@ Import and export options:
                          role of the users made for the file's authors (default subscriber)
   -o, --output <file>    write the export to this file instead of standard output
   -h, --help             show this help
+  -v, --version          print quire's version
 `;
 
 export function parseCliArgs(argv: readonly string[], environment: NodeJS.ProcessEnv = {}): CliCommand {
   const { values, positionals } = parseOrExplain(argv);
   if (values.help) return { command: 'help' };
+  if (values.version) return { command: 'version' };
   const [command, ...extra] = positionals;
   if (command === undefined) throw new UsageError('missing command (try "quire serve")');
   if (command === 'import' || command === 'export') return wxrCommandOf(command, values, extra);
@@ -183,6 +186,7 @@ function parseOrExplain(argv: readonly string[]) {
         'author-role': { type: 'string' },
         output: { type: 'string', short: 'o' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
     });
   } catch (error) {

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { baseUrlOf, toNodeListener, writeResponse } from '../../adapters/node.js';
@@ -26,10 +26,14 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  if (command.command === 'version') {
+    process.stdout.write(`${await packageVersion()}\n`);
+    return;
+  }
 
   let stores: OpenedStores;
   try {
-    stores = await openStores(command.store, command.uploads, process.env);
+    stores = await openStores(command.store, command.uploads, process.env, command.command === 'export' ? 'read' : 'write');
   } catch (error) {
     process.stderr.write(`quire: ${error instanceof StoreSetupError ? error.message : String(error)}\n`);
     process.exit(1);
@@ -75,6 +79,12 @@ async function main(argv: readonly string[]): Promise<void> {
   });
   process.once('SIGINT', () => shutDown(server, stores));
   process.once('SIGTERM', () => shutDown(server, stores));
+}
+
+/** The version in package.json, two folders up from both src/cli/ and dist/js/. */
+async function packageVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
 }
 
 /** Creates the first administrator on a new store and prints its credentials once. */

@@ -1,3 +1,6 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import type { BlobStore } from '../ports/blobs.js';
 import type { StoragePort } from '../ports/storage.js';
 import { createFilesystemBlobStore, createMemoryBlobStore } from '../storage/blobs/index.js';
@@ -20,17 +23,23 @@ function missingDriver(error: unknown, driver: string): boolean {
 
 export class StoreSetupError extends Error {}
 
-async function openStorage(choice: StoreChoice): Promise<{ storage: StoragePort; description: string }> {
+async function openStorage(choice: StoreChoice, access: 'read' | 'write'): Promise<{ storage: StoragePort; description: string }> {
   if (choice.kind === 'memory') return { storage: createMemoryStorage(), description: 'memory (nothing is kept after exit)' };
   if (choice.kind === 'sqlite') {
     try {
       const { sqliteStorage } = await import('../storage/sqlite/index.js');
-      return { storage: sqliteStorage({ path: choice.path }), description: `SQLite file ${choice.path}` };
+      try {
+        return { storage: sqliteStorage({ path: choice.path, readonly: access === 'read' }), description: `SQLite file ${choice.path}` };
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_READONLY_DIRECTORY') throw error;
+        return await readCopy(choice.path, sqliteStorage);
+      }
     } catch (error) {
       if (missingDriver(error, 'better-sqlite3')) {
         throw new StoreSetupError('the SQLite store needs better-sqlite3 (npm install better-sqlite3), or use --storage memory');
       }
-      throw new StoreSetupError(`cannot open ${choice.path}: ${(error as Error).message}`);
+      const { message } = error as Error;
+      throw new StoreSetupError(message.includes(choice.path) ? message : `cannot open ${choice.path}: ${message}`);
     }
   }
   try {
@@ -40,6 +49,26 @@ async function openStorage(choice: StoreChoice): Promise<{ storage: StoragePort;
   } catch (error) {
     if (missingDriver(error, "'pg'")) throw new StoreSetupError('the PostgreSQL store needs pg (npm install pg)');
     throw new StoreSetupError(`cannot use PostgreSQL: ${(error as Error).message}`);
+  }
+}
+
+/** A SQLite file in a folder this user may not write is read from a copy in a fresh temporary folder. */
+async function readCopy(path: string, open: typeof import('../storage/sqlite/index.js').sqliteStorage): Promise<{ storage: StoragePort; description: string }> {
+  const folder = await mkdtemp(join(tmpdir(), 'quire-read-'));
+  try {
+    const copy = join(folder, basename(path));
+    await copyFile(path, copy);
+    await copyFile(`${path}-wal`, `${copy}-wal`).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    const storage = open({ path: copy, readonly: true });
+    return {
+      storage: { ...storage, close: async () => { await storage.close(); await rm(folder, { recursive: true, force: true }); } },
+      description: `SQLite file ${path} (read from a copy: its folder is not writable)`,
+    };
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
   }
 }
 
@@ -62,10 +91,13 @@ async function openBlobs(choice: UploadsChoice | null, environment: NodeJS.Proce
   return { blobs, where: `bucket ${choice.bucket} at ${choice.endpoint}` };
 }
 
-/** Opens the content store and the uploads store the command line chose. */
-export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}): Promise<OpenedStores> {
+/**
+ * Opens the content store and the uploads store the command line chose; for `read` (an export), a SQLite file
+ * read-only, so a file or folder the process may not write can still be read.
+ */
+export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}, access: 'read' | 'write' = 'write'): Promise<OpenedStores> {
   const { blobs, where } = await openBlobs(uploads, environment);
-  const { storage, description } = await openStorage(choice);
+  const { storage, description } = await openStorage(choice, access);
   return {
     storage,
     blobs,

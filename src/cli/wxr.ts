@@ -50,6 +50,22 @@ export async function importWxrFile(cms: Cms, command: ImportCommand): Promise<n
   }
 }
 
+/**
+ * Waits for room in the stream's buffer, or its end. Removes both listeners afterwards: an `events.once` left
+ * waiting on every full buffer would keep its listeners, and node warns of a leak after ten.
+ */
+function drainedOrClosed(target: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      target.off('drain', done);
+      target.off('close', done);
+      resolve();
+    };
+    target.on('drain', done);
+    target.on('close', done);
+  });
+}
+
 /** Writes the export with backpressure; answers the exit code. */
 export async function exportWxrFile(cms: Cms, command: ExportCommand): Promise<number> {
   const target: Writable = command.output ? createWriteStream(command.output) : process.stdout;
@@ -58,7 +74,7 @@ export async function exportWxrFile(cms: Cms, command: ExportCommand): Promise<n
   try {
     for await (const piece of cms.exportWxr()) {
       if (failure) break;
-      if (!target.write(piece)) await Promise.race([once(target, 'drain'), once(target, 'close')]);
+      if (!target.write(piece)) await drainedOrClosed(target);
     }
     if (command.output && !failure) {
       target.end();

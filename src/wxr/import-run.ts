@@ -51,7 +51,11 @@ export interface WxrImportSummary {
   skipped: Record<string, number>;
   /** Attachment files fetched into the blob store. */
   filesFetched: number;
-  /** What did not go as the file asked (an author that could not be made, a file that could not be fetched); at most 100. */
+  /**
+   * What did not go as the file asked, at most 100: a field dropped or given a default (an unknown author or
+   * status, post meta with no field here, a link to a record not in the file), an author that could not be
+   * made, a file that could not be fetched.
+   */
   warnings: string[];
   ids: WxrIdMaps;
 }
@@ -69,12 +73,26 @@ export interface ImportRun {
   /** Blob keys of fetched files, removed again if the import fails. */
   storedFiles: string[];
   progress: WxrProgress;
+  /** Post and comment meta keys with nowhere to go → how many records had them; one warning each at the end. */
+  droppedMeta: Map<string, number>;
 }
 
 const MAX_WARNINGS = 100;
 
 export function warn(run: ImportRun, message: string): void {
   if (run.summary.warnings.length < MAX_WARNINGS) run.summary.warnings.push(message);
+}
+
+/** Meta the reference writes for its own bookkeeping (edit locks, old slugs, ping queues, oEmbed caches): not content. */
+const BOOKKEEPING_META = /^(_edit_last|_edit_lock|_encloseme|_pingme|_wp_old_slug|_wp_old_date|_oembed_.*)$/;
+
+export function dropMeta(run: ImportRun, key: string): void {
+  if (!BOOKKEEPING_META.test(key)) run.droppedMeta.set(key, (run.droppedMeta.get(key) ?? 0) + 1);
+}
+
+/** One warning per dropped meta key, once the whole file has been read. */
+export function warnDroppedMeta(run: ImportRun): void {
+  for (const [key, count] of run.droppedMeta) warn(run, `meta "${key.slice(0, 60)}" has no field here and was not kept (${count} ${count === 1 ? 'record' : 'records'})`);
 }
 
 export function skip(run: ImportRun, reason: string): void {

@@ -8,7 +8,7 @@
 import { CmsError } from '../core/errors.js';
 import { filePort, importPort, resolvedSite, type ContentPortDeps } from './content-port.js';
 import { IdMap } from './id-map.js';
-import { emptyCounts, warn, type ImportRun, type WxrImportOptions, type WxrImportSummary, type WxrProgress } from './import-run.js';
+import { emptyCounts, warn, warnDroppedMeta, type ImportRun, type WxrImportOptions, type WxrImportSummary, type WxrProgress } from './import-run.js';
 import type { WxrSource } from './input.js';
 import { importItem } from './item-import.js';
 import { readWxr } from './reader.js';
@@ -48,15 +48,18 @@ async function link(run: ImportRun): Promise<void> {
     const parent = ids.posts.get(oldParent);
     if (parent === undefined) warn(run, `post ${post}: its parent (${oldParent} in the file) is not in the file`);
     else if (!(await makesLoop(post, parent, parentOf))) await port.setPostFields(post, { parent });
+    else warn(run, `post ${post}: its parent (${oldParent} in the file) would make a loop; it has none`);
   }
   for (const [post, oldAttachment] of ids.featuredImages) {
     const attachment = ids.posts.get(oldAttachment);
     const info = attachment === undefined ? null : await port.postInfo(attachment);
     if (info && info.type === 'attachment' && info.mimeType.startsWith('image/')) await port.setPostFields(post, { featuredMedia: attachment });
+    else warn(run, `post ${post}: its featured image (${oldAttachment} in the file) is not an image of the file; it has none`);
   }
   for (const [comment, oldParent] of ids.commentParents) {
     const parent = ids.comments.get(oldParent);
     if (parent !== undefined) await port.setCommentParent(comment, parent);
+    else warn(run, `comment ${comment}: the comment it answers (${oldParent} in the file) is not in the file; it answers none`);
   }
   if (ids.addresses.size === 0) return;
   // Longest first, so an address that begins another is not replaced inside it.
@@ -90,6 +93,7 @@ export async function importWxr(deps: ContentPortDeps, source: WxrSource, option
           filesFetched: 0, warnings: [], ids: ids.maps(),
         },
         lastPostBefore: await port.lastPostId(),
+        droppedMeta: new Map(),
       };
       for await (const record of readWxr(source, options, progress)) {
         if (record.kind === 'site') run.site = run.summary.site = record.site;
@@ -101,6 +105,7 @@ export async function importWxr(deps: ContentPortDeps, source: WxrSource, option
       progress.phase = 'linking';
       report();
       await link(run);
+      warnDroppedMeta(run);
       progress.phase = 'done';
       report();
       return run.summary;

@@ -4,7 +4,7 @@
  * into fields (featured image, page template, alt text, footnotes, trash details); references to records not
  * read yet (parents, featured images, replies) noted for after the whole file.
  */
-import { skip, warn, type ImportRun } from './import-run.js';
+import { dropMeta, skip, warn, type ImportRun } from './import-run.js';
 import type { NewComment, NewPost, StoredFile } from './ports.js';
 import type { WxrComment, WxrItem } from './records.js';
 import { termFor } from './term-import.js';
@@ -62,11 +62,21 @@ async function attachmentFile(run: ImportRun, item: WxrItem, attachedFile: strin
   }
 }
 
+/** The user of the item's `<dc:creator>`: one of the file's authors or a user of the store; else the default author, with a warning. */
+async function authorOf(run: ImportRun, item: WxrItem, type: NewPost['type']): Promise<number> {
+  const known = run.ids.userByLogin(item.creator) ?? (item.creator === '' ? null : await run.port.userIdByLogin(item.creator));
+  if (known !== undefined && known !== null) return known;
+  const fallback = run.options.defaultAuthor;
+  const creator = item.creator === '' ? 'no author' : `the author "${item.creator.slice(0, 60)}", who is not among the file's authors or this site's users`;
+  warn(run, `line ${item.line}: ${type} ${item.id} has ${creator}; stored ${fallback === 0 ? 'without an author' : `with user ${fallback}`}`);
+  return fallback;
+}
+
 async function newPost(run: ImportRun, item: WxrItem, type: NewPost['type']): Promise<{ post: NewPost; featured: number }> {
   const post: NewPost = {
     type, status: statusOf(run, item, type), title: item.title, content: item.content, excerpt: item.excerpt, slug: item.slug,
     date: { local: item.date, gmt: item.dateGmt }, modified: { local: item.modified, gmt: item.modifiedGmt },
-    author: run.ids.userByLogin(item.creator) ?? (await run.port.userIdByLogin(item.creator)) ?? run.options.defaultAuthor,
+    author: await authorOf(run, item, type),
     parent: run.ids.posts.get(item.parent) ?? 0, menuOrder: item.menuOrder, commentStatus: item.commentStatus,
     pingStatus: item.pingStatus, password: item.password, sticky: type === 'post' && item.sticky, format: 'standard', template: '',
     categories: [], tags: [], guid: item.guid, meta: {}, trash: null, attachment: null,
@@ -93,6 +103,7 @@ async function newPost(run: ImportRun, item: WxrItem, type: NewPost['type']): Pr
     else if (key === '_wp_trash_meta_time') trash.at = utcOfTimestamp(value);
     else if (key === '_wp_desired_post_slug') trash.slug = value;
     else if (REGISTERED_META.has(key)) post.meta[key] = value;
+    else dropMeta(run, key);
   }
   if (post.status === 'trash') post.trash = trash;
   if (type === 'attachment') {
@@ -106,11 +117,15 @@ async function newPost(run: ImportRun, item: WxrItem, type: NewPost['type']): Pr
   return { post, featured };
 }
 
-function newComment(run: ImportRun, comment: WxrComment, post: number): NewComment {
+function newComment(run: ImportRun, comment: WxrComment, post: number, line: number): NewComment {
   const status = COMMENT_STATUSES.get(comment.approved) ?? 'hold';
+  if (!COMMENT_STATUSES.has(comment.approved)) warn(run, `line ${line}: comment ${comment.id} has the status "${comment.approved.slice(0, 40)}"; stored as hold`);
+  const userId = run.ids.users.get(comment.userId) ?? 0;
+  if (comment.userId > 0 && userId === 0) warn(run, `line ${line}: comment ${comment.id} names user ${comment.userId}, who is not among the file's authors; stored without a user`);
+  for (const { key } of comment.meta) if (key !== '_wp_trash_meta_status' && key !== '_wp_trash_meta_time') dropMeta(run, key);
   const restore = comment.meta.find((meta) => meta.key === '_wp_trash_meta_status')?.value;
   return {
-    post, parent: run.ids.comments.get(comment.parent) ?? 0, userId: run.ids.users.get(comment.userId) ?? 0,
+    post, parent: run.ids.comments.get(comment.parent) ?? 0, userId,
     authorName: comment.author, authorEmail: comment.authorEmail, authorUrl: comment.authorUrl, authorIp: comment.authorIp,
     date: { local: comment.date, gmt: comment.dateGmt }, content: comment.content, status,
     type: comment.type === '' ? 'comment' : comment.type,
@@ -133,7 +148,7 @@ async function importComments(run: ImportRun, item: WxrItem, post: number, postE
       run.summary.existing.comments++;
       continue;
     }
-    const fields = newComment(run, comment, post);
+    const fields = newComment(run, comment, post, item.line);
     const id = await run.port.createComment(fields);
     run.ids.comments.set(comment.id, id);
     run.summary.created.comments++;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isValidBlobKey } from '../../src/ports/blobs.js';
-import { runBlobStoreConformance } from '../storage/blob-conformance.js';
+import { runBlobStoreConformance } from '../../src/testing/blob-conformance.js';
 import { serveUpload } from '../../src/media/serve.js';
 import { createFilesystemBlobStore } from '../../src/storage/blobs/filesystem.js';
 import { createMemoryBlobStore } from '../../src/storage/blobs/memory.js';

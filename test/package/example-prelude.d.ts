@@ -9,5 +9,5 @@ declare const app: import('express').Express;
 declare const session: { quireUserId: number; email: string };
 declare const sessions: { fromCookie(cookie: string | undefined): Promise<{ email: string } | null> };
 declare function renderSite(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void;
-declare function sessionUserOf(req: import('node:http').IncomingMessage): { cmsId: number } | null;
+declare function sessionUserOf(req: import('express').Request): { cmsId: number } | null;
 declare const Deno: { serve(handler: (request: Request) => Response | Promise<Response>): unknown };

@@ -29,7 +29,7 @@ before(() => {
   execFileSync('tar', ['-xzf', join(scratch, packed[0]!.filename), '-C', installed, '--strip-components=1']);
   // The consumer has the package's dependencies, Node's types and the frameworks it mounts quire in, but not
   // the optional database drivers' type packages.
-  const provided = [...Object.keys(manifest.dependencies), '@types/node', '@types/express', 'hono'];
+  const provided = [...Object.keys(manifest.dependencies), '@types/node', '@types/express', 'hono', '@hono/node-server'];
   for (const name of provided) {
     const link = join(scratch, 'node_modules', name);
     mkdirSync(dirname(link), { recursive: true });
@@ -49,6 +49,16 @@ describe('the packed package', () => {
       "import { createCms } from 'quire';",
       "import { sqliteStorage } from 'quire/sqlite';",
       "export const cms = createCms({ storage: sqliteStorage({ path: ':memory:' }) });",
+      // Every store has a change token, and says so in its type.
+      "export const token: Promise<string> = sqliteStorage({ path: ':memory:' }).changeToken();",
+      // Each adapter's `user` gets that adapter's request: a helper typed for Express or Hono fits as it is.
+      "import type { Request } from 'express';",
+      "import type { Context } from 'hono';",
+      "import { toExpress } from 'quire/express';",
+      "import { toHono } from 'quire/hono';",
+      "const expressSession = (req: Request) => (req.cookies ? { id: 1 } : null);",
+      "const honoSession = (c: Context) => (c.req.header('cookie') ? { id: 1 } : null);",
+      'export const middlewares = [toExpress(cms, { user: expressSession }), toHono(cms, { user: honoSession })];',
       '',
     ].join('\n'));
     writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({
@@ -65,7 +75,7 @@ describe('the packed package', () => {
   test('compiles every TypeScript example of the README and the guides against the package alone', () => {
     const examples = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).map((name) => join(root, 'docs', name))]
       .filter((file) => file.endsWith('.md'))
-      .flatMap((file) => codeBlocks(readFileSync(file, 'utf8')).map((code, index) => ({ name: `${relative(root, file)}#${index + 1}`, code })));
+      .flatMap((file) => codeBlocks(readFileSync(file, 'utf8'), relative(root, file)).map((code, index) => ({ name: `${relative(root, file)}#${index + 1}`, code })));
     assert.ok(examples.length >= 10);
     const folder = join(scratch, 'examples');
     mkdirSync(folder, { recursive: true });
@@ -87,6 +97,54 @@ describe('the packed package', () => {
     assert.equal(compiled.status, 0, compiled.stdout);
   });
 
+  test('runs nothing when a consumer installs it', () => {
+    const { scripts = {} } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(scripts[hook], undefined, `a "${hook}" script`);
+    // A fresh clone still builds before it starts or tests, and the tarball is built when it is packed.
+    assert.match(scripts.prestart ?? '', /build/);
+    assert.match(scripts.pretest ?? '', /build/);
+    assert.match(scripts.prepack ?? '', /build/);
+  });
+
+  test('runs its conformance suites, from quire/testing, against stores written outside the repository', () => {
+    const folder = join(scratch, 'own-stores');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
+    // A host's own stores: records kept through quire's memory store behind a layer of the host's own (as a
+    // store over another system would be), and a blob store written from scratch over a Map.
+    writeFileSync(join(folder, 'stores.mjs'), OWN_STORES);
+    writeFileSync(join(folder, 'storage.test.mjs'), [
+      "import { runStorageConformance } from 'quire/testing';",
+      "import { layeredStore } from './stores.mjs';",
+      "runStorageConformance('a layered store', async () => layeredStore());",
+    ].join('\n'));
+    // Run as a project of its own: without the variable that makes node:test report to this test run instead.
+    const { NODE_TEST_CONTEXT: _, ...environment } = process.env;
+    const storage = spawnSync(process.execPath, ['--test', '--test-reporter=tap', 'storage.test.mjs'], { cwd: folder, encoding: 'utf8', env: environment });
+    assert.equal(storage.status, 0, storage.stdout.slice(-3000) + storage.stderr);
+    assert.ok(Number(/^# pass (\d+)$/m.exec(storage.stdout)?.[1]) >= 40, 'the whole suite ran');
+    assert.match(storage.stdout, /^# fail 0$/m);
+
+    // Any runner: a minimal one that collects the tests and runs them in order; a broken store fails.
+    writeFileSync(join(folder, 'blobs.mjs'), [
+      "import { runBlobStoreConformance } from 'quire/testing';",
+      "import { mapBlobStore } from './stores.mjs';",
+      'const tests = [];',
+      'const prefix = [];',
+      'const runner = { describe: (name, body) => { prefix.push(name); body(); prefix.pop(); }, it: (name, body) => { tests.push([[...prefix, name].join(" > "), body]); } };',
+      "runBlobStoreConformance('a Map blob store', async () => mapBlobStore(), runner);",
+      "runBlobStoreConformance('an unsorted Map blob store', async () => mapBlobStore({ unsorted: true }), runner);",
+      'for (const [name, body] of tests) {',
+      '  try { await body(); console.log(`ok ${name}`); } catch (error) { console.log(`not ok ${name}: ${error.message.split("\\n")[0]}`); }',
+      '}',
+    ].join('\n'));
+    const blobs = spawnSync(process.execPath, ['blobs.mjs'], { cwd: folder, encoding: 'utf8', env: environment });
+    assert.equal(blobs.status, 0, blobs.stderr);
+    const results = blobs.stdout.trim().split('\n');
+    assert.equal(results.length, 8, blobs.stdout);
+    assert.deepEqual(results.filter((line) => line.startsWith('not ok')).map((line) => line.split(' > ')[0]), ['not ok an unsorted Map blob store'], blobs.stdout);
+  });
+
   test('ships the sources its source maps point at, and no link in its docs leaves the package', () => {
     const files = listFiles(installed);
     const maps = files.filter((file) => file.endsWith('.map'));
@@ -105,14 +163,70 @@ describe('the packed package', () => {
         const inside = resolve(dirname(doc), target!);
         assert.ok(inside.startsWith(installed) && existsSync(inside), `${relative(installed, doc)} links to ${target} outside the package`);
       }
+      for (const [, named] of readFileSync(doc, 'utf8').matchAll(/`(\.\.?\/[^`\s]+\.md)`/g)) {
+        const inside = resolve(dirname(doc), named!);
+        assert.ok(inside.startsWith(installed) && existsSync(inside), `${relative(installed, doc)} names ${named}, which is not in the package`);
+      }
     }
   });
 });
 
-/** The fenced blocks marked `ts` (indented ones inside lists too); other languages are not compiled. */
-function codeBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^( *)```ts\n([\s\S]*?)^\1```$/gm)].map(([, indent, body]) =>
-    body!.split('\n').map((line) => line.slice(indent!.length)).join('\n'));
+/** Stores a host writes itself, as plain JavaScript against the package's exports. */
+const OWN_STORES = `
+import { assertBlobKey, assertBlobPrefix, createMemoryStorage } from 'quire';
+
+/** Every call goes through the host's own layer, which copies what it is given and what it hands back. */
+export function layeredStore() {
+  const copy = (value) => (value === undefined ? value : structuredClone(value));
+  const wrap = (target) => ({
+    get: async (collection, id) => copy(await target.get(collection, id)),
+    list: async (collection, query) => copy(await target.list(collection, query)),
+    insert: async (collection, record) => copy(await target.insert(collection, record)),
+    update: async (collection, id, patch) => copy(await target.update(collection, id, patch)),
+    remove: (collection, id) => target.remove(collection, id),
+    transaction: (work) => target.transaction((tx) => work(wrap(tx))),
+    ...(target.changeToken ? { changeToken: () => target.changeToken() } : {}),
+  });
+  return { ...wrap(createMemoryStorage()), close: async () => {} };
+}
+
+export function mapBlobStore({ unsorted = false } = {}) {
+  const blobs = new Map();
+  return {
+    async put(key, bytes, { contentType }) { blobs.set(assertBlobKey(key), { bytes: Uint8Array.from(bytes), contentType }); },
+    async get(key) {
+      const blob = blobs.get(assertBlobKey(key));
+      return blob ? { key, size: blob.bytes.length, contentType: blob.contentType, bytes: Uint8Array.from(blob.bytes) } : null;
+    },
+    async exists(key) { return blobs.has(assertBlobKey(key)); },
+    async remove(key) { return blobs.delete(assertBlobKey(key)); },
+    async list(prefix) {
+      assertBlobPrefix(prefix);
+      const found = [...blobs].filter(([key]) => key.startsWith(prefix)).map(([key, blob]) => ({ key, size: blob.bytes.length, contentType: blob.contentType }));
+      return unsorted ? found.reverse() : found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    },
+  };
+}
+`;
+
+/**
+ * The fenced blocks marked `ts` (indented ones inside lists too), each to be compiled. A block right after an
+ * `<!-- not compiled: reason -->` comment is left out; code in a block of another language must carry one, so
+ * no example escapes the compiler by its fence.
+ */
+function codeBlocks(markdown: string, file: string): string[] {
+  const blocks: string[] = [];
+  for (const match of markdown.matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```$/gm)) {
+    const [, indent, language, body] = match;
+    const before = markdown.slice(0, match.index).trimEnd().split('\n').at(-1)!.trim();
+    if (/^<!-- not compiled: \S.* -->$/.test(before)) continue;
+    const code = body!.split('\n').map((line) => line.slice(indent!.length)).join('\n');
+    if (language === 'ts') blocks.push(code);
+    else if (!['sh', 'json', 'xml'].includes(language!)) {
+      assert.doesNotMatch(code, /^\s*(import|export|const|let|await|function)\b|=>/m, `${file}: a \`\`\`${language} block holds code: make it \`\`\`ts, or mark it <!-- not compiled: reason -->`);
+    }
+  }
+  return blocks;
 }
 
 function listFiles(folder: string): string[] {

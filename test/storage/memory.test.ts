@@ -3,8 +3,8 @@ import { before, describe, it } from 'node:test';
 import type { ListQuery, NewRecord } from '../../src/ports/storage.js';
 import type { MemoryStorage } from '../../src/storage/memory/index.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
-import { runStorageConformance } from './conformance.js';
-import { seed, seededRandom } from './conformance/support.js';
+import { runStorageConformance } from '../../src/testing/storage-conformance.js';
+import { seed, seededRandom } from '../../src/testing/conformance/support.js';
 
 runStorageConformance('memory', async () => createMemoryStorage());
 runStorageConformance('memory without indexes', async () => createMemoryStorage({ useIndexes: false }));

@@ -10,8 +10,8 @@ import type { ListQuery } from '../../src/ports/storage.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
 import { migrate } from '../../src/storage/postgres/migrate.js';
 import { MIGRATIONS } from '../../src/storage/postgres/schema.js';
-import { runStorageConformance } from './conformance.js';
-import { idsOf, seed } from './conformance/support.js';
+import { runStorageConformance } from '../../src/testing/storage-conformance.js';
+import { idsOf, seed } from '../../src/testing/conformance/support.js';
 import { startTestPostgres } from './postgres-server.js';
 import { sqlStoreChecks } from './sql-store-checks.js';
 

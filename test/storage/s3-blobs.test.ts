@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import S3rver from 's3rver';
 import { s3BlobStore, S3BlobStoreError } from '../../src/storage/blobs/s3.js';
-import { runBlobStoreConformance } from './blob-conformance.js';
+import { runBlobStoreConformance } from '../../src/testing/blob-conformance.js';
 
 /** A local S3-compatible server (s3rver), on loopback, for the S3 store: the suite never reaches the network. */
 let server: S3rver;

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Condition, ListQuery, NewRecord, StoragePort } from '../../src/ports/storage.js';
-import { referenceList } from './reference-model.js';
-import type { MakeStore } from './conformance/support.js';
-import { seed, seededRandom, withStore } from './conformance/support.js';
+import { referenceList } from '../../src/testing/reference-model.js';
+import type { MakeStore } from '../../src/testing/conformance/support.js';
+import { seed, seededRandom, withStore } from '../../src/testing/conformance/support.js';
 
 const TRICKY_TEXTS = [
   'İstanbul', 'ΣΊΣΥΦΟΣ σοφός', 'Straße', 'STRASSE', '😀 Émoji 😀', 'a%b_c\\d', 'x"y', "O'Brien", 'ǅungla',

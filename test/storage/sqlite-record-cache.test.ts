@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { RecordCache } from '../../src/storage/sqlite/record-cache.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
-import { seed } from './conformance/support.js';
+import { seed } from '../../src/testing/conformance/support.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'quire-sqlite-cache-'));
 after(() => rmSync(folder, { recursive: true, force: true }));

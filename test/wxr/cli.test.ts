@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { assertNoStackTrace, run } from '../cli/helpers.js';
-import { SAMPLE, SAMPLE_ITEMS, wxr } from './fixture.js';
+import { item, SAMPLE, SAMPLE_ITEMS, wxr } from './fixture.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'quire-wxr-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -56,6 +56,22 @@ describe('quire import and quire export', () => {
     const exported = await run(['export', '--data', data]).finished;
     assert.equal(items(exported.stdout), 0);
     assert.doesNotMatch(exported.stdout, /<wp:author>/);
+  });
+
+  test('an export to a file larger than the stream\'s buffer many times over prints no listener warning', async () => {
+    const paragraph = `<p>${'The harbour at dawn. '.repeat(1000)}</p>`;
+    const posts = Array.from({ length: 40 }, (_, index) => item({
+      id: index + 1, title: `Post ${index + 1}`, slug: `post-${index + 1}`, status: 'publish', type: 'post', date: '2024-01-01 00:00:00', content: paragraph,
+    })).join('');
+    const source = join(folder, 'large.xml');
+    writeFileSync(source, wxr(posts));
+    const data = join(folder, 'large.db');
+    assert.equal((await run(['import', source, '--data', data]).finished).code, 0);
+    const output = join(folder, 'large-out.xml');
+    const exported = await run(['export', '--data', data, '-o', output]).finished;
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.equal(exported.stderr, '');
+    assert.equal(items(readFileSync(output, 'utf8')), 40);
   });
 
   test('mistakes on the command line are explained', async () => {

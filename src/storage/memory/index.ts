@@ -16,6 +16,8 @@ export interface MemoryStorageOptions {
 }
 
 export interface MemoryStorage extends StoragePort {
+  /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
+  changeToken(): Promise<string>;
   /** Runs the list and reports how it was answered (strategy, index, records examined). Results are not returned. */
   explain(collection: string, query?: ListQuery): QueryPlan;
 }

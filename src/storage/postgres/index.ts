@@ -32,6 +32,8 @@ export interface PostgresStorage extends StoragePort {
   readonly pool: PostgresPool;
   /** The schema the tables live in. */
   readonly schema: string;
+  /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
+  changeToken(): Promise<string>;
   schemaVersion(): Promise<number>;
   /** The plan PostgreSQL chooses for a list's page query (with its total, when asked), one line per row. */
   explain(collection: string, query?: ListQuery): Promise<string[]>;

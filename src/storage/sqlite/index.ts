@@ -7,7 +7,7 @@ import { checkQuery } from '../query-check.js';
 import { foldText } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle, writeOperations } from '../sql/session.js';
 import { FOLD_FUNCTION } from './dialect.js';
-import { migrate, schemaVersion } from './migrate.js';
+import { explainOpenFailure, migrate, refuseForeignDatabase, requireCurrentSchema, schemaVersion } from './migrate.js';
 import { SqliteRecords, sqliteSession } from './records.js';
 
 const OPTIMIZE_AFTER_CHANGES = 1000;
@@ -24,14 +24,20 @@ export interface SqliteConnection {
 }
 
 export type SqliteStorageOptions =
-  /** A database file (created when missing), or `':memory:'`. The store opens it in WAL mode and closes it. */
-  | { path: string; busyTimeoutMs?: number }
+  /**
+   * A database file (created when missing), or `':memory:'`. The store opens it in WAL mode and closes it. A
+   * file that holds another program's tables is refused. `readonly` opens an existing quire database for
+   * reading only (an export, a file the process may not write); writes then fail.
+   */
+  | { path: string; busyTimeoutMs?: number; readonly?: boolean }
   /** A host's open better-sqlite3 connection. The store leaves its settings alone and never closes it. */
   | { database: SqliteConnection };
 
 export interface SqliteStorage extends StoragePort {
   /** The connection, for a host's own maintenance (not for writing quire's tables). */
   readonly database: SqliteConnection;
+  /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
+  changeToken(): Promise<string>;
   /** The schema version the database is at (the number of the last migration applied). */
   schemaVersion(): number;
   /** Copies the whole database to a file while the store stays usable (SQLite's online backup). */
@@ -52,14 +58,17 @@ export interface SqliteStorage extends StoragePort {
  */
 export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const ownsConnection = !('database' in options);
-  const db = 'database' in options ? options.database as BetterSqlite3.Database : openFile(options.path, options.busyTimeoutMs ?? 5000);
+  const readonly = 'path' in options && options.readonly === true;
+  const db = 'database' in options ? options.database as BetterSqlite3.Database : openFile(options.path, options.busyTimeoutMs ?? 5000, readonly);
   try {
+    if (ownsConnection) refuseForeignDatabase(db, (options as { path: string }).path);
     // Takes effect only on a database that has no tables yet: its text (and so every index) then compares by
     // UTF-16 code unit, the port's string order. An existing UTF-8 database compares by code point, which
     // differs only between characters above U+FFFF and those from U+E000 to U+FFFF.
-    db.pragma("encoding = 'UTF-16be'");
+    if (!readonly) db.pragma("encoding = 'UTF-16be'");
     db.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
-    migrate(db);
+    if (readonly) requireCurrentSchema(db, (options as { path: string }).path);
+    else migrate(db);
   } catch (error) {
     if (ownsConnection) db.close();
     throw error;
@@ -85,6 +94,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
    * with the statistics of their empty start a merge of a grown index took hundreds of milliseconds.
    */
   const optimizeWhenDue = <T>(result: T): T => {
+    if (readonly) return result;
     const changes = totalChanges.get() as number;
     if (changes - changesAtLastOptimize >= OPTIMIZE_AFTER_CHANGES) {
       db.pragma('optimize=0x10002');
@@ -92,7 +102,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     }
     return result;
   };
-  db.pragma('optimize=0x10002');
+  if (!readonly) db.pragma('optimize=0x10002');
   /**
    * The change token: `PRAGMA data_version` changes when another connection (in any process) has committed since
    * this one last looked, and `total_changes()` counts every row this connection wrote — inside transactions
@@ -143,9 +153,24 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   };
 }
 
-function openFile(path: string, busyTimeoutMs: number): BetterSqlite3.Database {
-  const db = new Database(path, { timeout: busyTimeoutMs });
+function openFile(path: string, busyTimeoutMs: number, readonly: boolean): BetterSqlite3.Database {
+  let db: BetterSqlite3.Database;
   try {
+    db = new Database(path, { timeout: busyTimeoutMs, readonly, fileMustExist: readonly });
+  } catch (error) {
+    throw new Error(explainOpenFailure(path, error as Error, readonly));
+  }
+  try {
+    if (readonly) {
+      // Reading a WAL database needs its -shm file, which SQLite cannot make in a folder it may not write.
+      try {
+        db.prepare('SELECT count(*) FROM sqlite_master').get();
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_READONLY_DIRECTORY') throw error;
+        throw Object.assign(new Error(`cannot read ${path}: SQLite needs to write beside it, in a folder this user may not write`), { code: 'SQLITE_READONLY_DIRECTORY' });
+      }
+      return db;
+    }
     db.pragma('journal_mode = WAL');
     // Statistics from a sample of each index are as good for choosing plans and keep `optimize` quick.
     db.pragma('analysis_limit = 1000');

@@ -5,8 +5,8 @@
  * indexes must still get right: dates and terms of other types, repeated elements, records leaving a term.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { Condition, ListQuery, NewRecord, SortKey } from '../../../src/ports/storage.js';
+import { describe, it } from '../runner.js';
+import type { Condition, ListQuery, NewRecord, SortKey } from '../../ports/storage.js';
 import { referenceList } from '../reference-model.js';
 import { Generator, Mirror, plannedRollback, randomWrites } from './randomised.js';
 import type { MakeStore } from './support.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from '../runner.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isStorageError } from '../../../src/ports/storage.js';
-import type { ListQuery, StoragePort } from '../../../src/ports/storage.js';
+import { isStorageError } from '../../ports/storage.js';
+import type { ListQuery, StoragePort } from '../../ports/storage.js';
 import type { MakeStore } from './support.js';
 import { idsOf, seed, withStore } from './support.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { isStorageError } from '../../../src/ports/storage.js';
-import type { StorageErrorCode } from '../../../src/ports/storage.js';
+import { describe, it } from '../runner.js';
+import { isStorageError } from '../../ports/storage.js';
+import type { StorageErrorCode } from '../../ports/storage.js';
 import type { MakeStore } from './support.js';
 import { withStore } from './support.js';
 

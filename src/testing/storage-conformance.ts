@@ -3,9 +3,10 @@
  *
  *   runStorageConformance('my store', async () => createMyStore(...));
  *
- * `makeStore` is called once per test and must return an empty store; the suite closes it afterwards.
+ * `makeStore` is called once per test and must return an empty store; the suite closes it afterwards. The tests
+ * register with node:test, or with `runner` (`{ describe, it }` of another test runner).
  */
-import { describe } from 'node:test';
+import { describe, useRunner, type TestRunner } from './runner.js';
 import { changeTokenTests } from './conformance/change-token.js';
 import { conditionTests } from './conformance/conditions.js';
 import { orderingTests } from './conformance/ordering.js';
@@ -15,7 +16,8 @@ import { termListTests } from './conformance/term-lists.js';
 import type { MakeStore } from './conformance/support.js';
 import { transactionTests } from './conformance/transactions.js';
 
-export function runStorageConformance(name: string, makeStore: MakeStore): void {
+export function runStorageConformance(name: string, makeStore: MakeStore, runner?: TestRunner): void {
+  useRunner(runner);
   describe(`storage conformance: ${name}`, () => {
     recordTests(makeStore);
     conditionTests(makeStore);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { Condition, ListQuery, NewRecord, SortKey, StoragePort, StoredRecord } from '../../../src/ports/storage.js';
+import { describe, it } from '../runner.js';
+import type { Condition, ListQuery, NewRecord, SortKey, StoragePort, StoredRecord } from '../../ports/storage.js';
 import { referenceList } from '../reference-model.js';
 import type { MakeStore } from './support.js';
 import { seed, seededRandom, withStore } from './support.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { Condition, NewRecord, SortKey } from '../../../src/ports/storage.js';
+import { describe, it } from '../runner.js';
+import type { Condition, NewRecord, SortKey } from '../../ports/storage.js';
 import type { MakeStore } from './support.js';
 import { idsOf, seed, withStore } from './support.js';
 

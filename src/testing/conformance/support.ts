@@ -1,4 +1,4 @@
-import type { NewRecord, StoragePort, StoredRecord } from '../../../src/ports/storage.js';
+import type { NewRecord, StoragePort, StoredRecord } from '../../ports/storage.js';
 
 export type MakeStore = () => Promise<StoragePort>;
 

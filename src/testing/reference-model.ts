@@ -3,7 +3,7 @@
  * src/ports/storage.ts: filter every record, sort with one comparator, slice. The conformance suite checks stores
  * against it on randomised queries.
  */
-import type { Condition, ListQuery, ListResult, Scalar, SortKey, StoredRecord } from '../../src/ports/storage.js';
+import type { Condition, ListQuery, ListResult, Scalar, SortKey, StoredRecord } from '../ports/storage.js';
 
 function read(record: StoredRecord, field: string): unknown {
   return Object.hasOwn(record, field) && record[field] !== undefined ? record[field] : null;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { StoragePort } from '../../../src/ports/storage.js';
+import { describe, it } from '../runner.js';
+import type { StoragePort } from '../../ports/storage.js';
 import type { MakeStore } from './support.js';
 import { seed, withStore } from './support.js';
 

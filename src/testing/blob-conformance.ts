@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { BlobStore } from '../../src/ports/blobs.js';
+import { describe, it, useRunner, type TestRunner } from './runner.js';
+import type { BlobStore } from '../ports/blobs.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-/** The blob-store suite: every blob store (memory, filesystem, S3, a host's own) must pass it. */
-export function runBlobStoreConformance(name: string, make: () => Promise<BlobStore>): void {
+/**
+ * The blob-store suite: every blob store (memory, filesystem, S3, a host's own) must pass it. `make` returns an
+ * empty store for each test; the tests register with node:test, or with `runner` (another runner's `describe`, `it`).
+ */
+export function runBlobStoreConformance(name: string, make: () => Promise<BlobStore>, runner?: TestRunner): void {
+  useRunner(runner);
   describe(name, () => {
     it('puts, gets, lists by prefix and removes', async () => {
       const store = await make();
