@@ -5,9 +5,10 @@ import type { Queryable } from './records.js';
 
 /**
  * SQLSTATEs that mean "not now" rather than "wrong": a lost or refused connection (class 08), a server shutting
- * down or starting up (57P01–57P03), no connection slot left (53300), a lock not taken in time (55P03).
+ * down or starting up (57P01–57P03), no connection slot left (53300), a lock not taken in time (55P03), a
+ * transaction the server ended for idling or running too long (25P03, 25P04).
  */
-const UNAVAILABLE_STATE = /^(08...|57P0[123]|53300|55P03)$/;
+const UNAVAILABLE_STATE = /^(08...|57P0[123]|53300|55P03|25P0[34])$/;
 /** Socket errors of a connection that broke or could not be made (ENOENT: a unix socket gone with its server). */
 const UNAVAILABLE_SOCKET = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
