@@ -36,10 +36,20 @@ async function openStorage(choice: StoreChoice): Promise<{ storage: StoragePort;
   try {
     const { postgresStorage } = await import('../storage/postgres/index.js');
     const storage = await postgresStorage({ connectionString: choice.url });
-    return { storage, description: `PostgreSQL ${new URL(choice.url).host}${new URL(choice.url).pathname}` };
+    return { storage, description: `PostgreSQL ${postgresPlace(choice.url)}` };
   } catch (error) {
     if (missingDriver(error, "'pg'")) throw new StoreSetupError('the PostgreSQL store needs pg (npm install pg)');
     throw new StoreSetupError(`cannot use PostgreSQL: ${(error as Error).message}`);
+  }
+}
+
+/** Host and database of a connection URL; one over a unix socket (`postgres://user@/db?host=/run/…`) has no host. */
+function postgresPlace(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host || parsed.searchParams.get('host') || 'localhost'}${parsed.pathname}`;
+  } catch {
+    return `${url.match(/@\/?([^?]*)/)?.[1] ?? 'database'} (unix socket)`;
   }
 }
 
