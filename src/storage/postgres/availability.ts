@@ -68,10 +68,10 @@ export async function beginLocked(client: Queryable, lockKeys: readonly [number,
 
 /**
  * Runs `task` through `queue` (the process's writes, one at a time) unless it has not started within `waitMs`:
- * then the call fails with `store_unavailable`, and the task, when its turn comes, is skipped. `task` receives the
- * time left (Infinity when `waitMs` is).
+ * then the call fails with `store_unavailable`, and the task, when its turn comes, is skipped. `task` receives a
+ * function telling the time left (Infinity when `waitMs` is).
  */
-export function runWithin<T>(queue: { run<R>(task: () => Promise<R>): Promise<R> }, waitMs: number, task: (leftMs: number) => Promise<T>): Promise<T> {
+export function runWithin<T>(queue: { run<R>(task: () => Promise<R>): Promise<R> }, waitMs: number, task: (leftMs: () => number) => Promise<T>): Promise<T> {
   const started = performance.now();
   return new Promise<T>((resolve, reject) => {
     let abandoned = false;
@@ -83,7 +83,7 @@ export function runWithin<T>(queue: { run<R>(task: () => Promise<R>): Promise<R>
       clearTimeout(timer);
       if (abandoned) return;
       try {
-        resolve(await task(waitMs - (performance.now() - started)));
+        resolve(await task(() => waitMs - (performance.now() - started)));
       } catch (error) {
         reject(error);
       }

@@ -101,7 +101,7 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
       client.on('error', onError);
       try {
         const db = classifying(client);
-        await beginLocked(db, lockKeys, leftMs, idleTransactionTimeoutMs);
+        await beginLocked(db, lockKeys, leftMs(), idleTransactionTimeoutMs);
         const session = postgresSession(db, records);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen, postgresStrings));
         await session.commit();
