@@ -71,8 +71,8 @@ if ('skip' in outcome) {
       try {
         await store.insert('entries', { name: 'before' });
         assert.equal((await cms.handle({ method: 'GET', path: '/cms/v2/posts' })).status, 200);
-        const down = restart(1500);
-        await delay(400);
+        const down = restart(900);
+        await delay(300);
         await assert.rejects(store.ping(), unavailable);
         await assert.rejects(store.get('entries', 1), unavailable);
         await assert.rejects(store.insert('entries', { name: 'during' }), unavailable);
@@ -137,16 +137,16 @@ if ('skip' in outcome) {
 
   describe('postgres store: bounded lock waits', () => {
     it('fails a write queued behind a long one in the same process after lockTimeoutMs', async () => {
-      const store = await postgresStorage({ connectionString: server.connectionString, schema: freshSchema(), lockTimeoutMs: 300 });
+      const store = await postgresStorage({ connectionString: server.connectionString, schema: freshSchema(), lockTimeoutMs: 200 });
       try {
         const long = store.transaction(async (tx) => {
           await tx.insert('entries', { name: 'long' });
-          await delay(1000);
+          await delay(700);
         });
         await delay(20);
         const started = performance.now();
         await assert.rejects(store.insert('entries', { name: 'queued' }), unavailable);
-        assert.ok(performance.now() - started < 900, 'gave up without waiting for the long write');
+        assert.ok(performance.now() - started < 650, 'gave up without waiting for the long write');
         await long;
         await store.insert('entries', { name: 'later' });
         assert.deepEqual((await store.list('entries')).items.map((item) => item.name), ['long', 'later']);
@@ -159,7 +159,7 @@ if ('skip' in outcome) {
       const schema = freshSchema();
       const store = await postgresStorage({ connectionString: server.connectionString, schema, lockTimeoutMs: 400 });
       const holderScript = fileURLToPath(new URL('./postgres-holder.ts', import.meta.url));
-      const holder = spawn(process.execPath, ['--import', 'tsx', holderScript, server.connectionString, schema, '1500'], {
+      const holder = spawn(process.execPath, ['--import', 'tsx', holderScript, server.connectionString, schema, '1000'], {
         stdio: ['pipe', 'pipe', 'inherit'],
       });
       const output = createInterface({ input: holder.stdout! })[Symbol.asyncIterator]();
