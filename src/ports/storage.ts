@@ -130,6 +130,11 @@ export interface StoragePort {
    * do not).
    */
   changeToken?(): Promise<string>;
+  /**
+   * For health checks: resolves when the store can answer now, rejects with `store_unavailable` when it cannot.
+   * Cheap (one trivial round trip). Optional: a store in the process has nothing to check.
+   */
+  ping?(): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -48,7 +48,7 @@ export interface PostgresStorage extends StoragePort {
   /** The schema the tables live in. */
   readonly schema: string;
   schemaVersion(): Promise<number>;
-  /** Resolves when the database answers a trivial query; rejects with `store_unavailable` when it cannot. */
+  /** Resolves when the database answers `SELECT 1`; rejects with `store_unavailable` when it cannot. */
   ping(): Promise<void>;
   /** The plan PostgreSQL chooses for a list's page query (with its total, when asked), one line per row. */
   explain(collection: string, query?: ListQuery): Promise<string[]>;
