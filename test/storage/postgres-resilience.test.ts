@@ -121,6 +121,7 @@ if ('skip' in outcome) {
         stop = true;
         await Promise.all(writers);
         assert.ok(before > 0 && acknowledged.length > before, 'writes went on after the restart');
+        assert.ok(failures.length > 0, 'the restart interrupted writes');
         assert.ok(failures.every(unavailable), `failures were all store_unavailable: ${failures.filter((error) => !unavailable(error)).map(String).join('; ')}`);
         const stored = (await store.list('entries')).items.map((item) => item.marker as string);
         const audit = (await store.list('audit')).items.map((item) => item.marker as string);
