@@ -137,6 +137,14 @@ if ('skip' in outcome) {
   });
 
   describe('postgres store: bounded lock waits', () => {
+    it('refuses wait options that are not milliseconds, before connecting', async () => {
+      for (const bad of [{ lockTimeoutMs: -1 }, { idleTransactionTimeoutMs: Number.NaN }, { connectTimeoutMs: Infinity }, { lockTimeoutMs: '5' as unknown as number }]) {
+        await assert.rejects(postgresStorage({ connectionString: 'postgres://nobody@127.0.0.1:1/none', ...bad }),
+          /postgresStorage: \w+ must be a number of milliseconds of at least 0\./);
+      }
+    });
+
+
     it('fails a write queued behind a long one in the same process after lockTimeoutMs', async () => {
       const store = await postgresStorage({ connectionString: server.connectionString, schema: freshSchema(), lockTimeoutMs: 200 });
       try {

@@ -25,7 +25,7 @@ export function isUnavailable(error: unknown): boolean {
 }
 
 export function unavailableError(cause: unknown): StorageError {
-  const error = storageError('store_unavailable', 'The PostgreSQL database cannot be reached, or its write lock was not free in time.');
+  const error = storageError('store_unavailable', `PostgreSQL is unavailable: ${cause instanceof Error ? cause.message || (cause as { code?: string }).code : String(cause)}`);
   (error as Error & { cause?: unknown }).cause = cause;
   return error;
 }
