@@ -59,6 +59,12 @@ if ('skip' in outcome) {
         const kept = await store.insert('entries', { name: 'kept' });
         assert.deepEqual((await store.list('entries')).items.map((item) => item.name), ['kept']);
         assert.equal(kept.id, 1, 'the rolled-back ids were not used');
+
+        // Idle connections of the host's pool (which has no 'error' listener of its own) breaking.
+        assert.ok(pool.idleCount > 0);
+        await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'quire_victim'`);
+        await delay(100);
+        assert.equal((await store.get('entries', 1))?.name, 'kept');
       } finally {
         await store.close();
         await pool.end();

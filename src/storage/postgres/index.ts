@@ -74,7 +74,7 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
   const idleTransactionTimeoutMs = milliseconds(options.idleTransactionTimeoutMs, 60_000, 'idleTransactionTimeoutMs');
   const ownsPool = !('pool' in options);
   const pool = 'pool' in options
-    ? options.pool as pg.Pool
+    ? hostPool(options.pool as pg.Pool)
     : ownPool(options.connectionString, options.max ?? 10, milliseconds(options.connectTimeoutMs, 5000, 'connectTimeoutMs'));
   let schemaName: string;
   try {
@@ -151,6 +151,17 @@ function milliseconds(value: number | undefined, fallback: number, name: string)
     throw new RangeError(`postgresStorage: ${name} must be a number of milliseconds of at least 0.`);
   }
   return value;
+}
+
+/**
+ * A host's pool that has no 'error' listener gets one that ignores the errors: an idle connection breaking (a
+ * server restart) would otherwise end the process. A host listening itself is left alone.
+ */
+function hostPool(pool: pg.Pool): pg.Pool {
+  if (typeof pool.on === 'function' && typeof pool.listenerCount === 'function' && pool.listenerCount('error') === 0) {
+    pool.on('error', () => {});
+  }
+  return pool;
 }
 
 function ownPool(connectionString: string, max: number, connectTimeoutMs: number): pg.Pool {
