@@ -18,7 +18,7 @@ const UNAVAILABLE_MESSAGE = /^Connection terminated|is not queryable|timeout exc
 
 /** Whether a driver error says the database is out of reach (or its lock busy) rather than the statement wrong. */
 export function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  if (!(error instanceof Error) || error.name === 'StorageError') return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (UNAVAILABLE_STATE.test(code) || UNAVAILABLE_SOCKET.has(code))) return true;
   return UNAVAILABLE_MESSAGE.test(error.message);
