@@ -45,7 +45,7 @@ async function openStorage(choice: StoreChoice, access: 'read' | 'write'): Promi
   try {
     const { postgresStorage } = await import('../storage/postgres/index.js');
     const storage = await postgresStorage({ connectionString: choice.url });
-    return { storage, description: `PostgreSQL ${new URL(choice.url).host}${new URL(choice.url).pathname}` };
+    return { storage, description: `PostgreSQL ${postgresPlace(choice.url)}` };
   } catch (error) {
     if (missingDriver(error, "'pg'")) throw new StoreSetupError('the PostgreSQL store needs pg (npm install pg)');
     throw new StoreSetupError(`cannot use PostgreSQL: ${(error as Error).message}`);
@@ -69,6 +69,16 @@ async function readCopy(path: string, open: typeof import('../storage/sqlite/ind
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** Host and database of a connection URL; one over a unix socket (`postgres://user@/db?host=/run/…`) has no host. */
+function postgresPlace(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host || parsed.searchParams.get('host') || 'localhost'}${parsed.pathname}`;
+  } catch {
+    return `${url.match(/@\/?([^?]*)/)?.[1] ?? 'database'} (unix socket)`;
   }
 }
 

@@ -71,12 +71,35 @@ export function internalError(): CmsError {
   return new CmsError('internal_error', 'The server met an unexpected condition and could not answer the request.', 500);
 }
 
+/** How long a client is told to wait when the store is unreachable, in seconds (the `Retry-After` header). */
+export const STORE_UNAVAILABLE_RETRY_SECONDS = 5;
+
 /**
- * The one normaliser: a `CmsError` passes as it is; anything else is reported (never to the client) and becomes
- * a bare 500 `internal_error`. A failing reporter is ignored rather than turned into a second failure.
+ * The store could not be reached, or could not take its write lock in time (the storage port's
+ * `store_unavailable`): a 503 with `Retry-After`, an expected condition rather than a fault. Told apart by shape,
+ * as the core sits below the ports.
+ */
+function isStoreUnavailable(thrown: unknown): boolean {
+  return thrown instanceof Error && (thrown as { name?: unknown }).name === 'StorageError'
+    && (thrown as { code?: unknown }).code === 'store_unavailable';
+}
+
+export function storeUnavailable(): CmsError {
+  const error = new CmsError('store_unavailable', 'The content store is unavailable right now. Please try again shortly.', 503, {
+    retry_after: STORE_UNAVAILABLE_RETRY_SECONDS,
+  });
+  error.headers['Retry-After'] = String(STORE_UNAVAILABLE_RETRY_SECONDS);
+  return error;
+}
+
+/**
+ * The one normaliser: a `CmsError` passes as it is; the store's `store_unavailable` becomes a 503 (not reported);
+ * anything else is reported (never to the client) and becomes a bare 500 `internal_error`. A failing reporter is
+ * ignored rather than turned into a second failure.
  */
 export function toCmsError(thrown: unknown, report: ((error: unknown) => void) | undefined): CmsError {
   if (isCmsError(thrown)) return thrown;
+  if (isStoreUnavailable(thrown)) return storeUnavailable();
   try {
     report?.(thrown);
   } catch {

@@ -130,10 +130,20 @@ export interface StoragePort {
    * do not).
    */
   changeToken?(): Promise<string>;
+  /**
+   * For health checks: resolves when the store can answer now, rejects with `store_unavailable` when it cannot.
+   * Cheap (one trivial round trip). Optional: a store in the process has nothing to check.
+   */
+  ping?(): Promise<void>;
   close?(): Promise<void>;
 }
 
-export type StorageErrorCode = 'duplicate_id' | 'invalid_record' | 'invalid_query' | 'transaction_closed';
+/**
+ * `store_unavailable`: the store cannot be reached (a lost connection, a restarting server) or could not take its
+ * write lock within its set time; nothing was written, and the same call may succeed later. Only stores over a
+ * network raise it (PostgreSQL's); the memory and SQLite stores never do.
+ */
+export type StorageErrorCode = 'duplicate_id' | 'invalid_record' | 'invalid_query' | 'transaction_closed' | 'store_unavailable';
 
 /** What stores throw for the failures the port defines: an `Error` named `StorageError` carrying a code. */
 export interface StorageError extends Error {

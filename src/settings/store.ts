@@ -1,7 +1,8 @@
 /**
  * Stored site settings: one record of the values written through `/settings`, laid over the host's settings. The
- * merged settings are kept in memory and read again after a write here, or after `refreshMs` (so several processes
- * sharing one store follow each other's changes).
+ * merged settings are kept in memory while the store's change token stays the same, so the next read in any
+ * process sharing the store sees a write; a store without a change token is read again after a write here, or
+ * after `refreshMs`.
  */
 import type { SiteSettings } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
@@ -20,7 +21,10 @@ export interface SiteSettingsStore {
 }
 
 export interface SettingsStoreOptions {
-  /** How long the merged settings are trusted before the store is read again, in milliseconds (default 1000). */
+  /**
+   * For a store without a change token only: how long the merged settings are trusted before the store is read
+   * again, in milliseconds (default 1000).
+   */
   refreshMs?: number;
   /** Milliseconds of a monotonic clock; default `performance.now`. */
   now?: () => number;
@@ -35,15 +39,17 @@ function valuesOf(record: Record<string, unknown> | null): Record<string, unknow
 export function createSiteSettingsStore(storage: StoragePort, host: SiteSettings, options: SettingsStoreOptions = {}): SiteSettingsStore {
   const refreshMs = options.refreshMs ?? 1000;
   const now = options.now ?? (() => performance.now());
-  let cached: { stored: Record<string, unknown>; settings: SiteSettings; key: string; at: number } | null = null;
+  let cached: { stored: Record<string, unknown>; settings: SiteSettings; key: string; at: number; token: string | null } | null = null;
 
   async function load(): Promise<NonNullable<typeof cached>> {
-    if (cached && now() - cached.at < refreshMs) return cached;
+    // The token is read before the record, so a write landing in between only makes the values newer than it.
+    const token = storage.changeToken ? await storage.changeToken() : null;
+    if (cached && (token === null ? now() - cached.at < refreshMs : cached.token === token)) return cached;
     const stored = valuesOf(await storage.get(SETTINGS_COLLECTION, RECORD_ID));
     const key = JSON.stringify(stored);
     // Unchanged values keep the same settings object, so answers cached for it stay valid.
     const settings = cached && cached.key === key ? cached.settings : Object.freeze(withStoredValues(host, stored));
-    cached = { stored, settings, key, at: now() };
+    cached = { stored, settings, key, at: now(), token };
     return cached;
   }
 
@@ -60,7 +66,10 @@ export function createSiteSettingsStore(storage: StoragePort, host: SiteSettings
         if (await tx.get(SETTINGS_COLLECTION, RECORD_ID)) await tx.update(SETTINGS_COLLECTION, RECORD_ID, { values });
         else await tx.insert(SETTINGS_COLLECTION, { id: RECORD_ID, values });
       });
-      if (cached) cached.at = -Infinity;
+      if (cached) {
+        cached.at = -Infinity;
+        cached.token = null;
+      }
     },
   };
 }

@@ -184,6 +184,29 @@ describe('permissions and errors', () => {
     assert.equal(response.headers.Allow, undefined);
   });
 
+  it('answers a store that cannot be reached with 503 and Retry-After, unreported, wherever it fails', async () => {
+    const unreachable = () => Object.assign(new Error('The database cannot be reached.'), { name: 'StorageError', code: 'store_unavailable' });
+    const reported: unknown[] = [];
+    const registry = new Registry();
+    registry.namespace('down/v1', namespaceRoot(registry));
+    registry.add('down/v1', '/read', [{ methods: ['GET'], permission: allowAnyone, handler: () => { throw unreachable(); } }]);
+    const options = { registry, services: {} as Services, site: { url: 'http://example.test' }, maxBodyBytes: 1024, headerPrefix: 'X-WP', jsonp: false,
+      onError: (error: unknown) => reported.push(error) };
+    const cores = {
+      handler: new Dispatcher(options),
+      authentication: new Dispatcher({ ...options, authenticate: () => { throw unreachable(); } }),
+      settings: new Dispatcher({ ...options, currentSite: async () => { throw unreachable(); } }),
+    };
+    for (const [where, core] of Object.entries(cores)) {
+      const response = await send(core, 'GET', '/down/v1/read', { headers: { authorization: 'Bearer someone' } });
+      assert.equal(response.status, 503, where);
+      assert.equal(response.headers['Retry-After'], '5', where);
+      assert.equal(response.json.code, 'store_unavailable', where);
+      assert.deepEqual(response.json.data, { status: 503, retry_after: 5 }, where);
+    }
+    assert.deepEqual(reported, [], 'an outage is expected, not a fault to report');
+  });
+
   it('turns unexpected errors into a bare 500 and reports them', async () => {
     const reported: unknown[] = [];
     const core = makeCore({ onError: (error) => reported.push(error) });

@@ -125,10 +125,25 @@ onEachStore('settings', (store) => {
   });
 });
 
-it('a second process over the same store follows a change after the refresh interval', async () => {
+it('a second process over the same store sees a change on its next read (the change token)', async () => {
   const first = createCms({ site: { url: 'http://example.test' } });
+  const store = createSiteSettingsStore(first.deps.storage, {}, { refreshMs: 60_000, now: () => 0 });
+  const before = await store.current();
+  assert.equal(before.name, undefined);
+  assert.equal(await store.current(), before, 'the same object while nothing changes');
+  await first.users.create({ login: 'boss', email: 'boss@example.test', roles: ['administrator'] });
+  assert.equal(await store.current(), before, 'other writes leave the settings object as it was');
+  const boss = (await first.users.list()).find((user) => user.login === 'boss')!;
+  const update = await send(first, 'POST', '/cms/v2/settings', { json: { title: 'Elsewhere' }, user: { id: boss.id } });
+  assert.equal(update.status, 200);
+  assert.equal((await store.current()).name, 'Elsewhere');
+});
+
+it('over a store without a change token, a second process follows a change after the refresh interval', async () => {
+  const first = createCms({ site: { url: 'http://example.test' } });
+  const { changeToken: _token, ...withoutToken } = first.deps.storage;
   let clock = 0;
-  const store = createSiteSettingsStore(first.deps.storage, {}, { refreshMs: 1000, now: () => clock });
+  const store = createSiteSettingsStore(withoutToken, {}, { refreshMs: 1000, now: () => clock });
   assert.equal((await store.current()).name, undefined);
   await first.users.create({ login: 'boss', email: 'boss@example.test', roles: ['administrator'] });
   const boss = (await first.users.list()).find((user) => user.login === 'boss')!;

@@ -17,6 +17,8 @@ import path from 'node:path';
 export interface TestPostgres {
   connectionString: string;
   stop(): Promise<void>;
+  /** Private clusters only: stops the server (`pg_ctl stop -m fast`), waits `downMs`, starts it again. */
+  restart?(downMs?: number): Promise<void>;
 }
 
 export type TestPostgresOutcome = { server: TestPostgres } | { skip: string };
@@ -93,6 +95,11 @@ function startPrivateCluster(binaries: string): TestPostgres {
     async stop() {
       process.removeListener('exit', stopNow);
       stopNow();
+    },
+    async restart(downMs = 0) {
+      runServerCommand(path.join(binaries, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'fast', '-w']);
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      runServerCommand(path.join(binaries, 'pg_ctl'), ['start', '-D', dataDir, '-w', '-t', '60', '-l', path.join(folder, 'server.log')]);
     },
   };
 }

@@ -5,6 +5,7 @@ import { Mutex } from '../mutex.js';
 import { checkQuery } from '../query-check.js';
 import type { StringRule } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle } from '../sql/session.js';
+import { beginLocked, classified, classifying, connectClient, runWithin } from './availability.js';
 import { LOCK_CLASS, lockKeyOf, migrate, quoteIdentifier, schemaVersion } from './migrate.js';
 import { postgresSession, PostgresRecords } from './records.js';
 
@@ -19,13 +20,27 @@ export interface PostgresPool {
 }
 
 export type PostgresStorageOptions = (
-  /** The store makes its own pool (`max` connections, default 10) and ends it on `close()`. */
-  | { connectionString: string; max?: number }
+  /**
+   * The store makes its own pool (`max` connections, default 10) and ends it on `close()`. `connectTimeoutMs`
+   * (default 5000; 0: no limit): how long a query waits for a connection (a free one, or a new one being made)
+   * before failing with `store_unavailable`.
+   */
+  | { connectionString: string; max?: number; connectTimeoutMs?: number }
   /** A host's pool. The store never ends it. */
   | { pool: PostgresPool }
 ) & {
   /** The schema holding quire's tables, created when missing. Default: the connection's current schema. */
   schema?: string;
+  /**
+   * How long a write waits for its turn — behind this process's other writes, then for the schema's advisory
+   * lock — before failing with `store_unavailable`, in milliseconds (default 5000; 0 waits without limit).
+   */
+  lockTimeoutMs?: number;
+  /**
+   * A write transaction whose process sends no statement for this long is ended by the server, releasing the
+   * lock (a frozen or stalled process), in milliseconds; 0 leaves the server's setting (default 60000).
+   */
+  idleTransactionTimeoutMs?: number;
 };
 
 export interface PostgresStorage extends StoragePort {
@@ -35,6 +50,8 @@ export interface PostgresStorage extends StoragePort {
   /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
   changeToken(): Promise<string>;
   schemaVersion(): Promise<number>;
+  /** Resolves when the database answers `SELECT 1`; rejects with `store_unavailable` when it cannot. */
+  ping(): Promise<void>;
   /** The plan PostgreSQL chooses for a list's page query (with its total, when asked), one line per row. */
   explain(collection: string, query?: ListQuery): Promise<string[]>;
   close(): Promise<void>;
@@ -55,36 +72,48 @@ const postgresStrings: StringRule = (value, where) => {
  * nothing is cached in the process. Reads outside transactions go straight to the pool and see committed data.
  */
 export async function postgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
+  const lockTimeoutMs = milliseconds(options.lockTimeoutMs, 5000, 'lockTimeoutMs') || Infinity;
+  const idleTransactionTimeoutMs = milliseconds(options.idleTransactionTimeoutMs, 60_000, 'idleTransactionTimeoutMs');
   const ownsPool = !('pool' in options);
-  const pool = 'pool' in options ? options.pool as pg.Pool : ownPool(options.connectionString, options.max ?? 10);
+  const pool = 'pool' in options
+    ? hostPool(options.pool as pg.Pool)
+    : ownPool(options.connectionString, options.max ?? 10, milliseconds(options.connectTimeoutMs, 5000, 'connectTimeoutMs'));
   let schemaName: string;
   try {
     schemaName = await migrate(pool, options.schema);
   } catch (error) {
     if (ownsPool) await pool.end();
-    throw error;
+    throw classified(error);
   }
   const schema = quoteIdentifier(schemaName);
   const records = new PostgresRecords(schema);
-  const reads = readOperations(postgresSession(pool, records));
+  const reader = classifying(pool);
+  const reads = readOperations(postgresSession(reader, records));
   const writeLock = new Mutex();
-  const lockStatement = `BEGIN; SELECT pg_advisory_xact_lock(${LOCK_CLASS}, ${lockKeyOf(schemaName)})`;
+  const lockKeys = [LOCK_CLASS, lockKeyOf(schemaName)] as const;
   let closed = false;
 
-  async function transaction<T>(work: (tx: StoragePort) => Promise<T>): Promise<T> {
-    return writeLock.run(async () => {
-      const client = await pool.connect();
+  function transaction<T>(work: (tx: StoragePort) => Promise<T>): Promise<T> {
+    return runWithin(writeLock, lockTimeoutMs, async (leftMs) => {
+      const client = await connectClient(pool);
+      // A connection that breaks while checked out (a terminated backend, a restarting server) is reported
+      // here, not as an unhandled event that would end the process; its next query then fails.
       let broken: Error | undefined;
+      const onError = (error: Error) => { broken ??= error; };
+      client.on('error', onError);
       try {
-        await client.query(lockStatement);
-        const session = postgresSession(client, records);
+        const db = classifying(client);
+        await beginLocked(db, lockKeys, leftMs(), idleTransactionTimeoutMs);
+        const session = postgresSession(db, records);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen, postgresStrings));
         await session.commit();
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
-        throw error;
+        if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
+        throw classified(error);
       } finally {
+        client.off('error', onError);
+        // A broken connection is released with its error, so the pool discards it and opens another.
         client.release(broken);
       }
     });
@@ -99,12 +128,15 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
     update: (collection, id, patch) => transaction((tx) => tx.update(collection, id, patch)),
     remove: (collection, id) => transaction((tx) => tx.remove(collection, id)),
     transaction,
-    changeToken: () => records.generation(pool),
-    schemaVersion: () => schemaVersion(pool, schema),
+    changeToken: () => records.generation(reader),
+    schemaVersion: () => schemaVersion(reader, schema),
+    async ping() {
+      await reader.query('SELECT 1');
+    },
     async explain(collection, query) {
       const checked = checkQuery(query);
       const { sql, params } = records.pageStatement(collection, checked, checked.withTotal);
-      const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+      const { rows } = await reader.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
       return rows.map((row) => row['QUERY PLAN']);
     },
     close: () => writeLock.run(async () => {
@@ -115,8 +147,27 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
   };
 }
 
-function ownPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max });
+function milliseconds(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`postgresStorage: ${name} must be a number of milliseconds of at least 0.`);
+  }
+  return value;
+}
+
+/**
+ * A host's pool that has no 'error' listener gets one that ignores the errors: an idle connection breaking (a
+ * server restart) would otherwise end the process. A host listening itself is left alone.
+ */
+function hostPool(pool: pg.Pool): pg.Pool {
+  if (typeof pool.on === 'function' && typeof pool.listenerCount === 'function' && pool.listenerCount('error') === 0) {
+    pool.on('error', () => {});
+  }
+  return pool;
+}
+
+function ownPool(connectionString: string, max: number, connectTimeoutMs: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true });
   // An idle connection that breaks (a server restart, say) is dropped from the pool; the next query opens
   // another. Without a listener the error would end the process.
   pool.on('error', () => {});

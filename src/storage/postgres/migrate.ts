@@ -30,6 +30,9 @@ export async function migrate(pool: pg.Pool, schemaName: string | undefined, mig
   const latest = migrations.at(-1)?.version ?? 0;
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection lost meanwhile fails the next query instead of ending the process as an unhandled event.
+  const onError = (error: Error) => { broken ??= error; };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     try {
@@ -65,6 +68,7 @@ export async function migrate(pool: pg.Pool, schemaName: string | undefined, mig
       throw error;
     }
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }
@@ -87,7 +91,7 @@ async function trigramOperatorClass(client: pg.PoolClient): Promise<string | nul
   return rows[0]?.name ?? null;
 }
 
-export async function schemaVersion(pool: pg.Pool, schema: string): Promise<number> {
+export async function schemaVersion(pool: Pick<pg.Pool, 'query'>, schema: string): Promise<number> {
   const { rows } = await pool.query<{ version: number }>(`SELECT coalesce(max(version), 0) AS version FROM ${schema}.quire_migrations`);
   return Number(rows[0]!.version);
 }
