@@ -106,6 +106,17 @@ onEachStore('comments: list', (store) => {
     }
   });
 
+  it('takes a password for a record of the posts collection that has none (a form)', async () => {
+    const site = await makeCommentSite(store);
+    const form = await site.admin('POST', '/forms/v1/contact-forms', { json: { title: 'Contact', form: '[text your-name]' } });
+    assert.equal(form.status, 200);
+    for (const role of [null, 'subscriber'] as const) {
+      const response = await site.as(role)('GET', `/cms/v2/comments?post=${form.json.id}&password=secret`);
+      assert.equal(response.status, 200);
+      assert.deepEqual(response.json, []);
+    }
+  });
+
   it('lets editors filter by status and type; everyone else only sees approved comments', async () => {
     const site = await makeCommentSite(store);
     const seeded = await seed(site);
