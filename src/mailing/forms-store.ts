@@ -126,9 +126,9 @@ export async function signupFormLists(storage: StoragePort): Promise<Set<string>
   const lists = new Set<string>();
   const perPage = 100;
   for (let page = 1; ; page++) {
-    const { items } = await listFormRecords(storage, page, perPage);
+    const { items, total } = await listFormRecords(storage, page, perPage);
     for (const record of items) for (const list of settingsOf(record).lists) lists.add(list);
-    if (items.length < perPage) return lists;
+    if (page * perPage >= total) return lists;
   }
 }
 
