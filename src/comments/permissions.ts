@@ -36,7 +36,8 @@ export async function loadComment(context: RequestContext, deps: CommentsDeps): 
  * the edit context, or whoever sent the right password (the reference's `can_access_password_content`).
  */
 export function unlocksPost(post: PostRecord, context: RequestContext, viewer: Viewer, facts: Awaited<ReturnType<typeof postFactsOf>>): boolean {
-  if (post.password === '') return false;
+  // Other records of the posts collection (forms) have no password.
+  if (typeof post.password !== 'string' || post.password === '') return false;
   if (context.context === 'edit' && canEditPost(viewer, facts)) return true;
   const password = context.params.password;
   return typeof password === 'string' && password !== '' && passwordMatches(post.password, password);

@@ -2,10 +2,13 @@
 import { filterDateToLocal } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import type { Condition, ListQuery, SortKey } from '../ports/storage.js';
-import { readableCondition, type Viewer } from './readability.js';
+import { canModerate, readableCondition, type Viewer } from './readability.js';
 import { pageOffset } from '../core/response.js';
 
 const SEARCHED_FIELDS = ['author_name', 'author_email', 'author_url', 'author_ip', 'content'];
+/** The fields only callers who may read them (moderators, as for the edit context) filter or search by. */
+const PRIVATE_FIELDS = new Set(['author_email', 'author_ip']);
+const PUBLIC_SEARCHED_FIELDS = SEARCHED_FIELDS.filter((field) => !PRIVATE_FIELDS.has(field));
 
 const ORDER_FIELDS: Readonly<Record<string, string>> = {
   date: 'date', date_gmt: 'date_gmt', id: 'id', post: 'post', parent: 'parent', type: 'type',
@@ -72,7 +75,8 @@ export function listQuery(params: Readonly<Record<string, unknown>>, viewer: Vie
   inList('parent', integers(params.parent), 'in');
   inList('parent', integers(params.parent_exclude), 'notIn');
   inList('post', integers(params.post), 'in');
-  if (typeof params.author_email === 'string' && params.author_email !== '') {
+  const readsPrivate = canModerate(viewer);
+  if (readsPrivate && typeof params.author_email === 'string' && params.author_email !== '') {
     add({ field: 'author_email', op: 'textEquals', value: params.author_email });
   }
   add(statusCondition(typeof params.status === 'string' ? params.status : 'approve'));
@@ -99,6 +103,6 @@ export function listQuery(params: Readonly<Record<string, unknown>>, viewer: Vie
   const offset = Number.isSafeInteger(offsetParam) && offsetParam > 0 ? offsetParam : pageOffset(page, perPage);
   const query: ListQuery = { where, orderBy, offset, limit: perPage, withTotal: true };
   const search = typeof params.search === 'string' ? params.search : '';
-  if (search !== '') query.search = { fields: SEARCHED_FIELDS, terms: [search] };
+  if (search !== '') query.search = { fields: readsPrivate ? SEARCHED_FIELDS : PUBLIC_SEARCHED_FIELDS, terms: [search] };
   return { query, page, perPage };
 }

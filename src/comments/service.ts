@@ -39,7 +39,7 @@ export async function postFactsOf(storage: StoragePort, post: PostRecord | null)
     post_type: post.type,
     post_status: status,
     post_author: post.author,
-    post_protected: post.password !== '',
+    post_protected: typeof post.password === 'string' && post.password !== '',
     post_trashed_from: post.status === 'trash' ? post.trashed_from_status ?? null : null,
   };
 }

@@ -255,6 +255,7 @@ export class Dispatcher implements RouteSteps {
       query: call.query,
       url: found.urlParams,
       endpoint: found.endpoint,
+      pathParams: found.route.pathParams,
     });
     let error: CmsError | null = call.body.jsonError;
     if (!error) {

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { issueFromValibot, type Arg, type ArgCheckContext } from './args/define.js';
 import { CmsError, type ArgIssue } from './errors.js';
-import type { Endpoint } from './registry.js';
+import type { Endpoint, PathParam } from './registry.js';
+import { typeIssue } from './args/validate.js';
 import type { JsonObject, ParamMap } from './types.js';
 
 export type GroupName = 'JSON' | 'POST' | 'GET' | 'URL' | 'defaults';
@@ -10,9 +11,15 @@ export type GroupName = 'JSON' | 'POST' | 'GET' | 'URL' | 'defaults';
 export class ParamGroups {
   readonly #groups: [GroupName, Map<string, unknown>][];
   readonly #settled = new Set<string>();
+  /** The route's path parameters, whose rule a value of the same name from the body or query must follow. */
+  readonly pathParams: ReadonlyMap<string, PathParam>;
 
-  constructor(sources: { json?: unknown; post?: Record<string, unknown> | null; query: ParamMap; url: Record<string, string>; endpoint: Endpoint }) {
+  constructor(sources: {
+    json?: unknown; post?: Record<string, unknown> | null; query: ParamMap; url: Record<string, string>; endpoint: Endpoint;
+    pathParams?: ReadonlyMap<string, PathParam>;
+  }) {
     const { json, post, query, url, endpoint } = sources;
+    this.pathParams = sources.pathParams ?? new Map();
     this.#groups = [];
     if (json !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json)) {
       this.#groups.push(['JSON', new Map(Object.entries(json))]);
@@ -143,7 +150,7 @@ export function validateParams(groups: ParamGroups, endpoint: Endpoint, checkCon
     throw new CmsError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params: names });
   }
 
-  const failures = new Map<string, ArgIssue>();
+  const failures = pathParamFailures(groups, endpoint);
   for (const [name, compiled] of endpoint.args) {
     if (compiled.phase !== 'validate') continue;
     const value = groups.get(name);
@@ -168,6 +175,23 @@ export function validateParams(groups: ParamGroups, endpoint: Endpoint, checkCon
     }
   }
   if (failures.size > 0) throw invalidParams(failures);
+}
+
+/**
+ * A body or query parameter named like a path parameter takes its place (the groups' order); when the endpoint
+ * declares no argument of that name, the value must still be one the path would have matched.
+ */
+function pathParamFailures(groups: ParamGroups, endpoint: Endpoint): Map<string, ArgIssue> {
+  const failures = new Map<string, ArgIssue>();
+  for (const [name, rule] of groups.pathParams) {
+    if (endpoint.args.has(name)) continue;
+    const value = groups.get(name);
+    const text = typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+    if (text !== null && rule.regex.test(text)) continue;
+    if (rule.integer || text === null) failures.set(name, typeIssue(name, rule.integer ? 'integer' : 'string'));
+    else failures.set(name, { code: 'rest_invalid_pattern', message: `${name} does not match pattern ${rule.source}.`, data: null });
+  }
+  return failures;
 }
 
 function validateOne(compiled: Arg, value: unknown, name: string, context: ArgCheckContext): ArgIssue | null {

@@ -65,6 +65,16 @@ export interface Route {
   readonly regex: RegExp;
   /** The pattern with groups replaced by `{name}`, or null when something else is variable. */
   readonly template: string | null;
+  /** Each named group's own pattern (`id` → `[\d]+`), which a value of that name from elsewhere must match too. */
+  readonly pathParams: ReadonlyMap<string, PathParam>;
+}
+
+export interface PathParam {
+  /** The group's pattern as written in the route. */
+  readonly source: string;
+  readonly regex: RegExp;
+  /** Whether the group holds digits only, so a value of another kind is not an integer. */
+  readonly integer: boolean;
 }
 
 /**
@@ -91,6 +101,34 @@ export const allowAnyone: PermissionCheck = () => true;
 /** Turns the reference's PCRE route fragment into an anchored, case-insensitive JS regex. */
 export function compilePattern(pattern: string): RegExp {
   return new RegExp(`^${pattern.replace(/\(\?P<(\w+)>/g, '(?<$1>')}$`, 'i');
+}
+
+/** The named groups of a route pattern with the pattern of each, found by balancing parentheses. */
+export function pathParamsOf(pattern: string): ReadonlyMap<string, PathParam> {
+  const params = new Map<string, PathParam>();
+  const opening = /\(\?P<(\w+)>/g;
+  for (let found = opening.exec(pattern); found; found = opening.exec(pattern)) {
+    const start = found.index + found[0].length;
+    let depth = 1;
+    let index = start;
+    let inClass = false;
+    for (; index < pattern.length && depth > 0; index++) {
+      const char = pattern[index];
+      if (char === '\\') index++;
+      else if (inClass) inClass = char !== ']';
+      else if (char === '[') inClass = true;
+      else if (char === '(') depth++;
+      else if (char === ')') depth--;
+    }
+    if (depth !== 0) continue;
+    const source = pattern.slice(start, index - 1);
+    params.set(found[1]!, {
+      source,
+      regex: compilePattern(`(?:${source})`),
+      integer: /^(?:\[\\d\]|\\d|\[0-9\])[+*]$/.test(source),
+    });
+  }
+  return params;
 }
 
 function templateOf(pattern: string): string | null {
@@ -166,6 +204,7 @@ export class Registry {
       serialize: options.serialize,
       regex: compilePattern(pattern),
       template: templateOf(pattern),
+      pathParams: pathParamsOf(pattern),
     };
     this.#routes.push(route);
     if (namespace !== '') this.#byNamespace.get(namespace)!.push(route);

@@ -5,6 +5,7 @@ import type { MailingListProvider } from '../ports/mailing-list.js';
 import type { ConfirmationMailComposer } from './providers/local/confirmation-mail.js';
 import { createLocalMailingProvider, type LocalMailingProvider } from './providers/local/provider.js';
 import { createMailchimpProvider } from './providers/mailchimp/provider.js';
+import { signupFormLists } from './forms-store.js';
 
 export interface MailingOptions {
   /**
@@ -58,6 +59,7 @@ export function createMailingDeps(deps: CmsDeps, options: MailingOptions = {}): 
     localProvider = createLocalMailingProvider({
       storage: deps.storage, mailer: deps.mailer, clock: deps.clock,
       secret, confirmTtlSeconds, unsubscribeTtlSeconds, resendAfterSeconds, from, confirmationMail,
+      knownLists: () => signupFormLists(deps.storage),
     });
     provider = localProvider;
   }

@@ -121,6 +121,17 @@ export async function listFormRecords(storage: StoragePort, page: number, perPag
   return { items: items.filter(isFormRecord), total: total ?? 0 };
 }
 
+/** Every list id some sign-up form (of any status) names in its settings: the lists the local provider keeps. */
+export async function signupFormLists(storage: StoragePort): Promise<Set<string>> {
+  const lists = new Set<string>();
+  const perPage = 100;
+  for (let page = 1; ; page++) {
+    const { items, total } = await listFormRecords(storage, page, perPage);
+    for (const record of items) for (const list of settingsOf(record).lists) lists.add(list);
+    if (page * perPage >= total) return lists;
+  }
+}
+
 /** A slug not yet taken by another form: `name`, then `name-2`, `name-3`, ... */
 export async function uniqueFormSlug(storage: StoragePort, wanted: string, ownId?: number): Promise<string> {
   const conditions = (slug: string): Condition[] => [

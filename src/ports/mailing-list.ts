@@ -127,6 +127,12 @@ export interface MailingListProvider {
    * reference's plugin reports it). Rejects with `MailingListError`.
    */
   subscribe(request: SubscribeRequest, origin: SignupOrigin): Promise<SubscribeResult>;
+  /**
+   * Whether the provider has this list. A sign-up naming a list the provider does not have is refused before
+   * `subscribe` is called (without this method every list is taken). Rejects with `MailingListError` when the
+   * provider cannot tell.
+   */
+  hasList?(list: string): Promise<boolean>;
   /** Confirms a double opt-in from the token of a confirmation link (providers that send their own links). */
   confirm?(token: string): Promise<TokenOutcome>;
   /** Unsubscribes from the token of an unsubscribe link. */

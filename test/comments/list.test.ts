@@ -79,6 +79,44 @@ onEachStore('comments: list', (store) => {
     assert.deepEqual(await admin('author_email=BOB@example.org'), [b.id]);
   });
 
+  it('searches and filters by author_email and author_ip only for callers who may read them', async () => {
+    const site = await makeCommentSite(store);
+    const { first, a, b, c } = await seed(site);
+    const withAddress = await site.comment({ post: first.id, content: 'Plums', author_name: 'Pat', author_email: 'pat@example.net', author_ip: '203.0.113.7', status: 'approved' });
+    const search = (role: 'administrator' | 'editor' | 'contributor' | null, term: string) =>
+      site.as(role)('GET', `/cms/v2/comments?search=${encodeURIComponent(term)}`);
+    for (const role of [null, 'contributor'] as const) {
+      for (const term of ['203.0.113', 'pat@example', 'bob@', 'example.org']) {
+        const response = await search(role, term);
+        assert.equal(response.status, 200);
+        assert.deepEqual(response.json, [], `${role ?? 'anonymous'} searching ${term}`);
+        assert.equal(response.headers['X-WP-Total'], '0');
+      }
+      // Public columns are still searched.
+      assert.deepEqual(ids((await search(role, 'Pat')).json), [withAddress.id]);
+    }
+    // A contributor may send author_email, but it filters nothing it could not read.
+    const contributor = await site.as('contributor')('GET', '/cms/v2/comments?author_email=bob@example.org&order=asc');
+    assert.equal(contributor.status, 200);
+    assert.deepEqual(ids(contributor.json), [a.id, b.id, c.id, withAddress.id]);
+    for (const role of ['administrator', 'editor'] as const) {
+      assert.deepEqual(ids((await search(role, '203.0.113')).json), [withAddress.id]);
+      assert.deepEqual(ids((await search(role, 'bob@')).json), [b.id]);
+      assert.deepEqual(ids((await site.as(role)('GET', '/cms/v2/comments?author_email=bob@example.org')).json), [b.id]);
+    }
+  });
+
+  it('takes a password for a record of the posts collection that has none (a form)', async () => {
+    const site = await makeCommentSite(store);
+    const form = await site.admin('POST', '/forms/v1/contact-forms', { json: { title: 'Contact', form: '[text your-name]' } });
+    assert.equal(form.status, 200);
+    for (const role of [null, 'subscriber'] as const) {
+      const response = await site.as(role)('GET', `/cms/v2/comments?post=${form.json.id}&password=secret`);
+      assert.equal(response.status, 200);
+      assert.deepEqual(response.json, []);
+    }
+  });
+
   it('lets editors filter by status and type; everyone else only sees approved comments', async () => {
     const site = await makeCommentSite(store);
     const seeded = await seed(site);

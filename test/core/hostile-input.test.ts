@@ -143,15 +143,15 @@ describe('hostile input', () => {
       assert.equal(response.json.code, 'rest_invalid_namespace');
     });
 
-    it('POST /cms/v2/posts/1/autosaves?id[toString]=x names no post', async () => {
+    it('POST /cms/v2/posts/1/autosaves?id[toString]=x is refused like any bad path parameter', async () => {
       for (const caller of [site.anonymous, site.admin]) {
         const response = await caller('POST', `/cms/v2/posts/${postId}/autosaves?id[toString]=x`, { json: { content: 'x' } });
-        assert.equal(response.status, 404);
-        assert.equal(response.json.code, 'rest_post_invalid_id');
+        assert.equal(response.status, 400);
+        assert.equal(response.json.code, 'rest_invalid_param');
       }
       const list = await site.admin('GET', `/cms/v2/posts/${postId}/autosaves?id[toString]=x`);
-      assert.equal(list.status, 404);
-      assert.equal(list.json.code, 'rest_post_invalid_parent');
+      assert.equal(list.status, 400);
+      assert.equal(list.json.code, 'rest_invalid_param');
       await assertSiteBehaves();
     });
   });

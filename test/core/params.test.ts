@@ -55,3 +55,55 @@ describe('argument defaults', () => {
     assert.equal(checks(), 2);
   });
 });
+
+describe('parameters named like path parameters', () => {
+  function pathCore() {
+    const seen: unknown[] = [];
+    const registry = new Registry();
+    registry.namespace('path/v1', namespaceRoot(registry));
+    const handler = (context: { params: Record<string, unknown> }) => {
+      seen.push(context.params.id ?? context.params.user);
+      return { ok: true };
+    };
+    registry.add('path/v1', '/things/(?P<id>\\d+)', [{ methods: ['GET', 'POST'], permission: allowAnyone, handler }]);
+    registry.add('path/v1', '/owners/(?P<user>(?:[\\d]+|me))', [{ methods: ['GET'], permission: allowAnyone, handler }]);
+    registry.add('path/v1', '/declared/(?P<id>[\\d]+)', [{ methods: ['GET'], args: { id: args.integer({}) }, permission: allowAnyone, handler }]);
+    const core = new Dispatcher({ registry, services: {} as Services, site: { url: 'http://example.test' }, maxBodyBytes: 1024, headerPrefix: 'X-WP', jsonp: true });
+    return { core, seen };
+  }
+
+  it('takes them in the reference\'s order (JSON, POST, GET, URL) when they follow the path\'s rule', async () => {
+    const { core, seen } = pathCore();
+    assert.equal((await send(core, 'GET', '/path/v1/things/1')).status, 200);
+    assert.equal((await send(core, 'GET', '/path/v1/things/1?id=2')).status, 200);
+    assert.equal((await send(core, 'POST', '/path/v1/things/1?id=2', { form: 'id=3' })).status, 200);
+    assert.equal((await send(core, 'POST', '/path/v1/things/1?id=2', { json: { id: 4 } })).status, 200);
+    assert.equal((await send(core, 'GET', '/path/v1/owners/7?user=me')).status, 200);
+    assert.deepEqual(seen, ['1', '2', '3', 4, 'me']);
+  });
+
+  it('answers 400 rest_invalid_param for an object, a list or a value the path would not match, on undeclared and declared ones', async () => {
+    const { core, seen } = pathCore();
+    const cases: [string, string, { json?: unknown; form?: string }, string][] = [
+      ['GET', '/path/v1/things/1?id[a]=1', {}, 'rest_invalid_type'],
+      ['GET', '/path/v1/things/1?id[]=1', {}, 'rest_invalid_type'],
+      ['GET', '/path/v1/things/1?id=abc', {}, 'rest_invalid_type'],
+      ['GET', '/path/v1/things/1?id=', {}, 'rest_invalid_type'],
+      ['POST', '/path/v1/things/1', { json: { id: { a: 1 } } }, 'rest_invalid_type'],
+      ['POST', '/path/v1/things/1', { json: { id: true } }, 'rest_invalid_type'],
+      ['POST', '/path/v1/things/1', { json: { id: -2 } }, 'rest_invalid_type'],
+      ['POST', '/path/v1/things/1', { form: 'id[x]=1' }, 'rest_invalid_type'],
+      ['GET', '/path/v1/owners/7?user=you', {}, 'rest_invalid_pattern'],
+      ['GET', '/path/v1/owners/7?user[a]=me', {}, 'rest_invalid_type'],
+      ['GET', '/path/v1/declared/1?id[a]=1', {}, 'rest_invalid_type'],
+    ];
+    for (const [method, path, init, detail] of cases) {
+      const response = await send(core, method, path, init);
+      assert.equal(response.status, 400, `${method} ${path} ${JSON.stringify(init)}`);
+      assert.equal(response.json.code, 'rest_invalid_param');
+      const details = (response.json.data as { details: Record<string, { code: string }> }).details;
+      assert.equal(Object.values(details)[0]!.code, detail, path);
+    }
+    assert.deepEqual(seen, []);
+  });
+});

@@ -107,6 +107,23 @@ describe('feedback under abuse', async () => {
     await nothingKept();
   });
 
+  it('an id in the query or body that the path would not match: 400 rest_invalid_param on every form route', async () => {
+    for (const route of ['', '/feedback', '/feedback/schema', '/refill', '/submissions']) {
+      for (const method of route === '/feedback' ? ['POST'] : ['GET']) {
+        for (const query of ['id[a]=1', 'id[]=1', 'id=abc']) {
+          const response = await site.request('administrator', method, `/forms/v1/contact-forms/${id}${route}?${query}`);
+          assert.equal(response.status, 400, `${method} ${route}?${query}`);
+          assert.equal(response.json.code, 'rest_invalid_param');
+        }
+      }
+    }
+    // A valid one takes the path's place, as in the reference.
+    const other = await site.request('administrator', 'GET', `/forms/v1/contact-forms/${id}/feedback/schema?id=99999`);
+    assert.equal(other.status, 404);
+    assert.equal(other.json.code, 'wpcf7_not_found');
+    await nothingKept();
+  });
+
   it('a hostile template cannot stall the scanner', async () => {
     const form = `${'[text '.repeat(30_000)}${'[text a "'.repeat(5_000)}<label>${'<label '.repeat(10_000)}`;
     const created = await site.request('administrator', 'POST', '/forms/v1/contact-forms', { json: { title: 'Hostile', form } });

@@ -44,6 +44,11 @@ function groupValue(random: Random, site: SeededSite, kind: ReturnType<typeof ki
   return random.pick(['x', 'slider-1', '1,2,3', '__proto__', 'constructor', 'a'.repeat(200)]);
 }
 
+/** The names of a route pattern's groups (`id`, `parent`...). */
+export function groupNames(pattern: string): string[] {
+  return [...pattern.matchAll(GROUP)].map((match) => match[1]!);
+}
+
 const CHILD_ROUTE = /^\/cms\/v2\/(posts|pages)\/\(\?P<parent>[^/]*\)\/(revisions|autosaves)\/\(\?P<id>[^/]*\)$/;
 
 /** A concrete path for a route pattern, its groups filled in. */

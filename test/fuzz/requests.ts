@@ -1,7 +1,7 @@
 import type { Route } from '../../src/core/registry.js';
 import type { CmsRequest } from '../../src/core/types.js';
 import { flatten, hostilePairs, INVALID_UTF8, jsonText, joinPairs, multipart, type FilePart } from './encode.js';
-import { fillPattern, mutatePath, pickCaller, pickMethod } from './paths.js';
+import { fillPattern, groupNames, mutatePath, pickCaller, pickMethod } from './paths.js';
 import { Random } from './random.js';
 import { TINY_PNG, type SeededSite } from './site.js';
 import { DANGEROUS_KEYS, GLOBAL_PARAMS, ValueMaker, type Value } from './values.js';
@@ -40,6 +40,11 @@ function endpointParams(random: Random, values: ValueMaker, site: SeededSite, ro
     const name = random.pick(GLOBAL_PARAMS);
     result[name] = name === '_jsonp' && random.chance(0.7) ? random.pick(['cb', 'a.b', 'jQuery_1']) : values.forSchema(undefined, 1);
   }
+  const textArgs = [...endpoint?.args ?? []].filter(([, arg]) => arg.schema.type === 'string').map(([name]) => name);
+  if (textArgs.includes('search') && random.chance(0.25)) result.search = values.nulText();
+  else if (textArgs.length > 0 && random.chance(0.1)) result[random.pick(textArgs)] = values.nulText();
+  const pathParams = route ? groupNames(route.pattern) : [];
+  if (hostile && pathParams.length > 0 && random.chance(0.12)) result[random.pick(pathParams)] = values.pathParamImpostor();
   if (hostile && random.chance(0.1)) result[random.pick(DANGEROUS_KEYS)] = values.object(2);
   if (hostile && random.chance(0.05)) result[values.randomText(random.between(1, 6))] = values.any(2);
   return result;

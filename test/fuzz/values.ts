@@ -69,6 +69,38 @@ export class ValueMaker {
       [2, () => r.pick(this.words)],
       [1, () => this.randomText(r.between(1, 40))],
       [1, () => r.pick(['a', '€', '\u0000', '\ud800', '<b>', ' ']).repeat(r.pick([1000, 10_000, 70_000]))],
+      [1, () => this.nulText()],
+    ])();
+  }
+
+  /**
+   * A word with a NUL inside (or at an end): what a text filter (`search`, `slug`, an email...) must take on
+   * every store. Words of three characters or more reach the SQLite trigram index too.
+   */
+  nulText(): string {
+    const r = this.random;
+    const word = r.pick([...this.words, 'hello', 'alpha', 'post', 'example.org', '203.0.113', 'a']);
+    const at = r.weighted([[4, r.between(1, Math.max(1, word.length - 1))], [1, 0], [1, word.length]] as const);
+    return `${word.slice(0, at)}${r.pick(['\u0000', '\u0000\u0000', '%00'])}${word.slice(at)}`;
+  }
+
+  /**
+   * A value sent under the name of a path parameter (`id`, `parent`, `user_id`...): the query's or body's value
+   * takes the path's place, so it must follow the path's rule. Bracketed keys (`id[a]=1`), lists, text, odd
+   * numbers, and some fine identifiers.
+   */
+  pathParamImpostor(): Value {
+    const r = this.random;
+    return r.weighted<() => Value>([
+      [3, () => {
+        const object: { [key: string]: Value } = Object.create(null);
+        object[r.pick(['a', '0', 'toString', ...DANGEROUS_KEYS])] = r.pick(['1', String(r.pick(this.idPool)), 'x']);
+        return object;
+      }],
+      [2, () => [String(r.pick(this.idPool))]],
+      [2, () => r.pick(['abc', '', ' 1', '1e2', '-1', '1.5', 'me', '0x10', 'a\u0000b', '__proto__'])],
+      [1, () => r.pick([-1, 1.5, 2 ** 63, true, false])],
+      [2, () => r.pick(this.idPool)],
     ])();
   }
 

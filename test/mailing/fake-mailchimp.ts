@@ -83,6 +83,10 @@ export async function startFakeMailchimp(apiKey: string) {
       json(response, 200, { merge_fields: list.mergeFields.map((field, index) => ({ merge_id: index + 1, ...field })), total_items: list.mergeFields.length });
       return;
     }
+    if (kind === undefined && method === 'GET') {
+      json(response, 200, { id: decodeURIComponent(match[1]!) });
+      return;
+    }
     if (kind !== 'members' || !hash) {
       problem(response, 405, 'Method Not Allowed', 'The requested method and resource are not compatible.');
       return;

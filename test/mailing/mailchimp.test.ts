@@ -129,6 +129,22 @@ describe('sign-ups through the Mailchimp provider (a local fake of the API)', ()
     assert.deepEqual(edge.json, { code: 'http_request_failed', message: GENERIC, data: { status: 400 } });
   });
 
+  it('asks Mailchimp for a list the form does not name before anything else, and remembers lists that exist', async () => {
+    const mailing = await site();
+    fake.addList('otherlist02', [{ tag: 'EMAIL', type: 'email' }]);
+    const id = await mailing.createForm({ settings: { lists: ['anchorlist01'] } });
+    const unknown = await mailing.signup({ ...mailing.hidden(id), _mc4wp_lists: 'anchorlist01,nosuchlist', EMAIL: 'a@example.com' });
+    assert.deepEqual(unknown.json, { code: '404', message: GENERIC, data: { status: 400 } });
+    assert.deepEqual(fake.requests.map((request) => `${request.method} ${request.path}`), ['GET /3.0/lists/nosuchlist?fields=id']);
+    assert.equal(fake.member('anchorlist01', 'a@example.com'), undefined, 'nothing written');
+    for (const email of ['b@example.com', 'c@example.com']) {
+      const known = await mailing.signup({ ...mailing.hidden(id), _mc4wp_lists: 'otherlist02', EMAIL: email });
+      assert.equal(known.status, 200);
+      assert.equal(fake.member('otherlist02', email)!.status, 'pending');
+    }
+    assert.equal(fake.requests.filter((request) => request.path === '/3.0/lists/otherlist02?fields=id').length, 1);
+  });
+
   it('answers a wrong key with the API\'s 401 as the code', async () => {
     const mailing = await site('ffffffffffffffffffffffffffffffff-us1');
     const id = await mailing.createForm({ settings: { lists: ['anchorlist01'] } });

@@ -134,6 +134,7 @@ describe('mailing/v1/form: the checks, in order, first error only', () => {
   it('takes a lists override as a comma string: an empty string is one (empty) list, not "no lists"', async () => {
     const site = await makeMailingSite();
     const id = await site.createForm({ settings: { lists: [] } });
+    await site.createForm({ settings: { lists: ['alpha', 'beta', 'gamma'] } });
     const badEmail = await site.signup({ ...site.hidden(id), _mc4wp_lists: '', EMAIL: 'bad' });
     assert.equal(badEmail.json.code, 'invalid_email');
     const nothingToJoin = await site.signup({ ...site.hidden(id), _mc4wp_lists: '', EMAIL: 'a@example.com' });
@@ -146,6 +147,24 @@ describe('mailing/v1/form: the checks, in order, first error only', () => {
     const arrayOverride = await site.signup({ ...site.hidden(id), '_mc4wp_lists[]': ['gamma', ''], EMAIL: 'b@example.com' });
     assert.equal(arrayOverride.status, 200);
     assert.equal((await site.subscribers('gamma')).length, 1);
+  });
+
+  it('takes only lists the provider has: an unknown one is the reference\'s 404, and nothing is stored or mailed', async () => {
+    const site = await makeMailingSite();
+    const id = await site.createForm({ settings: { lists: ['list01'] } });
+    await site.createForm({ status: 'draft', settings: { lists: ['list02'] } });
+    for (const lists of ['made-up', 'list01,made-up', 'made-up,list02']) {
+      const response = await site.signup({ ...site.hidden(id), _mc4wp_lists: lists, EMAIL: 'victim@example.com' });
+      assert.equal(response.status, 400, lists);
+      assert.deepEqual(response.json, { code: '404', message: 'Oops. Something went wrong. Please try again later.', data: { status: 400 } });
+    }
+    assert.equal(site.outbox.messages.length, 0);
+    assert.deepEqual(await site.subscribers('list01'), []);
+    assert.deepEqual(await site.subscribers('made-up'), []);
+    // Lists of any sign-up form exist, drafts' included.
+    const known = await site.signup({ ...site.hidden(id), '_mc4wp_lists[]': ['list01', 'list02'], EMAIL: 'someone@example.com' });
+    assert.equal(known.status, 200);
+    assert.equal(site.outbox.messages.length, 1);
   });
 
   it('marks a missing, empty or bot-like user agent as spam.user_agent', async () => {

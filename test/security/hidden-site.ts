@@ -128,12 +128,18 @@ export async function makeHiddenSite(options: Partial<CmsOptions> = {}) {
   const quiet = await ok(as(ids.hiddenAuthor!)('POST', '/cms/v2/posts', { json: { title: 'Quiet draft', status: 'draft' } }), 201);
   const contributorDraft = await ok(as(ids.contributor!)('POST', '/cms/v2/posts', { json: { title: 'Contributor draft', content: 'Open words' } }), 201);
   const publicMedia = await upload(showcase.id, null);
+  // A public comment whose address is private: neither the address nor a search by a part of it may show.
+  const commenterMarker = fresh();
+  await ok(admin('POST', '/cms/v2/comments', { json: {
+    post: showcase.id, content: 'A public comment', author_name: 'Commenter', author_email: `${commenterMarker}@example.test`,
+    author_ip: '198.51.100.23', status: 'approved',
+  } }), 201);
   const revisions = await ok(admin('GET', `/cms/v2/posts/${history.id}/revisions`), 200) as { id: number }[];
   const autosaves = await ok(admin('GET', `/cms/v2/posts/${history.id}/autosaves`), 200) as { id: number }[];
 
   const viewerUser = (viewer: Viewer): number | null => (viewer === 'anonymous' ? null : ids[viewer]!);
   return {
-    cms, ids, items, markers, tag: tag.id as number, hiddenAuthorMarker,
+    cms, ids, items, markers, tag: tag.id as number, hiddenAuthorMarker, commenterMarker,
     showcase: showcase.id as number, child: child.id as number, history: history.id as number,
     historyRevisions: revisions.map((revision) => revision.id), historyAutosaves: autosaves.map((autosave) => autosave.id),
     quietDraft: quiet.id as number, contributorDraft: contributorDraft.id as number, publicMedia,

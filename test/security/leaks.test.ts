@@ -114,6 +114,9 @@ async function probeUsersAndTerms(probe: LeakProbe, site: HiddenSite): Promise<v
   await probe.list('/cms/v2/users?per_page=100');
   await probe.nothing(`/cms/v2/users?search=${site.hiddenAuthorMarker}`);
   await probe.nothing(`/cms/v2/users?include=${site.ids.hiddenAuthor}`);
+  for (const part of [site.commenterMarker, site.commenterMarker.slice(0, 3), '198.51.100', '100.23']) {
+    await probe.nothing(`/cms/v2/comments?search=${part}`);
+  }
   await probe.refused('GET', `/cms/v2/users/${site.ids.hiddenAuthor}`);
   const tags = await probe.list('/cms/v2/tags?per_page=100&hide_empty=false');
   const tag = tags.json.find((term: { id: number }) => term.id === site.tag);
@@ -131,6 +134,8 @@ async function checkControls(probe: LeakProbe, site: HiddenSite, viewer: Viewer)
   const mediaIds = (media.json as { id: number }[]).map((item) => item.id).sort((a, b) => a - b);
   assert.deepEqual(mediaIds, [protectedPost.media, site.items.find((item) => item.state === 'protected' && item.base === 'pages')!.media, site.publicMedia].sort((a, b) => a - b));
   assert.equal((await probe.send('GET', `/cms/v2/media/${protectedPost.media}`)).status, 200);
+  const comments = await probe.list('/cms/v2/comments?search=public');
+  assert.equal((comments.json as unknown[]).length, 1, `${viewer} finds the public comment by its words`);
   const title = await probe.list('/cms/v2/posts?search=Protected');
   assert.deepEqual((title.json as { id: number }[]).map((post) => post.id), viewer === 'anonymous' ? [] : [protectedPost.id]);
   if (viewer === 'contributor') {

@@ -77,12 +77,17 @@ for (const store of STORES) {
         ['/slider/sliders/modal/9x', failure(400, 'slider_invalid_id', 'Slider ID should be numeric')],
         ['/slider/sliders/modal/4242', failure(404, 'slider_not_found', 'Slider not found.')],
         ['/slider/sliders/stream/4242', failure(404, 'slider_not_found', 'Slider could not be loaded')],
-        ['/slider/sliders/stream/1?id=abc', failure(400, 'slider_invalid_id', 'Slider ID should be numeric')],
       ];
       for (const [path, expected] of cases) {
         const response = await site.anonymous('GET', path);
         assert.equal(response.status, expected.status, path);
         assert.deepEqual(response.json, expected.body, path);
+      }
+      // A query id in place of the path's must be one the path would match, as on every namespace.
+      for (const path of ['/slider/sliders/stream/1?id=abc', '/slider/sliders/stream/1?id[a]=1']) {
+        const response = await site.anonymous('GET', path);
+        assert.equal(response.status, 400, path);
+        assert.equal(response.json.code, 'rest_invalid_param', path);
       }
     });
 

@@ -9,7 +9,9 @@ import { isEmpty, toInt } from '../../core/args/php.js';
 import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
 import { reply } from '../../core/response.js';
-import { isMailingListError, type MailingListError, type MergeValue, type SubscribeRequest, type SubscriberTag } from '../../ports/mailing-list.js';
+import {
+  isMailingListError, MailingListError, type MailingListProvider, type MergeValue, type SubscribeRequest, type SubscriberTag,
+} from '../../ports/mailing-list.js';
 import type { MailingDeps } from '../deps.js';
 import { firstPublishedForm, getFormRecord, messagesOf, settingsOf, type SignupFormRecord } from '../forms-store.js';
 import { commaList, LIST_ID, messageFor, type FormMessages, type FormSettings } from '../settings.js';
@@ -88,6 +90,19 @@ function providerFailure(error: MailingListError, messages: FormMessages): CmsEr
   }
 }
 
+/**
+ * A sign-up may name only lists the provider has: the form's own lists are the site's choice, any other (from
+ * `_mc4wp_lists`) must be known to the provider, so nobody can make up lists to send more confirmations. An
+ * unknown list is the error Mailchimp gives the reference for it (404).
+ */
+async function refuseUnknownLists(provider: MailingListProvider, lists: readonly string[], formLists: readonly string[]): Promise<void> {
+  if (!provider.hasList) return;
+  for (const list of new Set(lists)) {
+    if (formLists.includes(list)) continue;
+    if (!(await provider.hasList(list))) throw new MailingListError('provider_error', `The list ${list} does not exist.`, 404);
+  }
+}
+
 export async function submitSignup(context: RequestContext, deps: MailingDeps): Promise<unknown> {
   const fields = bodyFields(context.body);
   if (!fields) throw notFound();
@@ -139,6 +154,7 @@ export async function submitSignup(context: RequestContext, deps: MailingDeps): 
   if (typeof language === 'string' && language !== '') request.language = language.slice(0, 10);
 
   try {
+    await refuseUnknownLists(deps.provider, lists, settings.lists);
     await deps.provider.subscribe(request, {
       siteName: context.site.name,
       confirmUrl: (token) => context.url('/mailing/v1/confirm', { token }),

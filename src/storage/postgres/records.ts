@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
+import { queryWithoutNul } from '../sql/nul.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { storageError } from '../errors.js';
 import type { CountedSelection } from '../sql/counts.js';
@@ -62,7 +63,8 @@ export class PostgresRecords {
    * One statement answers the page and its total together (one round trip, one snapshot); only a page that
    * comes back empty needs a second statement for the total.
    */
-  async list(db: Queryable, collection: string, query: CheckedQuery): Promise<ListResult> {
+  async list(db: Queryable, collection: string, given: CheckedQuery): Promise<ListResult> {
+    const query = queryWithoutNul(given);
     if (query.limit !== 0) {
       const { sql, params } = this.pageStatement(collection, query, query.withTotal);
       const { rows } = await db.query<{ id: string; data: Record<string, unknown>; total?: string }>(sql, params);
@@ -77,7 +79,8 @@ export class PostgresRecords {
     return { items: [], total: Number(rows[0]!.total) };
   }
 
-  pageStatement(collection: string, query: CheckedQuery, withTotal = false): { sql: string; params: unknown[] } {
+  pageStatement(collection: string, given: CheckedQuery, withTotal = false): { sql: string; params: unknown[] } {
+    const query = queryWithoutNul(given);
     const params = new PositionalParams();
     const total = withTotal ? `, ${this.totalSql(collection, query, params)} AS total` : '';
     const byMembers = memberList(query.conditions, query.orderBy);

@@ -159,7 +159,9 @@ export const sqliteDialect: SqlDialect = {
   },
 
   textPrefilter(leaves: TextLeaf[], params) {
-    const eligible = leaves.every((leaf) => TEXT_INDEXED_FIELDS.includes(leaf.field) && [...leaf.needle].length >= MIN_TRIGRAM_NEEDLE);
+    // An FTS5 query string cannot hold a NUL: such needles are left to the exact test alone.
+    const eligible = leaves.every((leaf) => TEXT_INDEXED_FIELDS.includes(leaf.field) && [...leaf.needle].length >= MIN_TRIGRAM_NEEDLE
+      && !leaf.needle.includes('\0'));
     if (!eligible) return null;
     // A trigram phrase matches exactly the rows whose folded text contains the folded needle; equality implies that.
     const match = leaves.map((leaf) => `${leaf.field} : "${leaf.needle.replace(/"/g, '""')}"`).join(' OR ');

@@ -6,7 +6,8 @@
  * answer is `updated`); anyone else becomes `pending` (double opt-in) or `subscribed`. Every list that leaves a
  * subscriber `pending` is named in one confirmation message whose link carries a fresh nonce, so signing up
  * again while pending re-sends the message and retires the older link — but not within a minute of the last
- * message (`resendAfterSeconds`), so the public sign-up route cannot be used to flood someone's inbox.
+ * message to that address, whatever its lists (`resendAfterSeconds`), so the public sign-up route cannot be used
+ * to flood someone's inbox. With `knownLists`, the provider has only those lists (`hasList`).
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../../ports/clock.js';
@@ -25,6 +26,7 @@ import {
 import type { StoragePort } from '../../../ports/storage.js';
 import { confirmationMessage, defaultConfirmationMail, defaultSender, type ConfirmationMailComposer } from './confirmation-mail.js';
 import { siteSecret } from './secret.js';
+import { lastMailed, forgetMailed, noteMailed } from './mailed.js';
 import {
   findSubscriber,
   insertSubscriber,
@@ -51,6 +53,8 @@ export interface LocalMailingProviderOptions {
   from?: string;
   /** The wording of confirmation messages. */
   confirmationMail?: ConfirmationMailComposer;
+  /** The lists this provider has; without it every list id is taken. */
+  knownLists?: () => Promise<ReadonlySet<string>>;
 }
 
 export interface LocalMailingProvider extends MailingListProvider {
@@ -79,8 +83,23 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
     return createToken(await secret(), { purpose, email, lists, nonce, expires: nowSeconds() + ttl });
   }
 
-  /** Adds or updates one list's subscriber; returns whether a confirmation message should name the list. */
-  async function subscribeToList(list: string, request: SubscribeRequest, email: string, nonce: string): Promise<{ result: SubscribeResult; mail: boolean }> {
+  /** Sign-ups of one address run one at a time, so that two at once cannot both decide to mail it. */
+  const signupsByAddress = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(email: string, task: () => Promise<T>): Promise<T> {
+    const result = (signupsByAddress.get(email) ?? Promise.resolve()).then(task);
+    const settled = result.then(() => undefined, () => undefined);
+    signupsByAddress.set(email, settled);
+    void settled.then(() => {
+      if (signupsByAddress.get(email) === settled) signupsByAddress.delete(email);
+    });
+    return result;
+  }
+
+  /**
+   * Adds or updates one list's subscriber; returns whether a confirmation message should name the list
+   * (`mayMail`: no message went to the address lately).
+   */
+  async function subscribeToList(list: string, request: SubscribeRequest, email: string, nonce: string, mayMail: boolean): Promise<{ result: SubscribeResult; mail: boolean }> {
     return storage.transaction(async (tx) => {
       const existing = await findSubscriber(tx, list, email);
       const now = formatUtc(clock.now());
@@ -119,7 +138,7 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
       };
       const sentLately = existing?.status === 'pending' && existing.confirm_sent !== null
         && clock.now().getTime() - parseUtc(existing.confirm_sent) < resendAfterMs;
-      const mail = status === 'pending' && !sentLately;
+      const mail = status === 'pending' && mayMail && !sentLately;
       if (mail) {
         fields.confirm_nonce = nonce;
         fields.confirm_sent = now;
@@ -138,10 +157,12 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
       siteName: origin.siteName, email, lists, confirmUrl, unsubscribeUrl, expires: new Date((nowSeconds() + confirmTtl) * 1000),
     };
     const message = confirmationMessage(details, compose, options.from ?? defaultSender(origin.siteName, confirmUrl));
+    await noteMailed(storage, email, formatUtc(clock.now()));
     try {
       await mailer.send(message);
     } catch {
       // Nothing was sent, so the next sign-up may send at once.
+      await forgetMailed(storage, email);
       for (const list of lists) {
         const subscriber = await findSubscriber(storage, list, email);
         if (subscriber) await updateSubscriber(storage, subscriber.id, { confirm_sent: null });
@@ -151,25 +172,31 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
   }
 
   return {
-    async subscribe(request, origin) {
+    subscribe(request, origin) {
       const email = request.email.toLowerCase();
-      const nonce = randomBytes(12).toString('base64url');
-      const mailLists: string[] = [];
-      let last: SubscribeResult | MailingListError = new MailingListError('provider_error', 'No list was given.');
-      for (const list of request.lists) {
-        try {
-          const { result, mail } = await subscribeToList(list, request, email, nonce);
-          if (mail) mailLists.push(list);
-          last = result;
-        } catch (error) {
-          if (!isMailingListError(error)) throw error;
-          last = error;
+      return oneAtATime(email, async () => {
+        const nonce = randomBytes(12).toString('base64url');
+        const mailed = await lastMailed(storage, email);
+        const mayMail = mailed === null || clock.now().getTime() - parseUtc(mailed) >= resendAfterMs;
+        const mailLists: string[] = [];
+        let last: SubscribeResult | MailingListError = new MailingListError('provider_error', 'No list was given.');
+        for (const list of request.lists) {
+          try {
+            const { result, mail } = await subscribeToList(list, request, email, nonce, mayMail);
+            if (mail) mailLists.push(list);
+            last = result;
+          } catch (error) {
+            if (!isMailingListError(error)) throw error;
+            last = error;
+          }
         }
-      }
-      if (mailLists.length > 0) await sendConfirmation(email, mailLists, nonce, origin);
-      if (last instanceof MailingListError) throw last;
-      return last;
+        if (mailLists.length > 0) await sendConfirmation(email, mailLists, nonce, origin);
+        if (last instanceof MailingListError) throw last;
+        return last;
+      });
     },
+
+    ...(options.knownLists ? { hasList: async (list: string) => (await options.knownLists!()).has(list) } : {}),
 
     async confirm(tokenText) {
       const payload = readToken(await secret(), tokenText, 'confirm', nowSeconds());

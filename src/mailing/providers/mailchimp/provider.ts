@@ -4,7 +4,8 @@
  * already `subscribed` member is `already_subscribed` unless updates are allowed; a member still `pending` under
  * double opt-in is first set `unsubscribed` so Mailchimp sends a fresh confirmation; then
  * `PUT /lists/{list}/members/{hash}` with `status_if_new` (`pending` or `subscribed`), and finally the tags
- * (`POST …/tags`, whose failure is ignored). Only merge fields the list defines are sent.
+ * (`POST …/tags`, whose failure is ignored). Only merge fields the list defines are sent. `hasList` asks for the
+ * list (`GET /lists/{list}`): a 404 is a list Mailchimp does not have.
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../../ports/clock.js';
@@ -81,6 +82,18 @@ export function createMailchimpProvider(options: MailchimpProviderOptions): Mail
     return fields;
   }
 
+  /** Lists known to exist, until when; unknown ids are not remembered, so made-up ones cannot fill it. */
+  const knownLists = new Map<string, number>();
+
+  async function hasList(list: string): Promise<boolean> {
+    if ((knownLists.get(list) ?? 0) > now()) return true;
+    const answer = await call('GET', `/lists/${encodeURIComponent(list)}?fields=id`);
+    if (answer.status === 404) return false;
+    if (answer.status >= 400) throw apiError(answer);
+    knownLists.set(list, now() + ttlMs);
+    return true;
+  }
+
   async function subscribeToList(list: string, request: SubscribeRequest): Promise<SubscribeResult> {
     const member = `/lists/${encodeURIComponent(list)}/members/${subscriberHash(request.email)}`;
     const found = await call('GET', `${member}?fields=status,interests`);
@@ -130,6 +143,7 @@ export function createMailchimpProvider(options: MailchimpProviderOptions): Mail
   }
 
   return {
+    hasList,
     async subscribe(request) {
       let last: SubscribeResult | MailingListError = new MailingListError('provider_error', 'No list was given.');
       for (const list of request.lists) {
