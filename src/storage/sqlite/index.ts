@@ -68,10 +68,10 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     // UTF-16 code unit, the port's string order. An existing UTF-8 database compares by code point, which
     // differs only between characters above U+FFFF and those from U+E000 to U+FFFF.
     db.pragma("encoding = 'UTF-16be'");
-    db.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
+    registerFold(db);
     migrate(db);
     reader = openReader(db, busyTimeoutMs);
-    reader?.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
+    if (reader) registerFold(reader);
   } catch (error) {
     reader?.close();
     if (ownsConnection) db.close();
@@ -148,6 +148,10 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       if (ownsConnection) db.close();
     }),
   };
+}
+
+function registerFold(connection: BetterSqlite3.Database): void {
+  connection.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
 }
 
 /** How reads outside transactions are made, the state of the data they see, and what a transaction wraps. */
