@@ -16,7 +16,7 @@ export interface OpenedWriter {
  * in-memory database cannot be opened by a second connection, and readers need their own.
  */
 export function openWriter(file: string, busyTimeoutMs: number): OpenedWriter {
-  const privateFile = file === ':memory:' ? path.join(mkdtempSync(path.join(tmpdir(), 'quire-memory-')), 'store.db') : null;
+  const privateFile = file === ':memory:' ? temporaryFile() : null;
   const db = new Database(privateFile ?? file, { timeout: busyTimeoutMs });
   try {
     db.pragma('journal_mode = WAL');
@@ -51,6 +51,16 @@ export function openReader(writer: BetterSqlite3.Database, busyTimeoutMs: number
     throw error;
   }
   return reader;
+}
+
+/** A new file in a folder of its own under the system's temporary folder, or null when none can be made. */
+function temporaryFile(): string | null {
+  try {
+    return path.join(mkdtempSync(path.join(tmpdir(), 'quire-memory-')), 'store.db');
+  } catch {
+    // The database stays in memory, without a second connection (see openReader).
+    return null;
+  }
 }
 
 /** Removes the temporary file behind `':memory:'` (and its log), which the open connections keep using. */
