@@ -113,10 +113,11 @@ export interface StoragePort {
   remove(collection: string, id: RecordId): Promise<boolean>;
   /**
    * Runs `work` with a handle whose writes are all kept or, if `work` throws, all undone (the error is then
-   * rethrown). Transactions do not interleave their writes. Inside `work` use `tx` only; `tx.transaction` nests
-   * like a savepoint (its failure undoes only its own writes; savepoints form a stack, so run nested transactions
-   * of one handle one after another, not concurrently). A handle used after its transaction ended fails with
-   * `transaction_closed`.
+   * rethrown). Transactions do not interleave their writes. Reads outside the transaction see none of its
+   * writes until it commits (then all of them), and none ever if it rolls back. Inside `work` use `tx` only;
+   * `tx.transaction` nests like a savepoint (its failure undoes only its own writes; savepoints form a stack, so
+   * run nested transactions of one handle one after another, not concurrently). A handle used after its
+   * transaction ended fails with `transaction_closed`.
    */
   transaction<T>(work: (tx: StoragePort) => Promise<T>): Promise<T>;
   /**

@@ -170,7 +170,7 @@ describe('memory store: query plans', () => {
 });
 
 describe('memory store: isolation', () => {
-  it('queues writes behind a running transaction, while reads see its uncommitted writes', async () => {
+  it('queues writes behind a running transaction, while reads see committed data only', async () => {
     const store = createMemoryStorage();
     await store.insert('posts', { title: 'a' });
     let release!: () => void;
@@ -188,10 +188,11 @@ describe('memory store: isolation', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     assert.equal(outsideDone, false);
     assert.equal(await store.get('posts', 2), null);
-    assert.equal((await store.get('posts', 1))!.title, 'uncommitted');
+    assert.equal((await store.get('posts', 1))!.title, 'a');
     release();
     await running;
     await outside;
+    assert.equal((await store.get('posts', 1))!.title, 'uncommitted');
     assert.equal((await store.get('posts', 2))!.title, 'b');
   });
 });

@@ -321,7 +321,7 @@ describe('sqlite store: query plans', () => {
       await tx.remove('posts', 2);
       // Records 1 to 10 hold post(0) to post(9); post(n) mentions the needle when n is even.
       assert.equal((await tx.list('posts', needle)).total, 5 + 1250, 'the transaction finds its own texts');
-      assert.equal((await store.list('posts', needle)).total, 1255, 'as does a read beside it, which sees its writes');
+      assert.equal((await store.list('posts', needle)).total, 5, 'a read beside it sees committed records only');
       for (let index = 2510; index < 2520; index++) await tx.insert('posts', post(index));
     });
     assert.equal(indexed(), 1260);

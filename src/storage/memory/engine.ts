@@ -8,8 +8,8 @@ import { isPlainObject, setMember } from '../json.js';
 import { copyJsonIn } from './values.js';
 
 type UndoStep =
-  | { kind: 'row'; collection: Collection; id: number; before: StoredRecord | undefined }
-  | { kind: 'highestId'; collection: Collection; before: number };
+  | { kind: 'row'; name: string; collection: Collection; id: number; before: StoredRecord | undefined }
+  | { kind: 'highestId'; name: string; collection: Collection; before: number };
 
 /**
  * The data and the synchronous operations on it. Every write notes how to undo itself while an undo log is
@@ -18,10 +18,7 @@ type UndoStep =
 export class MemoryEngine {
   private readonly collections = new Map<string, Collection>();
   private undoLog: UndoStep[] | null = null;
-  /**
-   * Counts every change to the data as it happens, a rollback that undoes something included: reads see a
-   * running transaction's writes, so a change token must move with them and again when they are undone.
-   */
+  /** Counts the changes this engine's data went through (one per write, and one per `publish` into it). */
   changes = 0;
 
   constructor(private readonly options: { maxIndexesPerCollection: number; useIndexes: boolean }) {}
@@ -61,11 +58,11 @@ export class MemoryEngine {
       id = explicitId;
     }
     if (id > collection.highestId) {
-      this.note({ kind: 'highestId', collection, before: collection.highestId });
+      this.note({ kind: 'highestId', name, collection, before: collection.highestId });
       collection.highestId = id;
     }
     const row = { ...fields, id } as StoredRecord;
-    this.note({ kind: 'row', collection, id, before: undefined });
+    this.note({ kind: 'row', name, collection, id, before: undefined });
     collection.put(row);
     this.changes++;
     return row;
@@ -85,7 +82,7 @@ export class MemoryEngine {
       if (value === undefined) delete after[field];
       else setMember(after, field, copyJsonIn(value, `patch.${field}`));
     }
-    this.note({ kind: 'row', collection, id, before });
+    this.note({ kind: 'row', name, collection, id, before });
     collection.put(after as StoredRecord);
     this.changes++;
     return after as StoredRecord;
@@ -95,7 +92,7 @@ export class MemoryEngine {
     const collection = this.collections.get(name);
     const before = collection?.get(id);
     if (!collection || !before) return false;
-    this.note({ kind: 'row', collection, id, before });
+    this.note({ kind: 'row', name, collection, id, before });
     collection.delete(id);
     this.changes++;
     return true;
@@ -110,6 +107,30 @@ export class MemoryEngine {
   /** Stops recording (the outermost transaction committed). */
   endUndo(): void {
     this.undoLog = null;
+  }
+
+  /**
+   * Gives `target` the rows and id counters that the writes recorded since `beginUndo` left in this engine.
+   * Rows are never changed in place, so both engines share them.
+   */
+  publishTo(target: MemoryEngine): void {
+    const log = this.undoLog;
+    if (!log || log.length === 0) return;
+    const done = new Set<string>();
+    for (const step of log) {
+      const key = `${step.kind}\u0000${step.name}\u0000${step.kind === 'row' ? step.id : ''}`;
+      if (done.has(key)) continue;
+      done.add(key);
+      const into = target.collection(step.name);
+      if (step.kind === 'highestId') {
+        into.highestId = step.collection.highestId;
+        continue;
+      }
+      const row = step.collection.get(step.id);
+      if (row) into.put(row);
+      else into.delete(step.id);
+    }
+    target.changes++;
   }
 
   rollBackTo(mark: number): void {

@@ -26,27 +26,51 @@ export interface MemoryStorage extends StoragePort {
  * The default store: everything in memory, gone with the process.
  *
  * Isolation: writes are serialised — a write outside a transaction waits for any running transaction to finish,
- * so calling the outer store's write methods from inside `work` (instead of `tx`'s) never completes. Reads are
- * not queued: a read outside a transaction sees a running transaction's uncommitted writes ("read uncommitted").
+ * so calling the outer store's write methods from inside `work` (instead of `tx`'s) never completes. Two
+ * engines hold the data: writes go to `working`, where a transaction reads its own writes and rolls them back,
+ * and what they leave there is handed to `committed` when they commit; reads outside transactions read
+ * `committed`, so they never see uncommitted writes. Both share the (never mutated) rows; each builds the
+ * indexes its own lists need.
  */
 export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryStorage {
-  const engine = new MemoryEngine({
+  const engineOptions = {
     maxIndexesPerCollection: options.maxIndexesPerCollection ?? 16,
     useIndexes: options.useIndexes ?? true,
-  });
+  };
+  const working = new MemoryEngine(engineOptions);
+  const committed = new MemoryEngine(engineOptions);
   const writeLock = new Mutex();
   const instance = randomBytes(6).toString('base64url');
 
-  const reads = {
-    async get(collection: string, id: RecordId): Promise<StoredRecord | null> {
-      const row = engine.get(collection, id);
-      return row ? copyJsonOut(row) : null;
-    },
-    async list(collection: string, query?: ListQuery): Promise<ListResult> {
-      const { rows, total } = engine.list(collection, query);
-      return { items: rows.map(copyJsonOut), ...(total === undefined ? {} : { total }) };
-    },
-  };
+  /** Runs one write outside any transaction and commits it at once. */
+  function writeNow<T>(write: () => T): Promise<T> {
+    return writeLock.run(() => {
+      working.beginUndo();
+      try {
+        const result = write();
+        working.publishTo(committed);
+        return result;
+      } finally {
+        working.endUndo();
+      }
+    });
+  }
+
+  const reads = readsOf(committed);
+  const ownReads = readsOf(working);
+
+  function readsOf(engine: MemoryEngine) {
+    return {
+      async get(collection: string, id: RecordId): Promise<StoredRecord | null> {
+        const row = engine.get(collection, id);
+        return row ? copyJsonOut(row) : null;
+      },
+      async list(collection: string, query?: ListQuery): Promise<ListResult> {
+        const { rows, total } = engine.list(collection, query);
+        return { items: rows.map(copyJsonOut), ...(total === undefined ? {} : { total }) };
+      },
+    };
+  }
 
   /** A handle whose writes run directly, for use while the write lock is already held. */
   function transactionHandle(isOpen: () => boolean): StoragePort {
@@ -56,24 +80,24 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     return {
       async get(collection, id) {
         ensureOpen();
-        return reads.get(collection, id);
+        return ownReads.get(collection, id);
       },
       async list(collection, query) {
         ensureOpen();
-        return reads.list(collection, query);
+        return ownReads.list(collection, query);
       },
       async insert(collection, record) {
         ensureOpen();
-        return copyJsonOut(engine.insert(collection, record));
+        return copyJsonOut(working.insert(collection, record));
       },
       async update(collection, id, patch) {
         ensureOpen();
-        const row = engine.update(collection, id, patch);
+        const row = working.update(collection, id, patch);
         return row ? copyJsonOut(row) : null;
       },
       async remove(collection, id) {
         ensureOpen();
-        return engine.remove(collection, id);
+        return working.remove(collection, id);
       },
       transaction(work) {
         ensureOpen();
@@ -84,12 +108,12 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
 
   /** Runs `work` as a savepoint inside whatever is open; undoes its writes if it throws. */
   async function runScope<T>(work: (tx: StoragePort) => Promise<T>, parentOpen: () => boolean): Promise<T> {
-    const mark = engine.beginUndo();
+    const mark = working.beginUndo();
     let open = true;
     try {
       return await work(transactionHandle(() => open && parentOpen()));
     } catch (error) {
-      engine.rollBackTo(mark);
+      working.rollBackTo(mark);
       throw error;
     } finally {
       open = false;
@@ -98,24 +122,25 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
 
   return {
     ...reads,
-    insert: (collection: string, record: NewRecord) =>
-      writeLock.run(() => copyJsonOut(engine.insert(collection, record))),
+    insert: (collection: string, record: NewRecord) => writeNow(() => copyJsonOut(working.insert(collection, record))),
     update: (collection: string, id: RecordId, patch: Record<string, unknown>) =>
-      writeLock.run(() => {
-        const row = engine.update(collection, id, patch);
+      writeNow(() => {
+        const row = working.update(collection, id, patch);
         return row ? copyJsonOut(row) : null;
       }),
-    remove: (collection: string, id: RecordId) => writeLock.run(() => engine.remove(collection, id)),
+    remove: (collection: string, id: RecordId) => writeNow(() => working.remove(collection, id)),
     transaction: <T>(work: (tx: StoragePort) => Promise<T>) =>
       writeLock.run(async () => {
         try {
-          return await runScope(work, () => true);
+          const result = await runScope(work, () => true);
+          working.publishTo(committed);
+          return result;
         } finally {
-          engine.endUndo();
+          working.endUndo();
         }
       }),
-    changeToken: async () => `${instance}.${engine.changes}`,
-    explain: (collection: string, query?: ListQuery) => engine.list(collection, query).plan,
+    changeToken: async () => `${instance}.${committed.changes}`,
+    explain: (collection: string, query?: ListQuery) => committed.list(collection, query).plan,
     close: async () => {},
   };
 }

@@ -1,13 +1,14 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ListQuery, StoragePort } from '../../ports/storage.js';
 import { Mutex } from '../mutex.js';
 import { checkQuery } from '../query-check.js';
 import { foldText } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle, writeOperations } from '../sql/session.js';
+import { forgetPrivateFile, openReader, openWriter } from './connections.js';
 import { FOLD_FUNCTION } from './dialect.js';
-import { explainOpenFailure, migrate, refuseForeignDatabase, requireCurrentSchema, schemaVersion } from './migrate.js';
+import { migrate, refuseForeignDatabase, requireCurrentSchema, schemaVersion } from './migrate.js';
 import { SqliteRecords, sqliteSession } from './records.js';
 
 const OPTIMIZE_AFTER_CHANGES = 1000;
@@ -25,9 +26,10 @@ export interface SqliteConnection {
 
 export type SqliteStorageOptions =
   /**
-   * A database file (created when missing), or `':memory:'`. The store opens it in WAL mode and closes it. A
-   * file that holds another program's tables is refused. `readonly` opens an existing quire database for
-   * reading only (an export, a file the process may not write); writes then fail.
+   * A database file (created when missing), or `':memory:'` for a private database (a temporary file without a
+   * name, gone when the store closes). The store opens it in WAL mode and closes it. A file that holds another
+   * program's tables is refused. `readonly` opens an existing quire database for reading only (an export, a file
+   * the process may not write); writes then fail.
    */
   | { path: string; busyTimeoutMs?: number; readonly?: boolean }
   /** A host's open better-sqlite3 connection. The store leaves its settings alone and never closes it. */
@@ -52,26 +54,40 @@ export interface SqliteStorage extends StoragePort {
  *
  * Isolation: writes are serialised — a write outside a transaction waits for any running transaction to
  * finish, so calling the outer store's write methods from inside `work` (instead of `tx`'s) never completes.
- * Reads are not queued: on the store's single connection, a read outside a transaction sees a running
- * transaction's uncommitted writes. Transactions start with `BEGIN IMMEDIATE`, so several processes sharing a
- * file take turns (each waits up to `busyTimeoutMs` for another's transaction).
+ * Reads outside a transaction use a second, read-only connection, which sees committed data only: a running
+ * transaction's writes stay invisible until it commits (WAL mode lets that connection read while the other
+ * writes). Reads through `tx` use the writing connection and see the transaction's own writes. Where no second
+ * connection can be opened (a host's in-memory connection, or one not in WAL mode), a read outside a running
+ * transaction waits for it to end instead. Transactions start with `BEGIN IMMEDIATE`, so several processes
+ * sharing a file take turns (each waits up to `busyTimeoutMs` for another's transaction).
  */
 export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const ownsConnection = !('database' in options);
+  const busyTimeoutMs = 'database' in options ? 5000 : options.busyTimeoutMs ?? 5000;
   const readonly = 'path' in options && options.readonly === true;
-  const db = 'database' in options ? options.database as BetterSqlite3.Database : openFile(options.path, options.busyTimeoutMs ?? 5000, readonly);
+  const opened = 'database' in options ? { db: options.database as BetterSqlite3.Database, privateFile: null } : openWriter(options.path, busyTimeoutMs, readonly);
+  const db = opened.db;
+  let reader: BetterSqlite3.Database | null = null;
   try {
-    if (ownsConnection) refuseForeignDatabase(db, (options as { path: string }).path);
     // Takes effect only on a database that has no tables yet: its text (and so every index) then compares by
     // UTF-16 code unit, the port's string order. An existing UTF-8 database compares by code point, which
     // differs only between characters above U+FFFF and those from U+E000 to U+FFFF.
+    if (ownsConnection) refuseForeignDatabase(db, (options as { path: string }).path);
     if (!readonly) db.pragma("encoding = 'UTF-16be'");
-    db.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
-    if (readonly) requireCurrentSchema(db, (options as { path: string }).path);
-    else migrate(db);
+    registerFold(db);
+    if (readonly) {
+      requireCurrentSchema(db, (options as { path: string }).path);
+    } else {
+      migrate(db);
+      reader = openReader(db, busyTimeoutMs);
+      if (reader) registerFold(reader);
+    }
   } catch (error) {
+    reader?.close();
     if (ownsConnection) db.close();
     throw error;
+  } finally {
+    if (opened.privateFile) forgetPrivateFile(opened.privateFile);
   }
 
   const records = new SqliteRecords(db);
@@ -80,7 +96,6 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     rollbacks++;
     records.cache.forget();
   });
-  const reads = readOperations(session);
   const writes = writeOperations(session);
   const writeLock = new Mutex();
   let closed = false;
@@ -103,25 +118,17 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     return result;
   };
   if (!readonly) db.pragma('optimize=0x10002');
-  /**
-   * The change token: `PRAGMA data_version` changes when another connection (in any process) has committed since
-   * this one last looked, and `total_changes()` counts every row this connection wrote — inside transactions
-   * too, and never going back on a rollback. Reads on this connection see a running transaction's writes, so
-   * the token must move with them (counting changes as they happen does), and again when they are undone:
-   * `rollbacks` counts the transactions and savepoints rolled back. (A single write runs synchronously, so
-   * nobody can read between its statements.)
-   */
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const instance = randomBytes(6).toString('base64url');
+  const outside = reader ? readerView(reader) : waitingView(db, records, () => rollbacks);
 
   return {
     database: db,
-    get: reads.get,
-    list: reads.list,
+    get: outside.reads.get,
+    list: outside.reads.list,
     insert: (collection, record) => writeLock.run(async () => optimizeWhenDue(await writes.insert(collection, record))),
     update: (collection, id, patch) => writeLock.run(async () => optimizeWhenDue(await writes.update(collection, id, patch))),
     remove: (collection, id) => writeLock.run(async () => optimizeWhenDue(await writes.remove(collection, id))),
-    transaction: (work) => writeLock.run(async () => {
+    transaction: (work) => writeLock.run(() => outside.during(async () => {
       db.exec('BEGIN IMMEDIATE');
       records.text.holding = true;
       try {
@@ -138,8 +145,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       } finally {
         records.text.holding = false;
       }
-    }),
-    changeToken: async () => `${instance}.${dataVersion.get() as number}.${totalChanges.get() as number}.${rollbacks}`,
+    })),
+    changeToken: async () => `${instance}.${await outside.state()}`,
     schemaVersion: () => schemaVersion(db),
     backup: async (destination) => {
       await db.backup(destination);
@@ -148,37 +155,65 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     close: () => writeLock.run(() => {
       if (closed) return;
       closed = true;
+      reader?.close();
       if (ownsConnection) db.close();
     }),
   };
 }
 
-function openFile(path: string, busyTimeoutMs: number, readonly: boolean): BetterSqlite3.Database {
-  let db: BetterSqlite3.Database;
-  try {
-    db = new Database(path, { timeout: busyTimeoutMs, readonly, fileMustExist: readonly });
-  } catch (error) {
-    throw new Error(explainOpenFailure(path, error as Error, readonly));
-  }
-  try {
-    if (readonly) {
-      // Reading a WAL database needs its -shm file, which SQLite cannot make in a folder it may not write.
-      try {
-        db.prepare('SELECT count(*) FROM sqlite_master').get();
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'SQLITE_READONLY_DIRECTORY') throw error;
-        throw Object.assign(new Error(`cannot read ${path}: SQLite needs to write beside it, in a folder this user may not write`), { code: 'SQLITE_READONLY_DIRECTORY' });
-      }
-      return db;
-    }
-    db.pragma('journal_mode = WAL');
-    // Statistics from a sample of each index are as good for choosing plans and keep `optimize` quick.
-    db.pragma('analysis_limit = 1000');
-    // With WAL, NORMAL loses no committed data on a crash of the process, only (at worst) on a power loss.
-    db.pragma('synchronous = NORMAL');
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
+function registerFold(connection: BetterSqlite3.Database): void {
+  connection.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
+}
+
+/** How reads outside transactions are made, the state of the data they see, and what a transaction wraps. */
+interface OutsideView {
+  reads: Pick<StoragePort, 'get' | 'list'>;
+  /** This view's state of the data, for the change token. */
+  state(): Promise<string>;
+  during<T>(transaction: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
+ * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
+ */
+function readerView(reader: BetterSqlite3.Database): OutsideView {
+  const records = new SqliteRecords(reader);
+  const dataVersion = reader.prepare('PRAGMA data_version').pluck();
+  return {
+    reads: readOperations(sqliteSession(reader, records, () => {})),
+    state: async () => String(dataVersion.get()),
+    during: (transaction) => transaction(),
+  };
+}
+
+/**
+ * Reads on the writing connection, held back while a transaction runs (except those its own work makes, which
+ * may use the outer store). The state: `PRAGMA data_version` (commits by other connections), `total_changes()`
+ * (this connection's writes, counted as they happen) and the rollbacks, read once no transaction runs.
+ */
+function waitingView(db: BetterSqlite3.Database, records: SqliteRecords, rollbacks: () => number): OutsideView {
+  const inWork = new AsyncLocalStorage<true>();
+  let running: Promise<unknown> | null = null;
+  const settled = async () => {
+    while (running && !inWork.getStore()) await running.catch(() => {});
+  };
+  const reads = readOperations(sqliteSession(db, records, () => {}));
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
+  return {
+    reads: {
+      get: async (collection, id) => { await settled(); return reads.get(collection, id); },
+      list: async (collection, query) => { await settled(); return reads.list(collection, query); },
+    },
+    state: async () => {
+      await settled();
+      return `${dataVersion.get() as number}.${totalChanges.get() as number}.${rollbacks()}`;
+    },
+    during: (transaction) => {
+      const result = inWork.run(true, transaction);
+      running = result;
+      return result.finally(() => { if (running === result) running = null; });
+    },
+  };
 }

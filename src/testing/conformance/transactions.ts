@@ -163,6 +163,64 @@ export function transactionTests(makeStore: MakeStore): void {
       });
     });
 
+    it('hides an open transaction\'s writes from reads outside it until it commits, and for ever when it rolls back', async () => {
+      await withStore(makeStore, async (store) => {
+        await seedPosts(store);
+        const before = await snapshot(store);
+        const beforeOne = await store.get('posts', 1);
+        const token = () => store.changeToken?.() ?? Promise.resolve('');
+        const tokenBefore = await token();
+
+        /** A transaction whose writes are all made, then held open until `finish` says how it ends. */
+        const holdOpen = (fail: boolean) => {
+          let finish!: () => void;
+          const gate = new Promise<void>((resolve) => { finish = resolve; });
+          let written!: () => void;
+          const writesMade = new Promise<void>((resolve) => { written = resolve; });
+          const done = store.transaction(async (tx) => {
+            await tx.update('posts', 1, { title: 'uncommitted', status: 'draft' });
+            await tx.insert('posts', { title: 'four', status: 'publish', date: '2024-01-04T00:00:00' });
+            await tx.remove('posts', 2);
+            await tx.insert('other', { n: 1 });
+            assert.equal((await tx.get('posts', 1))!.title, 'uncommitted', 'the transaction reads its own writes');
+            assert.deepEqual(idsOf(await tx.list('posts', LISTS[1])), [4, 3]);
+            written();
+            await gate;
+            if (fail) throw new Error('rolled back');
+          });
+          return { writesMade, finish, done };
+        };
+
+        const failing = holdOpen(true);
+        await failing.writesMade;
+        assert.deepEqual(await snapshot(store), before, 'lists outside see none of the open transaction\'s writes');
+        assert.deepEqual(await store.get('posts', 1), beforeOne);
+        assert.equal(await store.get('posts', 4), null);
+        assert.notEqual(await store.get('posts', 2), null);
+        assert.deepEqual(await store.list('other', { withTotal: true }), { items: [], total: 0 });
+        assert.equal(await token(), tokenBefore, 'the change token waits for a commit');
+        failing.finish();
+        await assert.rejects(failing.done, /rolled back/);
+        assert.deepEqual(await snapshot(store), before, 'after the rollback the writes never show');
+        assert.equal(await store.get('posts', 4), null);
+        assert.deepEqual(await store.list('other', { withTotal: true }), { items: [], total: 0 });
+
+        const committing = holdOpen(false);
+        await committing.writesMade;
+        assert.deepEqual(await snapshot(store), before);
+        assert.equal(await store.get('posts', 4), null);
+        const tokenDuring = await token();
+        committing.finish();
+        await committing.done;
+        assert.equal((await store.get('posts', 1))!.title, 'uncommitted', 'after the commit every write shows');
+        assert.equal(await store.get('posts', 2), null);
+        assert.equal((await store.get('posts', 4))!.title, 'four');
+        assert.deepEqual(idsOf(await store.list('posts', LISTS[1])), [4, 3]);
+        assert.deepEqual(idsOf(await store.list('other')), [1]);
+        if (store.changeToken) assert.notEqual(await token(), tokenDuring, 'the commit moves the change token');
+      });
+    });
+
     it('keeps a write made outside a transaction that rolls back', async () => {
       await withStore(makeStore, async (store) => {
         await seedPosts(store);
