@@ -1,0 +1,74 @@
+/**
+ * Writing a file under a free name when several processes share the store: the name chosen from the folder's
+ * listing is reserved with a record whose id comes from the key (an insert of an existing id fails on every
+ * store, atomically, across processes), checked once more against the blob store, written, and released. A name
+ * another writer holds or has just written makes the next number be tried, so two uploads of one name never
+ * share a file.
+ */
+import { createHash } from 'node:crypto';
+import type { BlobStore } from '../../ports/blobs.js';
+import { isStorageError, type StoragePort } from '../../ports/storage.js';
+import { joinKey } from '../images/metadata.js';
+import { uniqueFileName, type UniqueNameOptions } from './unique-name.js';
+
+/** Names being written right now; a record lives only while its file is written. */
+export const NAME_RESERVATIONS_COLLECTION = 'upload_name_reservations';
+/** Names tried before giving up; each failed try means another writer took that name meanwhile. */
+const MAX_TRIES = 50;
+
+const queues = new WeakMap<object, Promise<unknown>>();
+
+/** Runs name choices one at a time per store, so two uploads of one name in one process do not contend. */
+export function serially<T>(store: object, work: () => Promise<T>): Promise<T> {
+  const previous = queues.get(store) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  queues.set(store, next.catch(() => undefined));
+  return next;
+}
+
+/** A record id for a key: 48 bits of its SHA-256, so it stays a safe integer on every store. */
+export function reservationId(key: string): number {
+  return createHash('sha256').update(key).digest().readUIntBE(0, 6) + 1;
+}
+
+export interface FreeNameFile {
+  folder: string;
+  /** Already sanitised. */
+  fileName: string;
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+/** Writes `file` in its folder under a free name and resolves to the stored key (`YYYY/MM/name.ext`). */
+export function writeUnderFreeName(
+  deps: { storage: StoragePort; blobs: BlobStore }, file: FreeNameFile, options: UniqueNameOptions = {},
+): Promise<string> {
+  const { storage, blobs } = deps;
+  return serially(blobs, async () => {
+    const taken = new Set<string>(options.taken ?? []);
+    for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+      const name = await uniqueFileName(blobs, file.folder, file.fileName, { ...options, taken });
+      const key = joinKey(file.folder, name);
+      const id = reservationId(key);
+      try {
+        await storage.insert(NAME_RESERVATIONS_COLLECTION, { id, key });
+      } catch (error) {
+        if (!isStorageError(error, 'duplicate_id')) throw error;
+        taken.add(name);
+        continue;
+      }
+      try {
+        // The listing may predate a file another writer finished and released since.
+        if (await blobs.exists(key)) {
+          taken.add(name);
+          continue;
+        }
+        await blobs.put(key, file.bytes, { contentType: file.contentType });
+        return key;
+      } finally {
+        await storage.remove(NAME_RESERVATIONS_COLLECTION, id);
+      }
+    }
+    throw new Error(`No free name for ${file.fileName} in ${file.folder} after ${MAX_TRIES} tries.`);
+  });
+}

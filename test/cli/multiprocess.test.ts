@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import S3rver from 's3rver';
+import { serve } from './helpers.js';
+
+/** Several `quire serve` processes on one SQLite file, started together, with files on disk or in a bucket. */
+const PROCESSES = 3;
+const ROUNDS = 4;
+const password = 'abcd efgh ijkl mnop qrst uvwx';
+const authorization = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+let folder: string;
+let s3: S3rver;
+let endpoint: string;
+
+before(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'quire-multiprocess-'));
+  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(folder, 's3'), configureBuckets: [{ name: 'shared', configs: [] }] });
+  endpoint = `http://127.0.0.1:${((await s3.run()) as AddressInfo).port}`;
+});
+
+after(async () => {
+  await s3.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+type Started = Awaited<ReturnType<typeof serve>>;
+
+async function startTogether(args: string[], environment: Record<string, string> = {}): Promise<Started[]> {
+  return Promise.all(Array.from({ length: PROCESSES }, () => serve(args, environment)));
+}
+
+async function stopAll(processes: Started[]): Promise<void> {
+  for (const { child } of processes) child.kill('SIGTERM');
+  for (const { finished } of processes) assert.equal((await finished).code, 0);
+}
+
+async function upload(apiUrl: string, name: string, body: string): Promise<{ id: number; key: string }> {
+  const response = await fetch(new URL('cms/v2/media', apiUrl), {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'text/plain', 'content-disposition': `attachment; filename="${name}"` },
+    body,
+  });
+  const answer = await response.json() as { id: number; media_details: unknown; source_url: string };
+  assert.equal(response.status, 201, JSON.stringify(answer));
+  return { id: answer.id, key: /\d{4}\/\d{2}\/[^/]+$/.exec(answer.source_url)![0] };
+}
+
+/** Uploads one name through every process at once, round after round; every upload must keep its own file. */
+async function uploadTheSameNameEverywhere(processes: Started[]): Promise<void> {
+  const uploads: { id: number; key: string; body: string }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const batch = await Promise.all(processes.map(async ({ apiUrl }, index) => {
+      const body = `round ${round} process ${index}`;
+      return { ...(await upload(apiUrl, 'dup.txt', body)), body };
+    }));
+    uploads.push(...batch);
+  }
+  assert.equal(new Set(uploads.map((entry) => entry.key)).size, uploads.length, uploads.map((entry) => entry.key).join(' '));
+  const reader = processes[0]!.apiUrl;
+  for (const entry of uploads) {
+    const served = await fetch(new URL(`/uploads/${entry.key}`, reader));
+    assert.equal(await served.text(), entry.body, entry.key);
+  }
+  const [removed, kept] = uploads;
+  const deleted = await fetch(new URL(`cms/v2/media/${removed!.id}?force=true`, processes[1]!.apiUrl), { method: 'DELETE', headers: { authorization } });
+  assert.equal(deleted.status, 200);
+  assert.equal((await fetch(new URL(`/uploads/${removed!.key}`, reader))).status, 404);
+  assert.equal(await (await fetch(new URL(`/uploads/${kept!.key}`, reader))).text(), kept!.body);
+}
+
+describe('several quire serve processes on one store', () => {
+  test('start together on a new database: one makes the administrator and prints its password, all serve', async () => {
+    const data = join(folder, 'fresh.db');
+    const processes = await startTogether(['--data', data]);
+    try {
+      const statuses = await Promise.all(processes.map(async ({ apiUrl }) => (await fetch(apiUrl)).status));
+      assert.deepEqual(statuses, Array(PROCESSES).fill(200));
+    } finally {
+      await stopAll(processes);
+    }
+    const announced = (await Promise.all(processes.map(({ finished }) => finished)))
+      .filter(({ stdout }) => /^quire application password \(shown once; keep it\): /m.test(stdout));
+    assert.equal(announced.length, 1);
+  });
+
+  test('upload one file name at once with files on disk: every upload keeps its own file', async () => {
+    const processes = await startTogether(['--data', join(folder, 'disk.db'), '--admin-app-password', password]);
+    try {
+      await uploadTheSameNameEverywhere(processes);
+    } finally {
+      await stopAll(processes);
+    }
+  });
+
+  test('upload one file name at once with files in a bucket: every upload keeps its own file', async () => {
+    const environment = { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey };
+    const blobs = `s3://shared?endpoint=${encodeURIComponent(endpoint)}&prefix=site/`;
+    const processes = await startTogether(['--data', join(folder, 'bucket.db'), '--blobs', blobs, '--admin-app-password', password], environment);
+    try {
+      await uploadTheSameNameEverywhere(processes);
+    } finally {
+      await stopAll(processes);
+    }
+  });
+});
