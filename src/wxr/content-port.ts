@@ -176,9 +176,12 @@ export function importPort(deps: ContentPortDeps, tx: StoragePort, site: Site): 
   };
 }
 
-/** Remote files into the blob store, through the host's (safe) HTTP client, checked as uploads are. */
-export function filePort(deps: ContentPortDeps, site: Site): FilePort {
-  const { blobs, httpClient, uploads, storage } = deps.services;
+/**
+ * Remote files into the blob store, through the host's (safe) HTTP client, checked as uploads are. Names are
+ * reserved through `storage`: the import's transaction while it runs.
+ */
+export function filePort(deps: ContentPortDeps, site: Site, storage: StoragePort = deps.services.storage): FilePort {
+  const { blobs, httpClient, uploads } = deps.services;
   // The import writes as an operator, yet files that run in a browser (HTML, scripts) are not fetched.
   const allowed = allowedMimeTypes(false, uploads.mimeTypes);
   const baseUrl = uploads.baseUrl ?? `${site.url}/uploads`;
