@@ -14,6 +14,7 @@ export type { FragmentCacheOptions } from './core/cache/fragments.js';
 export { systemClock, fixedClock, type Clock } from './ports/clock.js';
 export { ensureAdministrator, type AdministratorOptions, type AdministratorSetup, type User, type UsersApi } from './users/index.js';
 export { createPrincipal, userCan, type RoleChanges, type CapabilityRuleOptions } from './auth/index.js';
+export { createSiteSecret, deriveKey, MIN_SITE_SECRET_LENGTH, type SiteSecret } from './auth/index.js';
 export type { StoragePort, ListQuery, ListResult, Condition, StoredRecord, NewRecord } from './ports/storage.js';
 export { createMemoryStorage } from './storage/memory/index.js';
 export { createSafeHttpClient, serveUpload, keyOfUploadPath, ImageCodecUnavailableError, type UploadsOptions, type ImageWorkOptions, type SafeHttpClientOptions } from './media/index.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import S3rver from 's3rver';
-import { serve } from './helpers.js';
+import { run, serve } from './helpers.js';
 
 /** Several `quire serve` processes on one SQLite file, started together, with files on disk or in a bucket. */
 const PROCESSES = 3;
@@ -74,6 +74,26 @@ async function uploadTheSameNameEverywhere(processes: Started[]): Promise<void> 
   assert.equal(await (await fetch(new URL(`/uploads/${kept!.key}`, reader))).text(), kept!.body);
 }
 
+/** A quiz handed out by one process is answered through another: they sign with the same site secret. */
+async function answerQuizElsewhere(issuing: string, answering: string): Promise<string> {
+  const created = await fetch(new URL('forms/v1/contact-forms', issuing), {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Quiz', form: '[quiz sum "What is 2+3?|5"] [submit]', additional_settings: 'skip_mail: on' }),
+  });
+  assert.equal(created.status, 200);
+  const { id } = await created.json() as { id: number };
+  const refill = await (await fetch(new URL(`forms/v1/contact-forms/${id}/refill`, issuing))).json() as { quiz: Record<string, [string, string]> };
+  const fields = new FormData();
+  for (const [name, value] of Object.entries({ _wpcf7: String(id), _wpcf7_unit_tag: `wpcf7-f${id}-o1`, sum: '5', _wpcf7_quiz_answer_sum: refill.quiz.sum![1] })) {
+    fields.append(name, value);
+  }
+  const answered = await fetch(new URL(`forms/v1/contact-forms/${id}/feedback`, answering), {
+    method: 'POST', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' }, body: fields,
+  });
+  return ((await answered.json()) as { status: string }).status;
+}
+
 describe('several quire serve processes on one store', () => {
   test('start together on a new database: one makes the administrator and prints its password, all serve', async () => {
     const data = join(folder, 'fresh.db');
@@ -93,9 +113,36 @@ describe('several quire serve processes on one store', () => {
     const processes = await startTogether(['--data', join(folder, 'disk.db'), '--admin-app-password', password]);
     try {
       await uploadTheSameNameEverywhere(processes);
+      assert.equal(await answerQuizElsewhere(processes[0]!.apiUrl, processes[2]!.apiUrl), 'mail_sent');
     } finally {
       await stopAll(processes);
     }
+  });
+
+  test('a site secret given to each process signs what the others verify; a short one is refused', async () => {
+    const secret = 'one secret for every process';
+    const data = join(folder, 'secret.db');
+    const [first, second] = await Promise.all([
+      serve(['--data', data, '--admin-app-password', password, '--secret', secret]),
+      serve(['--data', data, '--admin-app-password', password], { QUIRE_SECRET: secret }),
+    ]);
+    try {
+      assert.equal(await answerQuizElsewhere(first.apiUrl, second.apiUrl), 'mail_sent');
+    } finally {
+      await stopAll([first, second]);
+    }
+    const [other, stored] = await Promise.all([
+      serve(['--data', data, '--admin-app-password', password, '--secret', 'another secret, not shared']),
+      serve(['--data', data, '--admin-app-password', password]),
+    ]);
+    try {
+      assert.equal(await answerQuizElsewhere(other.apiUrl, stored.apiUrl), 'validation_failed');
+    } finally {
+      await stopAll([other, stored]);
+    }
+    const short = await run(['serve', '--storage', 'memory', '--secret', 'too short']).finished;
+    assert.equal(short.code, 2);
+    assert.match(short.stderr, /--secret needs at least 16 characters/);
   });
 
   test('upload one file name at once with files in a bucket: every upload keeps its own file', async () => {

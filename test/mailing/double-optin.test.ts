@@ -117,15 +117,15 @@ for (const [storeName, makeStore] of STORES) {
       assert.equal(subscriber!.status, 'subscribed');
     });
 
-    it('keeps the signing secret in storage, so links work across instances sharing the store', async () => {
+    it('keeps the site secret in storage, so links work across instances sharing the store', async () => {
       const storage = makeStore();
       const site = await makeMailingSite({ storage });
       const id = await site.createForm();
       await site.signup({ ...site.hidden(id), EMAIL: 'x@example.com' });
       const links = linksIn(site.outbox.messages[0]!.text);
-      const secret = await storage.get('mailing_settings', 1);
-      assert.equal(typeof secret?.token_secret, 'string');
-      assert.ok((secret!.token_secret as string).length >= 32);
+      const secret = await storage.get('site_secret', 1);
+      assert.equal(typeof secret?.secret, 'string');
+      assert.ok((secret!.secret as string).length >= 32);
       const other = createCms({ storage, clock: site.clock, site: { url: 'http://example.test' } });
       const confirmed = await send(other, 'GET', links.confirm);
       assert.equal(confirmed.status, 200);

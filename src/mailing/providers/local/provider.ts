@@ -9,6 +9,7 @@
  * message (`resendAfterSeconds`), so the public sign-up route cannot be used to flood someone's inbox.
  */
 import { randomBytes } from 'node:crypto';
+import type { SiteSecret } from '../../../auth/index.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Mailer } from '../../../ports/mailer.js';
 import {
@@ -39,8 +40,10 @@ export interface LocalMailingProviderOptions {
   storage: StoragePort;
   mailer: Mailer;
   clock: Clock;
-  /** Signs link tokens (at least 16 characters); default: generated once and kept in storage. */
+  /** Signs link tokens (at least 16 characters); default: a key derived from `siteSecret`. */
   secret?: string;
+  /** The site secret (a `Cms` passes its own); without it or `secret`, a secret of its own is kept in storage. */
+  siteSecret?: SiteSecret;
   /** How long a confirmation link works, in seconds (default 7 days). */
   confirmTtlSeconds?: number;
   /** How long an unsubscribe link works, in seconds (default 365 days). */
@@ -66,9 +69,19 @@ const DAY = 86_400;
 const formatUtc = (instant: Date) => instant.toISOString().slice(0, 19);
 const parseUtc = (stored: string) => Date.parse(`${stored}Z`);
 
+/** What link tokens are signed with: the given secret, the site secret's `mailing/links` key, or a stored secret. */
+function linkKey(options: LocalMailingProviderOptions): () => Promise<string | Buffer> {
+  const site = options.siteSecret;
+  if (options.secret !== undefined || site === undefined) return siteSecret(options.storage, options.secret);
+  return async () => {
+    await site.ready();
+    return site.key('mailing/links');
+  };
+}
+
 export function createLocalMailingProvider(options: LocalMailingProviderOptions): LocalMailingProvider {
   const { storage, mailer, clock } = options;
-  const secret = siteSecret(storage, options.secret);
+  const secret = linkKey(options);
   const confirmTtl = options.confirmTtlSeconds ?? 7 * DAY;
   const unsubscribeTtl = options.unsubscribeTtlSeconds ?? 365 * DAY;
   const resendAfterMs = (options.resendAfterSeconds ?? 60) * 1000;
