@@ -31,9 +31,19 @@ after(async () => {
 
 type Started = Awaited<ReturnType<typeof serve>>;
 
-async function startTogether(args: string[], environment: Record<string, string> = {}): Promise<Started[]> {
-  return Promise.all(Array.from({ length: PROCESSES }, () => serve(args, environment)));
+/** Starts servers at once; when one fails to start, the others are stopped before the failure is thrown. */
+async function startTogether(starts: (() => Promise<Started>)[]): Promise<Started[]> {
+  const settled = await Promise.allSettled(starts.map((start) => start()));
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) {
+    for (const result of settled) if (result.status === 'fulfilled') result.value.child.kill('SIGTERM');
+    throw failed.reason;
+  }
+  return settled.map((result) => (result as PromiseFulfilledResult<Started>).value);
 }
+
+const alike = (args: string[], environment: Record<string, string> = {}) =>
+  Array.from({ length: PROCESSES }, () => () => serve(args, environment));
 
 async function stopAll(processes: Started[]): Promise<void> {
   for (const { child } of processes) child.kill('SIGTERM');
@@ -97,7 +107,7 @@ async function answerQuizElsewhere(issuing: string, answering: string): Promise<
 describe('several quire serve processes on one store', () => {
   test('start together on a new database: one makes the administrator and prints its password, all serve', async () => {
     const data = join(folder, 'fresh.db');
-    const processes = await startTogether(['--data', data]);
+    const processes = await startTogether(alike(['--data', data]));
     try {
       const statuses = await Promise.all(processes.map(async ({ apiUrl }) => (await fetch(apiUrl)).status));
       assert.deepEqual(statuses, Array(PROCESSES).fill(200));
@@ -110,7 +120,7 @@ describe('several quire serve processes on one store', () => {
   });
 
   test('upload one file name at once with files on disk: every upload keeps its own file', async () => {
-    const processes = await startTogether(['--data', join(folder, 'disk.db'), '--admin-app-password', password]);
+    const processes = await startTogether(alike(['--data', join(folder, 'disk.db'), '--admin-app-password', password]));
     try {
       await uploadTheSameNameEverywhere(processes);
       assert.equal(await answerQuizElsewhere(processes[0]!.apiUrl, processes[2]!.apiUrl), 'mail_sent');
@@ -122,18 +132,18 @@ describe('several quire serve processes on one store', () => {
   test('a site secret given to each process signs what the others verify; a short one is refused', async () => {
     const secret = 'one secret for every process';
     const data = join(folder, 'secret.db');
-    const [first, second] = await Promise.all([
-      serve(['--data', data, '--admin-app-password', password, '--secret', secret]),
-      serve(['--data', data, '--admin-app-password', password], { QUIRE_SECRET: secret }),
+    const [first, second] = await startTogether([
+      () => serve(['--data', data, '--admin-app-password', password, '--secret', secret]),
+      () => serve(['--data', data, '--admin-app-password', password], { QUIRE_SECRET: secret }),
     ]);
     try {
       assert.equal(await answerQuizElsewhere(first.apiUrl, second.apiUrl), 'mail_sent');
     } finally {
       await stopAll([first, second]);
     }
-    const [other, stored] = await Promise.all([
-      serve(['--data', data, '--admin-app-password', password, '--secret', 'another secret, not shared']),
-      serve(['--data', data, '--admin-app-password', password]),
+    const [other, stored] = await startTogether([
+      () => serve(['--data', data, '--admin-app-password', password, '--secret', 'another secret, not shared']),
+      () => serve(['--data', data, '--admin-app-password', password]),
     ]);
     try {
       assert.equal(await answerQuizElsewhere(other.apiUrl, stored.apiUrl), 'validation_failed');
@@ -148,7 +158,7 @@ describe('several quire serve processes on one store', () => {
   test('upload one file name at once with files in a bucket: every upload keeps its own file', async () => {
     const environment = { AWS_ACCESS_KEY_ID: credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey };
     const blobs = `s3://shared?endpoint=${encodeURIComponent(endpoint)}&prefix=site/`;
-    const processes = await startTogether(['--data', join(folder, 'bucket.db'), '--blobs', blobs, '--admin-app-password', password], environment);
+    const processes = await startTogether(alike(['--data', join(folder, 'bucket.db'), '--blobs', blobs, '--admin-app-password', password], environment));
     try {
       await uploadTheSameNameEverywhere(processes);
     } finally {
