@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { NAME_RESERVATIONS_COLLECTION, reservationId, writeUnderFreeName } from '../../src/media/files/free-name.js';
+import { NAME_RESERVATIONS_COLLECTION, reservationId, STALE_RESERVATION_MS, writeUnderFreeName } from '../../src/media/files/free-name.js';
 import { createMemoryBlobStore } from '../../src/storage/blobs/index.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 
@@ -11,10 +11,19 @@ describe('writeUnderFreeName', () => {
   it('skips a name another writer has reserved, and releases its own reservation', async () => {
     const storage = createMemoryStorage();
     const blobs = createMemoryBlobStore();
-    await storage.insert(NAME_RESERVATIONS_COLLECTION, { id: reservationId('2026/11/dup.txt'), key: '2026/11/dup.txt' });
+    await storage.insert(NAME_RESERVATIONS_COLLECTION, { id: reservationId('2026/11/dup.txt'), key: '2026/11/dup.txt', holder: 'other', at: Date.now() });
     assert.equal(await writeUnderFreeName({ storage, blobs }, file('one')), '2026/11/dup-1.txt');
     assert.equal(await blobs.exists('2026/11/dup.txt'), false);
     assert.deepEqual((await storage.list(NAME_RESERVATIONS_COLLECTION)).items.map((record) => record.key), ['2026/11/dup.txt']);
+  });
+
+  it('takes over a stale reservation left by a writer that stopped', async () => {
+    const storage = createMemoryStorage();
+    const blobs = createMemoryBlobStore();
+    const at = Date.now() - STALE_RESERVATION_MS - 1000;
+    await storage.insert(NAME_RESERVATIONS_COLLECTION, { id: reservationId('2026/11/dup.txt'), key: '2026/11/dup.txt', holder: 'gone', at });
+    assert.equal(await writeUnderFreeName({ storage, blobs }, file('one')), '2026/11/dup.txt');
+    assert.equal((await storage.list(NAME_RESERVATIONS_COLLECTION)).items.length, 0);
   });
 
   it('skips a name whose file appeared after the folder was listed', async () => {

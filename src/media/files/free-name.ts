@@ -1,11 +1,11 @@
 /**
  * Writing a file under a free name when several processes share the store: the name chosen from the folder's
- * listing is reserved with a record whose id comes from the key (an insert of an existing id fails on every
- * store, atomically, across processes), checked once more against the blob store, written, and released. A name
+ * listing is reserved with a record whose id comes from the key, in a store transaction (transactions do not
+ * interleave, across processes too), checked once more against the blob store, written, and released. A name
  * another writer holds or has just written makes the next number be tried, so two uploads of one name never
- * share a file.
+ * share a file. A reservation left by a process that died while writing is taken over once it is stale.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../ports/blobs.js';
 import { isStorageError, type StoragePort } from '../../ports/storage.js';
 import { joinKey } from '../images/metadata.js';
@@ -15,6 +15,8 @@ import { uniqueFileName, type UniqueNameOptions } from './unique-name.js';
 export const NAME_RESERVATIONS_COLLECTION = 'upload_name_reservations';
 /** Names tried before giving up; each failed try means another writer took that name meanwhile. */
 const MAX_TRIES = 50;
+/** A reservation this old belongs to a writer that stopped: writing one file never takes this long. */
+export const STALE_RESERVATION_MS = 15 * 60 * 1000;
 
 const queues = new WeakMap<object, Promise<unknown>>();
 
@@ -50,10 +52,8 @@ export function writeUnderFreeName(
       const name = await uniqueFileName(blobs, file.folder, file.fileName, { ...options, taken });
       const key = joinKey(file.folder, name);
       const id = reservationId(key);
-      try {
-        await storage.insert(NAME_RESERVATIONS_COLLECTION, { id, key });
-      } catch (error) {
-        if (!isStorageError(error, 'duplicate_id')) throw error;
+      const holder = randomUUID();
+      if (!(await reserve(storage, { id, key, holder, at: Date.now() }))) {
         taken.add(name);
         continue;
       }
@@ -66,9 +66,39 @@ export function writeUnderFreeName(
         await blobs.put(key, file.bytes, { contentType: file.contentType });
         return key;
       } finally {
-        await storage.remove(NAME_RESERVATIONS_COLLECTION, id);
+        await release(storage, id, holder);
       }
     }
     throw new Error(`No free name for ${file.fileName} in ${file.folder} after ${MAX_TRIES} tries.`);
+  });
+}
+
+interface Reservation { id: number; key: string; holder: string; at: number }
+
+/** Whether the name is now this writer's: it was free, or its reservation was stale. */
+async function reserve(storage: StoragePort, reservation: Reservation): Promise<boolean> {
+  try {
+    return await storage.transaction(async (tx) => {
+      const held = await tx.get(NAME_RESERVATIONS_COLLECTION, reservation.id);
+      if (held === null) {
+        await tx.insert(NAME_RESERVATIONS_COLLECTION, { ...reservation });
+        return true;
+      }
+      if (typeof held.at === 'number' && reservation.at - held.at < STALE_RESERVATION_MS) return false;
+      await tx.update(NAME_RESERVATIONS_COLLECTION, reservation.id, { key: reservation.key, holder: reservation.holder, at: reservation.at });
+      return true;
+    });
+  } catch (error) {
+    // A store whose transactions do interleave still refuses the second insert of an id.
+    if (isStorageError(error, 'duplicate_id')) return false;
+    throw error;
+  }
+}
+
+/** Removes the reservation unless another writer has taken it over meanwhile. */
+async function release(storage: StoragePort, id: number, holder: string): Promise<void> {
+  await storage.transaction(async (tx) => {
+    const held = await tx.get(NAME_RESERVATIONS_COLLECTION, id);
+    if (held?.holder === holder) await tx.remove(NAME_RESERVATIONS_COLLECTION, id);
   });
 }
