@@ -19,7 +19,7 @@ export type { StoragePort, ListQuery, ListResult, Condition, StoredRecord, NewRe
 export { createMemoryStorage } from './storage/memory/index.js';
 export { createSafeHttpClient, serveUpload, keyOfUploadPath, ImageCodecUnavailableError, type UploadsOptions, type ImageWorkOptions, type SafeHttpClientOptions } from './media/index.js';
 export { createMemoryBlobStore, createFilesystemBlobStore, type FilesystemBlobStoreOptions } from './storage/blobs/index.js';
-export type { BlobStore } from './ports/blobs.js';
+export { BlobExistsError, type BlobStore } from './ports/blobs.js';
 export type { HttpClient } from './ports/http-client.js';
 export type { CmsDeps } from './deps.js';
 export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';

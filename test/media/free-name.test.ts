@@ -46,6 +46,25 @@ describe('writeUnderFreeName', () => {
     assert.equal((await storage.list(NAME_RESERVATIONS_COLLECTION)).items.length, 0);
   });
 
+  it('checks for the file itself when the blob store has no conditional create', async () => {
+    const storage = createMemoryStorage();
+    const memory = createMemoryBlobStore();
+    let listed = false;
+    const blobs = {
+      put: memory.put, get: memory.get, exists: memory.exists, remove: memory.remove,
+      async list(prefix: string) {
+        const found = await memory.list(prefix);
+        if (!listed) {
+          listed = true;
+          await memory.put('2026/11/dup.txt', text('theirs'), { contentType: 'text/plain' });
+        }
+        return found;
+      },
+    };
+    assert.equal(await writeUnderFreeName({ storage, blobs }, file('mine')), '2026/11/dup-1.txt');
+    assert.equal(new TextDecoder().decode((await memory.get('2026/11/dup.txt'))!.bytes), 'theirs');
+  });
+
   it('gives concurrent writers of one name different names', async () => {
     const storage = createMemoryStorage();
     const blobs = createMemoryBlobStore();

@@ -6,7 +6,7 @@
  * share a file. A reservation left by a process that died while writing is taken over once it is stale.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { BlobStore } from '../../ports/blobs.js';
+import { BlobExistsError, type BlobStore } from '../../ports/blobs.js';
 import { isStorageError, type StoragePort } from '../../ports/storage.js';
 import { joinKey } from '../images/metadata.js';
 import { uniqueFileName, type UniqueNameOptions } from './unique-name.js';
@@ -59,18 +59,31 @@ export function writeUnderFreeName(
       }
       try {
         // The listing may predate a file another writer finished and released since.
-        if (await blobs.exists(key)) {
-          taken.add(name);
-          continue;
-        }
-        await blobs.put(key, file.bytes, { contentType: file.contentType });
-        return key;
+        if (await writeNew(blobs, key, file)) return key;
+        taken.add(name);
       } finally {
         await release(storage, id, holder);
       }
     }
     throw new Error(`No free name for ${file.fileName} in ${file.folder} after ${MAX_TRIES} tries.`);
   });
+}
+
+/** Writes the file unless the key is taken, with the store's conditional create when it has one. */
+async function writeNew(blobs: BlobStore, key: string, file: FreeNameFile): Promise<boolean> {
+  const options = { contentType: file.contentType };
+  if (blobs.create === undefined) {
+    if (await blobs.exists(key)) return false;
+    await blobs.put(key, file.bytes, options);
+    return true;
+  }
+  try {
+    await blobs.create(key, file.bytes, options);
+    return true;
+  } catch (error) {
+    if (error instanceof BlobExistsError) return false;
+    throw error;
+  }
 }
 
 interface Reservation { id: number; key: string; holder: string; at: number }
