@@ -25,7 +25,7 @@ import {
 } from '../../../ports/mailing-list.js';
 import type { StoragePort } from '../../../ports/storage.js';
 import { confirmationMessage, defaultConfirmationMail, defaultSender, type ConfirmationMailComposer } from './confirmation-mail.js';
-import { siteSecret } from './secret.js';
+import { siteSecret, storedSecret } from './secret.js';
 import {
   findSubscriber,
   insertSubscriber,
@@ -69,13 +69,27 @@ const DAY = 86_400;
 const formatUtc = (instant: Date) => instant.toISOString().slice(0, 19);
 const parseUtc = (stored: string) => Date.parse(`${stored}Z`);
 
-/** What link tokens are signed with: the given secret, the site secret's `mailing/links` key, or a stored secret. */
+/**
+ * What link tokens are signed with: the given secret; else a secret this provider stored before the site secret
+ * existed (so links already mailed keep working); else the site secret's `mailing/links` key; without a site
+ * secret, one stored now.
+ */
 function linkKey(options: LocalMailingProviderOptions): () => Promise<string | Buffer> {
   const site = options.siteSecret;
   if (options.secret !== undefined || site === undefined) return siteSecret(options.storage, options.secret);
-  return async () => {
+  let pending: Promise<string | Buffer> | null = null;
+  const load = async () => {
+    const older = await storedSecret(options.storage);
+    if (older !== null) return older;
     await site.ready();
     return site.key('mailing/links');
+  };
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = null;
+      throw error;
+    });
+    return pending;
   };
 }
 
