@@ -1,4 +1,4 @@
-import { createCapabilityRules, createRoleTable, type CapabilityRuleOptions, type RoleChanges } from './auth/index.js';
+import { createCapabilityRules, createRoleTable, createSiteSecret, type CapabilityRuleOptions, type RoleChanges } from './auth/index.js';
 import { registerBatch } from './batch/index.js';
 import type { Principal } from './core/context.js';
 import { Dispatcher, type Authenticator } from './core/dispatch.js';
@@ -22,7 +22,6 @@ import { createMemoryStorage } from './storage/memory/index.js';
 import { createMemoryBlobStore } from './storage/blobs/index.js';
 import { registerPostsAndPages } from './content/index.js';
 import { authorPostsHandler, createPostEvents, nextScheduledPublish, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
-import { randomPreviewSecret } from './content/autosaves/index.js';
 import { createSafeHttpClient, registerMedia, resolveUploads, type ImageWorkOptions, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
 import { createFormsApi, registerForms, type FormsApi, type FormsOptions } from './forms/index.js';
@@ -104,7 +103,13 @@ export interface CmsOptions {
   maxBatchSize?: number;
   /** Permalink structure, page templates by post type, and whether deletes without `force` use the trash. */
   posts?: PostSettings;
-  /** Contact forms: the hashing secret, spam and pre-send hooks, date formats, whether submissions are kept. */
+  /**
+   * The site secret every keyed token derives its key from (quiz and posted-data hashes, preview and mailing-list
+   * links); at least 16 characters, the same in every process of the site. Default: 32 random bytes created once
+   * in the store on first use.
+   */
+  secret?: string;
+  /** Contact forms: spam and pre-send hooks, date formats, whether submissions are kept. */
   forms?: FormsOptions;
   /** oEmbed: the trusted provider list, the proxy cache (time to live, size, shared store), outbound deadline. */
   oembed?: OembedOptions;
@@ -242,7 +247,11 @@ export function createCms(options: CmsOptions = {}): Cms {
   }
 
   return {
-    handle: (request) => core.handle(request),
+    async handle(request) {
+      // A store that cannot be read now fails the requests that need a key, through the usual error answer.
+      await deps.secret.ready().catch(() => undefined);
+      return core.handle(request);
+    },
     apiRoot: normalizeApiRoot(options.site?.apiRoot, names),
     maxBodyBytes,
     discoveryLink: (requestApiUrl) => core.discoveryLink(requestApiUrl),
@@ -265,8 +274,11 @@ export function createCms(options: CmsOptions = {}): Cms {
  * registration order.
  */
 function createDeps(options: CmsOptions, names: Names): CmsDeps {
+  const storage = options.storage ?? createMemoryStorage();
+  const secret = createSiteSecret(storage, options.secret);
+  const previewSecret = options.posts?.previewSecret;
   const postTypeDeps = {
-    storage: options.storage ?? createMemoryStorage(),
+    storage,
     clock: options.clock ?? systemClock,
     capabilityRules: createCapabilityRules(options.capabilities),
     postEvents: createPostEvents(),
@@ -280,7 +292,8 @@ function createDeps(options: CmsOptions, names: Names): CmsDeps {
     site: options.site ?? {},
     names,
     roles: createRoleTable(options.roles),
-    previewSecret: options.posts?.previewSecret ?? randomPreviewSecret(),
+    secret,
+    previewKey: previewSecret === undefined ? () => secret.key('preview') : () => previewSecret,
     uploads: resolveUploads(options.uploads, options.images),
     userPosts: authorPostsHandler(postTypeDeps, [POST_TYPE, PAGE_TYPE]),
   });

@@ -1,4 +1,4 @@
-import type { CapabilityRules, RoleTable } from './auth/index.js';
+import type { CapabilityRules, RoleTable, SiteSecret } from './auth/index.js';
 import type { Names } from './core/names.js';
 import type { PostEventHub, ResolvedPostSettings } from './content/post-type/index.js';
 import type { SiteSettings } from './core/site.js';
@@ -32,8 +32,10 @@ export interface CmsDeps {
   readonly postEvents: PostEventHub;
   /** Permalink structure, templates by post type, trash (from `createCms({ posts })`, defaults filled in). */
   readonly postSettings: ResolvedPostSettings;
-  /** The key autosave preview links are signed with. */
-  readonly previewSecret: string;
+  /** The site secret; each keyed token takes `secret.key(purpose)` (ready before any request is handled). */
+  readonly secret: SiteSecret;
+  /** The key autosave preview links are signed with: `posts.previewSecret`, or one derived from the site secret. */
+  readonly previewKey: () => string | Buffer;
   /** Uploads: base URL, size limit, types, image sizes and formats. */
   readonly uploads: UploadsConfig;
   /** What becomes of a deleted user's posts (posts and pages go to the trash). */

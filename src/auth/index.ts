@@ -58,3 +58,6 @@ export {
   type ApplicationPasswordHolder,
   type ApplicationPasswordLogin,
 } from './app-password-login.js';
+export {
+  createSiteSecret, deriveKey, siteSecretProblem, MIN_SITE_SECRET_LENGTH, SITE_SECRET_COLLECTION, type SiteSecret,
+} from './site-secret.js';

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MIN_SITE_SECRET_LENGTH, siteSecretProblem } from '../auth/index.js';
 import type { NameScheme } from '../core/names.js';
 
 export const DEFAULT_PORT = 8080;
@@ -34,6 +35,8 @@ export type CliCommand =
     imageCodec: 'image-js' | 'sharp' | undefined;
     /** Most MiB of encoded GET answers kept for reuse, or false for no response cache; default when absent. */
     responseCacheMiB: number | false | undefined;
+    /** The site secret, when given; otherwise the one kept in the store. */
+    secret: string | undefined;
   }
   | (StoreCommand & {
     command: 'import';
@@ -114,6 +117,9 @@ Options:
       --admin-app-password <password>
                          make this the administrator's application password instead of a fresh
                          one (also read from QUIRE_ADMIN_APP_PASSWORD)
+      --secret <text>    the site secret keyed links and form hashes are signed with, at least
+                         ${MIN_SITE_SECRET_LENGTH} characters, the same for every process of the site (also read from
+                         QUIRE_SECRET; default: one made once and kept in the store)
 
 Store options (serve, import, export): --data, --storage, --postgres, --uploads, --blobs, --uploads-url, and
       --site-url <url>   the site's public address, for links and file addresses in WXR files
@@ -155,6 +161,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     smtp: smtpOf(values.smtp),
     imageCodec: imageCodecOf(values['image-codec']),
     responseCacheMiB: responseCacheOf(values['response-cache']),
+    secret: secretOf(values.secret ?? (environment.QUIRE_SECRET || undefined)),
   };
 }
 
@@ -171,6 +178,7 @@ function parseOrExplain(argv: readonly string[]) {
         names: { type: 'string' },
         'admin-login': { type: 'string' },
         'admin-app-password': { type: 'string' },
+        secret: { type: 'string' },
         data: { type: 'string' },
         storage: { type: 'string' },
         postgres: { type: 'string' },
@@ -199,7 +207,7 @@ function parseOrExplain(argv: readonly string[]) {
 type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 const STORE_OPTIONS = ['data', 'storage', 'postgres', 'uploads', 'blobs', 'uploads-url', 'help'];
-const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache'];
+const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret'];
 const IMPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'fetch-attachments', 'author-role'];
 const EXPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'output'];
 
@@ -272,6 +280,12 @@ function adminAppPasswordOf(value: string | undefined): string | undefined {
   if (value.replace(/[^A-Za-z0-9]/g, '').length < 8) {
     throw new UsageError('--admin-app-password needs at least 8 letters or digits');
   }
+  return value;
+}
+
+function secretOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (siteSecretProblem(value) !== null) throw new UsageError(`--secret needs at least ${MIN_SITE_SECRET_LENGTH} characters`);
   return value;
 }
 

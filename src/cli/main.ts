@@ -43,6 +43,7 @@ async function main(argv: readonly string[]): Promise<void> {
     cms = createCms({
       site: command.command === 'serve' ? { apiRoot: command.apiRoot } : { ...(command.siteUrl ? { url: command.siteUrl } : {}) },
       ...(command.command === 'serve' ? { names: command.names } : {}),
+      ...(command.command === 'serve' && command.secret !== undefined ? { secret: command.secret } : {}),
       storage: stores.storage,
       blobs: stores.blobs,
       ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),

@@ -89,6 +89,7 @@ export function createFormsApi(deps: FormsDeps, options: FormsOptions = {}): For
       return deleteForm(deps.storage, id);
     },
     async render(id, renderOptions = {}) {
+      await deps.secret.ready();
       const record = await loadFormRecord(deps.storage, id);
       return record ? renderForm(modelOf(formOf(record, runtime.adminEmail)), runtime, site(), renderOptions) : null;
     },

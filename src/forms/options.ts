@@ -2,11 +2,11 @@
  * What the forms resource is given: the ports it uses, the site settings it reads, and the host's options (the
  * hashing secret, spam and pre-send hooks, formats).
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { CmsDeps } from '../deps.js';
 import type { SubmissionSummary } from './submission/summary.js';
 
-export interface FormsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'mailer' | 'site' | 'names' | 'blobs' | 'capabilityRules'> {}
+export interface FormsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'mailer' | 'site' | 'names' | 'blobs' | 'capabilityRules' | 'secret'> {}
 
 /** What a spam check answers: true (or a reason) for spam. */
 export type SpamVerdict = boolean | string;
@@ -16,8 +16,8 @@ export type BeforeSendMailVerdict = void | undefined | { abort?: boolean; messag
 
 export interface FormsOptions {
   /**
-   * The key of the quiz-answer and posted-data hashes. Default: random for each process, so a host running several
-   * processes for one site sets the same secret in each.
+   * The key of the quiz-answer and posted-data hashes. Default: keys derived from the site secret
+   * (`createCms({ secret })`), which every process of the site shares; set this only to keep an older key.
    */
   secret?: string;
   /** An extra spam check, run after the built-in ones (user agent, disallowed words, honeypots). */
@@ -51,11 +51,12 @@ const runtimes = new WeakMap<object, FormsRuntime>();
 export function formsRuntime(deps: FormsDeps, options: FormsOptions = {}): FormsRuntime {
   const existing = runtimes.get(deps);
   if (existing) return existing;
-  const secret = options.secret ?? randomBytes(32).toString('hex');
+  const { secret } = options;
+  const keyOf = secret === undefined ? (purpose: string) => deps.secret.key(`forms/${purpose}`) : (purpose: string) => `${secret}:${purpose}`;
   const runtime: FormsRuntime = {
     deps,
     options,
-    hash: (value, purpose) => createHmac('md5', `${secret}:${purpose}`).update(value).digest('hex'),
+    hash: (value, purpose) => createHmac('md5', keyOf(purpose)).update(value).digest('hex'),
     adminEmail: deps.site.adminEmail ?? 'admin@example.com',
     locale: deps.site.locale ?? 'en_US',
     dateFormat: options.dateFormat ?? 'F j, Y',

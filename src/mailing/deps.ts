@@ -57,7 +57,7 @@ export function createMailingDeps(deps: CmsDeps, options: MailingOptions = {}): 
   } else {
     const { secret, confirmTtlSeconds, unsubscribeTtlSeconds, resendAfterSeconds, from, confirmationMail } = options;
     localProvider = createLocalMailingProvider({
-      storage: deps.storage, mailer: deps.mailer, clock: deps.clock,
+      storage: deps.storage, mailer: deps.mailer, clock: deps.clock, siteSecret: deps.secret,
       secret, confirmTtlSeconds, unsubscribeTtlSeconds, resendAfterSeconds, from, confirmationMail,
       knownLists: () => signupFormLists(deps.storage),
     });

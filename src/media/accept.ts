@@ -11,10 +11,9 @@ import type { MediaDeps } from './deps.js';
 import { checkFileType } from './files/check-type.js';
 import { sanitizeFileName, splitExtension } from './files/file-name.js';
 import { allowedMimeTypes, defaultExtensionFor, type MimeTable } from '../format/mime-types.js';
-import { uniqueFileName } from './files/unique-name.js';
+import { writeUnderFreeName } from './files/free-name.js';
 import { canEdit, ImageDecodeError } from './images/codec.js';
 import { readImageHeader, type ImageHeader } from './images/header.js';
-import { joinKey } from './images/metadata.js';
 import type { RenderResult } from './images/render.js';
 import { renderJobFor } from './images/subsizes.js';
 import { REJECTION_CODES, type IncomingFile } from './incoming.js';
@@ -30,16 +29,6 @@ export interface AcceptedFile {
   /** Images: the size from the header, and the files made from it when the editor can read it. */
   header: ImageHeader | null;
   rendered: RenderResult | null;
-}
-
-const queues = new WeakMap<object, Promise<unknown>>();
-
-/** Runs name choices one at a time per store, so two uploads of one name in one process get different names. */
-export function serially<T>(store: object, work: () => Promise<T>): Promise<T> {
-  const previous = queues.get(store) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  queues.set(store, next.catch(() => undefined));
-  return next;
 }
 
 /** The types this user may upload. */
@@ -62,7 +51,7 @@ export function alternateExtensions(type: string, uploads: UploadsConfig): strin
 
 /** Checks `incoming`, then stores it in `folder` under a free name. */
 export async function acceptFile(
-  user: Principal | null, deps: Pick<MediaDeps, 'capabilityRules' | 'uploads' | 'blobs'>, incoming: IncomingFile, folder: string,
+  user: Principal | null, deps: Pick<MediaDeps, 'capabilityRules' | 'uploads' | 'blobs' | 'storage'>, incoming: IncomingFile, folder: string,
   wanted: { generateSubSizes: boolean; convertFormat: boolean } = { generateSubSizes: true, convertFormat: true },
 ): Promise<AcceptedFile> {
   const code = REJECTION_CODES[incoming.transport];
@@ -102,12 +91,8 @@ export async function acceptFile(
     }
   }
 
-  const { blobs } = deps;
-  const key = await serially(blobs, async () => {
-    const fileName = await uniqueFileName(blobs, folder, check.fileName, { alternateExtensions: alternateExtensions(check.type, deps.uploads) });
-    const chosen = joinKey(folder, fileName);
-    await blobs.put(chosen, incoming.bytes, { contentType: check.type });
-    return chosen;
+  const key = await writeUnderFreeName(deps, { folder, fileName: check.fileName, bytes: incoming.bytes, contentType: check.type }, {
+    alternateExtensions: alternateExtensions(check.type, deps.uploads),
   });
   return { key, clientName: incoming.name, type: check.type, bytes: incoming.bytes, header, rendered };
 }

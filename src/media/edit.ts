@@ -7,11 +7,11 @@ import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { created } from '../core/response.js';
 import { nowDates, publishDueOnce, savePost, scopeOf } from '../content/post-type/index.js';
-import { alternateExtensions, monthFolder, serially } from './accept.js';
+import { alternateExtensions, monthFolder } from './accept.js';
 import { checkParentType, textOf } from './changes.js';
 import type { MediaType } from './deps.js';
 import { splitExtension } from './files/file-name.js';
-import { uniqueFileName } from './files/unique-name.js';
+import { writeUnderFreeName } from './files/free-name.js';
 import { canEdit } from './images/codec.js';
 import { ModifierError, type Modifier } from './images/edit.js';
 import { readImageMeta, orientationOf, type ImageMeta } from './images/image-meta.js';
@@ -118,11 +118,8 @@ export async function editMedia(context: RequestContext, mediaType: MediaType): 
   }
   const bytes = rendered.edited!.bytes;
   const folder = monthFolder(nowDates(clock.now(), context.site).local);
-  const key = await serially(blobs, async () => {
-    const name = await uniqueFileName(blobs, folder, `${editedBase}.${output.extension}`, { alternateExtensions: alternateExtensions(output.type, uploads) });
-    const chosen = joinKey(folder, name);
-    await blobs.put(chosen, bytes, { contentType: output.type });
-    return chosen;
+  const key = await writeUnderFreeName({ storage, blobs }, { folder, fileName: `${editedBase}.${output.extension}`, bytes, contentType: output.type }, {
+    alternateExtensions: alternateExtensions(output.type, uploads),
   });
 
   const scope = scopeOf(context, mediaType);

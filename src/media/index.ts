@@ -15,7 +15,7 @@ export { attachmentLink } from './prepare.js';
 export { checkFileType } from './files/check-type.js';
 export { sanitizeFileName } from './files/file-name.js';
 export { uniqueFileName } from './files/unique-name.js';
-export { serially } from './accept.js';
+export { serially, writeUnderFreeName } from './files/free-name.js';
 export { readImageHeader } from './images/header.js';
 export { readImageMeta } from './images/image-meta.js';
 export { sniffContent } from './files/sniff.js';

@@ -22,6 +22,12 @@ export interface PutOptions {
 export interface BlobStore {
   /** Writes (or replaces) a blob; a reader never sees half of it. */
   put(key: string, bytes: Uint8Array, options: PutOptions): Promise<void>;
+  /**
+   * Writes a blob only when none has the key, failing with `BlobExistsError` otherwise (the existing blob is
+   * left as it was). Where the store can, the check and the write are one step, so two writers of one key never
+   * both succeed. Optional for a host's own store; uploads reserve their names in the storage port either way.
+   */
+  create?(key: string, bytes: Uint8Array, options: PutOptions): Promise<void>;
   /** The blob, or null when there is none. */
   get(key: string): Promise<StoredBlob | null>;
   exists(key: string): Promise<boolean>;
@@ -32,6 +38,16 @@ export interface BlobStore {
    * sorted by key.
    */
   list(prefix: string): Promise<BlobInfo[]>;
+}
+
+/** What `create` throws when the key is taken. */
+export class BlobExistsError extends Error {
+  readonly code = 'blob_exists';
+
+  constructor(key: string) {
+    super(`A blob already exists at ${JSON.stringify(key)}`);
+    this.name = 'BlobExistsError';
+  }
 }
 
 /** What stores throw for a key that is not a safe relative path. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it, useRunner, type TestRunner } from './runner.js';
-import type { BlobStore } from '../ports/blobs.js';
+import { BlobExistsError, type BlobStore } from '../ports/blobs.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -46,6 +46,19 @@ export function runBlobStoreConformance(name: string, make: () => Promise<BlobSt
       await store.put('x/y.txt', bytes('one'), { contentType: 'text/plain' });
       await store.put('x/y.txt', bytes('two'), { contentType: 'text/plain' });
       assert.equal(new TextDecoder().decode((await store.get('x/y.txt'))!.bytes), 'two');
+    });
+
+    it('creates a blob only where none is, leaving an existing one as it was', async () => {
+      const store = await make();
+      if (store.create === undefined) return;
+      await store.create('2026/11/new.txt', bytes('first'), { contentType: 'text/plain' });
+      assert.equal(new TextDecoder().decode((await store.get('2026/11/new.txt'))!.bytes), 'first');
+      await assert.rejects(store.create('2026/11/new.txt', bytes('second'), { contentType: 'text/plain' }), BlobExistsError);
+      assert.equal(new TextDecoder().decode((await store.get('2026/11/new.txt'))!.bytes), 'first');
+      await store.put('2026/11/put.txt', bytes('put'), { contentType: 'text/plain' });
+      await assert.rejects(store.create('2026/11/put.txt', bytes('other'), { contentType: 'text/plain' }), BlobExistsError);
+      assert.deepEqual((await store.list('2026/11/')).map((blob) => blob.key), ['2026/11/new.txt', '2026/11/put.txt']);
+      await assert.rejects(store.create('../escape.txt', bytes('x'), { contentType: 'text/plain' }), /Not a valid blob key/);
     });
 
     it('refuses traversal keys on every operation', async () => {

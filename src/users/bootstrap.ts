@@ -1,6 +1,6 @@
 import { isEmail } from '../format/formats.js';
 import { formatApplicationPassword } from '../auth/index.js';
-import type { User, UsersApi } from './api.js';
+import { createUsersApi, type User, type UsersApi, type UsersApiServices } from './api.js';
 import { userSlug } from './fields.js';
 
 export interface AdministratorOptions {
@@ -36,30 +36,42 @@ const DEFAULT_APPLICATION_NAME = 'quire serve';
  * is (with the known application password made valid, when one is given); otherwise, on a store without an
  * administrator, one is created with a fresh or the known application password. A store that already has
  * other administrators but not this login is left alone: that is an error, not a reason to add an account.
+ *
+ * Given the cms's `deps` (a `Cms` has them), the whole check-and-create runs in one store transaction, so
+ * processes starting together on one store make the administrator once: the others wait for that transaction
+ * and then find the user made (and get no password to print).
  */
-export async function ensureAdministrator(cms: { users: UsersApi }, options: AdministratorOptions = {}): Promise<AdministratorSetup> {
+export async function ensureAdministrator(
+  cms: { users: UsersApi; deps?: UsersApiServices }, options: AdministratorOptions = {},
+): Promise<AdministratorSetup> {
+  const { deps } = cms;
+  if (deps === undefined) return setUpAdministrator(cms.users, options);
+  return deps.storage.transaction((tx) => setUpAdministrator(createUsersApi({ ...deps, storage: tx }), options));
+}
+
+async function setUpAdministrator(users: UsersApi, options: AdministratorOptions): Promise<AdministratorSetup> {
   const login = options.login ?? DEFAULT_LOGIN;
   const applicationName = options.applicationName ?? DEFAULT_APPLICATION_NAME;
-  const existing = await cms.users.find(login);
+  const existing = await users.find(login);
 
   if (existing !== null && existing.login.toLowerCase() === login.toLowerCase()) {
     if (options.applicationPassword === undefined) return { user: existing, created: false, applicationPassword: null };
-    const known = await cms.users.verifyApplicationPassword(existing.id, options.applicationPassword);
+    const known = await users.verifyApplicationPassword(existing.id, options.applicationPassword);
     if (known === null) {
-      for (const password of await cms.users.listApplicationPasswords(existing.id)) {
-        if (password.name.toLowerCase() === applicationName.toLowerCase()) await cms.users.revokeApplicationPassword(existing.id, password.uuid);
+      for (const password of await users.listApplicationPasswords(existing.id)) {
+        if (password.name.toLowerCase() === applicationName.toLowerCase()) await users.revokeApplicationPassword(existing.id, password.uuid);
       }
-      await cms.users.createApplicationPassword(existing.id, { name: applicationName, password: options.applicationPassword });
+      await users.createApplicationPassword(existing.id, { name: applicationName, password: options.applicationPassword });
     }
     return { user: existing, created: false, applicationPassword: formatApplicationPassword(options.applicationPassword) };
   }
 
-  if ((await cms.users.list({ role: 'administrator' })).length > 0) {
+  if ((await users.list({ role: 'administrator' })).length > 0) {
     throw new Error(`There is no user "${login}", and the store already has an administrator; not creating another one.`);
   }
   const email = options.email ?? (isEmail(login) ? login : `${userSlug(login) || DEFAULT_LOGIN}@localhost.invalid`);
-  const user = await cms.users.create({ login, email, roles: ['administrator'] });
-  const minted = await cms.users.createApplicationPassword(user.id, {
+  const user = await users.create({ login, email, roles: ['administrator'] });
+  const minted = await users.createApplicationPassword(user.id, {
     name: applicationName,
     ...(options.applicationPassword === undefined ? {} : { password: options.applicationPassword }),
   });

@@ -17,7 +17,7 @@ import {
 import { allTerms, ensureDefaultTerms, insertTerm, TERMS_COLLECTION } from '../content/taxonomy/index.js';
 import { allowedMimeTypes, fileTypeOf } from '../format/mime-types.js';
 import {
-  ATTACHMENT_TYPE, checkFileType, fileUrl, readImageHeader, readImageMeta, sanitizeFileName, serially, uniqueFileName,
+  ATTACHMENT_TYPE, checkFileType, fileUrl, readImageHeader, readImageMeta, sanitizeFileName, writeUnderFreeName,
 } from '../media/index.js';
 import { isOutboundError } from '../ports/http-client.js';
 import type { Condition, StoragePort } from '../ports/storage.js';
@@ -176,8 +176,11 @@ export function importPort(deps: ContentPortDeps, tx: StoragePort, site: Site): 
   };
 }
 
-/** Remote files into the blob store, through the host's (safe) HTTP client, checked as uploads are. */
-export function filePort(deps: ContentPortDeps, site: Site): FilePort {
+/**
+ * Remote files into the blob store, through the host's (safe) HTTP client, checked as uploads are. Names are
+ * reserved through `storage`: the import's transaction while it runs.
+ */
+export function filePort(deps: ContentPortDeps, site: Site, storage: StoragePort = deps.services.storage): FilePort {
   const { blobs, httpClient, uploads } = deps.services;
   // The import writes as an operator, yet files that run in a browser (HTML, scripts) are not fetched.
   const allowed = allowedMimeTypes(false, uploads.mimeTypes);
@@ -198,11 +201,7 @@ export function filePort(deps: ContentPortDeps, site: Site): FilePort {
       } catch { /* kept as sent */ }
       const check = checkFileType(sanitizeFileName(name || 'file', allowed), response.body, allowed);
       if (!check.ok) throw new Error(check.message);
-      const key = await serially(blobs, async () => {
-        const chosen = `${folder}/${await uniqueFileName(blobs, folder, check.fileName)}`;
-        await blobs.put(chosen, response.body, { contentType: check.type });
-        return chosen;
-      });
+      const key = await writeUnderFreeName({ storage, blobs }, { folder, fileName: check.fileName, bytes: response.body, contentType: check.type });
       const header = check.type.startsWith('image/') ? readImageHeader(response.body, check.type) : null;
       const filesize = response.body.byteLength;
       const mediaDetails = header

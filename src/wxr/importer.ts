@@ -80,7 +80,7 @@ export async function importWxr(deps: ContentPortDeps, source: WxrSource, option
       const port = importPort(deps, tx, site);
       const ids = new IdMap();
       const run: ImportRun = {
-        port, files, ids, storedFiles, progress,
+        port, files: filePort(deps, site, tx), ids, storedFiles, progress,
         site: { title: '', link: '', description: '', language: '', version: '', baseSiteUrl: '', baseBlogUrl: '' },
         options: {
           fetchAttachments: options.fetchAttachments ?? false,

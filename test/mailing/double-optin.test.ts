@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCms } from '../../src/cms.js';
+import { createLocalMailingProvider } from '../../src/mailing/index.js';
 import type { Mailer } from '../../src/ports/mailer.js';
 import { send } from '../helpers/request.js';
 import { linksIn, makeMailingSite, STORES } from './helpers.js';
@@ -130,18 +131,31 @@ for (const [storeName, makeStore] of STORES) {
       assert.equal(subscriber!.status, 'subscribed');
     });
 
-    it('keeps the signing secret in storage, so links work across instances sharing the store', async () => {
+    it('keeps the site secret in storage, so links work across instances sharing the store', async () => {
       const storage = makeStore();
       const site = await makeMailingSite({ storage });
       const id = await site.createForm();
       await site.signup({ ...site.hidden(id), EMAIL: 'x@example.com' });
       const links = linksIn(site.outbox.messages[0]!.text);
-      const secret = await storage.get('mailing_settings', 1);
-      assert.equal(typeof secret?.token_secret, 'string');
-      assert.ok((secret!.token_secret as string).length >= 32);
+      const secret = await storage.get('site_secret', 1);
+      assert.equal(typeof secret?.secret, 'string');
+      assert.ok((secret!.secret as string).length >= 32);
       const other = createCms({ storage, clock: site.clock, site: { url: 'http://example.test' } });
       const confirmed = await send(other, 'GET', links.confirm);
       assert.equal(confirmed.status, 200);
+    });
+
+    it('keeps signing with a mailing secret stored before the site secret existed, so mailed links still work', async () => {
+      const storage = makeStore();
+      const older = 'a mailing secret stored by an earlier version';
+      await storage.insert('mailing_settings', { id: 1, token_secret: older });
+      const site = await makeMailingSite({ storage });
+      const id = await site.createForm();
+      await site.signup({ ...site.hidden(id), EMAIL: 'y@example.com' });
+      const links = linksIn(site.outbox.messages[0]!.text);
+      const signedByOlder = createLocalMailingProvider({ storage, mailer: site.outbox, clock: site.clock, secret: older });
+      const token = new URL(links.confirm, 'http://example.test').searchParams.get('token')!;
+      assert.equal((await signedByOlder.confirm(token)).status, 'subscribed');
     });
   });
 }

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { isValidBlobKey } from '../../src/ports/blobs.js';
+import { BlobExistsError, isValidBlobKey } from '../../src/ports/blobs.js';
 import { runBlobStoreConformance } from '../../src/testing/blob-conformance.js';
 import { serveUpload } from '../../src/media/serve.js';
 import { createFilesystemBlobStore } from '../../src/storage/blobs/filesystem.js';
@@ -43,6 +43,17 @@ describe('filesystem blob store layout', () => {
     assert.equal((await store.get('2026/11/photo.png'))!.contentType, 'image/png');
     await writeFile(join(root, 'outside.txt'), 'not reachable through ..');
     await assert.rejects(store.get('2026/../outside.txt'));
+  });
+
+  it('lets exactly one of many writers create a key at once, and leaves no temporary files', async () => {
+    const root = join(folder, 'create-race');
+    const stores = Array.from({ length: 8 }, () => createFilesystemBlobStore({ root }));
+    const results = await Promise.allSettled(stores.map((store, index) => store.create!('2026/11/dup.txt', bytes(`writer ${index}`), { contentType: 'text/plain' })));
+    const winners = results.flatMap((result, index) => (result.status === 'fulfilled' ? [index] : []));
+    assert.equal(winners.length, 1);
+    for (const result of results) if (result.status === 'rejected') assert.ok(result.reason instanceof BlobExistsError);
+    assert.equal(await readFile(join(root, '2026', '11', 'dup.txt'), 'utf8'), `writer ${winners[0]}`);
+    assert.deepEqual(await readdir(join(root, '2026', '11')), ['dup.txt']);
   });
 });
 

@@ -2,7 +2,7 @@
 import type { PostType, PostTypeDeps } from '../post-type/index.js';
 
 export interface AutosaveDeps extends PostTypeDeps {
-  readonly previewSecret: string;
+  readonly previewKey: () => string | Buffer;
 }
 
 export type AutosavedType = PostType<AutosaveDeps>;

@@ -18,7 +18,7 @@ export async function prepareAutosave(
   let previewLink: string;
   if (isAutosave(record)) {
     const { deps } = postType;
-    const token = previewToken(deps.previewSecret, context.user?.id ?? 0, parent.id, deps.clock.now());
+    const token = previewToken(deps.previewKey(), context.user?.id ?? 0, parent.id, deps.clock.now());
     previewLink = withQuery(await permalinkOf(parent, links), { preview_id: parent.id, preview_nonce: token, preview: 'true' });
   } else {
     previewLink = withQuery(await permalinkOf(record, links), { preview: 'true' });

@@ -4,33 +4,25 @@
  * twelve-hour window (valid for two windows), like the reference's nonces. A post updated in place by an
  * autosave previews at its own address with `preview=true`.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const WINDOW_SECONDS = 12 * 60 * 60;
-
-/**
- * A key to sign preview tokens with, random per instance: `createCms` uses it unless the host sets
- * `posts.previewSecret` (hosts running several processes behind one address set the same value in each).
- */
-export function randomPreviewSecret(): string {
-  return randomBytes(32).toString('hex');
-}
 
 function windowOf(at: Date): number {
   return Math.ceil(at.getTime() / 1000 / WINDOW_SECONDS);
 }
 
-function tokenFor(secret: string, window: number, userId: number, postId: number): string {
+function tokenFor(secret: string | Buffer, window: number, userId: number, postId: number): string {
   return createHmac('sha256', secret).update(`${window}|post_preview_${postId}|${userId}`).digest('hex').slice(-12, -2);
 }
 
 /** A ten-character token letting `userId` preview the autosave of `postId`. */
-export function previewToken(secret: string, userId: number, postId: number, now: Date): string {
+export function previewToken(secret: string | Buffer, userId: number, postId: number, now: Date): string {
   return tokenFor(secret, windowOf(now), userId, postId);
 }
 
 /** Whether a token was made for this user and post in the current or the previous window. */
-export function isValidPreviewToken(secret: string, token: string, userId: number, postId: number, now: Date): boolean {
+export function isValidPreviewToken(secret: string | Buffer, token: string, userId: number, postId: number, now: Date): boolean {
   const given = Buffer.from(token);
   const current = windowOf(now);
   return [current, current - 1].some((window) => {

@@ -12,8 +12,8 @@ export interface PostSettings {
   /** Whether DELETE without `force` moves records to the trash. Default true. */
   trash?: boolean;
   /**
-   * The key autosave preview links are signed with. Default: random per instance; hosts running several
-   * processes behind one address set the same value in each.
+   * The key autosave preview links are signed with. Default: a key derived from the site secret
+   * (`createCms({ secret })`), which every process of the site shares.
    */
   previewSecret?: string;
 }

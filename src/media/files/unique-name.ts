@@ -16,6 +16,8 @@ function escapeRegExp(text: string): string {
 export interface UniqueNameOptions {
   /** Other extensions (with the dot) the file's generated sizes may be written with; their names must be free too. */
   alternateExtensions?: readonly string[];
+  /** Names (in the folder, with extension) to treat as taken though the store does not list them. */
+  taken?: ReadonlySet<string> | readonly string[];
 }
 
 /**
@@ -27,6 +29,7 @@ export async function uniqueFileName(blobs: BlobStore, folder: string, fileName:
   const extension = rawExtension.toLowerCase();
   const prefix = folder === '' ? '' : `${folder}/`;
   const existing = new Set((await blobs.list(prefix)).map((blob) => blob.key.slice(prefix.length)).filter((name) => !name.includes('/')));
+  for (const name of options.taken ?? []) existing.add(name);
   const extensions = [extension, ...(options.alternateExtensions ?? []).filter((alternate) => alternate !== extension)];
 
   const collides = (candidateBase: string): boolean => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { assertBlobKey, assertBlobPrefix, type BlobInfo, type BlobStore } from '../../ports/blobs.js';
+import { assertBlobKey, assertBlobPrefix, BlobExistsError, type BlobInfo, type BlobStore } from '../../ports/blobs.js';
 import { contentTypeForFileName } from '../../format/mime-types.js';
 
 export interface FilesystemBlobStoreOptions {
@@ -49,20 +49,31 @@ export function createFilesystemBlobStore(options: FilesystemBlobStoreOptions): 
     }
   }
 
+  /** Writes `bytes` to a temporary file beside `key`'s and moves it into place with `place`. */
+  async function writeThrough(key: string, bytes: Uint8Array, place: (temporary: string, path: string) => Promise<void>): Promise<void> {
+    const path = pathOf(key);
+    const folder = resolve(path, '..');
+    await mkdir(folder, { recursive: true });
+    const temporary = join(folder, `${TEMPORARY_PREFIX}${randomBytes(8).toString('hex')}`);
+    try {
+      await writeFile(temporary, bytes, { flag: 'wx' });
+      await place(temporary, path);
+    } finally {
+      await unlink(temporary).catch(() => undefined);
+    }
+  }
+
   return {
-    async put(key, bytes) {
-      const path = pathOf(key);
-      const folder = resolve(path, '..');
-      await mkdir(folder, { recursive: true });
-      const temporary = join(folder, `${TEMPORARY_PREFIX}${randomBytes(8).toString('hex')}`);
+    put: (key, bytes) => writeThrough(key, bytes, rename),
+    // A hard link never replaces an existing name, so creating is one step, and readers still see whole files.
+    create: (key, bytes) => writeThrough(key, bytes, async (temporary, path) => {
       try {
-        await writeFile(temporary, bytes, { flag: 'wx' });
-        await rename(temporary, path);
+        await link(temporary, path);
       } catch (error) {
-        await unlink(temporary).catch(() => undefined);
+        if ((error as { code?: string }).code === 'EEXIST') throw new BlobExistsError(key);
         throw error;
       }
-    },
+    }),
     async get(key) {
       const path = pathOf(key);
       try {

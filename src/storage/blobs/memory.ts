@@ -1,4 +1,4 @@
-import { assertBlobKey, assertBlobPrefix, type BlobInfo, type BlobStore, type StoredBlob } from '../../ports/blobs.js';
+import { assertBlobKey, assertBlobPrefix, BlobExistsError, type BlobInfo, type BlobStore, type StoredBlob } from '../../ports/blobs.js';
 
 /** Blobs in a map: the default store, and the one tests use. Bytes are copied in and out. */
 export function createMemoryBlobStore(): BlobStore & { readonly size: number } {
@@ -9,6 +9,11 @@ export function createMemoryBlobStore(): BlobStore & { readonly size: number } {
     },
     async put(key, bytes, options) {
       assertBlobKey(key);
+      blobs.set(key, { key, size: bytes.byteLength, contentType: options.contentType, bytes: bytes.slice() });
+    },
+    async create(key, bytes, options) {
+      assertBlobKey(key);
+      if (blobs.has(key)) throw new BlobExistsError(key);
       blobs.set(key, { key, size: bytes.byteLength, contentType: options.contentType, bytes: bytes.slice() });
     },
     async get(key) {

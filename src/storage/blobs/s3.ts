@@ -1,6 +1,6 @@
 import { AwsClient } from 'aws4fetch';
 import { XMLParser } from 'fast-xml-parser';
-import { assertBlobKey, assertBlobPrefix, type BlobInfo, type BlobStore } from '../../ports/blobs.js';
+import { assertBlobKey, assertBlobPrefix, BlobExistsError, type BlobInfo, type BlobStore } from '../../ports/blobs.js';
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -64,6 +64,19 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
       assertBlobKey(key);
       const response = await request(objectUrl(key), { method: 'PUT', body: bytes as Uint8Array<ArrayBuffer>, headers: { 'Content-Type': contentType } });
       await response.arrayBuffer();
+      if (!response.ok) throw new S3BlobStoreError(response.status, 'PUT', key);
+    },
+    async create(key, bytes, { contentType }) {
+      assertBlobKey(key);
+      // The conditional write is atomic where the service honours it (AWS S3, R2, MinIO); the look first keeps
+      // servers that ignore the condition from replacing a blob that is already there.
+      if ((await head(key)) !== null) throw new BlobExistsError(key);
+      const response = await request(objectUrl(key), {
+        method: 'PUT', body: bytes as Uint8Array<ArrayBuffer>, headers: { 'Content-Type': contentType, 'If-None-Match': '*' },
+      });
+      await response.arrayBuffer();
+      // 412: the key exists; 409: another conditional write of the key is under way.
+      if (response.status === 412 || response.status === 409) throw new BlobExistsError(key);
       if (!response.ok) throw new S3BlobStoreError(response.status, 'PUT', key);
     },
     async get(key) {

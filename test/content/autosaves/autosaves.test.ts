@@ -87,9 +87,9 @@ describe('autosaves: autosave revisions', () => {
     const token = preview.searchParams.get('preview_nonce')!;
     assert.match(token, /^[0-9a-f]{10}$/);
     const now = site.cms.deps.clock.now();
-    assert.equal(isValidPreviewToken(site.cms.deps.previewSecret, token, site.ids.administrator, post.id, now), true);
-    assert.equal(isValidPreviewToken(site.cms.deps.previewSecret, token, site.ids.editor, post.id, now), false);
-    assert.equal(isValidPreviewToken(site.cms.deps.previewSecret, token, site.ids.administrator, post.id, new Date(now.getTime() + 3 * 86_400_000)), false);
+    assert.equal(isValidPreviewToken(site.cms.deps.previewKey(), token, site.ids.administrator, post.id, now), true);
+    assert.equal(isValidPreviewToken(site.cms.deps.previewKey(), token, site.ids.editor, post.id, now), false);
+    assert.equal(isValidPreviewToken(site.cms.deps.previewKey(), token, site.ids.administrator, post.id, new Date(now.getTime() + 3 * 86_400_000)), false);
 
     // The post itself is untouched.
     const live = await site.admin('GET', `/cms/v2/posts/${post.id}?context=edit`);

@@ -10,6 +10,7 @@
  * to flood someone's inbox. With `knownLists`, the provider has only those lists (`hasList`).
  */
 import { randomBytes } from 'node:crypto';
+import type { SiteSecret } from '../../../auth/index.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Mailer } from '../../../ports/mailer.js';
 import {
@@ -25,7 +26,7 @@ import {
 } from '../../../ports/mailing-list.js';
 import type { StoragePort } from '../../../ports/storage.js';
 import { confirmationMessage, defaultConfirmationMail, defaultSender, type ConfirmationMailComposer } from './confirmation-mail.js';
-import { siteSecret } from './secret.js';
+import { siteSecret, storedSecret } from './secret.js';
 import { lastMailed, forgetMailed, noteMailed } from './mailed.js';
 import {
   findSubscriber,
@@ -41,8 +42,10 @@ export interface LocalMailingProviderOptions {
   storage: StoragePort;
   mailer: Mailer;
   clock: Clock;
-  /** Signs link tokens (at least 16 characters); default: generated once and kept in storage. */
+  /** Signs link tokens (at least 16 characters); default: a key derived from `siteSecret`. */
   secret?: string;
+  /** The site secret (a `Cms` passes its own); without it or `secret`, a secret of its own is kept in storage. */
+  siteSecret?: SiteSecret;
   /** How long a confirmation link works, in seconds (default 7 days). */
   confirmTtlSeconds?: number;
   /** How long an unsubscribe link works, in seconds (default 365 days). */
@@ -70,9 +73,33 @@ const DAY = 86_400;
 const formatUtc = (instant: Date) => instant.toISOString().slice(0, 19);
 const parseUtc = (stored: string) => Date.parse(`${stored}Z`);
 
+/**
+ * What link tokens are signed with: the given secret; else a secret this provider stored before the site secret
+ * existed (so links already mailed keep working); else the site secret's `mailing/links` key; without a site
+ * secret, one stored now.
+ */
+function linkKey(options: LocalMailingProviderOptions): () => Promise<string | Buffer> {
+  const site = options.siteSecret;
+  if (options.secret !== undefined || site === undefined) return siteSecret(options.storage, options.secret);
+  let pending: Promise<string | Buffer> | null = null;
+  const load = async () => {
+    const older = await storedSecret(options.storage);
+    if (older !== null) return older;
+    await site.ready();
+    return site.key('mailing/links');
+  };
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = null;
+      throw error;
+    });
+    return pending;
+  };
+}
+
 export function createLocalMailingProvider(options: LocalMailingProviderOptions): LocalMailingProvider {
   const { storage, mailer, clock } = options;
-  const secret = siteSecret(storage, options.secret);
+  const secret = linkKey(options);
   const confirmTtl = options.confirmTtlSeconds ?? 7 * DAY;
   const unsubscribeTtl = options.unsubscribeTtlSeconds ?? 365 * DAY;
   const resendAfterMs = (options.resendAfterSeconds ?? 60) * 1000;

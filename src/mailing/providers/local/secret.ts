@@ -24,9 +24,15 @@ export function siteSecret(storage: StoragePort, configured: string | undefined)
   };
 }
 
-async function loadOrCreate(storage: StoragePort): Promise<string> {
+/** The secret kept in storage, or null when there is none. */
+export async function storedSecret(storage: StoragePort): Promise<string | null> {
   const stored = await storage.get(MAILING_SETTINGS_COLLECTION, SECRET_RECORD_ID);
-  if (typeof stored?.token_secret === 'string') return stored.token_secret;
+  return typeof stored?.token_secret === 'string' ? stored.token_secret : null;
+}
+
+async function loadOrCreate(storage: StoragePort): Promise<string> {
+  const stored = await storedSecret(storage);
+  if (stored !== null) return stored;
   const secret = randomBytes(32).toString('base64url');
   try {
     await storage.insert(MAILING_SETTINGS_COLLECTION, { id: SECRET_RECORD_ID, token_secret: secret });

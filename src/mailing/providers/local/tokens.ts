@@ -22,11 +22,11 @@ export interface TokenPayload {
 const MAX_TOKEN_LENGTH = 4096;
 const PURPOSES: Record<TokenPurpose, string> = { confirm: 'c', unsubscribe: 'u' };
 
-function sign(secret: string, payloadText: string): Buffer {
+function sign(secret: string | Buffer, payloadText: string): Buffer {
   return createHmac('sha256', secret).update(`quire-mailing-token.${payloadText}`).digest();
 }
 
-export function createToken(secret: string, payload: TokenPayload): string {
+export function createToken(secret: string | Buffer, payload: TokenPayload): string {
   const text = Buffer.from(JSON.stringify({
     p: PURPOSES[payload.purpose], e: payload.email, l: payload.lists, n: payload.nonce, x: payload.expires,
   })).toString('base64url');
@@ -38,7 +38,7 @@ function invalid(): MailingListError {
 }
 
 /** The payload of a token made with `secret` for `purpose`; `invalid_token` or `expired_token` otherwise. */
-export function readToken(secret: string, token: string, purpose: TokenPurpose, nowSeconds: number): TokenPayload {
+export function readToken(secret: string | Buffer, token: string, purpose: TokenPurpose, nowSeconds: number): TokenPayload {
   if (token.length > MAX_TOKEN_LENGTH) throw invalid();
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== 'v1') throw invalid();
