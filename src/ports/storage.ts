@@ -1,7 +1,7 @@
 /**
  * The storage port: named collections of JSON records with integer ids, a structured list query, and
  * transactions. Every store (memory, SQLite, PostgreSQL, or a third party's) implements this and must pass the
- * conformance suite in `test/storage/conformance.ts`.
+ * conformance suite `runStorageConformance` from `quire/testing` (src/testing).
  *
  * Value model
  * - Records hold JSON values only (string, finite number, boolean, null, arrays, plain objects). Stores reject
