@@ -61,7 +61,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);
   if (command.importFile !== undefined) await importBeforeServing(cms, command.importFile);
-  const apiListener = toNodeListener(cms);
+  const apiListener = toNodeListener(cms, command.trustProxy === undefined ? {} : { trustProxy: command.trustProxy });
   const server = createServer((req, res) => apiListener(req, res, () => void answerSiteRequest(cms, stores.blobs, req, res)));
 
   server.on('error', (error: NodeJS.ErrnoException) => {

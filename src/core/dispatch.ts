@@ -125,7 +125,7 @@ export class Dispatcher implements RouteSteps {
       body = await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
-      return this.#respond({ status: error.status, headers: {}, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
+      return this.#respond({ status: error.status, headers: { ...error.headers }, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
     }
 
     const call: RouteCall = {
