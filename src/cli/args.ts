@@ -243,7 +243,8 @@ function trustProxyOf(value: string | undefined): TrustProxy | undefined {
   try {
     compileTrustProxy(setting);
   } catch (error) {
-    throw new UsageError(`--trust-proxy must be a hop count or proxy addresses and ranges (${(error as Error).message.replace(/^trustProxy: /, '')})`);
+    const reason = (error as Error).message.replace(/^trustProxy: /, '').replace(/ \(expected .*\)$/, '');
+    throw new UsageError(`--trust-proxy must be a hop count or proxy addresses and ranges (${reason})`);
   }
   if (setting === '' || (typeof setting === 'string' && setting.split(',').every((entry) => entry.trim() === ''))) {
     throw new UsageError('--trust-proxy must be a hop count or proxy addresses and ranges, not empty');

@@ -41,6 +41,7 @@ async function main(argv: readonly string[]): Promise<void> {
       ...(command.command === 'serve' ? { names: command.names } : {}),
       storage: stores.storage,
       blobs: stores.blobs,
+      ...(stores.throttleStore ? { throttle: { store: stores.throttleStore } } : {}),
       ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),
       ...(command.command === 'serve' && command.smtp ? { mailer: createSmtpMailer(command.smtp) } : {}),
       ...(command.command === 'serve' && command.imageCodec ? { images: { codec: command.imageCodec } } : {}),

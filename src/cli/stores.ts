@@ -1,5 +1,7 @@
 import type { BlobStore } from '../ports/blobs.js';
 import type { StoragePort } from '../ports/storage.js';
+import type { ThrottleStore } from '../ports/throttle.js';
+import { createStoredThrottleStore } from '../storage/throttle/index.js';
 import { createFilesystemBlobStore, createMemoryBlobStore } from '../storage/blobs/index.js';
 import { createMemoryStorage } from '../storage/memory/index.js';
 import type { StoreChoice, UploadsChoice } from './args.js';
@@ -7,6 +9,8 @@ import type { StoreChoice, UploadsChoice } from './args.js';
 export interface OpenedStores {
   storage: StoragePort;
   blobs: BlobStore;
+  /** Where throttle counters live when processes share them (PostgreSQL); absent: in memory. */
+  throttleStore?: ThrottleStore;
   /** One line for the console: where content and files are kept. */
   description: string;
   close(): Promise<void>;
@@ -20,7 +24,10 @@ function missingDriver(error: unknown, driver: string): boolean {
 
 export class StoreSetupError extends Error {}
 
-async function openStorage(choice: StoreChoice): Promise<{ storage: StoragePort; description: string }> {
+/** The schema of the throttle counters beside PostgreSQL content: apart, so counting never empties cached answers. */
+export const THROTTLE_SCHEMA = 'quire_throttle';
+
+async function openStorage(choice: StoreChoice): Promise<{ storage: StoragePort; description: string; counters?: StoragePort }> {
   if (choice.kind === 'memory') return { storage: createMemoryStorage(), description: 'memory (nothing is kept after exit)' };
   if (choice.kind === 'sqlite') {
     try {
@@ -36,7 +43,8 @@ async function openStorage(choice: StoreChoice): Promise<{ storage: StoragePort;
   try {
     const { postgresStorage } = await import('../storage/postgres/index.js');
     const storage = await postgresStorage({ connectionString: choice.url });
-    return { storage, description: `PostgreSQL ${new URL(choice.url).host}${new URL(choice.url).pathname}` };
+    const counters = await postgresStorage({ connectionString: choice.url, schema: THROTTLE_SCHEMA, max: 2 });
+    return { storage, counters, description: `PostgreSQL ${new URL(choice.url).host}${new URL(choice.url).pathname}` };
   } catch (error) {
     if (missingDriver(error, "'pg'")) throw new StoreSetupError('the PostgreSQL store needs pg (npm install pg)');
     throw new StoreSetupError(`cannot use PostgreSQL: ${(error as Error).message}`);
@@ -65,13 +73,15 @@ async function openBlobs(choice: UploadsChoice | null, environment: NodeJS.Proce
 /** Opens the content store and the uploads store the command line chose. */
 export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}): Promise<OpenedStores> {
   const { blobs, where } = await openBlobs(uploads, environment);
-  const { storage, description } = await openStorage(choice);
+  const { storage, description, counters } = await openStorage(choice);
   return {
     storage,
     blobs,
+    ...(counters ? { throttleStore: createStoredThrottleStore(counters) } : {}),
     description: where === null ? description : `${description}, uploads in ${where}`,
     close: async () => {
       await storage.close?.();
+      await counters?.close?.();
     },
   };
 }
