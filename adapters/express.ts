@@ -4,7 +4,7 @@
  * through. Works with or without a body parser before it.
  */
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { normalizePrefix, type Cms } from '../src/index.js';
+import { compileTrustProxy, normalizePrefix, type Cms } from '../src/index.js';
 import { nodeTarget, serveNode, type NodeAdapterOptions, type NodeTarget } from './node.js';
 
 export type ExpressAdapterOptions = Omit<NodeAdapterOptions, 'user'> & {
@@ -23,11 +23,12 @@ export function toExpress(cms: Cms, expressOptions: ExpressAdapterOptions = {}):
   // The node adapter hands `user` the request it was given, which here is Express's.
   const options: NodeAdapterOptions = user ? { ...rest, user: (req) => user(req as Request) } : rest;
   const ownPrefix = options.prefix === undefined ? undefined : normalizePrefix(options.prefix);
+  const trust = compileTrustProxy(options.trustProxy);
 
   /** `req.url` is below the mount path (`req.baseUrl`), which links keep. */
   const targetOf = (req: Request): NodeTarget | null => {
     const prefix = ownPrefix ?? (req.baseUrl === '' ? cms.apiRoot : '');
-    const { path, ...target } = nodeTarget(req, prefix, options.trustProxy, req.baseUrl + prefix);
+    const { path, ...target } = nodeTarget(req, prefix, trust, req.baseUrl + prefix);
     return path === null ? null : { ...target, path };
   };
 

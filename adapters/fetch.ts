@@ -3,15 +3,17 @@
  * `Deno.serve(toFetchHandler(cms))`, `export default { fetch: toFetchHandler(cms) }`. No Node built-ins.
  */
 import {
-  encodeResponse, mountTarget, normalizePrefix, outsideApi, readStreamBody, type Cms, type CmsRequest, type EncodedResponse,
-  type MountTarget,
+  compileTrustProxy, encodeResponse, mountTarget, normalizePrefix, outsideApi, readStreamBody, type Cms, type CmsRequest,
+  type EncodedResponse, type MountTarget, type ProxyTrust, type TrustProxy,
 } from '../src/index.js';
 
 export interface FetchAdapterOptions {
   /** Path of the API root in request URLs; default `cms.apiRoot` (`/cms-json`). */
   prefix?: string;
-  /** Take scheme and host from `X-Forwarded-Proto` and `-Host` (only behind a proxy you run). */
-  trustProxy?: boolean;
+  /** Which proxies may tell scheme, host and client address (`X-Forwarded-*`, `Forwarded`): `true`, a hop count or addresses. */
+  trustProxy?: TrustProxy;
+  /** The connection's remote address, when the runtime tells it (Deno: `info.remoteAddr.hostname`). */
+  remoteAddress?: (request: Request) => string | undefined;
   /** The user the host's own login resolved for this request, if any. */
   user?: (request: Request) => CmsRequest['user'] | Promise<CmsRequest['user']>;
 }
@@ -23,24 +25,26 @@ export type FetchTarget = MountTarget;
 
 export function toFetchHandler(cms: Cms, options: FetchAdapterOptions = {}): FetchHandler {
   const prefix = normalizePrefix(options.prefix ?? cms.apiRoot);
+  const trust = compileTrustProxy(options.trustProxy);
   return async (request) => {
-    const { path, ...target } = fetchTarget(request, prefix, options.trustProxy);
+    const { path, ...target } = fetchTarget(request, prefix, trust, options.remoteAddress?.(request));
     if (path !== null) return serveFetch(cms, request, { ...target, path }, options);
     return toResponse(outsideApi(cms.discoveryLink(target.baseUrl)));
   };
 }
 
-export function fetchTarget(request: Request, prefix: string, trustProxy = false): FetchTarget {
+export function fetchTarget(request: Request, prefix: string, trustProxy: TrustProxy | ProxyTrust = false, socketAddress?: string): FetchTarget {
   const url = new URL(request.url);
+  const { headers } = request;
   return mountTarget({
     pathname: url.pathname, query: url.search.slice(1), scheme: url.protocol.slice(0, -1), host: url.host, fallbackHost: url.host,
-    forwardedProto: request.headers.get('x-forwarded-proto'), forwardedHost: request.headers.get('x-forwarded-host'),
+    forwardedProto: headers.get('x-forwarded-proto'), forwardedHost: headers.get('x-forwarded-host'),
+    socketAddress, forwardedFor: headers.get('x-forwarded-for'), forwarded: headers.get('forwarded'),
   }, { prefix, trustProxy });
 }
 
-/** Extra facts a runtime knows: the client address, or a body a framework already read. */
+/** A body a framework already read. */
 export interface FetchExtras {
-  remoteAddress?: string;
   readBody?: () => Promise<ArrayBuffer>;
 }
 
@@ -53,8 +57,8 @@ export async function serveFetch(
     ? new Uint8Array(await extras.readBody())
     : await readStreamBody(request.body, request.headers.get('content-length'), cms.maxBodyBytes);
   const user = options.user ? await options.user(request) : undefined;
-  const { path, query, baseUrl } = target;
-  return toResponse(encodeResponse(await cms.handle({ method: request.method, path, query, headers, body, baseUrl, remoteAddress: extras.remoteAddress, user })));
+  const { path, query, baseUrl, remoteAddress } = target;
+  return toResponse(encodeResponse(await cms.handle({ method: request.method, path, query, headers, body, baseUrl, remoteAddress, user })));
 }
 
 function toResponse(encoded: EncodedResponse): Response {

@@ -5,15 +5,15 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import {
-  encodeResponse, firstForwarded, mountTarget, normalizePrefix, outsideApi, readEventedBody, splitTarget,
-  type Cms, type CmsRequest, type EncodedResponse, type MountTarget,
+  compileTrustProxy, encodeResponse, mountTarget, normalizePrefix, outsideApi, readEventedBody, splitTarget,
+  type Cms, type CmsRequest, type EncodedResponse, type MountTarget, type ProxyTrust, type TrustProxy,
 } from '../src/index.js';
 
 export interface NodeAdapterOptions {
   /** Path of the API root on this server; default `cms.apiRoot` (`/cms-json`). */
   prefix?: string;
-  /** Take scheme, host and client address from `X-Forwarded-Proto`, `-Host` and `-For` (only behind a proxy you run). */
-  trustProxy?: boolean;
+  /** Which proxies may tell scheme, host and client address (`X-Forwarded-*`, `Forwarded`): `true`, a hop count or addresses. */
+  trustProxy?: TrustProxy;
   /** The user the host's own login resolved for this request, if any. */
   user?: (req: IncomingMessage) => CmsRequest['user'] | Promise<CmsRequest['user']>;
 }
@@ -25,8 +25,9 @@ export type NodeTarget = MountTarget & { path: string; body?: Uint8Array | strin
 
 export function toNodeListener(cms: Cms, options: NodeAdapterOptions = {}): NodeListener {
   const prefix = normalizePrefix(options.prefix ?? cms.apiRoot);
+  const trust = compileTrustProxy(options.trustProxy);
   return (req, res, next) => {
-    const target = nodeTarget(req, prefix, options.trustProxy);
+    const target = nodeTarget(req, prefix, trust);
     if (target.path !== null) void serveNode(cms, req, res, target as NodeTarget, options, next);
     else if (next) next();
     else writeResponse(res, outsideApi(cms.discoveryLink(target.baseUrl)));
@@ -34,7 +35,7 @@ export function toNodeListener(cms: Cms, options: NodeAdapterOptions = {}): Node
 }
 
 /** Where a request goes (`apiRootPath`: the API root's path in links, when it is not `prefix`). */
-export function nodeTarget(req: IncomingMessage, prefix: string, trustProxy = false, apiRootPath?: string): MountTarget {
+export function nodeTarget(req: IncomingMessage, prefix: string, trustProxy: TrustProxy | ProxyTrust = false, apiRootPath?: string): MountTarget {
   const socket = req.socket as Partial<TLSSocket>;
   const local = socket.localAddress?.includes(':') ? `[${socket.localAddress}]` : socket.localAddress ?? 'localhost';
   // Built property by property: an object spread followed by more properties is slow on the hot path.
@@ -42,19 +43,19 @@ export function nodeTarget(req: IncomingMessage, prefix: string, trustProxy = fa
   return mountTarget({
     pathname, query, scheme: socket.encrypted ? 'https' : 'http', host: req.headers.host, fallbackHost: `${local}:${socket.localPort ?? 80}`,
     forwardedProto: req.headers['x-forwarded-proto'], forwardedHost: req.headers['x-forwarded-host'],
+    socketAddress: socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'], forwarded: req.headers.forwarded,
   }, { prefix, trustProxy, apiRootPath });
 }
 
 /** The API root as this request reached it: `http://host:port/cms-json`. */
-export const baseUrlOf = (req: IncomingMessage, apiRootPath: string, trustProxy = false): string => nodeTarget(req, apiRootPath, trustProxy).baseUrl;
+export const baseUrlOf = (req: IncomingMessage, apiRootPath: string, trustProxy: TrustProxy | ProxyTrust = false): string => nodeTarget(req, apiRootPath, trustProxy).baseUrl;
 
 /** Answers one API request; failures reading the request go to `next` when given, else the socket is dropped. */
 export async function serveNode(cms: Cms, req: IncomingMessage, res: ServerResponse, target: NodeTarget, options: NodeAdapterOptions, next?: (error?: unknown) => void): Promise<void> {
   try {
     const read = target.body !== undefined || target.parsedBody !== undefined ? { complete: true } : await readBody(req, cms.maxBodyBytes);
-    const remoteAddress = (options.trustProxy ? firstForwarded(req.headers['x-forwarded-for']) : undefined) ?? req.socket.remoteAddress;
     const user = options.user ? await options.user(req) : undefined;
-    const { path, query, baseUrl, body = read.body, parsedBody } = target;
+    const { path, query, baseUrl, body = read.body, parsedBody, remoteAddress } = target;
     const response = await cms.handle({ method: req.method ?? 'GET', path, query, headers: req.headers, body, parsedBody, baseUrl, remoteAddress, user });
     writeResponse(res, encodeResponse(response), { close: !read.complete });
   } catch (error) {

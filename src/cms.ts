@@ -1,4 +1,4 @@
-import { createCapabilityRules, createRoleTable, createSiteSecret, type CapabilityRuleOptions, type RoleChanges } from './auth/index.js';
+import { createCapabilityRules, createRoleTable, createSiteSecret, createThrottles, NO_THROTTLES, type CapabilityRuleOptions, type RoleChanges, type ThrottleOptions } from './auth/index.js';
 import { registerBatch } from './batch/index.js';
 import type { Principal } from './core/context.js';
 import { Dispatcher, type Authenticator } from './core/dispatch.js';
@@ -19,6 +19,7 @@ import { createMemoryOutbox } from './mail/index.js';
 import type { CmsDeps } from './deps.js';
 import type { StoragePort } from './ports/storage.js';
 import { createMemoryStorage } from './storage/memory/index.js';
+import { createMemoryThrottleStore } from './storage/throttle/index.js';
 import { createMemoryBlobStore } from './storage/blobs/index.js';
 import { registerPostsAndPages } from './content/index.js';
 import { authorPostsHandler, createPostEvents, nextScheduledPublish, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
@@ -33,7 +34,7 @@ import { registerDiscovery } from './discovery/index.js';
 import { createSiteSettingsStore, registerSettings } from './settings/index.js';
 import { registerSearch } from './search/index.js';
 import { createWxrApi, type WxrApi } from './wxr/index.js';
-import { createBasicAuthenticator, createUsersApi, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
+import { createBasicAuthenticator, createUsersApi, DEFAULT_MAX_APPLICATION_PASSWORDS, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 export interface CmsOptions {
   /**
@@ -71,6 +72,14 @@ export interface CmsOptions {
    * never the credential itself), so authenticated clients do not pay the slow hash on every request.
    */
   credentialMemory?: CredentialMemoryOptions;
+  /** Application passwords: most one user may hold (default 50); creating one more is a 400. */
+  applicationPasswords?: { max?: number };
+  /**
+   * Throttles (see docs/auth.md): failed logins per client address, per login and per both, with growing delays;
+   * comments, sign-ups and form feedback per client address. Each answers 429 with `Retry-After`. Counters live
+   * in memory unless `store` says otherwise. `false` turns every throttle off.
+   */
+  throttle?: ThrottleOptions | false;
   /**
    * GET answers of the routes declared `cache` are kept, encoded, until the next write to the store, a settings
    * change or the next scheduled post's date (default: 1,000 answers, 32 MiB). `false` keeps nothing; answers are
@@ -188,7 +197,7 @@ export function createCms(options: CmsOptions = {}): Cms {
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
-  authenticationSteps.push(createBasicAuthenticator(deps, options.credentialMemory));
+  authenticationSteps.push(createBasicAuthenticator({ ...deps, loginThrottle: deps.throttles.login }, options.credentialMemory));
 
   // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
@@ -296,5 +305,13 @@ function createDeps(options: CmsOptions, names: Names): CmsDeps {
     previewKey: previewSecret === undefined ? () => secret.key('preview') : () => previewSecret,
     uploads: resolveUploads(options.uploads, options.images),
     userPosts: authorPostsHandler(postTypeDeps, [POST_TYPE, PAGE_TYPE]),
+    throttles: options.throttle === false ? NO_THROTTLES : createThrottles(options.throttle?.store ?? createMemoryThrottleStore(), options.throttle),
+    maxApplicationPasswords: maxApplicationPasswordsOf(options.applicationPasswords?.max),
   });
+}
+
+function maxApplicationPasswordsOf(max: number | undefined): number {
+  if (max === undefined) return DEFAULT_MAX_APPLICATION_PASSWORDS;
+  if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`applicationPasswords.max must be a whole number of 1 or more, not ${max}`);
+  return max;
 }

@@ -1,4 +1,4 @@
-import type { CapabilityRules, RoleTable, SiteSecret } from './auth/index.js';
+import type { CapabilityRules, RoleTable, SiteSecret, Throttles } from './auth/index.js';
 import type { Names } from './core/names.js';
 import type { PostEventHub, ResolvedPostSettings } from './content/post-type/index.js';
 import type { SiteSettings } from './core/site.js';
@@ -40,4 +40,8 @@ export interface CmsDeps {
   readonly uploads: UploadsConfig;
   /** What becomes of a deleted user's posts (posts and pages go to the trash). */
   readonly userPosts: UserPostsHandler;
+  /** Failed-login, comment, sign-up and feedback throttles (from `createCms({ throttle })`), shared by every route. */
+  readonly throttles: Throttles;
+  /** Most application passwords one user may hold. */
+  readonly maxApplicationPasswords: number;
 }

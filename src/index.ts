@@ -6,6 +6,7 @@ export {
   mountTarget, normalizePrefix, splitTarget, corePath, firstForwarded, apiRootUrl, outsideApi, declaredOverLimit, BodyCollector,
   readStreamBody, readEventedBody, type EventedBody, type MountTarget, type MountRequest, type MountOptions,
 } from './core/mount.js';
+export { compileTrustProxy, resolveClientAddress, type TrustProxy, type ProxyTrust } from './core/client-address.js';
 export type { SiteSettings } from './core/site.js';
 export type { Principal, RequestContext, Item, Links, LinkTarget, HandlerResult } from './core/context.js';
 export type { Authenticator } from './core/dispatch.js';
@@ -19,6 +20,11 @@ export type { StoragePort, ListQuery, ListResult, Condition, StoredRecord, NewRe
 export { isStorageError, type StorageError, type StorageErrorCode, type SortKey, type Scalar, type TextSearch, type RecordId } from './ports/storage.js';
 export { storageError } from './storage/errors.js';
 export { createMemoryStorage } from './storage/memory/index.js';
+export type { ThrottleStore, ThrottleCounter } from './ports/throttle.js';
+export { createMemoryThrottleStore, createStoredThrottleStore, type MemoryThrottleOptions } from './storage/throttle/index.js';
+export {
+  DEFAULT_LOGIN_RULES, DEFAULT_RATE_RULES, type ThrottleOptions, type LoginThrottleOptions, type FailureRule, type RateRule,
+} from './auth/index.js';
 export { createSafeHttpClient, serveUpload, keyOfUploadPath, ImageCodecUnavailableError, type UploadsOptions, type ImageWorkOptions, type SafeHttpClientOptions } from './media/index.js';
 export { createMemoryBlobStore, createFilesystemBlobStore, type FilesystemBlobStoreOptions } from './storage/blobs/index.js';
 export { BlobExistsError, type BlobStore } from './ports/blobs.js';

@@ -7,6 +7,8 @@ import type { BasicCredentials } from './basic.js';
 export interface ApplicationPasswordHolder<User> {
   user: User;
   passwordHashes: readonly string[];
+  /** The passwords' lookup tags, in the same order (see `applicationPasswordLookupTag`); undefined where none is stored. */
+  lookupTags?: readonly (string | undefined)[];
 }
 
 /**
@@ -27,7 +29,7 @@ export interface ApplicationPasswordLogin<User> {
 /**
  * Checks Basic credentials against application passwords: the username is a login, or an email address when no
  * login matches and it is a valid address (the reference's `is_email`). Returns null for an unknown user and a wrong password alike, after
- * comparable scrypt work, so neither the answer nor its timing tells whether the user exists.
+ * comparable scrypt work (one hash when the holder's passwords have lookup tags), so neither the answer nor its timing tells whether the user exists.
  */
 export async function loginWithApplicationPassword<User>(
   credentials: BasicCredentials,
@@ -40,7 +42,7 @@ export async function loginWithApplicationPassword<User>(
       holder = await directory.findByEmail(credentials.username);
     }
   }
-  const passwordIndex = await matchApplicationPassword(credentials.password, holder?.passwordHashes ?? []);
+  const passwordIndex = await matchApplicationPassword(credentials.password, holder?.passwordHashes ?? [], undefined, holder?.lookupTags);
   if (holder === null || passwordIndex === -1) return null;
   return { user: holder.user, passwordIndex };
 }

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import {
   DEFAULT_SCRYPT_PARAMETERS,
   dummyScrypt,
@@ -61,18 +61,37 @@ export function dummyVerify(password = '', parameters: ScryptParameters = DEFAUL
 }
 
 /**
- * The index of the first stored hash `password` matches, or -1. Every hash is checked (no early exit), and an
- * empty list costs one dummy verification, so the time taken depends only on how many hashes there are.
+ * A short digest of the normalised password (16 bits, 4 hex digits), stored beside its hash so that a login
+ * verifies only the one hash it can match: a wrong password then costs one hash however many the user holds. It
+ * is unkeyed (it must mean the same in every process and after restarts) and too short to help guessing:
+ * generated passwords keep 127 of their 143 bits unknown to whoever reads it. A user's passwords have distinct tags.
+ */
+export function applicationPasswordLookupTag(password: string): string {
+  return createHash('sha256').update('quire application password\u0000').update(normalizeApplicationPassword(password)).digest('hex').slice(0, 4);
+}
+
+/**
+ * The index of the stored hash `password` matches, or -1. With `lookupTags` (parallel to `storedHashes`), only
+ * the hashes whose tag is the password's (or that have none, as stored before tags existed) are verified, so a
+ * user whose passwords all have tags costs one verification; without, every hash is. No early exit, and no
+ * candidate costs one dummy verification, so the time taken depends only on how many candidates there are.
  */
 export async function matchApplicationPassword(
   password: string,
   storedHashes: readonly string[],
   dummyParameters: ScryptParameters = DEFAULT_SCRYPT_PARAMETERS,
+  lookupTags?: readonly (string | undefined)[],
 ): Promise<number> {
-  if (storedHashes.length === 0) {
+  const tag = lookupTags === undefined ? undefined : applicationPasswordLookupTag(password);
+  const candidates = storedHashes.flatMap((_, index) => {
+    const stored = lookupTags?.[index];
+    return lookupTags === undefined || stored === undefined || stored === tag ? [index] : [];
+  });
+  if (candidates.length === 0) {
     await dummyVerify(password, dummyParameters);
     return -1;
   }
-  const results = await Promise.all(storedHashes.map((stored) => verifyApplicationPassword(password, stored)));
-  return results.indexOf(true);
+  const results = await Promise.all(candidates.map((index) => verifyApplicationPassword(password, storedHashes[index]!)));
+  const found = results.indexOf(true);
+  return found === -1 ? -1 : candidates[found]!;
 }

@@ -40,6 +40,7 @@ export { DO_NOT_ALLOW, mapMetaCapability, userCan } from './capabilities.js';
 export {
   APPLICATION_PASSWORD_LENGTH,
   DEFAULT_SCRYPT_PARAMETERS,
+  applicationPasswordLookupTag,
   dummyVerify,
   formatApplicationPassword,
   generateApplicationPassword,
@@ -61,3 +62,21 @@ export {
 export {
   createSiteSecret, deriveKey, siteSecretProblem, MIN_SITE_SECRET_LENGTH, SITE_SECRET_COLLECTION, type SiteSecret,
 } from './site-secret.js';
+export {
+  DEFAULT_KNOWN_CLIENT_MS,
+  DEFAULT_LOGIN_RULES,
+  DEFAULT_RATE_RULES,
+  NO_THROTTLES,
+  createLoginThrottle,
+  createRateLimiter,
+  createThrottles,
+  takeOrRefuse,
+  throttledError,
+  type FailureRule,
+  type LoginThrottle,
+  type LoginThrottleOptions,
+  type RateLimiter,
+  type RateRule,
+  type ThrottleOptions,
+  type Throttles,
+} from './throttle.js';

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MIN_SITE_SECRET_LENGTH, siteSecretProblem } from '../auth/index.js';
+import { compileTrustProxy, type TrustProxy } from '../core/client-address.js';
 import type { NameScheme } from '../core/names.js';
 
 export const DEFAULT_PORT = 8080;
@@ -37,6 +38,8 @@ export type CliCommand =
     responseCacheMiB: number | false | undefined;
     /** The site secret, when given; otherwise the one kept in the store. */
     secret: string | undefined;
+    /** Which proxies in front may tell the client's address, scheme and host; none when absent. */
+    trustProxy: TrustProxy | undefined;
   }
   | (StoreCommand & {
     command: 'import';
@@ -112,6 +115,11 @@ Options:
       --response-cache <MiB>
                          most memory the cache of encoded GET answers may hold (default 32),
                          or off to answer every read afresh
+      --trust-proxy <hops|addresses>
+                         believe X-Forwarded-For/-Proto/-Host and Forwarded from proxies in front:
+                         a hop count (1: the one proxy before quire), or proxy addresses and ranges
+                         (10.0.0.0/8,::1, or loopback, linklocal, uniquelocal); default: forwarded
+                         headers are ignored and the socket's address is the client's
       --admin-login <login>
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
       --admin-app-password <password>
@@ -162,6 +170,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     imageCodec: imageCodecOf(values['image-codec']),
     responseCacheMiB: responseCacheOf(values['response-cache']),
     secret: secretOf(values.secret ?? (environment.QUIRE_SECRET || undefined)),
+    trustProxy: trustProxyOf(values['trust-proxy']),
   };
 }
 
@@ -189,6 +198,7 @@ function parseOrExplain(argv: readonly string[]) {
         smtp: { type: 'string' },
         'image-codec': { type: 'string' },
         'response-cache': { type: 'string' },
+        'trust-proxy': { type: 'string' },
         'site-url': { type: 'string' },
         'fetch-attachments': { type: 'boolean' },
         'author-role': { type: 'string' },
@@ -207,7 +217,7 @@ function parseOrExplain(argv: readonly string[]) {
 type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 const STORE_OPTIONS = ['data', 'storage', 'postgres', 'uploads', 'blobs', 'uploads-url', 'help'];
-const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret'];
+const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret', 'trust-proxy'];
 const IMPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'fetch-attachments', 'author-role'];
 const EXPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'output'];
 
@@ -237,6 +247,21 @@ function siteUrlOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (!/^https?:\/\/[^/]/.test(value)) throw new UsageError(`--site-url must be an http(s) URL, not '${value}'`);
   return value.replace(/\/+$/, '');
+}
+
+function trustProxyOf(value: string | undefined): TrustProxy | undefined {
+  if (value === undefined) return undefined;
+  const setting = /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  try {
+    compileTrustProxy(setting);
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^trustProxy: /, '').replace(/ \(expected .*\)$/, '');
+    throw new UsageError(`--trust-proxy must be a hop count or proxy addresses and ranges (${reason})`);
+  }
+  if (setting === '' || (typeof setting === 'string' && setting.split(',').every((entry) => entry.trim() === ''))) {
+    throw new UsageError('--trust-proxy must be a hop count or proxy addresses and ranges, not empty');
+  }
+  return setting;
 }
 
 function portOf(value: string | undefined): number {

@@ -46,6 +46,7 @@ async function main(argv: readonly string[]): Promise<void> {
       ...(command.command === 'serve' && command.secret !== undefined ? { secret: command.secret } : {}),
       storage: stores.storage,
       blobs: stores.blobs,
+      ...(stores.throttleStore ? { throttle: { store: stores.throttleStore } } : {}),
       ...(command.uploadsUrl ? { uploads: { baseUrl: command.uploadsUrl } } : {}),
       ...(command.command === 'serve' && command.smtp ? { mailer: createSmtpMailer(command.smtp) } : {}),
       ...(command.command === 'serve' && command.imageCodec ? { images: { codec: command.imageCodec } } : {}),
@@ -66,7 +67,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);
   if (command.importFile !== undefined) await importBeforeServing(cms, command.importFile);
-  const apiListener = toNodeListener(cms);
+  const apiListener = toNodeListener(cms, command.trustProxy === undefined ? {} : { trustProxy: command.trustProxy });
   const server = createServer((req, res) => apiListener(req, res, () => void answerSiteRequest(cms, stores.blobs, req, res)));
 
   server.on('error', (error: NodeJS.ErrnoException) => {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { BlobStore } from '../ports/blobs.js';
 import type { StoragePort } from '../ports/storage.js';
+import type { ThrottleStore } from '../ports/throttle.js';
+import { createStoredThrottleStore } from '../storage/throttle/index.js';
 import { createFilesystemBlobStore, createMemoryBlobStore } from '../storage/blobs/index.js';
 import { createMemoryStorage } from '../storage/memory/index.js';
 import type { StoreChoice, UploadsChoice } from './args.js';
@@ -10,6 +12,8 @@ import type { StoreChoice, UploadsChoice } from './args.js';
 export interface OpenedStores {
   storage: StoragePort;
   blobs: BlobStore;
+  /** Where throttle counters live when processes share them (PostgreSQL); absent: in memory. */
+  throttleStore?: ThrottleStore;
   /** One line for the console: where content and files are kept. */
   description: string;
   close(): Promise<void>;
@@ -23,7 +27,10 @@ function missingDriver(error: unknown, driver: string): boolean {
 
 export class StoreSetupError extends Error {}
 
-async function openStorage(choice: StoreChoice, access: 'read' | 'write'): Promise<{ storage: StoragePort; description: string }> {
+/** The schema of the throttle counters beside PostgreSQL content: apart, so counting never empties cached answers. */
+export const THROTTLE_SCHEMA = 'quire_throttle';
+
+async function openStorage(choice: StoreChoice, access: 'read' | 'write'): Promise<{ storage: StoragePort; description: string; counters?: StoragePort }> {
   if (choice.kind === 'memory') return { storage: createMemoryStorage(), description: 'memory (nothing is kept after exit)' };
   if (choice.kind === 'sqlite') {
     try {
@@ -45,7 +52,8 @@ async function openStorage(choice: StoreChoice, access: 'read' | 'write'): Promi
   try {
     const { postgresStorage } = await import('../storage/postgres/index.js');
     const storage = await postgresStorage({ connectionString: choice.url });
-    return { storage, description: `PostgreSQL ${postgresPlace(choice.url)}` };
+    const counters = await postgresStorage({ connectionString: choice.url, schema: THROTTLE_SCHEMA, max: 2 });
+    return { storage, counters, description: `PostgreSQL ${postgresPlace(choice.url)}` };
   } catch (error) {
     if (missingDriver(error, "'pg'")) throw new StoreSetupError('the PostgreSQL store needs pg (npm install pg)');
     throw new StoreSetupError(`cannot use PostgreSQL: ${(error as Error).message}`);
@@ -107,13 +115,15 @@ async function openBlobs(choice: UploadsChoice | null, environment: NodeJS.Proce
  */
 export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}, access: 'read' | 'write' = 'write'): Promise<OpenedStores> {
   const { blobs, where } = await openBlobs(uploads, environment);
-  const { storage, description } = await openStorage(choice, access);
+  const { storage, description, counters } = await openStorage(choice, access);
   return {
     storage,
     blobs,
+    ...(counters ? { throttleStore: createStoredThrottleStore(counters) } : {}),
     description: where === null ? description : `${description}, uploads in ${where}`,
     close: async () => {
       await storage.close?.();
+      await counters?.close?.();
     },
   };
 }

@@ -3,7 +3,7 @@
  * `pre_comment_*` filters), and the checks every write shares: field lengths and the author's email.
  */
 import type { ArgCheck } from '../core/args/define.js';
-import { isEmail } from '../core/args/formats.js';
+import { isEmail, isIpAddress } from '../core/args/formats.js';
 import { sanitizeTextField, stripAllTags } from '../core/args/text.js';
 import { sanitizeUrl } from '../core/args/url.js';
 import type { RequestContext } from '../core/context.js';
@@ -74,6 +74,12 @@ export function cleanIp(ip: string): string {
   return ip.replace(/[^0-9a-fA-F:., ]/g, '');
 }
 
+/** The client's address as the adapter resolved it, or the reference's `127.0.0.1` when it told none. */
+function clientIp(context: RequestContext): string {
+  const address = context.remoteAddress;
+  return address !== undefined && isIpAddress(address) ? address : '127.0.0.1';
+}
+
 const stringParam = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
@@ -109,7 +115,7 @@ export async function readChanges(
   if (url !== undefined) changes.author_url = url;
   const ip = stringParam(params.author_ip);
   if (ip !== undefined && options.moderator) changes.author_ip = ip;
-  else if (options.creating) changes.author_ip = '127.0.0.1';
+  else if (options.creating) changes.author_ip = clientIp(context);
   const agent = stringParam(params.author_user_agent);
   if (agent !== undefined && agent !== '') changes.author_user_agent = agent;
   else if (options.creating && context.headers['user-agent']) changes.author_user_agent = context.headers['user-agent'];

@@ -1,6 +1,6 @@
 /** The handlers of `/comments` and `/comments/{id}`. */
 import { resolvePostSettings, nowDates } from '../content/post-type/index.js';
-import { userCan } from '../auth/index.js';
+import { takeOrRefuse, userCan } from '../auth/index.js';
 import { filterByContext } from '../core/shape.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
@@ -124,6 +124,9 @@ export async function createCommentHandler(context: RequestContext, deps: Commen
   const trusted = author !== null && (userId === post.author
     || userCan(principalOf(author, deps.roles), 'moderate_comments', undefined, deps.capabilityRules));
 
+  if (!moderator) {
+    await takeOrRefuse(deps.throttles?.comments, context.remoteAddress, deps.clock.now().getTime(), 'You are posting comments too quickly. Slow down.');
+  }
   const saved = await deps.storage.transaction(async (tx) => {
     await checkDuplicate(tx, fields);
     await checkFlood(tx, fields, options, moderator);

@@ -1,4 +1,5 @@
 /** What the comments resource is given, and the discussion choices a host can make (`createCms({ comments })`). */
+import type { Throttles } from '../auth/index.js';
 import type { PostEvents, PostSettings } from '../content/post-type/index.js';
 import type { CmsDeps } from '../deps.js';
 
@@ -57,4 +58,6 @@ export interface CommentsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'capab
   readonly comments?: CommentOptions | undefined;
   /** Post saves and deletes, so comments follow their post into the trash and out of the store. */
   readonly postEvents: PostEvents;
+  /** The per-client comment limit lives in `throttles.comments`; none: no limit. */
+  readonly throttles?: Pick<Throttles, 'comments'>;
 }

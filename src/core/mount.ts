@@ -3,6 +3,7 @@
  * for the API, its path below the API root, the absolute URL of the API root as the client reached it, the answer
  * outside the API, and reading a body within the size limit. Runtime-neutral (no Node built-ins).
  */
+import { compileTrustProxy, resolveClientAddress, trustsPeer, type ProxyTrust, type TrustProxy } from './client-address.js';
 import type { EncodedResponse } from './encode.js';
 import { parseQueryString } from './query.js';
 import { normalizeApiRoot } from './site.js';
@@ -14,6 +15,8 @@ export interface MountTarget {
   query: string;
   /** The API root as the client reached it: `http://host:port/cms-json`. */
   baseUrl: string;
+  /** The client's address (see `resolveClientAddress`), when the runtime told the socket's or a trusted proxy did. */
+  remoteAddress?: string;
 }
 
 /** The facts of one request an adapter reads from its runtime. */
@@ -26,9 +29,13 @@ export interface MountRequest {
   host: string | null | undefined;
   /** The authority used when `Host` is missing or implausible (the server's own address). */
   fallbackHost: string;
-  /** `X-Forwarded-Proto` and `X-Forwarded-Host`, honoured only with `trustProxy`. */
+  /** `X-Forwarded-Proto` and `X-Forwarded-Host`, honoured only when `trustProxy` trusts the socket's peer. */
   forwardedProto?: string | string[] | null | undefined;
   forwardedHost?: string | string[] | null | undefined;
+  /** The socket's remote address, and `X-Forwarded-For` and `Forwarded`, read as `trustProxy` says. */
+  socketAddress?: string | null | undefined;
+  forwardedFor?: string | string[] | null | undefined;
+  forwarded?: string | string[] | null | undefined;
 }
 
 export interface MountOptions {
@@ -36,18 +43,23 @@ export interface MountOptions {
   prefix: string;
   /** The API root's path in links, when it is not `prefix` (Express strips its mount path from `req.url`). */
   apiRootPath?: string | undefined;
-  trustProxy?: boolean | undefined;
+  /** Which forwarded headers to believe (see `compileTrustProxy`); adapters compile it once. Default: none. */
+  trustProxy?: TrustProxy | ProxyTrust | undefined;
 }
 
 export function mountTarget(request: MountRequest, options: MountOptions): MountTarget {
-  const trusted = options.trustProxy === true;
+  const trust = compileTrustProxy(options.trustProxy);
+  const trusted = trustsPeer(request.socketAddress, trust);
   const scheme = (trusted ? firstForwarded(request.forwardedProto) : undefined) ?? request.scheme;
   const host = (trusted ? firstForwarded(request.forwardedHost) : undefined) ?? request.host ?? undefined;
-  return {
+  const target: MountTarget = {
     path: corePath(request.pathname, request.query, options.prefix),
     query: request.query,
     baseUrl: apiRootUrl(scheme, host, request.fallbackHost, options.apiRootPath ?? options.prefix),
   };
+  const remoteAddress = resolveClientAddress(request.socketAddress, request.forwardedFor, request.forwarded, trust);
+  if (remoteAddress !== undefined) target.remoteAddress = remoteAddress;
+  return target;
 }
 
 /** `/cms-json/` → `/cms-json`; `/` or empty → `` (the API at the site root). */

@@ -2,6 +2,7 @@
  * `POST /contact-forms/{id}/feedback`: checks in the reference's order (content type, then the form, then the
  * unit tag), the submission, its answer, and keeping accepted submissions.
  */
+import { takeOrRefuse } from '../auth/index.js';
 import type { Principal, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { reply } from '../core/response.js';
@@ -68,6 +69,8 @@ export async function feedbackHandler(context: RequestContext, runtime: FormsRun
   const record = await requireForm(context, runtime);
   const unitTag = unitTagOf({ _wpcf7_unit_tag: context.params._wpcf7_unit_tag });
   if (unitTag === '') throw new CmsError('wpcf7_unit_tag_not_found', 'There is no valid unit tag.', 400);
+  const { deps } = runtime;
+  await takeOrRefuse(deps.throttles?.feedback, context.remoteAddress, deps.clock.now().getTime(), 'You are sending messages too quickly. Please try again later.');
 
   const model = modelOf(formOf(record, runtime.adminEmail));
   const input = readInput(context.body);

@@ -2,11 +2,15 @@
  * What the forms resource is given: the ports it uses, the site settings it reads, and the host's options (the
  * hashing secret, spam and pre-send hooks, formats).
  */
+import type { Throttles } from '../auth/index.js';
 import { createHmac } from 'node:crypto';
 import type { CmsDeps } from '../deps.js';
 import type { SubmissionSummary } from './submission/summary.js';
 
-export interface FormsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'mailer' | 'site' | 'names' | 'blobs' | 'capabilityRules' | 'secret'> {}
+export interface FormsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'mailer' | 'site' | 'names' | 'blobs' | 'capabilityRules' | 'secret'> {
+  /** The per-client feedback limit lives in `throttles.feedback`; none: no limit. */
+  readonly throttles?: Pick<Throttles, 'feedback'>;
+}
 
 /** What a spam check answers: true (or a reason) for spam. */
 export type SpamVerdict = boolean | string;

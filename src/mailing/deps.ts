@@ -1,4 +1,5 @@
 /** What the mailing resource is given: the ports it uses, its provider and its settings. */
+import type { Throttles } from '../auth/index.js';
 import { resolveSite, type Site } from '../core/site.js';
 import type { CmsDeps } from '../deps.js';
 import type { MailingListProvider } from '../ports/mailing-list.js';
@@ -45,6 +46,8 @@ export interface MailingDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'mailer
   /** Set when the provider is the built-in local one (for unsubscribe links made in-process). */
   readonly localProvider: LocalMailingProvider | null;
   readonly mailing: MailingSettings;
+  /** The per-client sign-up limit lives in `throttles.signups`; none: no limit. */
+  readonly throttles?: Pick<Throttles, 'signups'>;
 }
 
 export function createMailingDeps(deps: CmsDeps, options: MailingOptions = {}): MailingDeps {
@@ -71,6 +74,7 @@ export function createMailingDeps(deps: CmsDeps, options: MailingOptions = {}): 
     httpClient: deps.httpClient,
     site: deps.site,
     names: deps.names,
+    throttles: deps.throttles,
     provider,
     localProvider,
     mailing: Object.freeze({

@@ -65,7 +65,7 @@ export interface UsersApi {
   verifyApplicationPassword(userId: number, password: string): Promise<ApplicationPassword | null>;
 }
 
-export type UsersApiServices = Pick<UsersDeps, 'storage' | 'clock' | 'roles' | 'userPosts'>;
+export type UsersApiServices = Pick<UsersDeps, 'storage' | 'clock' | 'roles' | 'userPosts' | 'maxApplicationPasswords'>;
 
 /**
  * The in-process API acts as the site's operator: when it deletes a user, the posts that go to the trash are
@@ -141,7 +141,7 @@ export function createUsersApi(services: UsersApiServices, site: SiteSettings = 
       const user = await getUser(storage, id);
       return user === null ? null : principalOf(user, roles);
     },
-    createApplicationPassword: (userId, input) => createApplicationPassword(storage, clock, userId, input),
+    createApplicationPassword: (userId, input) => createApplicationPassword(storage, clock, userId, input, undefined, services.maxApplicationPasswords),
     listApplicationPasswords: (userId) => listApplicationPasswords(storage, userId),
     revokeApplicationPassword: async (userId, uuid) => {
       await requireUser(userId);

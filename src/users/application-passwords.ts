@@ -3,6 +3,7 @@ import { isUuid } from '../format/formats.js';
 import { sanitizeTextField } from '../format/text.js';
 import { CmsError } from '../core/errors.js';
 import {
+  applicationPasswordLookupTag,
   generateApplicationPassword,
   hashApplicationPassword,
   normalizeApplicationPassword,
@@ -43,6 +44,12 @@ export interface CreatedApplicationPassword {
 }
 
 export const MIN_CHOSEN_PASSWORD_LENGTH = 8;
+
+/** Most application passwords one user may hold, unless the `applicationPasswords.max` option says otherwise. */
+export const DEFAULT_MAX_APPLICATION_PASSWORDS = 50;
+
+/** Fresh passwords drawn when one's lookup tag is already the user's (about 1 in 1,300 with 50 passwords). */
+const MAX_DRAWS = 16;
 
 /** Usage is recorded at most once in this period, as in the reference. */
 const USAGE_RECORDING_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -94,6 +101,7 @@ export async function createApplicationPassword(
   userId: number,
   input: NewApplicationPassword,
   hashParameters?: ScryptParameters,
+  maxPasswords = DEFAULT_MAX_APPLICATION_PASSWORDS,
 ): Promise<CreatedApplicationPassword> {
   const name = sanitizeTextField(input.name ?? '');
   if (name === '') {
@@ -101,7 +109,12 @@ export async function createApplicationPassword(
   }
   const appId = input.appId ?? '';
   if (appId !== '' && !isUuid(appId)) throw new CmsError('invalid_app_id', 'The application ID must be a UUID.', 400);
+  // Checked before the slow hash, and again inside the transaction.
+  const existing = await passwordsOf(storage, userId);
+  checkRoom(existing, name, maxPasswords);
+  const takenTags = new Set(existing.map((record) => record.lookup_tag));
   let password = generateApplicationPassword();
+  for (let draw = 1; takenTags.has(applicationPasswordLookupTag(password)) && draw < MAX_DRAWS; draw += 1) password = generateApplicationPassword();
   if (input.password !== undefined) {
     password = normalizeApplicationPassword(input.password);
     if (password.length < MIN_CHOSEN_PASSWORD_LENGTH) {
@@ -112,22 +125,42 @@ export async function createApplicationPassword(
       );
     }
   }
-  // Checked before the slow hash, and again inside the transaction.
-  if ((await passwordsOf(storage, userId)).some((existing) => sameName(existing.name, name))) throw duplicateNameError();
+  const lookupTag = applicationPasswordLookupTag(password);
+  if (takenTags.has(lookupTag)) throw lookupTagTakenError();
   const record: ApplicationPasswordRecord = {
     uuid: randomUUID(),
     app_id: appId,
     name,
     password_hash: await hashApplicationPassword(password, hashParameters),
+    lookup_tag: lookupTag,
     created: gmtDateTime(clock.now()),
     last_used: null,
     last_ip: null,
   };
   await changePasswords(storage, userId, (passwords) => {
-    if (passwords.some((existing) => sameName(existing.name, name))) throw duplicateNameError();
+    checkRoom(passwords, name, maxPasswords);
+    if (passwords.some((other) => other.lookup_tag === lookupTag)) throw lookupTagTakenError();
     return { passwords: [...passwords, record], result: null };
   });
   return { password: password.replace(/(.{4})(?=.)/g, '$1 '), item: toApplicationPassword(record) };
+}
+
+/** A unique name, and room for one more password. */
+function checkRoom(passwords: readonly ApplicationPasswordRecord[], name: string, maxPasswords: number): void {
+  if (passwords.some((existing) => sameName(existing.name, name))) throw duplicateNameError();
+  if (passwords.length >= maxPasswords) {
+    throw new CmsError(
+      'rest_too_many_application_passwords',
+      `A user may hold at most ${maxPasswords} application passwords; revoke one before creating another.`,
+      400,
+      { max: maxPasswords },
+    );
+  }
+}
+
+/** A chosen password whose lookup tag another of the user's passwords has (one chance in 65,536 per password held). */
+function lookupTagTakenError(): CmsError {
+  return new CmsError('application_password_unavailable', 'This application password cannot be used for this user; choose another.', 409);
 }
 
 function duplicateNameError(): CmsError {

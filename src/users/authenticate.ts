@@ -3,8 +3,10 @@ import {
   invalidApplicationPasswordError,
   loginWithApplicationPassword,
   parseBasicAuthorization,
+  throttledError,
   type ApplicationPasswordDirectory,
   type ApplicationPasswordHolder,
+  type LoginThrottle,
   type Principal,
   type RoleTable,
 } from '../auth/index.js';
@@ -26,10 +28,14 @@ export interface BasicAuthenticationServices {
   storage: StoragePort;
   clock: Clock;
   roles: RoleTable;
+  /** Failed attempts are counted here, and refused with 429 while it says so; none: nothing is throttled. */
+  loginThrottle?: LoginThrottle | null;
 }
 
 function holderOf(user: UserRecord | null): ApplicationPasswordHolder<UserRecord> | null {
-  return user === null ? null : { user, passwordHashes: user.application_passwords.map((record) => record.password_hash) };
+  if (user === null) return null;
+  const passwords = user.application_passwords;
+  return { user, passwordHashes: passwords.map((record) => record.password_hash), lookupTags: passwords.map((record) => record.lookup_tag) };
 }
 
 function directoryOf(storage: StoragePort): ApplicationPasswordDirectory<UserRecord> {
@@ -82,9 +88,13 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
     const header = input.headers.authorization;
     const credentials = parseBasicAuthorization(header);
     if (credentials === null) return undefined;
+    const throttle = services.loginThrottle ?? null;
+    const client = input.remoteAddress;
     if (credentials === 'malformed') {
+      await refuseWhileThrottled(throttle, client, '', services.clock);
       // As slow as a real attempt, so an unreadable header cannot be told apart by timing either.
       await dummyVerify();
+      await throttle?.failed(client, null, services.clock.now().getTime());
       throw invalidApplicationPasswordError();
     }
     const memory = rememberMs > 0 ? memoryOf() : null;
@@ -96,13 +106,24 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
       if (user && used && answersTo(user, known.username)) return principalFor(user, used.uuid, input, services);
       memory!.delete(key);
     }
+    await refuseWhileThrottled(throttle, client, credentials.username, services.clock);
     const login = await loginWithApplicationPassword(credentials, directoryOf(services.storage));
-    if (login === null) throw invalidApplicationPasswordError();
-    const used = login.user.application_passwords[login.passwordIndex];
-    if (used === undefined) throw invalidApplicationPasswordError();
+    const used = login === null ? undefined : login.user.application_passwords[login.passwordIndex];
+    if (login === null || used === undefined) {
+      await throttle?.failed(client, credentials.username, services.clock.now().getTime());
+      throw invalidApplicationPasswordError();
+    }
+    await throttle?.succeeded(client, credentials.username, services.clock.now().getTime());
     memory?.set(key, { userId: login.user.id, username: credentials.username, uuid: used.uuid, passwordHash: used.password_hash });
     return principalFor(login.user, used.uuid, input, services);
   };
+}
+
+/** Answers 429 before any password work while the throttle refuses this client or login. */
+async function refuseWhileThrottled(throttle: LoginThrottle | null, client: string | undefined, login: string, clock: Clock): Promise<void> {
+  if (throttle === null) return;
+  const wait = await throttle.wait(client, login, clock.now().getTime());
+  if (wait > 0) throw throttledError('rest_too_many_login_attempts', 'Too many failed login attempts. Try again later.', wait);
 }
 
 function answersTo(user: UserRecord, username: string): boolean {

@@ -11,4 +11,6 @@ export interface UsersDeps {
   readonly capabilityRules: CapabilityRules;
   /** What becomes of a deleted user's posts. */
   readonly userPosts: UserPostsHandler;
+  /** Most application passwords one user may hold (default `DEFAULT_MAX_APPLICATION_PASSWORDS`). */
+  readonly maxApplicationPasswords?: number;
 }

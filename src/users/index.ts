@@ -5,6 +5,7 @@ import { userRoutes } from './routes/routes.js';
 
 export { createUsersApi, toUser, type User, type UsersApi, type UsersApiServices } from './api.js';
 export {
+  DEFAULT_MAX_APPLICATION_PASSWORDS,
   type ApplicationPassword,
   type CreatedApplicationPassword,
   type NewApplicationPassword,

@@ -11,6 +11,8 @@ export interface ApplicationPasswordRecord {
   app_id: string;
   name: string;
   password_hash: string;
+  /** Which hash a login verifies (`applicationPasswordLookupTag`); absent on passwords stored before tags existed. */
+  lookup_tag?: string;
   /** GMT, `YYYY-MM-DDTHH:MM:SS`. */
   created: string;
   last_used: string | null;
@@ -72,6 +74,7 @@ function applicationPasswordsOf(value: unknown): ApplicationPasswordRecord[] {
       app_id: text(entry.app_id),
       name: text(entry.name),
       password_hash: text(entry.password_hash),
+      ...(typeof entry.lookup_tag === 'string' && entry.lookup_tag !== '' ? { lookup_tag: entry.lookup_tag } : {}),
       created: text(entry.created),
       last_used: textOrNull(entry.last_used),
       last_ip: textOrNull(entry.last_ip),

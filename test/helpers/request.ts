@@ -6,7 +6,7 @@ export async function send(
   cms: Pick<Cms, 'handle'>,
   method: string,
   pathWithQuery: string,
-  init: { json?: unknown; form?: string; headers?: Record<string, string>; user?: CmsRequest['user'] } = {},
+  init: { json?: unknown; form?: string; headers?: Record<string, string>; user?: CmsRequest['user']; remoteAddress?: string } = {},
 ): Promise<CmsResponse & { json: any }> {
   const mark = pathWithQuery.indexOf('?');
   const path = mark === -1 ? pathWithQuery : pathWithQuery.slice(0, mark);
@@ -23,6 +23,7 @@ export async function send(
   const request: CmsRequest = { method, path, query, headers };
   if (body !== undefined) request.body = body;
   if (init.user !== undefined) request.user = init.user;
+  if (init.remoteAddress !== undefined) request.remoteAddress = init.remoteAddress;
   const response = await cms.handle(request);
   let json: unknown = response.body;
   if (response.body instanceof Uint8Array) {

@@ -38,13 +38,15 @@ export async function makeMailingSite(options: Partial<CmsOptions> = {}) {
   }
 
   /** Posts a urlencoded sign-up with a browser user agent unless told otherwise. */
-  function signup(fields: Record<string, string | string[]>, init: { headers?: Record<string, string>; role?: string | null } = {}) {
+  function signup(fields: Record<string, string | string[]>, init: { headers?: Record<string, string>; role?: string | null; remoteAddress?: string } = {}) {
     const body = new URLSearchParams();
     for (const [name, value] of Object.entries(fields)) {
       if (Array.isArray(value)) for (const item of value) body.append(name, item);
       else body.append(name, value);
     }
-    return as(init.role ?? null)('POST', '/mailing/v1/form', { form: body.toString(), headers: { 'user-agent': BROWSER, ...init.headers } });
+    return as(init.role ?? null)('POST', '/mailing/v1/form', {
+      form: body.toString(), headers: { 'user-agent': BROWSER, ...init.headers }, ...(init.remoteAddress ? { remoteAddress: init.remoteAddress } : {}),
+    });
   }
 
   /** The hidden fields of a rendered form, rendered a minute ago. */

@@ -50,7 +50,7 @@ describe('sign-ups through the Mailchimp provider (a local fake of the API)', ()
     const id = await mailing.createForm({ settings: { lists: ['anchorlist01'], subscriber_tags: 'anchor', remove_subscriber_tags: 'old' } });
     const response = await mailing.signup({
       ...mailing.hidden(id), EMAIL: 'Urist@Example.com', FNAME: 'Urist', NICKNAME: 'not a field of this list', 'INTERESTS[9a8b7c]': '1',
-    }, { headers: { 'x-forwarded-for': '198.51.100.7' } });
+    }, { remoteAddress: '198.51.100.7' });
     assert.equal(response.status, 200);
     assert.equal(response.json, true);
 

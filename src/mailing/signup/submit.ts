@@ -4,6 +4,7 @@
  * (`abc`) picks the first published form, any other number must be a sign-up form (of any status). Then the
  * checks of `validate.ts`, and the provider. Success answers `true`.
  */
+import { takeOrRefuse } from '../../auth/index.js';
 import { isIP } from 'node:net';
 import { isEmpty, toInt } from '../../core/args/php.js';
 import type { RequestContext } from '../../core/context.js';
@@ -66,10 +67,10 @@ function tagsOf(settings: FormSettings): SubscriberTag[] {
   ];
 }
 
-/** The first address of `X-Forwarded-For`, when it is one. */
+/** The client's address as the adapter resolved it (forwarded headers count only as `trustProxy` allows). */
 function signupAddress(context: RequestContext): string | undefined {
-  const first = (context.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim();
-  return isIP(first) ? first : undefined;
+  const address = context.remoteAddress;
+  return address !== undefined && isIP(address) ? address : undefined;
 }
 
 function errorAnswer(code: string, messages: FormMessages, key = code): CmsError {
@@ -126,6 +127,7 @@ export async function submitSignup(context: RequestContext, deps: MailingDeps): 
 
   const lists = config.lists.filter((list) => list !== '');
   if (lists.length === 0) throw errorAnswer('error', messages);
+  await takeOrRefuse(deps.throttles?.signups, context.remoteAddress, deps.clock.now().getTime(), 'Too many sign-ups from this address. Please try again later.');
   if (lists.length > MAX_LISTS || !lists.every((list) => LIST_ID.test(list))) {
     throw new CmsError('invalid_list', `Lists are named by up to ${MAX_LISTS} ids of letters, digits, ".", "_" and "-".`, 400);
   }

@@ -4,86 +4,9 @@
  * ranges, IPv6 unique-local, link-local, site-local and multicast, and IPv6 forms that embed an IPv4 address
  * (mapped, NAT64, 6to4) when the embedded address is refused.
  */
-import { isIP } from 'node:net';
+import { addressMatcher, ipv4Text, parseAddress, parseRange, rangeContains, type AddressRange as Range } from '../../format/ip-ranges.js';
 
-interface Range {
-  family: 4 | 6;
-  base: bigint;
-  prefix: number;
-}
-
-function ipv4ToBigInt(address: string): bigint | null {
-  const parts = address.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0n;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part)) return null;
-    const octet = Number(part);
-    if (octet > 255) return null;
-    value = (value << 8n) | BigInt(octet);
-  }
-  return value;
-}
-
-function ipv6ToBigInt(input: string): bigint | null {
-  let address = input.toLowerCase();
-  const zone = address.indexOf('%');
-  if (zone !== -1) address = address.slice(0, zone);
-  // A trailing dotted IPv4 part becomes two hextets.
-  const lastColon = address.lastIndexOf(':');
-  const tail = address.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const v4 = ipv4ToBigInt(tail);
-    if (v4 === null) return null;
-    address = `${address.slice(0, lastColon + 1)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
-  }
-  const halves = address.split('::');
-  if (halves.length > 2) return null;
-  const head = halves[0] === '' ? [] : halves[0]!.split(':');
-  const rest = halves.length === 2 ? (halves[1] === '' ? [] : halves[1]!.split(':')) : [];
-  const missing = 8 - head.length - rest.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...rest];
-  let value = 0n;
-  for (const group of groups) {
-    if (!/^[0-9a-f]{1,4}$/.test(group)) return null;
-    value = (value << 16n) | BigInt(parseInt(group, 16));
-  }
-  return value;
-}
-
-/** A parsed address: family and numeric value, or null when the text is not an IP address. */
-export function parseAddress(address: string): { family: 4 | 6; value: bigint } | null {
-  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  const family = isIP(bare.split('%')[0]!);
-  if (family === 4) {
-    const value = ipv4ToBigInt(bare);
-    return value === null ? null : { family: 4, value };
-  }
-  if (family === 6) {
-    const value = ipv6ToBigInt(bare);
-    return value === null ? null : { family: 6, value };
-  }
-  return null;
-}
-
-/** Parses `a.b.c.d/n`, `x::/n` or a single address (a full-length prefix). */
-export function parseRange(text: string): Range {
-  const [address, prefixText] = text.split('/');
-  const parsed = parseAddress(address!.trim());
-  if (!parsed) throw new Error(`Not an IP address or range: ${text}`);
-  const width = parsed.family === 4 ? 32 : 128;
-  const prefix = prefixText === undefined ? width : Number(prefixText);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > width) throw new Error(`Bad prefix length in ${text}`);
-  const shift = BigInt(width - prefix);
-  return { family: parsed.family, base: (parsed.value >> shift) << shift, prefix };
-}
-
-export function rangeContains(range: Range, address: { family: 4 | 6; value: bigint }): boolean {
-  if (range.family !== address.family) return false;
-  const shift = BigInt((range.family === 4 ? 32 : 128) - range.prefix);
-  return (address.value >> shift) === (range.base >> shift);
-}
+export { addressMatcher, parseAddress, parseRange, rangeContains };
 
 interface BlockedRanges {
   v4: Range[];
@@ -94,7 +17,7 @@ interface BlockedRanges {
 
 let blocked: BlockedRanges | undefined;
 
-/** Parsed on the first check: parsing needs node's IP validation, whose first use costs ~20 ms. */
+/** Parsed on the first check, so a site that never fetches never parses them. */
 function blockedRanges(): BlockedRanges {
   blocked ??= {
     v4: [
@@ -126,17 +49,4 @@ export function isBlockedAddress(address: string): boolean {
     }
   }
   return ranges.v6.some((range) => rangeContains(range, parsed));
-}
-
-function ipv4Text(value: bigint): string {
-  return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
-}
-
-/** A set of allowed addresses and ranges (`127.0.0.1`, `10.1.0.0/16`, `::1`). */
-export function addressMatcher(entries: readonly string[]): (address: string) => boolean {
-  const ranges = entries.map(parseRange);
-  return (address) => {
-    const parsed = parseAddress(address);
-    return parsed !== null && ranges.some((range) => rangeContains(range, parsed));
-  };
 }

@@ -106,7 +106,7 @@ export async function createPassword(context: RequestContext, deps: UsersDeps) {
   const { password, item: stored } = await createApplicationPassword(deps.storage, deps.clock, user.id, {
     name: String(params.name ?? ''),
     ...(appId === undefined ? {} : { appId }),
-  });
+  }, undefined, deps.maxApplicationPasswords);
   const record = passwordItem(context, user, stored, password);
   return created(record, passwordUrl(context, user.id, stored.uuid), IN_EDIT_CONTEXT);
 }

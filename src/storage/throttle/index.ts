@@ -1,0 +1,2 @@
+export { createMemoryThrottleStore, type MemoryThrottleOptions } from './memory.js';
+export { createStoredThrottleStore, THROTTLE_COLLECTION } from './stored.js';
