@@ -90,7 +90,10 @@ export function createFullObjectReader(service: SliderService): FullObjectReader
   const preparing = new Map<number, { revision: unknown; prepared: Promise<PreparedSlides> }>();
 
   async function prepareAll(slider: SliderRecord): Promise<PreparedSlides> {
-    const records = await service.slidesOf(slider.id);
+    let records = await service.slidesOf(slider.id, true);
+    // A write between the pages could have mixed two revisions: then the slides are read again in one piece.
+    const consistent = (await service.getSlider(slider.id))?.revision === slider.revision;
+    if (!consistent) records = await service.slidesOf(slider.id);
     const ordinary: PreparedSlide[] = [];
     let staticSlide: PreparedSlide | null = null;
     let turnStarted = performance.now();
@@ -103,7 +106,7 @@ export function createFullObjectReader(service: SliderService): FullObjectReader
       }
     }
     const prepared: PreparedSlides = Object.freeze({ revision: slider.revision, ordinary: Object.freeze(ordinary), staticSlide });
-    if (unitsOf(prepared) <= CACHE_UNITS) cache.set(slider.id, prepared);
+    if (consistent && unitsOf(prepared) <= CACHE_UNITS) cache.set(slider.id, prepared);
     return prepared;
   }
 
