@@ -3,7 +3,7 @@
  *
  * Loading a few files instead of the ~430 modules tsc writes makes `import('quire')` several times faster; code
  * splitting keeps what only some hosts need (image codecs, WXR, store drivers, S3, mail) in chunks loaded on
- * first use. Every module of the build sits in dist/js/, so a chunk finds the image worker beside itself.
+ * first use. Every module of the build sits in dist/js/, so a chunk finds the image and render workers beside itself.
  * Dependencies stay external (the host installs them) except valibot: quire uses four of its functions, and
  * loading the whole library cost a fifth of the import time. It stays a dependency for the declarations.
  *
@@ -33,6 +33,7 @@ const ENTRIES = {
   testing: 'src/testing/index.ts',
   cli: 'src/cli/bin.ts',
   'image-worker': 'src/media/images/pool/worker.ts',
+  'render-worker': 'src/content/render/pool/worker.ts',
 };
 
 /** Bundled into the build, tree-shaken; their licences are copied beside the output. */
@@ -62,7 +63,7 @@ const result = await build({
   // (the `quire` command reads them when it writes a trace, src/cli/stack-traces.ts; a host runs
   // `node --enable-source-maps`).
   sourcemap: true,
-  define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js') },
+  define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js'), QUIRE_RENDER_WORKER: JSON.stringify('./render-worker.js') },
   logLevel: 'warning',
   metafile: Boolean(process.env.QUIRE_BUILD_META),
 });

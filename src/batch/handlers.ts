@@ -2,6 +2,7 @@
 import type { InternalResponse, PreparedRequest, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { reply } from '../core/response.js';
+import { nextTurn, TURN_MS } from '../core/turn.js';
 
 interface BatchItem {
   method?: string;
@@ -48,7 +49,18 @@ function plan(context: RequestContext, item: BatchItem): Planned {
 
 export async function serveBatch(context: RequestContext): Promise<unknown> {
   const items = context.params.requests as BatchItem[];
-  const planned = items.map((item) => plan(context, item));
+  // A large batch (where `maxBatchSize` allows one) takes turns of the event loop, so other requests go on meanwhile.
+  let turnStarted = performance.now();
+  const takeTurn = async () => {
+    if (performance.now() - turnStarted <= TURN_MS) return;
+    await nextTurn();
+    turnStarted = performance.now();
+  };
+  const planned: ReturnType<typeof plan>[] = [];
+  for (const item of items) {
+    planned.push(plan(context, item));
+    await takeTurn();
+  }
   if (context.params.validation === 'require-all-validate' && planned.some((entry) => entry.error)) {
     const responses = planned.map(({ error }) => (error ? { body: error.toBody(), status: error.status, headers: [] } : null));
     return reply({ failed: 'validation', responses }, { status: 207 });
@@ -60,6 +72,7 @@ export async function serveBatch(context: RequestContext): Promise<unknown> {
       continue;
     }
     responses.push(envelope(await prepared.run(error)));
+    await takeTurn();
   }
   return reply({ responses }, { status: 207 });
 }

@@ -54,7 +54,8 @@ export function readFullObject(context: RequestContext, runtime: SliderRuntime):
     const slider = await sliderForFullObject(context.params, engineOf(context.query), runtime.service);
     if (!slider) return listSliders(context, runtime);
     const clock = publishClock(runtime.deps.clock.now(), context.site);
-    return reply(await runtime.reader.read(slider, context.params.slideid, clock));
+    // Joined from each slide's kept JSON unless `_fields` asks for part of the answer.
+    return reply(await runtime.reader.read(slider, context.params.slideid, clock, context.params._fields === undefined));
   });
 }
 

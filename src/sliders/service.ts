@@ -1,5 +1,6 @@
 /** Storage access for sliders and slides: typed reads, and writes that keep a slider and its slides together. */
 import { CmsError } from '../core/errors.js';
+import { nextTurn, TURN_MS } from '../core/turn.js';
 import type { StoragePort } from '../ports/storage.js';
 import type { SliderInput, SlideInput } from './input.js';
 import { isSlideRecord, isSliderRecord, SLIDERS_COLLECTION, SLIDES_COLLECTION, type SlideRecord, type SliderRecord } from './record.js';
@@ -19,7 +20,7 @@ export interface SliderService {
   findByAlias(alias: string): Promise<SliderRecord | null>;
   getSlide(id: number): Promise<SlideRecord | null>;
   /** A slider's slides by position (the static slide among them, where it was given). */
-  slidesOf(sliderId: number): Promise<SlideRecord[]>;
+  slidesOf(sliderId: number, paged?: boolean): Promise<SlideRecord[]>;
   list(offset: number, limit: number): Promise<{ items: SliderRecord[]; total: number }>;
   create(input: SliderInput): Promise<SliderSummary>;
   update(id: number, input: SliderInput): Promise<SliderSummary | null>;
@@ -63,12 +64,26 @@ async function findAlias(storage: StoragePort, alias: string): Promise<SliderRec
   return isSliderRecord(found) ? found : null;
 }
 
-async function slidesOf(storage: StoragePort, sliderId: number): Promise<SlideRecord[]> {
-  const { items } = await storage.list(SLIDES_COLLECTION, {
-    where: [{ field: 'parent', op: 'eq', value: sliderId }],
-    orderBy: [{ field: 'menu_order', direction: 'asc' }],
-  });
-  return items.filter(isSlideRecord);
+/** Slides read per storage call when reading them in pages. */
+const SLIDE_PAGE = 20;
+
+/**
+ * A slider's slides; `paged` reads them a page at a time with turns of the event loop between pages, so that
+ * copying a large slider out of the store does not hold up other requests (the caller checks the revision).
+ */
+async function slidesOf(storage: StoragePort, sliderId: number, paged = false): Promise<SlideRecord[]> {
+  const query = {
+    where: [{ field: 'parent', op: 'eq' as const, value: sliderId }],
+    orderBy: [{ field: 'menu_order', direction: 'asc' as const }, { field: 'id', direction: 'asc' as const }],
+  };
+  if (!paged) return (await storage.list(SLIDES_COLLECTION, query)).items.filter(isSlideRecord);
+  const slides: SlideRecord[] = [];
+  for (let offset = 0; ; offset += SLIDE_PAGE) {
+    const { items } = await storage.list(SLIDES_COLLECTION, { ...query, offset, limit: SLIDE_PAGE });
+    slides.push(...items.filter(isSlideRecord));
+    if (items.length < SLIDE_PAGE) return slides;
+    await nextTurn();
+  }
 }
 
 /**
@@ -80,9 +95,15 @@ async function insertSlides(storage: StoragePort, sliderId: number, slides: read
   const ids: number[] = new Array<number>(slides.length);
   const order = slides.map((slide, position) => ({ slide, position }));
   order.sort((a, b) => Number(a.slide.slide.global === true) - Number(b.slide.slide.global === true) || a.position - b.position);
+  let turnStarted = performance.now();
   for (const { slide, position } of order) {
     const record = await storage.insert(SLIDES_COLLECTION, slideFields(slide, sliderId, position));
     ids[position] = record.id;
+    // Copying a large slider into the store (6 MiB for 200 slides of 50 layers) takes turns of the event loop.
+    if (performance.now() - turnStarted > TURN_MS) {
+      await nextTurn();
+      turnStarted = performance.now();
+    }
   }
   return ids;
 }
@@ -106,7 +127,7 @@ export function createSliderService(storage: StoragePort): SliderService {
       const record = await storage.get(SLIDES_COLLECTION, id);
       return isSlideRecord(record) ? record : null;
     },
-    slidesOf: (sliderId) => slidesOf(storage, sliderId),
+    slidesOf: (sliderId, paged) => slidesOf(storage, sliderId, paged),
     async list(offset, limit) {
       const result = await storage.list(SLIDERS_COLLECTION, { offset, limit, withTotal: true });
       return { items: result.items.filter(isSliderRecord), total: result.total ?? 0 };

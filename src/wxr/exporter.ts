@@ -4,6 +4,7 @@
  * attachments (auto-drafts and revisions left out) with their terms, the meta the interface has, and their
  * comments (spam left out). Written as a stream, one item at a time.
  */
+import { nextTurn, TURN_MS } from '../core/turn.js';
 import { exportPort, resolvedSite, type ContentPortDeps } from './content-port.js';
 import type { ExportedPost, ExportedTerm, ExportPort } from './ports.js';
 import { author, category, cdata, comment, FOOTER, header, meta, postTerm, rssDate, tag, wxrDate } from './writer.js';
@@ -108,7 +109,13 @@ export async function* exportWxr(deps: ContentPortDeps): AsyncGenerator<string> 
   yield parentsFirst(categories).map((term) => category(term, slugs.get(term.parent) ?? '')).join('');
   yield tags.map(tag).join('');
   const terms = [new Map(categories.map((term) => [term.id, term])), new Map(tags.map((term) => [term.id, term]))];
+  // Storage reads of a memory store resolve at once: a large site's export takes turns of the event loop.
+  let turnStarted = performance.now();
   for await (const post of port.posts()) {
+    if (performance.now() - turnStarted > TURN_MS) {
+      await nextTurn();
+      turnStarted = performance.now();
+    }
     yield await itemHead(port, post, terms);
     for await (const entry of port.comments(post.id)) if (entry.status !== 'spam') yield comment(entry);
     yield '\t</item>\n';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { makeSite } from '../content/posts/helpers.js';
 import { send } from '../helpers/request.js';
 
@@ -175,4 +175,20 @@ describe('batches of posts and pages', () => {
     assert.equal(response.json.responses[1].body.data.params.comment_status, 'comment_status is not one of open and closed.');
     assert.deepEqual(await titles(site), []);
   });
+});
+
+test('a large batch takes turns of the event loop and still runs every item in order', async () => {
+  const { createCms, createMemoryStorage } = await import('../../src/index.js');
+  const cms = createCms({ storage: createMemoryStorage(), site: { url: 'http://example.test' }, maxBatchSize: 600 });
+  const admin = await cms.users.create({ login: 'admin', email: 'admin@example.test', roles: ['administrator'] });
+  const requests = Array.from({ length: 600 }, (_, index) => ({ method: 'POST', path: '/cms/v2/posts', body: { title: `Item ${index}`, status: 'publish' } }));
+  let turns = 0;
+  const ticker = setInterval(() => { turns += 1; }, 1);
+  const answer = await cms.handle({ method: 'POST', path: '/batch/v1', query: '', user: admin, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requests }) });
+  clearInterval(ticker);
+  assert.equal(answer.status, 207);
+  const responses = (answer.body as { responses: { status: number; body: { id: number; title: { raw: string } } }[] }).responses;
+  assert.deepEqual(responses.map((entry) => entry.status), requests.map(() => 201));
+  assert.deepEqual(responses.map((entry) => entry.body.title.raw), requests.map((request) => request.body.title));
+  assert.ok(turns > 0, 'timers ran while the batch was served');
 });

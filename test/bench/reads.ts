@@ -6,17 +6,21 @@
  * markup, categories, tags, featured images) twice — with the response cache, and with `responseCache: false` —
  * and, beside them, a bare `http.createServer` that writes the very bytes quire answered for each request. The
  * parent loads each server with autocannon, one after the other, and prints requests/s and p99 for each, and the
- * ratio to bare node. Rows: anonymous list, an administrator's edit-context list (HTTP Basic with an application
+ * ratio to bare node. Before loading, the child checks that bare node answers each row with quire's status,
+ * headers (all but `Date`) and body, byte for byte, so the bare server pays for the same headers and bytes.
+ * The load generator is wrk (C, `-t1 --latency`) when `wrk` is on the PATH: it outruns both servers, so the ratio
+ * is the servers' and not the generator's. Without wrk it falls back to autocannon, with a warning: autocannon is
+ * JavaScript sharing the cores, caps the bare server more than quire and so flatters the ratio. Rows: anonymous list, an administrator's edit-context list (HTTP Basic with an application
  * password), anonymous single read. "uncached" is without the response cache; records still come from view
  * fragments, as they do whenever the response cache does not hold an answer. Also prints the in-process time of
  * one uncached list, with view fragments and without (`viewFragments: false`: every record prepared afresh).
  * Beside req/s, the servers' own CPU time per request (user + system, read from the child process around each
  * run): on a machine shared with other work the rates swing with it, the CPU cost per request much less, and the
  * ratio of costs is the ratio of rates a server with a core to itself would reach. BENCH_SECONDS (default 5) and
- * BENCH_CONNECTIONS (default 16) set the load; BENCH_ROUNDS (default 1) repeats bare, uncached and cached in turn
- * and prints medians (the ratio: the median of each round's ratio).
+ * BENCH_CONNECTIONS (default 16) set the load; BENCH_ROUNDS (default 3) repeats bare, uncached and cached in turn
+ * (alternating rounds) and prints medians (the ratio: the median of each round's ratio).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,13 +38,16 @@ const { sqliteStorage } = await import('../../dist/js/sqlite.js' as string) as t
 
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const HOST = 'bench.test';
 const API_ROOT = '/cms-json';
 const POSTS = 100;
 const PASSWORD = 'benc hmar kpas swor dabc defg';
 const AUTHORIZATION = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
-const store = process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1]! : 'memory';
+const chosenStore = process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1]! : null;
+if (chosenStore !== null && chosenStore !== 'memory' && chosenStore !== 'sqlite') throw new Error(`--store must be memory or sqlite, not ${chosenStore}`);
+const store = chosenStore ?? 'memory';
+const hasWrk = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
 
 interface Row { label: string; path: string; headers: Record<string, string> }
 
@@ -134,6 +141,7 @@ async function serveTargets(): Promise<void> {
     uncached: await portOf(http.createServer(toNodeListener(uncached))),
     bare: await portOf(bare),
   };
+  for (const row of rows(firstPostId)) await assertSameAnswer(ports.cached, ports.bare, row);
   const inProcess = { inProcessListMs: await inProcessListMs(uncached), inProcessUnshapedListMs: await inProcessListMs(unshaped) };
   process.stdout.write(`${JSON.stringify({ ports, firstPostId, uncachedListMs, ...inProcess })}\n`);
   process.on('message', () => process.send?.(process.cpuUsage()));
@@ -141,6 +149,29 @@ async function serveTargets(): Promise<void> {
     if (folder) rmSync(folder, { recursive: true, force: true });
     process.exit(0);
   });
+}
+
+function fetchRaw(port: number, row: Row): Promise<{ status: number; headers: string[]; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: `${API_ROOT}${row.path}`, headers: { host: HOST, ...row.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
+        const headers: string[] = [];
+        for (let index = 0; index < res.rawHeaders.length; index += 2) {
+          if (res.rawHeaders[index]!.toLowerCase() !== 'date') headers.push(`${res.rawHeaders[index]}: ${res.rawHeaders[index + 1]}`);
+        }
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+      });
+    }).on('error', reject);
+  });
+}
+
+/** Bare node must answer with quire's status, headers and body, or the comparison is not like for like. */
+async function assertSameAnswer(quirePort: number, barePort: number, row: Row): Promise<void> {
+  const [quire, bare] = [await fetchRaw(quirePort, row), await fetchRaw(barePort, row)];
+  if (quire.status !== bare.status || quire.headers.join('\n') !== bare.headers.join('\n') || !quire.body.equals(bare.body)) {
+    throw new Error(`${row.label}: bare node does not answer as quire does\nquire: ${quire.headers.join(' | ')}\nbare:  ${bare.headers.join(' | ')}`);
+  }
 }
 
 /** Median time of one anonymous list of 10 posts through `cms.handle()`, after warming up. */
@@ -164,8 +195,8 @@ interface Started {
   inProcessUnshapedListMs: number;
 }
 
-async function startTargets(): Promise<Started & { stop: () => void; cpu: () => Promise<number> }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', '--store', store], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+async function startTargets(storeName: string): Promise<Started & { stop: () => void; cpu: () => Promise<number> }> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', '--store', storeName], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   /** The servers' CPU time so far, in microseconds. */
   const cpu = () => new Promise<number>((resolve) => {
     child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system));
@@ -186,6 +217,32 @@ interface Run { rate: number; p99: number; cpuPerRequest: number }
 
 async function load(port: number, row: Row, cpu: () => Promise<number>): Promise<Run> {
   const before = await cpu();
+  const { rate, p99, total } = hasWrk ? await wrk(port, row) : await autocannonRun(port, row);
+  const used = (await cpu()) - before;
+  return { rate, p99, cpuPerRequest: used / Math.max(1, total) };
+}
+
+/** wrk: one thread, CONNECTIONS connections, latency percentiles; p99 in milliseconds. */
+async function wrk(port: number, row: Row): Promise<{ rate: number; p99: number; total: number }> {
+  const headers = Object.entries({ host: HOST, ...row.headers }).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${HTTP_SECONDS}s`, '--latency', ...headers, `http://127.0.0.1:${port}${API_ROOT}${row.path}`];
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
+    child.once('error', reject).once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with code ${code}`))));
+  });
+  const unit: Record<string, number> = { us: 0.001, ms: 1, s: 1000 };
+  const p99 = /^\s*99%\s+([\d.]+)(us|ms|s)\s*$/m.exec(output);
+  const total = /^\s*(\d+) requests in /m.exec(output);
+  const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(output);
+  if (!p99 || !total || !rate) throw new Error(`unexpected wrk output:\n${output}`);
+  const failures = /Non-2xx or 3xx responses: (\d+)|Socket errors: .*/.exec(output);
+  if (failures) process.stderr.write(`warning: port ${port}: ${failures[0]}\n`);
+  return { rate: Number(rate[1]), p99: Number(p99[1]) * unit[p99[2]!]!, total: Number(total[1]) };
+}
+
+async function autocannonRun(port: number, row: Row): Promise<{ rate: number; p99: number; total: number }> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${API_ROOT}${row.path}`,
     headers: { host: HOST, ...row.headers },
@@ -195,14 +252,18 @@ async function load(port: number, row: Row, cpu: () => Promise<number>): Promise
   if (result.errors > 0 || result.non2xx > 0) {
     process.stderr.write(`warning: ${result.errors} errors and ${result.non2xx} non-2xx answers on port ${port}\n`);
   }
-  const used = (await cpu()) - before;
-  return { rate: result.requests.average, p99: result.latency.p99, cpuPerRequest: used / Math.max(1, result.requests.total) };
+  return { rate: result.requests.average, p99: result.latency.p99, total: result.requests.total };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  const { ports, firstPostId, uncachedListMs, inProcessListMs, inProcessUnshapedListMs, stop, cpu } = await startTargets();
+  if (!hasWrk) process.stderr.write('warning: wrk is not installed; falling back to autocannon, which shares the cores and flatters quire/bare\n');
+  for (const storeName of chosenStore ? [chosenStore] : ['memory', 'sqlite']) await benchStore(storeName);
+}
+
+async function benchStore(storeName: string): Promise<void> {
+  const { ports, firstPostId, uncachedListMs, inProcessListMs, inProcessUnshapedListMs, stop, cpu } = await startTargets(storeName);
   const lines: string[][] = [];
   try {
     for (const row of rows(firstPostId)) {
@@ -225,10 +286,11 @@ async function main(): Promise<void> {
     stop();
   }
   const header = ['request', 'cache', 'quire req/s', 'p99 ms', 'bare node req/s', 'p99 ms', 'quire/bare', 'quire cpu µs/req', 'bare cpu µs/req', 'bare/quire cpu'];
-  process.stdout.write(`quire read benchmark: ${store} store, ${POSTS} posts, node ${process.version}, loopback, ${CONNECTIONS} connections, ${HTTP_SECONDS} s per run, ${ROUNDS} round(s)\n`);
+  const generator = hasWrk ? `wrk -t1 -c${CONNECTIONS} --latency` : `autocannon (JavaScript; wrk not installed), ${CONNECTIONS} connections`;
+  process.stdout.write(`quire read benchmark: ${storeName} store, ${POSTS} posts, node ${process.version}, loopback, ${generator}, ${HTTP_SECONDS} s per run, ${ROUNDS} alternating round(s)\n`);
   process.stdout.write(`in-process anonymous list of 10: first ${uncachedListMs.toFixed(2)} ms, median of 500 repeats ${inProcessListMs.toFixed(3)} ms`
     + ` (${inProcessUnshapedListMs.toFixed(3)} ms without view fragments)\n\n`);
-  process.stdout.write(`${table([header, ...lines])}\n`);
+  process.stdout.write(`${table([header, ...lines])}\n\n`);
 }
 
 function whole(value: number): string {

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { EncodedJson } from '../../src/core/encode.js';
+import { createFullObjectReader } from '../../src/sliders/full-object.js';
+import { publishClock } from '../../src/sliders/publish-window.js';
+import { createSliderService } from '../../src/sliders/service.js';
 import { anchorHero, anchorPlain, makeSite, STORES } from './helpers.js';
 
 const VERSION = '6.7.20';
@@ -191,11 +195,39 @@ for (const store of STORES) {
       const site = await makeSite(store.open());
       const { id, slide_ids: [first] } = await site.cms.sliders.create(anchorHero());
       const read = await site.anonymous('GET', `/slider/sliders/${id}`);
-      assert.throws(() => { read.json.slides[first!].slide.title = 'Changed'; });
+      // Either the slides cannot be changed (frozen) or the change stays in this answer: the next one is intact.
+      try { read.json.slides[first!].slide.title = 'Changed'; } catch { /* frozen */ }
       read.json.settings.modal.bg = 'changed';
       const again = (await site.anonymous('GET', `/slider/sliders/${id}`)).json;
       assert.equal(again.slides[first!].slide.title, 'First');
       assert.equal(again.settings.modal.bg, 'rgba(0,0,0,0.75)');
+    });
+
+    it('joins the kept JSON of each slide into the very bytes JSON.stringify gives, while the loop keeps turning', async () => {
+      const site = await makeSite(store.open());
+      const many = anchorHero();
+      many.slides = Array.from({ length: 200 }, (_, index) => ({
+        slide: { title: `Slide "${index}"`, publish: { state: 'published' } },
+        layers: Array.from({ length: 40 }, (_, layer) => ({
+          type: layer % 4 === 0 ? 'image' : 'text', content: { text: `L${layer} é \u2028 ${'words '.repeat(40)}` }, actions: { action: [{ action: 'link', link: 'x' }] },
+        })),
+      })) as typeof many.slides;
+      const { id, slide_ids: ids } = await site.cms.sliders.create(many);
+      const service = createSliderService(site.storage);
+      const slider = (await service.getSlider(id))!;
+      const clock = publishClock(new Date(), { timezone: 'UTC' } as never);
+      let turns = 0;
+      const ticker = setInterval(() => { turns += 1; }, 0);
+      const encoded = await createFullObjectReader(service).read(slider, undefined, clock, true);
+      clearInterval(ticker);
+      assert.ok(turns > 0, 'the event loop turned while the slides were prepared');
+      assert.ok(encoded instanceof EncodedJson);
+      const plain = await createFullObjectReader(service).read(slider, undefined, clock, false);
+      assert.equal(new TextDecoder().decode(encoded.bytes), JSON.stringify(plain));
+      for (const slideid of [String(ids[3]), [ids[5], ids[2]], 'none']) {
+        const part = await createFullObjectReader(service).read(slider, slideid, clock, true) as EncodedJson;
+        assert.equal(new TextDecoder().decode(part.bytes), JSON.stringify(await createFullObjectReader(service).read(slider, slideid, clock)));
+      }
     });
   });
 }

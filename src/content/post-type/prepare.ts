@@ -11,7 +11,7 @@ import { actionRelations, postLinks } from './links.js';
 import { permalinkOf, samplePermalink, type LinkEnvironment } from './permalink.js';
 import type { PostTypeDefinition } from './definition.js';
 import type { PostRecord } from './record.js';
-import { renderedContent, renderedExcerpt } from './render-cache.js';
+import { renderedContentAsync, renderedExcerptAsync } from './render-cache.js';
 import type { ItemSchema } from './schema.js';
 
 export interface PrepareOptions {
@@ -111,7 +111,7 @@ export async function preparePost(post: PostRecord, options: PrepareOptions): Pr
   if (want('content')) {
     data.content = {
       raw: post.content,
-      rendered: visible ? renderedContent(post.content) : '',
+      rendered: visible ? await renderedContentAsync(post.content) : '',
       protected: post.password !== '',
       block_version: blockVersion(post.content),
     };
@@ -119,7 +119,7 @@ export async function preparePost(post: PostRecord, options: PrepareOptions): Pr
   if (want('excerpt')) {
     data.excerpt = {
       raw: post.excerpt,
-      rendered: visible ? renderedExcerpt(post.excerpt, post.content, options.excerptLength) : '',
+      rendered: visible ? await renderedExcerptAsync(post.excerpt, post.content, options.excerptLength) : '',
       protected: post.password !== '',
     };
   }

@@ -7,6 +7,7 @@
  * cannot make them hold more than a few tens of megabytes.
  */
 import { renderContent, renderExcerpt } from '../render/index.js';
+import { OFF_THREAD_CHARACTERS, renderOffThread } from '../render/pool/jobs.js';
 
 const LIMIT = 1_000;
 /** Characters of source and output one cache holds at most; an entry larger than a quarter of it is not kept. */
@@ -17,13 +18,22 @@ class TextCache<Key> {
   #characters = 0;
 
   get(key: Key, keySize: number, compute: () => string): string {
+    return this.peek(key) ?? this.put(key, keySize, compute());
+  }
+
+  async getAsync(key: Key, keySize: number, compute: () => Promise<string>): Promise<string> {
+    return this.peek(key) ?? this.put(key, keySize, await compute());
+  }
+
+  peek(key: Key): string | undefined {
     const hit = this.#entries.get(key);
-    if (hit !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return hit.value;
-    }
-    const value = compute();
+    if (hit === undefined) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    return hit.value;
+  }
+
+  put(key: Key, keySize: number, value: string): string {
     const size = keySize + value.length;
     if (size > CHARACTER_BUDGET / 4) return value;
     this.#entries.set(key, { value, size });
@@ -45,7 +55,22 @@ export function renderedContent(raw: string): string {
 }
 
 export function renderedExcerpt(excerpt: string, content: string, excerptLength: number | undefined): string {
-  // The excerpt length and the stored excerpt lead the key; the NUL separators cannot occur in either.
-  const key = `${excerptLength ?? ''}\u0000${excerpt}\u0000${content}`;
+  const key = excerptKey(excerpt, content, excerptLength);
   return excerpts.get(key, key.length, () => renderExcerpt(excerpt, content, { excerptLength, renderTeaser: renderedContent }));
 }
+
+/** As `renderedContent`, with large texts rendered on a worker thread (the same output; the loop stays free). */
+export function renderedContentAsync(raw: string): string | Promise<string> {
+  if (raw.length <= OFF_THREAD_CHARACTERS) return renderedContent(raw);
+  return contents.getAsync(raw, raw.length, () => renderOffThread({ kind: 'content', raw }, renderedContent));
+}
+
+/** As `renderedExcerpt`, with large texts rendered on a worker thread. */
+export function renderedExcerptAsync(excerpt: string, content: string, excerptLength: number | undefined): string | Promise<string> {
+  if (excerpt.length + content.length <= OFF_THREAD_CHARACTERS) return renderedExcerpt(excerpt, content, excerptLength);
+  const key = excerptKey(excerpt, content, excerptLength);
+  return excerpts.getAsync(key, key.length, () => renderOffThread({ kind: 'excerpt', excerpt, content, excerptLength }, renderedContent));
+}
+
+// The excerpt length and the stored excerpt lead the key; the NUL separators cannot occur in either.
+const excerptKey = (excerpt: string, content: string, excerptLength: number | undefined) => `${excerptLength ?? ''}\u0000${excerpt}\u0000${content}`;

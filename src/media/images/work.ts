@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { CmsError } from '../../core/errors.js';
 import { loadCodec } from './codecs/index.js';
 import { CODEC_NAMES, type CodecName } from './codecs/port.js';
-import { PoolBusyError, PoolUnavailableError, WorkerPool } from './pool/pool.js';
+import { PoolBusyError, PoolUnavailableError, WorkerPool } from '../../core/worker-pool.js';
 import { render, type RenderJob, type RenderResult } from './render.js';
 import { reviveError, type ImageJobMessage } from './work-protocol.js';
 

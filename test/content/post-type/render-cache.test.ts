@@ -23,3 +23,27 @@ test('a post too large to keep is rendered each time, correctly', () => {
   const text = `"big" ${'x '.repeat(5_000_000)}`;
   assert.equal(renderedContent(text), renderContent(text));
 });
+
+test('large texts render on a worker thread to the same bytes, while the event loop keeps turning', async () => {
+  const { renderedContentAsync, renderedExcerptAsync } = await import('../../../src/content/post-type/render-cache.js');
+  const { OFF_THREAD_CHARACTERS } = await import('../../../src/content/render/pool/jobs.js');
+  const dense = `Intro "one" 'two' 9x9\n\n<!--more-->\n${'"1\' a -- b... :) '.repeat(Math.ceil((4 * OFF_THREAD_CHARACTERS) / 17))}`;
+  const blocks = Array.from({ length: 2_000 }, (_, index) => `<!-- wp:paragraph -->\n<p>Para "${index}" it's</p>\n<!-- /wp:paragraph -->`).join('\n\n');
+  for (const text of [dense, blocks]) {
+    assert.ok(text.length > OFF_THREAD_CHARACTERS);
+    let turns = 0;
+    const ticker = setInterval(() => { turns += 1; }, 1);
+    const rendered = renderedContentAsync(text);
+    assert.ok(rendered instanceof Promise, 'a large text is not rendered in place');
+    const offThread = await rendered;
+    clearInterval(ticker);
+    assert.equal(offThread, renderContent(text));
+    assert.equal(await renderedContentAsync(text), offThread, 'the second read comes from the cache');
+    assert.equal(await renderedExcerptAsync('', text, undefined), renderExcerpt('', text));
+    assert.equal(await renderedExcerptAsync('', text, 7), renderExcerpt('', text, { excerptLength: 7 }));
+    assert.equal(await renderedExcerptAsync('Stored "one"', text, 3), renderExcerpt('Stored "one"', text, { excerptLength: 3 }));
+    assert.ok(turns > 0, 'the loop turned while the worker rendered');
+  }
+  const small = 'It\'s "small".';
+  assert.equal(renderedContentAsync(small), renderContent(small), 'a small text renders in place, synchronously');
+});

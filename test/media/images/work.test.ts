@@ -5,7 +5,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CmsError } from '../../../src/core/errors.js';
-import { PoolUnavailableError, WorkerPool } from '../../../src/media/images/pool/pool.js';
+import { PoolUnavailableError, WorkerPool } from '../../../src/core/worker-pool.js';
 import { WORKER_NICE } from '../../../src/media/images/pool/priority.js';
 import type { RenderJob } from '../../../src/media/images/render.js';
 import { creationOrder, DEFAULT_IMAGE_SIZES } from '../../../src/media/images/sizes.js';

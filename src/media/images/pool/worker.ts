@@ -3,7 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { loadCodec } from '../codecs/index.js';
 import { render, resultBuffers } from '../render.js';
 import { describeError, type ImageJobMessage } from '../work-protocol.js';
-import type { WorkerReply } from './pool.js';
+import type { WorkerReply } from '../../../core/worker-pool.js';
 import { lowerThreadPriority } from './priority.js';
 
 const port = parentPort!;

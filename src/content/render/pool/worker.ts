@@ -1,0 +1,30 @@
+/** The render worker thread: renders large content and generated excerpts off the main thread. */
+import { parentPort } from 'node:worker_threads';
+import type { WorkerReply } from '../../../core/worker-pool.js';
+import { renderContent } from '../content.js';
+import { renderExcerpt } from '../excerpt.js';
+import type { RenderJob } from './jobs.js';
+
+const port = parentPort!;
+
+// An excerpt job usually follows the content job of the same post: its teaser is that rendering.
+let last = { raw: '', rendered: renderContent('') };
+const rendered = (raw: string) => {
+  if (raw !== last.raw) last = { raw, rendered: renderContent(raw) };
+  return last.rendered;
+};
+
+port.on('message', ({ id, message }: { id: number; message: RenderJob }) => {
+  let reply: WorkerReply;
+  try {
+    const value = message.kind === 'content'
+      ? rendered(message.raw)
+      : renderExcerpt(message.excerpt, message.content, { excerptLength: message.excerptLength, renderTeaser: rendered });
+    reply = { id, ok: true, value };
+  } catch (error) {
+    reply = { id, ok: false, error: { name: (error as Error)?.name ?? 'Error', message: (error as Error)?.message ?? String(error) } };
+  }
+  port.postMessage(reply);
+});
+
+port.postMessage({ ready: true });

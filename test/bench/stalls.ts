@@ -1,0 +1,166 @@
+/**
+ * Event-loop stalls on the largest content an author may store: `npm run bench:stalls [-- case[,case…]]`.
+ * For each worst case, the work runs while a concurrent reader asks for a small post over and over through
+ * `cms.handle()` in the same process; printed are the work's own time, the longest event-loop delay seen
+ * meanwhile (the longest gap between ticks of a 5 ms timer, beyond 5 ms) and the reader's slowest answer. The goal is
+ * that no request holds the loop longer than 50 ms. Cases:
+ *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`): the write, then the
+ *                   first read (nothing cached yet)
+ *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write, then the first read
+ *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
+ *   wxr-export      the WXR export of 10,000 posts
+ * Wall-clock figures swing with other work on the machine; the load average is printed with them.
+ */
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { DEFAULT_MAX_ANONYMOUS_BODY_BYTES } from '../../src/cms.js';
+import { createCms, createMemoryStorage, type Cms } from '../../src/index.js';
+
+const SIZE = DEFAULT_MAX_ANONYMOUS_BODY_BYTES;
+const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
+const GOAL_MS = 50;
+
+interface Site { cms: Cms; admin: { id: number }; readerPath: string }
+
+async function site(options: Partial<Parameters<typeof createCms>[0]> = {}): Promise<Site> {
+  const cms = createCms({ storage: createMemoryStorage(), site: { url: 'http://bench.test' }, ...options });
+  const admin = await cms.users.create({ login: 'admin', email: 'admin@bench.test', roles: ['administrator'] });
+  const small = await send({ cms, admin, readerPath: '' }, 'POST', '/cms/v2/posts', { title: 'Small', content: '<p>A small post.</p>', status: 'publish' });
+  return { cms, admin, readerPath: `/cms/v2/posts/${(small as { id: number }).id}` };
+}
+
+async function send(target: Site, method: string, path: string, body?: unknown): Promise<unknown> {
+  const answer = await target.cms.handle({
+    method, path, query: '', user: target.admin, headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+  // An answer held as bytes is decoded when `body` is read: a server sends the bytes, so reads leave it alone.
+  return method === 'GET' ? undefined : answer.body;
+}
+
+interface Stall { workMs: number; loopMaxMs: number; readerMaxMs: number; reads: number }
+
+/**
+ * Runs `work` while a reader asks for a small post every 2 ms; the reader's wait is from when it meant to ask
+ * (its timer due) to the answer, so a loop held by the work counts in full.
+ */
+async function measured(target: Site, work: () => Promise<unknown>): Promise<Stall> {
+  // The longest gap between ticks of a 5 ms timer beyond its 5 ms: how long the loop was held at a time.
+  let loopMaxMs = 0;
+  let lastTick = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    loopMaxMs = Math.max(loopMaxMs, now - lastTick - 5);
+    lastTick = now;
+  }, 5);
+  let running = true;
+  let readerMaxMs = 0;
+  let reads = 0;
+  const reader = (async () => {
+    while (running) {
+      const due = performance.now() + 2;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      const answer = await target.cms.handle({ method: 'GET', path: target.readerPath, query: '', headers: {} });
+      if (answer.status !== 200) throw new Error(`reader: ${answer.status}`);
+      readerMaxMs = Math.max(readerMaxMs, performance.now() - due);
+      reads += 1;
+    }
+  })();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  loopMaxMs = 0;
+  const started = performance.now();
+  await work();
+  const workMs = performance.now() - started;
+  // A turn for the ticker's and the reader's timers, late by the last stall, to fire.
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  clearInterval(ticker);
+  running = false;
+  await reader;
+  return { workMs, loopMaxMs, readerMaxMs, reads };
+}
+
+/** A slide layer of a common shape (about 0.6 KiB of JSON), as `bench:sliders` stores. */
+function layer(slide: number, index: number): Record<string, unknown> {
+  return {
+    id: index, alias: `Layer ${slide}-${index}`, type: index % 5 === 0 ? 'image' : 'text',
+    content: { text: `Slide ${slide}, layer ${index}: some words of text` },
+    size: { w: { d: { v: 'auto' } }, h: { d: { v: 'auto' } } },
+    pos: { x: { d: { v: `${index * 10}px` } }, y: { d: { v: `${index * 5}px` } }, h: { d: { v: 'center' } }, v: { d: { v: 'middle' } } },
+    zIndex: index,
+    tl: {
+      in: { content: { all: [{ t: 0, d: 300, e: 'power3.inOut', o: 0 }, { t: 300, d: 300, e: 'power3.inOut', o: 1 }] } },
+      out: { content: { all: [{ t: 9000, d: 300, e: 'power3.inOut', o: 0 }] } },
+    },
+    font: { family: 'Roboto', size: { d: { v: '20px' } }, weight: { d: { v: '400' } } },
+    color: { d: { v: '#ffffff' } },
+    actions: { action: [] },
+  };
+}
+
+type Case = () => Promise<Array<[string, Stall]>>;
+
+const renderCase = (unit: string): Case => async () => {
+  // JSON escapes each `"`, so the request is larger than the 8 MiB of content.
+  const target = await site({ maxParsedBodyBytes: 4 * SIZE });
+  let id = 0;
+  const write = await measured(target, async () => {
+    id = (await send(target, 'POST', '/cms/v2/posts', { title: 'Dense', content: fill(unit), status: 'publish' }) as { id: number }).id;
+  });
+  const read = await measured(target, () => send(target, 'GET', `/cms/v2/posts/${id}`));
+  return [['write', write], ['first read', read]];
+};
+
+const CASES: Record<string, Case> = {
+  'render-quote-pairs': renderCase('\'"'),
+  'render-doubles': renderCase('"'),
+  'render-primes': renderCase('"1\''),
+  'render-apostrophes': renderCase("a'"),
+  slider: async () => {
+    const target = await site();
+    const slides = Array.from({ length: 200 }, (_, slide) => ({
+      slide: { title: `Slide ${slide}`, publish: { state: 'published', from: '', to: '' }, timeline: { duration: [700], easeIn: ['default'] } },
+      layers: Array.from({ length: 50 }, (_, index) => layer(slide, index)),
+    }));
+    const write = await measured(target, () => target.cms.sliders.create({
+      alias: 'bench', title: 'Bench', settings: { general: { lazyLoad: 'none' }, source: { type: 'gallery' } }, slides,
+    }));
+    const read = await measured(target, () => send(target, 'GET', '/slider/sliders/bench'));
+    return [['write', write], ['first read', read]];
+  },
+  batch: async () => {
+    const target = await site({ maxBatchSize: 2000 });
+    const requests = Array.from({ length: 2000 }, (_, index) => ({
+      method: 'POST', path: '/cms/v2/posts', body: { title: `Batch ${index}`, content: `<p>Item ${index}.</p>`, status: 'publish' },
+    }));
+    return [['2,000 creations', await measured(target, () => send(target, 'POST', '/batch/v1', { requests }))]];
+  },
+  'wxr-export': async () => {
+    const target = await site();
+    for (let index = 0; index < 10_000; index += 1) {
+      await target.cms.handle({
+        method: 'POST', path: '/cms/v2/posts', query: '', user: target.admin, headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `Post ${index}`, content: `<!-- wp:paragraph -->\n<p>Post ${index} says a few words.</p>\n<!-- /wp:paragraph -->`, status: 'publish' }),
+      });
+    }
+    let bytes = 0;
+    const stall = await measured(target, async () => {
+      for await (const piece of target.cms.exportWxr()) bytes += piece.length;
+    });
+    return [[`10,000 posts (${(bytes / 2 ** 20).toFixed(1)} MiB)`, stall]];
+  },
+};
+
+const [selection = 'all'] = process.argv.slice(2);
+const chosen = selection === 'all' ? Object.keys(CASES) : selection.split(',');
+console.log(`load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}; goal: no event-loop delay over ${GOAL_MS} ms; milliseconds`);
+console.log(`${'case'.padEnd(20)} ${'step'.padEnd(28)} ${'work'.padStart(7)} ${'loop max'.padStart(9)} ${'reader max'.padStart(11)} ${'reads'.padStart(6)}`);
+for (const name of chosen) {
+  const run = CASES[name];
+  if (run === undefined) throw new Error(`unknown case ${name}; cases: ${Object.keys(CASES).join(', ')}`);
+  for (const [step, stall] of await run()) {
+    const verdict = stall.loopMaxMs > GOAL_MS ? '  over' : '';
+    console.log(`${name.padEnd(20)} ${step.padEnd(28)} ${stall.workMs.toFixed(0).padStart(7)} ${stall.loopMaxMs.toFixed(0).padStart(9)} `
+      + `${stall.readerMaxMs.toFixed(0).padStart(11)} ${String(stall.reads).padStart(6)}${verdict}`);
+  }
+}
