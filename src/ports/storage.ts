@@ -130,6 +130,11 @@ export interface StoragePort {
    * do not).
    */
   changeToken?(): Promise<string>;
+  /**
+   * Whether the store answers with the schema this code expects (every migration applied, none newer): one small
+   * query, for health checks. Rejects when the store cannot be reached. Optional; quire's durable stores have it.
+   */
+  schemaCurrent?(): Promise<boolean>;
   close?(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import { checkQuery } from '../query-check.js';
 import type { StringRule } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle } from '../sql/session.js';
 import { LOCK_CLASS, lockKeyOf, migrate, quoteIdentifier, schemaVersion } from './migrate.js';
+import { MIGRATIONS } from './schema.js';
 import { postgresSession, PostgresRecords } from './records.js';
 
 /**
@@ -99,6 +100,7 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
     transaction,
     changeToken: () => records.generation(pool),
     schemaVersion: () => schemaVersion(pool, schema),
+    schemaCurrent: async () => (await schemaVersion(pool, schema)) === MIGRATIONS[MIGRATIONS.length - 1]!.version,
     async explain(collection, query) {
       const checked = checkQuery(query);
       const { sql, params } = records.pageStatement(collection, checked, checked.withTotal);

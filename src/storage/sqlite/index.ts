@@ -8,6 +8,7 @@ import { foldText } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle, writeOperations } from '../sql/session.js';
 import { FOLD_FUNCTION } from './dialect.js';
 import { migrate, schemaVersion } from './migrate.js';
+import { MIGRATIONS } from './schema.js';
 import { SqliteRecords, sqliteSession } from './records.js';
 
 const OPTIMIZE_AFTER_CHANGES = 1000;
@@ -131,6 +132,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     }),
     changeToken: async () => `${instance}.${dataVersion.get() as number}.${totalChanges.get() as number}.${rollbacks}`,
     schemaVersion: () => schemaVersion(db),
+    schemaCurrent: async () => schemaVersion(db) === MIGRATIONS[MIGRATIONS.length - 1]!.version,
     backup: async (destination) => {
       await db.backup(destination);
     },
