@@ -1,6 +1,8 @@
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { NameScheme } from '../core/names.js';
+import { logChoiceOf, type LogChoice } from './log-args.js';
+import { parseUsersArgs, type UsersCommand } from './users-args.js';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -33,7 +35,12 @@ export type CliCommand =
     imageCodec: 'image-js' | 'sharp' | undefined;
     /** Most MiB of encoded GET answers kept for reuse, or false for no response cache; default when absent. */
     responseCacheMiB: number | false | undefined;
+    /** The site's public address (`--site-url`, `QUIRE_SITE_URL`): links, `Location`, discovery and embeds use it. */
+    siteUrl: string | undefined;
+    /** The request and error log: format and level. */
+    log: LogChoice;
   }
+  | UsersCommand
   | (StoreCommand & {
     command: 'import';
     /** The WXR file to read. */
@@ -71,6 +78,8 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: quire serve [options]
        quire import <file.xml> [store options] [--fetch-attachments] [--author-role <role>]
        quire export [store options] [--output <file>]
+       quire users list [store options]
+       quire users app-password create|list|revoke --login <login> [store options]
 
 serve   Serves the quire REST interface over HTTP. Content is kept in a SQLite file by default, uploaded
         files in a folder beside it.
@@ -78,6 +87,9 @@ import  Reads a WordPress export file (WXR) into the store: authors, categories,
         attachments and comments. All or nothing: a malformed file changes nothing. Progress goes to
         standard error, the summary to standard output.
 export  Writes the store's content as a WordPress export file (WXR 1.2) to standard output (or --output).
+users   Lists the store's users, and creates, lists and revokes a user's application passwords
+        (quire users app-password create --login admin [--name <app>]; revoke also takes --uuid <id>).
+        Creating one prints it once: the way back in when the administrator's password is lost.
 
 Options:
   -p, --port <n>         port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -112,7 +124,14 @@ Options:
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
       --admin-app-password <password>
                          make this the administrator's application password instead of a fresh
-                         one (also read from QUIRE_ADMIN_APP_PASSWORD)
+                         one (also read from QUIRE_ADMIN_APP_PASSWORD); an existing administrator's
+                         password of that application is replaced by it
+      --site-url <url>   the site's public address (https://example.com), for links, Location,
+                         discovery and embeds (also read from QUIRE_SITE_URL; default: the address
+                         each request reached)
+      --log-format <f>   json (default: one JSON object a line) or pretty (readable lines)
+      --log-level <l>    trace, debug, info (default: a line per request), warn, error or silent
+      --quiet            only warnings and errors (--log-level warn)
 
 Store options (serve, import, export): --data, --storage, --postgres, --uploads, --blobs, --uploads-url, and
       --site-url <url>   the site's public address, for links and file addresses in WXR files
@@ -130,14 +149,17 @@ Import and export options:
 `;
 
 export function parseCliArgs(argv: readonly string[], environment: NodeJS.ProcessEnv = {}): CliCommand {
+  if (argv[0] === 'users') return parseUsersArgs(argv.slice(1), usersStoreOf, refuse);
   const { values, positionals } = parseOrExplain(argv);
   if (values.help) return { command: 'help' };
   const [command, ...extra] = positionals;
   if (command === undefined) throw new UsageError('missing command (try "quire serve")');
+
   if (command === 'import' || command === 'export') return wxrCommandOf(command, values, extra);
   if (command !== 'serve') throw new UsageError(`unknown command '${command}'`);
   if (extra[0] !== undefined) throw new UsageError(`unexpected argument '${extra[0]}'`);
   onlyOptionsOf('serve', values, SERVE_OPTIONS);
+  const log = logChoiceOf(values['log-format'], values['log-level'], values.quiet === true, refuse);
   return {
     command: 'serve',
     port: portOf(values.port),
@@ -152,6 +174,8 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     smtp: smtpOf(values.smtp),
     imageCodec: imageCodecOf(values['image-codec']),
     responseCacheMiB: responseCacheOf(values['response-cache']),
+    siteUrl: siteUrlOf(values['site-url'] ?? (environment.QUIRE_SITE_URL || undefined)),
+    log,
   };
 }
 
@@ -183,6 +207,9 @@ function parseOrExplain(argv: readonly string[]) {
         'author-role': { type: 'string' },
         output: { type: 'string', short: 'o' },
         help: { type: 'boolean', short: 'h' },
+        'log-format': { type: 'string' },
+        'log-level': { type: 'string' },
+        quiet: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -195,7 +222,7 @@ function parseOrExplain(argv: readonly string[]) {
 type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 const STORE_OPTIONS = ['data', 'storage', 'postgres', 'uploads', 'blobs', 'uploads-url', 'help'];
-const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache'];
+const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'site-url', 'log-format', 'log-level', 'quiet'];
 const IMPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'fetch-attachments', 'author-role'];
 const EXPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'output'];
 
@@ -219,6 +246,15 @@ function wxrCommandOf(command: 'import' | 'export', values: ParsedValues, extra:
   const authorRole = values['author-role'];
   if (authorRole !== undefined && !/^[a-z0-9_-]{1,64}$/i.test(authorRole)) throw new UsageError(`--author-role must be a role slug, not '${authorRole}'`);
   return { command, ...stores, file, fetchAttachments: values['fetch-attachments'] === true, authorRole };
+}
+
+const refuse = (message: string): never => {
+  throw new UsageError(message);
+};
+
+/** The store options of `quire users`, parsed as every command's. */
+function usersStoreOf(values: StoreFlags & { 'uploads-url'?: string | undefined }): { store: StoreChoice; uploads: UploadsChoice | null } {
+  return storeOf(values);
 }
 
 function siteUrlOf(value: string | undefined): string | undefined {

@@ -1,0 +1,56 @@
+/**
+ * The standalone server's log, through pino: one line per request (the `onRequest` entries of the core and the
+ * server's own answers outside the API), and unexpected errors once with their stack. JSON lines by default;
+ * `pretty` turns each into a readable line.
+ */
+import { pino, stdSerializers, stdTimeFunctions, type Logger } from 'pino';
+import type { RequestLogEntry } from '../core/request-log.js';
+import type { LogChoice } from './log-args.js';
+
+export type { Logger } from 'pino';
+
+interface Writable { write(text: string): unknown }
+
+export function createLogger(choice: LogChoice, output: Writable = process.stdout): Logger {
+  const options = {
+    level: choice.level,
+    base: { pid: process.pid },
+    timestamp: stdTimeFunctions.isoTime,
+    serializers: { err: stdSerializers.err },
+  };
+  if (choice.format === 'pretty') return pino(options, { write: (line: string) => output.write(prettyLine(line)) });
+  return output === process.stdout ? pino(options, pino.destination({ dest: 1, sync: false })) : pino(options, output);
+}
+
+/** One request: `info`, or `warn` for a server error; health checks only at `debug`, as they come every second. */
+export function logRequest(logger: Logger, entry: RequestLogEntry, healthCheck = false): void {
+  const { time: _arrived, ...fields } = entry;
+  if (healthCheck) logger.debug(fields, 'request');
+  else if (entry.status >= 500) logger.warn(fields, 'request');
+  else logger.info(fields, 'request');
+}
+
+export function logError(logger: Logger, error: unknown): void {
+  logger.error({ err: error instanceof Error ? error : new Error(String(error)) }, 'unexpected error');
+}
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** A pino JSON line as a readable one: `time method path status bytes duration client user`, or a message and stack. */
+export function prettyLine(line: string): string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const level = LEVEL_NAMES[record.level as number] ?? String(record.level);
+  if (record.msg === 'request') {
+    const user = record.userId === null ? '-' : `user ${String(record.userId)}`;
+    return `${String(record.time)} ${level.padEnd(5)} ${String(record.method)} ${String(record.path)} ${String(record.status)} `
+      + `${String(record.bytes)}B ${String(record.durationMs)}ms ${String(record.clientAddress ?? '-')} ${user}\n`;
+  }
+  const err = record.err as { stack?: string; message?: string } | undefined;
+  const detail = err ? `\n${err.stack ?? err.message ?? ''}` : '';
+  return `${String(record.time)} ${level.padEnd(5)} ${String(record.msg)}${detail}\n`;
+}
