@@ -81,9 +81,11 @@ async function main(argv: readonly string[]): Promise<void> {
   server.listen(command.port, command.host, () => {
     const { port } = server.address() as AddressInfo;
     const host = command.host.includes(':') ? `[${command.host}]` : command.host;
-    process.stdout.write(`quire store: ${stores.description}\nquire listening: http://${host}:${port}${cms.apiRoot}/\n`);
     // Only now that the port is ours: a start that fails to listen creates no administrator whose password is lost.
-    void announceAdministrator(cms, command.adminLogin, command.adminAppPassword);
+    // The server is announced once the administrator exists, so its credentials work from that line on.
+    void announceAdministrator(cms, command.adminLogin, command.adminAppPassword).then(() => {
+      process.stdout.write(`quire store: ${stores.description}\nquire listening: http://${host}:${port}${cms.apiRoot}/\n`);
+    });
   });
   process.once('SIGINT', () => shutDown(server, stores));
   process.once('SIGTERM', () => shutDown(server, stores));

@@ -29,9 +29,9 @@ export const REDACTED = '[redacted]';
 /** Query keys (or their last part: `a_token`, `api-key`) whose values never reach a log. */
 const SECRET_KEY = /(?:^|[_-])(?:password|passwd|pwd|token|key|secret|hash|nonce|signature)$|^_?wpnonce$/i;
 
+/** Whether a key (or any of its bracketed parts: `data[password]`) names a secret. */
 export function isSecretKey(name: string): boolean {
-  const base = name.split('[', 1)[0]!;
-  return SECRET_KEY.test(base);
+  return name.split(/[[\]]+/).some((part) => part !== '' && SECRET_KEY.test(part));
 }
 
 /** The query string with the values of secret-bearing keys redacted; keys keep their raw spelling. */
@@ -54,10 +54,10 @@ export function redactQuery(query: CmsRequest['query']): string {
 function redactParams(params: ParamMap): string {
   const pairs: string[] = [];
   const walk = (name: string, value: ParamValue, secret: boolean) => {
-    if (typeof value === 'string') pairs.push(`${encodeURIComponent(name)}=${secret ? REDACTED : encodeURIComponent(value)}`);
-    else for (const [key, inner] of Object.entries(value)) walk(`${name}[${Array.isArray(value) ? '' : key}]`, inner, secret);
+    if (typeof value === 'string') pairs.push(`${name}=${secret ? REDACTED : encodeURIComponent(value)}`);
+    else for (const [key, inner] of Object.entries(value)) walk(`${name}[${Array.isArray(value) ? '' : encodeURIComponent(key)}]`, inner, secret || isSecretKey(key));
   };
-  for (const [name, value] of Object.entries(params)) walk(name, value, isSecretKey(name));
+  for (const [name, value] of Object.entries(params)) walk(encodeURIComponent(name), value, isSecretKey(name));
   return pairs.join('&');
 }
 

@@ -14,7 +14,8 @@
  * run): on a machine shared with other work the rates swing with it, the CPU cost per request much less, and the
  * ratio of costs is the ratio of rates a server with a core to itself would reach. BENCH_SECONDS (default 5) and
  * BENCH_CONNECTIONS (default 16) set the load; BENCH_ROUNDS (default 1) repeats bare, uncached and cached in turn
- * and prints medians (the ratio: the median of each round's ratio).
+ * and prints medians (the ratio: the median of each round's ratio). BENCH_LOG=1 serves with the request log on, as
+ * `quire serve` writes it (pino, JSON lines; here into /dev/null), to compare against a run without it.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,6 +41,13 @@ const API_ROOT = '/cms-json';
 const POSTS = 100;
 const PASSWORD = 'benc hmar kpas swor dabc defg';
 const AUTHORIZATION = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
+/** The request log as the standalone server routes it, when BENCH_LOG=1. */
+const logOption = process.env.BENCH_LOG === '1' ? await (async () => {
+  const { createLogger, logRequest } = await import('../../src/cli/log.js');
+  const { pino } = await import('pino');
+  const logger = createLogger({ format: 'json', level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  return { onRequest: (entry: Parameters<typeof logRequest>[1]) => logRequest(logger, entry) };
+})() : {};
 const store = process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1]! : 'memory';
 
 interface Row { label: string; path: string; headers: Record<string, string> }
@@ -62,7 +70,7 @@ function paragraphs(index: number): string {
 
 /** A site of realistic posts, seeded through the API as a client would. */
 async function seededSite(storage: StoragePort): Promise<{ cms: Cms; firstPostId: number }> {
-  const cms = createCms({ storage, site: { url: `http://${HOST}` }, responseCache: false });
+  const cms = createCms({ storage, site: { url: `http://${HOST}` }, responseCache: false, ...logOption });
   const admin = await cms.users.create({ login: 'admin', email: 'admin@bench.test', roles: ['administrator'] });
   await cms.users.createApplicationPassword(admin.id, { name: 'bench', password: PASSWORD });
   const call = async (method: string, path: string, body: unknown) => {
@@ -108,7 +116,7 @@ async function serveTargets(): Promise<void> {
   const folder = store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'quire-bench-')) : null;
   const storage = folder ? sqliteStorage({ path: join(folder, 'bench.db') }) : createMemoryStorage();
   const { cms: uncached, firstPostId } = await seededSite(storage);
-  const cached = createCms({ storage, site: { url: `http://${HOST}` } });
+  const cached = createCms({ storage, site: { url: `http://${HOST}` }, ...logOption });
   const unshaped = createCms({ storage, site: { url: `http://${HOST}` }, responseCache: false, viewFragments: false });
   if (!(storage as { changeToken?: unknown }).changeToken) process.stderr.write('warning: this store has no change token, so the cache keeps nothing\n');
   const prepared = new Map<string, { status: number; headers: http.OutgoingHttpHeaders; body: Uint8Array }>();
