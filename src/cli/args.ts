@@ -40,7 +40,7 @@ export type CliCommand =
     /** The request and error log: format and level. */
     log: LogChoice;
   }
-  | UsersCommand
+  | (UsersCommand & { store: StoreChoice })
   | (StoreCommand & {
     command: 'import';
     /** The WXR file to read. */
@@ -253,7 +253,7 @@ const refuse = (message: string): never => {
 };
 
 /** The store options of `quire users`, parsed as every command's. */
-function usersStoreOf(values: StoreFlags & { 'uploads-url'?: string | undefined }): { store: StoreChoice; uploads: UploadsChoice | null } {
+function usersStoreOf(values: StoreFlags): { store: StoreChoice; uploads: UploadsChoice | null } {
   return storeOf(values);
 }
 

@@ -1,6 +1,5 @@
 /** The command line of `quire users`: its actions and their options. */
 import { parseArgs } from 'node:util';
-import type { StoreChoice, UploadsChoice } from './args.js';
 import type { Refuse } from './log-args.js';
 
 export type UsersAction = 'list' | 'app-password create' | 'app-password list' | 'app-password revoke';
@@ -14,18 +13,18 @@ export interface UsersCommand {
   name: string;
   /** The password to revoke. */
   uuid: string | undefined;
-  store: StoreChoice;
-  uploads: UploadsChoice | null;
+  /** Users need no uploaded files: nothing is opened for them. */
+  uploads: null;
   uploadsUrl: undefined;
   siteUrl: undefined;
 }
 
 export const DEFAULT_APPLICATION_NAME = 'quire users';
 
-type StoreOf = (values: Record<string, string | boolean | undefined>) => { store: StoreChoice; uploads: UploadsChoice | null };
-
-/** `argv` after `users`. */
-export function parseUsersArgs(argv: readonly string[], storeOf: StoreOf, refuse: Refuse): UsersCommand | { command: 'help' } {
+/** `argv` after `users`; `storeOf` reads the store options as every command does. */
+export function parseUsersArgs<Store>(
+  argv: readonly string[], storeOf: (values: Record<string, string | undefined>) => { store: Store }, refuse: Refuse,
+): (UsersCommand & { store: Store }) | { command: 'help' } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -60,7 +59,6 @@ export function parseUsersArgs(argv: readonly string[], storeOf: StoreOf, refuse
     name: values.name ?? DEFAULT_APPLICATION_NAME,
     uuid: values.uuid,
     store: storeOf({ data: values.data, storage: values.storage, postgres: values.postgres }).store,
-    // Users need no uploaded files: nothing is opened for them.
     uploads: null,
     uploadsUrl: undefined,
     siteUrl: undefined,
