@@ -140,7 +140,7 @@ async function answerSiteRequest(
   cms: Cms, blobs: BlobStore, req: IncomingMessage, res: ServerResponse, logger: Logger, siteUrl: string | undefined,
 ): Promise<void> {
   const started = performance.now();
-  const time = new Date().toISOString();
+  const time = Date.now();
   const { pathname, query } = splitTarget(req.url ?? '/');
   const encoded = encodeResponse(await siteAnswer(cms, blobs, req, pathname, siteUrl));
   writeResponse(res, encoded);

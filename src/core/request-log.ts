@@ -6,8 +6,8 @@ import type { CmsRequest, ParamMap, ParamValue } from './types.js';
 
 /** One answered request, as the `onRequest` hook of `createCms` receives it. */
 export interface RequestLogEntry {
-  /** When the request arrived (ISO 8601). */
-  time: string;
+  /** When the request arrived, in milliseconds since 1970 (`Date.now()`). */
+  time: number;
   method: string;
   /** The path from the site root with its query, values of secret-bearing parameters replaced by `[redacted]`. */
   path: string;

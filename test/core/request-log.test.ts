@@ -57,7 +57,7 @@ describe('request log: the onRequest hook of createCms', () => {
     assert.equal(notFound.bytes, encodeResponse(missing).body!.byteLength);
     for (const entry of entries) {
       assert.ok(entry.durationMs >= 0 && entry.durationMs < 60_000);
-      assert.ok(!Number.isNaN(Date.parse(entry.time)));
+      assert.ok(Math.abs(entry.time - Date.now()) < 60_000);
       assert.doesNotMatch(JSON.stringify(entry), /secret-value|Basic /);
     }
   });
