@@ -35,6 +35,7 @@ export function fetchTarget(request: Request, prefix: string, trustProxy = false
   return mountTarget({
     pathname: url.pathname, query: url.search.slice(1), scheme: url.protocol.slice(0, -1), host: url.host, fallbackHost: url.host,
     forwardedProto: request.headers.get('x-forwarded-proto'), forwardedHost: request.headers.get('x-forwarded-host'),
+    forwarded: request.headers.get('forwarded'),
   }, { prefix, trustProxy });
 }
 

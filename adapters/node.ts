@@ -41,7 +41,7 @@ export function nodeTarget(req: IncomingMessage, prefix: string, trustProxy = fa
   const { pathname, query } = splitTarget(req.url ?? '/');
   return mountTarget({
     pathname, query, scheme: socket.encrypted ? 'https' : 'http', host: req.headers.host, fallbackHost: `${local}:${socket.localPort ?? 80}`,
-    forwardedProto: req.headers['x-forwarded-proto'], forwardedHost: req.headers['x-forwarded-host'],
+    forwardedProto: req.headers['x-forwarded-proto'], forwardedHost: req.headers['x-forwarded-host'], forwarded: req.headers.forwarded,
   }, { prefix, trustProxy, apiRootPath });
 }
 

@@ -29,6 +29,8 @@ export interface MountRequest {
   /** `X-Forwarded-Proto` and `X-Forwarded-Host`, honoured only with `trustProxy`. */
   forwardedProto?: string | string[] | null | undefined;
   forwardedHost?: string | string[] | null | undefined;
+  /** The standard `Forwarded` header (`proto=https;host=example.com`), used when the `X-Forwarded-` ones are absent. */
+  forwarded?: string | string[] | null | undefined;
 }
 
 export interface MountOptions {
@@ -41,8 +43,9 @@ export interface MountOptions {
 
 export function mountTarget(request: MountRequest, options: MountOptions): MountTarget {
   const trusted = options.trustProxy === true;
-  const scheme = (trusted ? firstForwarded(request.forwardedProto) : undefined) ?? request.scheme;
-  const host = (trusted ? firstForwarded(request.forwardedHost) : undefined) ?? request.host ?? undefined;
+  const scheme = (trusted ? firstForwarded(request.forwardedProto) ?? forwardedParameter(request.forwarded, 'proto') : undefined) ?? request.scheme;
+  const host = (trusted ? firstForwarded(request.forwardedHost) ?? forwardedParameter(request.forwarded, 'host') : undefined)
+    ?? request.host ?? undefined;
   return {
     path: corePath(request.pathname, request.query, options.prefix),
     query: request.query,
@@ -82,6 +85,20 @@ export function firstForwarded(value: string | string[] | null | undefined): str
   const joined = Array.isArray(value) ? value[0] : value;
   const first = joined?.split(',')[0]?.trim();
   return first === '' ? undefined : first;
+}
+
+/** A parameter of the first element of a `Forwarded` header (RFC 7239), unquoted. */
+export function forwardedParameter(value: string | string[] | null | undefined, name: string): string | undefined {
+  const first = firstForwarded(value);
+  if (first === undefined) return undefined;
+  for (const pair of first.split(';')) {
+    const mark = pair.indexOf('=');
+    if (mark !== -1 && pair.slice(0, mark).trim().toLowerCase() === name) {
+      const found = pair.slice(mark + 1).trim().replace(/^"(.*)"$/, '$1');
+      return found === '' ? undefined : found;
+    }
+  }
+  return undefined;
 }
 
 /** `http://host:port/prefix`, refusing scheme and host values that are not plausible (links are built from them). */
