@@ -132,6 +132,7 @@ Options:
       --log-format <f>   json (default: one JSON object a line) or pretty (readable lines)
       --log-level <l>    trace, debug, info (default: a line per request), warn, error or silent
       --quiet            only warnings and errors (--log-level warn)
+      GET /health answers 200 {"status":"ok"} or 503, outside the API root.
 
 Store options (serve, import, export): --data, --storage, --postgres, --uploads, --blobs, --uploads-url, and
       --site-url <url>   the site's public address, for links and file addresses in WXR files
@@ -145,11 +146,16 @@ Import and export options:
       --author-role <role>
                          role of the users made for the file's authors (default subscriber)
   -o, --output <file>    write the export to this file instead of standard output
+
+Users options (with --data, --storage or --postgres):
+      --login <login>    the user (login or email) whose application passwords are meant
+      --name <app>       name of the application password to create (default 'quire users')
+      --uuid <uuid>      the application password to revoke (see app-password list)
   -h, --help             show this help
 `;
 
 export function parseCliArgs(argv: readonly string[], environment: NodeJS.ProcessEnv = {}): CliCommand {
-  if (argv[0] === 'users') return parseUsersArgs(argv.slice(1), usersStoreOf, refuse);
+  if (argv[0] === 'users') return parseUsersArgs(argv.slice(1), storeOf, refuse);
   const { values, positionals } = parseOrExplain(argv);
   if (values.help) return { command: 'help' };
   const [command, ...extra] = positionals;
@@ -251,11 +257,6 @@ function wxrCommandOf(command: 'import' | 'export', values: ParsedValues, extra:
 const refuse = (message: string): never => {
   throw new UsageError(message);
 };
-
-/** The store options of `quire users`, parsed as every command's. */
-function usersStoreOf(values: StoreFlags): { store: StoreChoice; uploads: UploadsChoice | null } {
-  return storeOf(values);
-}
 
 function siteUrlOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

@@ -5,7 +5,7 @@ import { baseUrlOf, toNodeListener, writeResponse } from '../../adapters/node.js
 import { createCms, createSmtpMailer, encodeResponse, ImageCodecUnavailableError, serveUpload, splitTarget, type BlobStore, type Cms } from '../index.js';
 import { ensureAdministrator } from '../users/index.js';
 import { parseCliArgs, UsageError, USAGE, type CliCommand } from './args.js';
-import { loggedPath } from '../core/request-log.js';
+import { clientAddressOf, loggedPath } from '../core/request-log.js';
 import { createLogger, logError, logRequest, type Logger } from './log.js';
 import { runUsersCommand } from './users.js';
 import { importFile, ImportError } from './import.js';
@@ -142,12 +142,18 @@ async function answerSiteRequest(
   const started = performance.now();
   const time = Date.now();
   const { pathname, query } = splitTarget(req.url ?? '/');
-  const encoded = encodeResponse(await siteAnswer(cms, blobs, req, pathname, siteUrl));
+  const request = { method: req.method ?? 'GET', path: pathname, query, ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}) };
+  let encoded;
+  try {
+    encoded = encodeResponse(await siteAnswer(cms, blobs, req, pathname, siteUrl));
+  } catch (error) {
+    logError(logger, error);
+    encoded = { status: 500, headers: { 'Content-Type': 'text/plain; charset=UTF-8' }, body: new TextEncoder().encode('Internal error.\n') };
+  }
   writeResponse(res, encoded);
   logRequest(logger, {
-    time, method: req.method ?? 'GET', path: loggedPath('', { method: '', path: pathname, query }), status: encoded.status,
-    bytes: encoded.body?.byteLength ?? 0, durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    clientAddress: req.socket.remoteAddress ?? null, userId: null,
+    time, method: request.method, path: loggedPath('', request), status: encoded.status, bytes: encoded.body?.byteLength ?? 0,
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000, clientAddress: clientAddressOf(request), userId: null,
   }, pathname === HEALTH_PATH);
 }
 
