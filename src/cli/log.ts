@@ -23,10 +23,14 @@ export function createLogger(choice: LogChoice, output: Writable = process.stdou
     serializers: { err: stdSerializers.err },
   };
   if (choice.format === 'pretty') return pino(options, { write: (line: string) => output.write(prettyLine(line)) });
-  if (output !== process.stdout) return pino(options, output);
-  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
+  return pino(options, output === process.stdout ? batchedDestination(1) : output);
+}
+
+/** A file descriptor or path written in batches; pino flushes what is left when the process exits. */
+export function batchedDestination(dest: number | string): ReturnType<typeof pino.destination> {
+  const destination = pino.destination({ dest, sync: false, minLength: BATCH_BYTES });
   setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref();
-  return pino(options, destination);
+  return destination;
 }
 
 /** One request: `info`, or `warn` for a server error; health checks only at `debug`, as they come every second. */

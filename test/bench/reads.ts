@@ -43,9 +43,8 @@ const PASSWORD = 'benc hmar kpas swor dabc defg';
 const AUTHORIZATION = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 /** The request log as the standalone server routes it, when BENCH_LOG=1. */
 const logOption = process.env.BENCH_LOG === '1' ? await (async () => {
-  const { createLogger, logRequest } = await import('../../src/cli/log.js');
-  const { pino } = await import('pino');
-  const logger = createLogger({ format: 'json', level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  const { batchedDestination, createLogger, logRequest } = await import('../../src/cli/log.js');
+  const logger = createLogger({ format: 'json', level: 'info' }, batchedDestination('/dev/null'));
   return { onRequest: (entry: Parameters<typeof logRequest>[1]) => logRequest(logger, entry) };
 })() : {};
 const store = process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1]! : 'memory';
