@@ -11,6 +11,9 @@ import { Registry } from './core/registry.js';
 import { openApiDocument } from './core/openapi.js';
 import { normalizeApiRoot, resolveSite, type SiteSettings } from './core/site.js';
 import type { CmsRequest, CmsResponse } from './core/types.js';
+import { encodeResponse, hasEncodedBody, withEncodedBody } from './core/encode.js';
+import { checkHealth, healthResponse, type HealthReport } from './core/health.js';
+import { clientAddressOf, loggedPath, type RequestLogHook } from './core/request-log.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import type { BlobStore } from './ports/blobs.js';
 import type { HttpClient } from './ports/http-client.js';
@@ -95,6 +98,11 @@ export interface CmsOptions {
   viewFragments?: FragmentCacheOptions | false;
   /** Receives every unexpected error; the client sees only a 500 `internal_error`. */
   onError?: (error: unknown) => void;
+  /**
+   * The request log: called once per answered request with its time, method, path (secret query values
+   * redacted), status, encoded body length, duration, client address and user id. Route it to your logger.
+   */
+  onRequest?: RequestLogHook;
   /** Largest accepted request body, in bytes (default 32 MiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** Largest body accepted from a caller who is not logged in (default 8 MiB, PHP's `post_max_size`); 413 past it. */
@@ -153,6 +161,10 @@ export interface Cms {
   readonly mailing: MailingApi;
   /** Comments in-process: seeding and moderation. */
   readonly comments: CommentsApi;
+  /** Whether the store answers with a current schema: `{status: 'ok'}`, or `unavailable` with a reason. */
+  health(): Promise<HealthReport>;
+  /** The same as an answer to mount at a health path: 200 `{"status":"ok"}`, 503 otherwise. */
+  healthResponse(): Promise<CmsResponse>;
   /** Imports a WordPress export file (WXR), all or nothing; see docs/import-export.md. */
   importWxr: WxrApi['importWxr'];
   /** The site's content as a WXR 1.2 file that WordPress's importer reads, in pieces. */
@@ -255,13 +267,16 @@ export function createCms(options: CmsOptions = {}): Cms {
     return user ? principalOf(user, deps.roles) : null;
   }
 
+  const apiRoot = normalizeApiRoot(options.site?.apiRoot, names);
+  const health = () => checkHealth(deps.storage);
+  const dispatch = async (request: CmsRequest, seen?: { userId: number | null }) => {
+    // A store that cannot be read now fails the requests that need a key, through the usual error answer.
+    await deps.secret.ready().catch(() => undefined);
+    return core.handle(request, seen);
+  };
   return {
-    async handle(request) {
-      // A store that cannot be read now fails the requests that need a key, through the usual error answer.
-      await deps.secret.ready().catch(() => undefined);
-      return core.handle(request);
-    },
-    apiRoot: normalizeApiRoot(options.site?.apiRoot, names),
+    handle: options.onRequest ? loggedHandler(dispatch, apiRoot, options.onRequest, options.onError) : dispatch,
+    apiRoot,
     maxBodyBytes,
     discoveryLink: (requestApiUrl) => core.discoveryLink(requestApiUrl),
     registry,
@@ -273,7 +288,33 @@ export function createCms(options: CmsOptions = {}): Cms {
     oembed: createOembedApi(oembedDeps),
     mailing: createMailingApi(mailingDeps),
     comments: createCommentsApi(commentsDeps),
+    health,
+    healthResponse: async () => healthResponse(await health()),
     ...createWxrApi({ services: deps, currentSite: siteSettings.current }),
+  };
+}
+
+/**
+ * `handle` reporting each answer to the request log. The body is encoded here, once: the adapters send the bytes
+ * remembered on the response. A failing hook never changes the answer.
+ */
+function loggedHandler(dispatch: (request: CmsRequest, seen: { userId: number | null }) => Promise<CmsResponse>, apiRoot: string, onRequest: RequestLogHook, onError?: (error: unknown) => void): Cms['handle'] {
+  return async (request) => {
+    const started = performance.now();
+    const time = Date.now();
+    const seen = { userId: null as number | null };
+    const response = await dispatch(request, seen);
+    const bytes = encodeResponse(response).body;
+    try {
+      onRequest({
+        time, method: request.method.toUpperCase(), path: loggedPath(apiRoot, request), status: response.status,
+        bytes: bytes?.byteLength ?? 0, durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        clientAddress: clientAddressOf(request), userId: seen.userId,
+      });
+    } catch (error) {
+      onError?.(error);
+    }
+    return bytes === null || hasEncodedBody(response) ? response : withEncodedBody(response, bytes);
   };
 }
 

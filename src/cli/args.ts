@@ -3,13 +3,10 @@ import { parseArgs } from 'node:util';
 import { MIN_SITE_SECRET_LENGTH, siteSecretProblem } from '../auth/index.js';
 import { compileTrustProxy, type TrustProxy } from '../core/client-address.js';
 import type { NameScheme } from '../core/names.js';
+import { logChoiceOf, type LogChoice } from './log-args.js';
+import { parseUsersArgs, type UsersCommand } from './users-args.js';
 
-export const DEFAULT_PORT = 8080;
-export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_API_ROOT = '/cms-json';
-export const WORDPRESS_API_ROOT = '/wp-json';
-export const DEFAULT_ADMIN_LOGIN = 'admin';
-export const DEFAULT_DATA_FILE = './quire.db';
+import { DEFAULT_ADMIN_LOGIN, DEFAULT_API_ROOT, DEFAULT_DATA_FILE, DEFAULT_HOST, DEFAULT_PORT, WORDPRESS_API_ROOT } from './defaults.js';
 
 export type CliCommand =
   | { command: 'help' }
@@ -40,7 +37,12 @@ export type CliCommand =
     secret: string | undefined;
     /** Which proxies in front may tell the client's address, scheme and host; none when absent. */
     trustProxy: TrustProxy | undefined;
+    /** The site's public address (`--site-url`, `QUIRE_SITE_URL`): links, `Location`, discovery and embeds use it. */
+    siteUrl: string | undefined;
+    /** The request and error log: format and level. */
+    log: LogChoice;
   }
+  | (UsersCommand & { store: StoreChoice })
   | (StoreCommand & {
     command: 'import';
     /** The WXR file to read. */
@@ -75,86 +77,20 @@ export type StoreChoice =
 /** A mistake in the command line: printed as one line, without a stack trace. */
 export class UsageError extends Error {}
 
-export const USAGE = `Usage: quire serve [options]
-       quire import <file.xml> [store options] [--fetch-attachments] [--author-role <role>]
-       quire export [store options] [--output <file>]
-
-serve   Serves the quire REST interface over HTTP. Content is kept in a SQLite file by default, uploaded
-        files in a folder beside it.
-import  Reads a WordPress export file (WXR) into the store: authors, categories, tags, posts, pages,
-        attachments and comments. All or nothing: a malformed file changes nothing. Progress goes to
-        standard error, the summary to standard output.
-export  Writes the store's content as a WordPress export file (WXR 1.2) to standard output (or --output).
-
-Options:
-  -p, --port <n>         port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
-      --host <address>   address to listen on (default ${DEFAULT_HOST}; 0.0.0.0 for every interface)
-      --api-root <path>  path of the API root (default ${DEFAULT_API_ROOT}, or ${WORDPRESS_API_ROOT} with
-                         --names wordpress)
-      --names <scheme>   neutral (default: cms/v2, forms/v1, mailing/v1, slider) or wordpress
-                         (wp/v2, contact-form-7/v1, mc4wp/v1, sliderrevolution), for clients
-                         written for WordPress
-      --data <file>      SQLite database file (default ${DEFAULT_DATA_FILE}); created when missing
-      --storage <kind>   sqlite (default) or memory (nothing is kept after exit)
-      --postgres <url>   keep content in PostgreSQL instead (postgres://user:pass@host/db)
-      --uploads <dir>    folder of uploaded files (default: uploads/ beside the database file)
-      --blobs <url>      keep uploaded files in an S3-compatible bucket instead:
-                         s3://bucket?endpoint=https://host[&region=r][&prefix=site/]; credentials from
-                         AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN)
-      --import <file>    store the sliders and sign-up forms of a JSON file ({"sliders": [...],
-                         "signupForms": [...]}, the bodies of their POST routes) before serving;
-                         existing aliases and slugs are updated, so importing again is safe
-      --uploads-url <url>
-                         public base URL of uploaded files (default: <site>/uploads, served by quire)
-      --smtp <url>       send mail (forms, sign-up confirmations) through this SMTP server:
-                         smtp://user:pass@host:587 or smtps://...
-                         (default: mail is kept in memory, not sent)
-      --image-codec <name>
-                         image-js (default, pure JavaScript) or sharp (faster; needs the sharp
-                         package installed: npm install sharp)
-      --response-cache <MiB>
-                         most memory the cache of encoded GET answers may hold (default 32),
-                         or off to answer every read afresh
-      --trust-proxy <hops|addresses>
-                         believe X-Forwarded-For/-Proto/-Host and Forwarded from proxies in front:
-                         a hop count (1: the one proxy before quire), or proxy addresses and ranges
-                         (10.0.0.0/8,::1, or loopback, linklocal, uniquelocal); default: forwarded
-                         headers are ignored and the socket's address is the client's
-      --admin-login <login>
-                         login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
-      --admin-app-password <password>
-                         make this the administrator's application password instead of a fresh
-                         one (also read from QUIRE_ADMIN_APP_PASSWORD)
-      --secret <text>    the site secret keyed links and form hashes are signed with, at least
-                         ${MIN_SITE_SECRET_LENGTH} characters, the same for every process of the site (also read from
-                         QUIRE_SECRET; default: one made once and kept in the store)
-
-Store options (serve, import, export): --data, --storage, --postgres, --uploads, --blobs, --uploads-url, and
-      --site-url <url>   the site's public address, for links and file addresses in WXR files
-                         (default http://localhost)
-
-Import and export options:
-      --fetch-attachments
-                         download attachment files into the uploads store (through the outbound
-                         client, which refuses private and loopback addresses); without it,
-                         attachments keep their remote addresses
-      --author-role <role>
-                         role of the users made for the file's authors (default subscriber)
-  -o, --output <file>    write the export to this file instead of standard output
-  -h, --help             show this help
-  -v, --version          print quire's version
-`;
 
 export function parseCliArgs(argv: readonly string[], environment: NodeJS.ProcessEnv = {}): CliCommand {
+  if (argv[0] === 'users') return parseUsersArgs(argv.slice(1), storeOf, refuse);
   const { values, positionals } = parseOrExplain(argv);
   if (values.help) return { command: 'help' };
   if (values.version) return { command: 'version' };
   const [command, ...extra] = positionals;
   if (command === undefined) throw new UsageError('missing command (try "quire serve")');
+
   if (command === 'import' || command === 'export') return wxrCommandOf(command, values, extra);
   if (command !== 'serve') throw new UsageError(`unknown command '${command}'`);
   if (extra[0] !== undefined) throw new UsageError(`unexpected argument '${extra[0]}'`);
   onlyOptionsOf('serve', values, SERVE_OPTIONS);
+  const log = logChoiceOf(values['log-format'], values['log-level'], values.quiet === true, refuse);
   return {
     command: 'serve',
     port: portOf(values.port),
@@ -171,6 +107,8 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     responseCacheMiB: responseCacheOf(values['response-cache']),
     secret: secretOf(values.secret ?? (environment.QUIRE_SECRET || undefined)),
     trustProxy: trustProxyOf(values['trust-proxy']),
+    siteUrl: siteUrlOf(values['site-url'] ?? (environment.QUIRE_SITE_URL || undefined)),
+    log,
   };
 }
 
@@ -205,6 +143,9 @@ function parseOrExplain(argv: readonly string[]) {
         output: { type: 'string', short: 'o' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
+        'log-format': { type: 'string' },
+        'log-level': { type: 'string' },
+        quiet: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -217,7 +158,7 @@ function parseOrExplain(argv: readonly string[]) {
 type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 const STORE_OPTIONS = ['data', 'storage', 'postgres', 'uploads', 'blobs', 'uploads-url', 'help'];
-const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret', 'trust-proxy'];
+const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret', 'trust-proxy', 'site-url', 'log-format', 'log-level', 'quiet'];
 const IMPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'fetch-attachments', 'author-role'];
 const EXPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'output'];
 
@@ -242,6 +183,10 @@ function wxrCommandOf(command: 'import' | 'export', values: ParsedValues, extra:
   if (authorRole !== undefined && !/^[a-z0-9_-]{1,64}$/i.test(authorRole)) throw new UsageError(`--author-role must be a role slug, not '${authorRole}'`);
   return { command, ...stores, file, fetchAttachments: values['fetch-attachments'] === true, authorRole };
 }
+
+const refuse = (message: string): never => {
+  throw new UsageError(message);
+};
 
 function siteUrlOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { baseUrlOf, toNodeListener, writeResponse } from '../../adapters/node.js';
+import { nodeTarget, toNodeListener, writeResponse } from '../../adapters/node.js';
 import { createCms, createSmtpMailer, encodeResponse, ImageCodecUnavailableError, serveUpload, splitTarget, type BlobStore, type Cms } from '../index.js';
 import { ensureAdministrator } from '../users/index.js';
-import { parseCliArgs, UsageError, USAGE } from './args.js';
+import type { TrustProxy } from '../core/client-address.js';
+import { parseCliArgs, UsageError, type CliCommand } from './args.js';
+import { USAGE } from './usage.js';
+import { clientAddressOf, loggedPath } from '../core/request-log.js';
+import { createLogger, logError, logRequest, type Logger } from './log.js';
+import { runUsersCommand } from './users.js';
 import { importFile, ImportError } from './import.js';
 import { openStores, StoreSetupError, type OpenedStores } from './stores.js';
 import { exportWxrFile, importWxrFile } from './wxr.js';
@@ -38,10 +43,11 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write(`quire: ${error instanceof StoreSetupError ? error.message : String(error)}\n`);
     process.exit(1);
   }
+  const logger = command.command === 'serve' ? createLogger(command.log) : null;
   let cms: Cms;
   try {
     cms = createCms({
-      site: command.command === 'serve' ? { apiRoot: command.apiRoot } : { ...(command.siteUrl ? { url: command.siteUrl } : {}) },
+      site: { ...(command.command === 'serve' ? { apiRoot: command.apiRoot } : {}), ...(command.siteUrl ? { url: command.siteUrl } : {}) },
       ...(command.command === 'serve' ? { names: command.names } : {}),
       ...(command.command === 'serve' && command.secret !== undefined ? { secret: command.secret } : {}),
       storage: stores.storage,
@@ -53,7 +59,10 @@ async function main(argv: readonly string[]): Promise<void> {
       ...(command.command === 'serve' && command.responseCacheMiB !== undefined
         ? { responseCache: command.responseCacheMiB === false ? false : { maxBytes: command.responseCacheMiB * 1024 * 1024 } }
         : {}),
-      onError: (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
+      onError: logger
+        ? (error) => logError(logger, error)
+        : (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
+      ...(logger ? { onRequest: (entry) => logRequest(logger, entry) } : {}),
     });
   } catch (error) {
     if (!(error instanceof ImageCodecUnavailableError)) throw error;
@@ -61,14 +70,17 @@ async function main(argv: readonly string[]): Promise<void> {
     process.exit(1);
   }
   if (command.command !== 'serve') {
-    process.exitCode = command.command === 'import' ? await importWxrFile(cms, command) : await exportWxrFile(cms, command);
+    process.exitCode = await runStoreCommand(cms, command);
     await stores.close();
     return;
   }
-  await announceAdministrator(cms, command.adminLogin, command.adminAppPassword);
   if (command.importFile !== undefined) await importBeforeServing(cms, command.importFile);
   const apiListener = toNodeListener(cms, command.trustProxy === undefined ? {} : { trustProxy: command.trustProxy });
-  const server = createServer((req, res) => apiListener(req, res, () => void answerSiteRequest(cms, stores.blobs, req, res)));
+  const site: SiteOptions = { blobs: stores.blobs, logger: logger!, siteUrl: command.siteUrl, trustProxy: command.trustProxy };
+  const server = createServer((req, res) => {
+    if (isHealthCheck(req.url)) void answerSiteRequest(cms, site, req, res);
+    else apiListener(req, res, () => void answerSiteRequest(cms, site, req, res));
+  });
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     process.stderr.write(`quire: ${describeListenError(error, command.host, command.port)}\n`);
@@ -77,7 +89,11 @@ async function main(argv: readonly string[]): Promise<void> {
   server.listen(command.port, command.host, () => {
     const { port } = server.address() as AddressInfo;
     const host = command.host.includes(':') ? `[${command.host}]` : command.host;
-    process.stdout.write(`quire store: ${stores.description}\nquire listening: http://${host}:${port}${cms.apiRoot}/\n`);
+    // Only now that the port is ours: a start that fails to listen creates no administrator whose password is lost.
+    // The server is announced once the administrator exists, so its credentials work from that line on.
+    void announceAdministrator(cms, command.adminLogin, command.adminAppPassword).then(() => {
+      process.stdout.write(`quire store: ${stores.description}\nquire listening: http://${host}:${port}${cms.apiRoot}/\n`);
+    });
   });
   process.once('SIGINT', () => shutDown(server, stores));
   process.once('SIGTERM', () => shutDown(server, stores));
@@ -88,6 +104,22 @@ async function packageVersion(): Promise<string> {
   const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return manifest.version;
 }
+
+async function runStoreCommand(cms: Cms, command: Exclude<CliCommand, { command: 'help' | 'version' | 'serve' }>): Promise<number> {
+  if (command.command === 'users') {
+    try {
+      return await runUsersCommand(cms, command, process.stdout, process.stderr);
+    } catch (error) {
+      process.stderr.write(`quire: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  }
+  return command.command === 'import' ? importWxrFile(cms, command) : exportWxrFile(cms, command);
+}
+
+/** Where the standalone server answers health checks, outside the API root. */
+const HEALTH_PATH = '/health';
+const isHealthCheck = (url: string | undefined): boolean => url === HEALTH_PATH || url?.startsWith(`${HEALTH_PATH}?`) === true;
 
 /** Creates the first administrator on a new store and prints its credentials once. */
 async function announceAdministrator(cms: Cms, login: string, applicationPassword: string | undefined): Promise<void> {
@@ -115,25 +147,52 @@ async function importBeforeServing(cms: Cms, path: string): Promise<void> {
 }
 
 /**
- * Outside the API: uploaded files under `/uploads/`; the site root points clients at the API with the discovery
- * `Link` header; the rest is 404.
+ * Outside the API: the health check at `/health`, uploaded files under `/uploads/`; the site root points clients
+ * at the API with the discovery `Link` header; the rest is 404. Each answer goes to the request log.
  */
-async function answerSiteRequest(cms: Cms, blobs: BlobStore, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { pathname } = splitTarget(req.url ?? '/');
+async function answerSiteRequest(cms: Cms, site: SiteOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { logger } = site;
+  const started = performance.now();
+  const time = Date.now();
+  const { pathname, query } = splitTarget(req.url ?? '/');
+  const target = nodeTarget(req, cms.apiRoot, site.trustProxy);
+  const request = { method: req.method ?? 'GET', path: pathname, query, ...(target.remoteAddress ? { remoteAddress: target.remoteAddress } : {}) };
+  let encoded;
+  try {
+    encoded = encodeResponse(await siteAnswer(cms, site, req, pathname, target.baseUrl));
+  } catch (error) {
+    logError(logger, error);
+    encoded = { status: 500, headers: { 'Content-Type': 'text/plain; charset=UTF-8' }, body: new TextEncoder().encode('Internal error.\n') };
+  }
+  writeResponse(res, encoded);
+  logRequest(logger, {
+    time, method: request.method, path: loggedPath('', request), status: encoded.status, bytes: encoded.body?.byteLength ?? 0,
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000, clientAddress: clientAddressOf(request), userId: null,
+  }, pathname === HEALTH_PATH);
+}
+
+/** What the pages outside the API need: where files are, the log, the public address and which proxies to believe. */
+interface SiteOptions {
+  blobs: BlobStore;
+  logger: Logger;
+  siteUrl: string | undefined;
+  trustProxy: TrustProxy | undefined;
+}
+
+async function siteAnswer(cms: Cms, site: SiteOptions, req: IncomingMessage, pathname: string, requestApiUrl: string) {
+  if (pathname === HEALTH_PATH) return cms.healthResponse();
   if (pathname.startsWith(UPLOADS_PATH)) {
     const headers = { 'if-none-match': req.headers['if-none-match'] };
-    const answer = await serveUpload(blobs, pathname.slice(UPLOADS_PATH.length - 1), { method: req.method ?? 'GET', headers });
-    writeResponse(res, encodeResponse(answer));
-    return;
+    return serveUpload(site.blobs, pathname.slice(UPLOADS_PATH.length - 1), { method: req.method ?? 'GET', headers });
   }
-  const apiUrl = baseUrlOf(req, cms.apiRoot);
+  const apiUrl = site.siteUrl === undefined ? requestApiUrl : `${site.siteUrl}${cms.apiRoot}`;
   const isSiteRoot = pathname === '/';
   const text = isSiteRoot ? `quire is running. The REST API is at ${apiUrl}/\n` : 'Not found.\n';
-  writeResponse(res, {
+  return {
     status: isSiteRoot ? 200 : 404,
     headers: { 'Content-Type': 'text/plain; charset=UTF-8', Link: cms.discoveryLink(apiUrl) },
-    body: new TextEncoder().encode(text),
-  });
+    body: text,
+  };
 }
 
 function shutDown(server: Server, stores: OpenedStores): void {

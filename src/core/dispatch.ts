@@ -93,10 +93,10 @@ export class Dispatcher implements RouteSteps {
 
   constructor(readonly options: DispatcherOptions) {}
 
-  /** Answers one request; never throws. */
-  async handle(request: CmsRequest): Promise<CmsResponse> {
+  /** Answers one request; never throws. `seen` learns the caller's user id once known (for the request log). */
+  async handle(request: CmsRequest, seen?: { userId: number | null }): Promise<CmsResponse> {
     try {
-      return await this.#handle(request);
+      return await this.#handle(request, seen);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
       return { status: error.status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...error.headers }, body: error.toBody() };
@@ -108,7 +108,7 @@ export class Dispatcher implements RouteSteps {
     return discoveryLink(resolveSite(this.options.site, requestApiUrl, this.options.registry.names));
   }
 
-  async #handle(request: CmsRequest): Promise<CmsResponse> {
+  async #handle(request: CmsRequest, seen: { userId: number | null } | undefined): Promise<CmsResponse> {
     const incoming = readIncoming(request);
     const settings = await this.#settings();
     const site = resolveSite(settings, request.baseUrl, this.options.registry.names);
@@ -121,6 +121,7 @@ export class Dispatcher implements RouteSteps {
     try {
       this.#checkBodySize(request, incoming, this.options.maxBodyBytes);
       user = await this.#authenticate(request, incoming);
+      if (seen && user) seen.userId = user.id;
       if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
       body = await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {

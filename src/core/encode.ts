@@ -122,6 +122,11 @@ export function responseFromBytes(
   return response;
 }
 
+/** Whether the bytes of a response's body are already remembered on it. */
+export function hasEncodedBody(response: CmsResponse): boolean {
+  return known(response) !== undefined;
+}
+
 /** Whether a response was answered from bytes kept earlier (a response cache hit). */
 export function isFromKeptBytes(response: CmsResponse): boolean {
   return known(response)?.kept === true;

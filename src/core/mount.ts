@@ -35,6 +35,8 @@ export interface MountRequest {
   /** The socket's remote address, and `X-Forwarded-For` and `Forwarded`, read as `trustProxy` says. */
   socketAddress?: string | null | undefined;
   forwardedFor?: string | string[] | null | undefined;
+  /** `Forwarded` (`for=…;proto=https;host=example.com`): its `for` for the client address, and its `proto` and
+   *  `host` when the `X-Forwarded-` ones are absent. */
   forwarded?: string | string[] | null | undefined;
 }
 
@@ -50,8 +52,9 @@ export interface MountOptions {
 export function mountTarget(request: MountRequest, options: MountOptions): MountTarget {
   const trust = compileTrustProxy(options.trustProxy);
   const trusted = trustsPeer(request.socketAddress, trust);
-  const scheme = (trusted ? firstForwarded(request.forwardedProto) : undefined) ?? request.scheme;
-  const host = (trusted ? firstForwarded(request.forwardedHost) : undefined) ?? request.host ?? undefined;
+  const scheme = (trusted ? firstForwarded(request.forwardedProto) ?? forwardedParameter(request.forwarded, 'proto') : undefined) ?? request.scheme;
+  const host = (trusted ? firstForwarded(request.forwardedHost) ?? forwardedParameter(request.forwarded, 'host') : undefined)
+    ?? request.host ?? undefined;
   const target: MountTarget = {
     path: corePath(request.pathname, request.query, options.prefix),
     query: request.query,
@@ -94,6 +97,20 @@ export function firstForwarded(value: string | string[] | null | undefined): str
   const joined = Array.isArray(value) ? value[0] : value;
   const first = joined?.split(',')[0]?.trim();
   return first === '' ? undefined : first;
+}
+
+/** A parameter of the first element of a `Forwarded` header (RFC 7239), unquoted. */
+export function forwardedParameter(value: string | string[] | null | undefined, name: string): string | undefined {
+  const first = firstForwarded(value);
+  if (first === undefined) return undefined;
+  for (const pair of first.split(';')) {
+    const mark = pair.indexOf('=');
+    if (mark !== -1 && pair.slice(0, mark).trim().toLowerCase() === name) {
+      const found = pair.slice(mark + 1).trim().replace(/^"(.*)"$/, '$1');
+      return found === '' ? undefined : found;
+    }
+  }
+  return undefined;
 }
 
 /** `http://host:port/prefix`, refusing scheme and host values that are not plausible (links are built from them). */

@@ -132,10 +132,10 @@ export interface StoragePort {
    */
   changeToken?(): Promise<string>;
   /**
-   * For health checks: resolves when the store can answer now, rejects with `store_unavailable` when it cannot.
-   * Cheap (one trivial round trip). Optional: a store in the process has nothing to check.
+   * Whether the store answers with the schema this code expects (every migration applied, none newer): one small
+   * query, for health checks. Rejects when the store cannot be reached. Optional; quire's durable stores have it.
    */
-  ping?(): Promise<void>;
+  schemaCurrent?(): Promise<boolean>;
   close?(): Promise<void>;
 }
 

@@ -18,7 +18,9 @@
  * run): on a machine shared with other work the rates swing with it, the CPU cost per request much less, and the
  * ratio of costs is the ratio of rates a server with a core to itself would reach. BENCH_SECONDS (default 5) and
  * BENCH_CONNECTIONS (default 16) set the load; BENCH_ROUNDS (default 3) repeats bare, uncached and cached in turn
- * (alternating rounds) and prints medians (the ratio: the median of each round's ratio).
+ * (alternating rounds) and prints medians (the ratio: the median of each round's ratio). BENCH_LOG=1 serves with the
+ * request log on, as `quire serve` writes it (pino, JSON lines; here into /dev/null), to compare against a run
+ * without it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,6 +46,12 @@ const API_ROOT = '/cms-json';
 const POSTS = 100;
 const PASSWORD = 'benc hmar kpas swor dabc defg';
 const AUTHORIZATION = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
+/** The request log as the standalone server routes it, when BENCH_LOG=1. */
+const logOption = process.env.BENCH_LOG === '1' ? await (async () => {
+  const { batchedDestination, createLogger, logRequest } = await import('../../src/cli/log.js');
+  const logger = createLogger({ format: 'json', level: 'info' }, batchedDestination('/dev/null'));
+  return { onRequest: (entry: Parameters<typeof logRequest>[1]) => logRequest(logger, entry) };
+})() : {};
 const chosenStore = process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1]! : null;
 if (chosenStore !== null && chosenStore !== 'memory' && chosenStore !== 'sqlite') throw new Error(`--store must be memory or sqlite, not ${chosenStore}`);
 const store = chosenStore ?? 'memory';
@@ -69,7 +77,7 @@ function paragraphs(index: number): string {
 
 /** A site of realistic posts, seeded through the API as a client would. */
 async function seededSite(storage: StoragePort): Promise<{ cms: Cms; firstPostId: number }> {
-  const cms = createCms({ storage, site: { url: `http://${HOST}` }, responseCache: false });
+  const cms = createCms({ storage, site: { url: `http://${HOST}` }, responseCache: false, ...logOption });
   const admin = await cms.users.create({ login: 'admin', email: 'admin@bench.test', roles: ['administrator'] });
   await cms.users.createApplicationPassword(admin.id, { name: 'bench', password: PASSWORD });
   const call = async (method: string, path: string, body: unknown) => {
@@ -115,7 +123,7 @@ async function serveTargets(): Promise<void> {
   const folder = store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'quire-bench-')) : null;
   const storage = folder ? sqliteStorage({ path: join(folder, 'bench.db') }) : createMemoryStorage();
   const { cms: uncached, firstPostId } = await seededSite(storage);
-  const cached = createCms({ storage, site: { url: `http://${HOST}` } });
+  const cached = createCms({ storage, site: { url: `http://${HOST}` }, ...logOption });
   const unshaped = createCms({ storage, site: { url: `http://${HOST}` }, responseCache: false, viewFragments: false });
   if (!(storage as { changeToken?: unknown }).changeToken) process.stderr.write('warning: this store has no change token, so the cache keeps nothing\n');
   const prepared = new Map<string, { status: number; headers: http.OutgoingHttpHeaders; body: Uint8Array }>();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseCliArgs, USAGE, UsageError } from '../../src/cli/args.js';
+import { parseCliArgs, UsageError } from '../../src/cli/args.js';
+import { USAGE } from '../../src/cli/usage.js';
 
 const secretOf = (argv: string[], environment: NodeJS.ProcessEnv = {}) => {
   const command = parseCliArgs(['serve', ...argv], environment);

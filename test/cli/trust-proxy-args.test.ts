@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCliArgs, USAGE, UsageError } from '../../src/cli/args.js';
+import { parseCliArgs, UsageError } from '../../src/cli/args.js';
+import { USAGE } from '../../src/cli/usage.js';
 
 const trustOf = (...argv: string[]) => {
   const command = parseCliArgs(['serve', ...argv]);

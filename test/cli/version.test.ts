@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { parseCliArgs, USAGE } from '../../src/cli/args.js';
+import { parseCliArgs } from '../../src/cli/args.js';
+import { USAGE } from '../../src/cli/usage.js';
 import { run } from './helpers.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

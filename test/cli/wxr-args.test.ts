@@ -23,7 +23,7 @@ describe('quire import and quire export arguments', () => {
       [['export', 'out.xml'], /unexpected argument 'out\.xml' \(use --output to name a file\)/],
       [['export', '--fetch-attachments'], /--fetch-attachments is not an option of 'quire export'/],
       [['import', 'a.xml', '--output', 'x'], /--output is not an option of 'quire import'/],
-      [['serve', '--site-url', 'https://example.com'], /--site-url is not an option of 'quire serve'/],
+      [['serve', '--fetch-attachments'], /--fetch-attachments is not an option of 'quire serve'/],
       [['import', 'a.xml', '--site-url', 'example.com'], /--site-url must be an http\(s\) URL/],
       [['import', 'a.xml', '--author-role', 'a b'], /--author-role must be a role slug/],
     ];

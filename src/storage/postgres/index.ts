@@ -7,6 +7,7 @@ import type { StringRule } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle } from '../sql/session.js';
 import { beginLocked, classified, classifying, connectClient, runWithin } from './availability.js';
 import { LOCK_CLASS, lockKeyOf, migrate, quoteIdentifier, schemaVersion } from './migrate.js';
+import { MIGRATIONS } from './schema.js';
 import { postgresSession, PostgresRecords } from './records.js';
 
 /**
@@ -133,6 +134,7 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
     async ping() {
       await reader.query('SELECT 1');
     },
+    schemaCurrent: async () => (await schemaVersion(reader, schema)) === MIGRATIONS[MIGRATIONS.length - 1]!.version,
     async explain(collection, query) {
       const checked = checkQuery(query);
       const { sql, params } = records.pageStatement(collection, checked, checked.withTotal);

@@ -9,6 +9,7 @@ import { readOperations, runScoped, transactionHandle, writeOperations } from '.
 import { forgetPrivateFile, openReader, openWriter } from './connections.js';
 import { FOLD_FUNCTION } from './dialect.js';
 import { migrate, refuseForeignDatabase, requireCurrentSchema, schemaVersion } from './migrate.js';
+import { MIGRATIONS } from './schema.js';
 import { SqliteRecords, sqliteSession } from './records.js';
 
 const OPTIMIZE_AFTER_CHANGES = 1000;
@@ -148,6 +149,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     })),
     changeToken: async () => `${instance}.${await outside.state()}`,
     schemaVersion: () => schemaVersion(db),
+    schemaCurrent: async () => schemaVersion(db) === MIGRATIONS[MIGRATIONS.length - 1]!.version,
     backup: async (destination) => {
       await db.backup(destination);
     },

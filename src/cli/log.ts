@@ -1,0 +1,71 @@
+/**
+ * The standalone server's log, through pino: one line per request (the `onRequest` entries of the core and the
+ * server's own answers outside the API), and unexpected errors once with their stack. JSON lines by default;
+ * `pretty` turns each into a readable line.
+ */
+import { pino, stdSerializers, stdTimeFunctions, type Logger } from 'pino';
+import type { RequestLogEntry } from '../core/request-log.js';
+import type { LogChoice } from './log-args.js';
+
+export type { Logger } from 'pino';
+
+interface Writable { write(text: string): unknown }
+
+/** Lines are written in batches of this many bytes at least, or after FLUSH_EVERY_MS: one write per line costs more than the line. */
+const BATCH_BYTES = 4096;
+const FLUSH_EVERY_MS = 250;
+
+export function createLogger(choice: LogChoice, output: Writable = process.stdout): Logger {
+  const options = {
+    level: choice.level,
+    base: { pid: process.pid },
+    timestamp: stdTimeFunctions.isoTime,
+    serializers: { err: stdSerializers.err },
+  };
+  if (choice.format === 'pretty') return pino(options, { write: (line: string) => output.write(prettyLine(line)) });
+  return pino(options, output === process.stdout ? batchedDestination(1) : output);
+}
+
+/** A file descriptor or path written in batches; pino flushes what is left when the process exits. */
+export function batchedDestination(dest: number | string): ReturnType<typeof pino.destination> {
+  const destination = pino.destination({ dest, sync: false, minLength: BATCH_BYTES });
+  setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref();
+  return destination;
+}
+
+/** One request: `info`, or `warn` for a server error; health checks only at `debug`, as they come every second. */
+export function logRequest(logger: Logger, entry: RequestLogEntry, healthCheck = false): void {
+  // The arrival time stays out: pino stamps each line with its own time.
+  const fields = {
+    method: entry.method, path: entry.path, status: entry.status, bytes: entry.bytes, durationMs: entry.durationMs,
+    clientAddress: entry.clientAddress, userId: entry.userId,
+  };
+  if (healthCheck) logger.debug(fields, 'request');
+  else if (entry.status >= 500) logger.warn(fields, 'request');
+  else logger.info(fields, 'request');
+}
+
+export function logError(logger: Logger, error: unknown): void {
+  logger.error({ err: error instanceof Error ? error : new Error(String(error)) }, 'unexpected error');
+}
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** A pino JSON line as a readable one: `time method path status bytes duration client user`, or a message and stack. */
+export function prettyLine(line: string): string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const level = LEVEL_NAMES[record.level as number] ?? String(record.level);
+  if (record.msg === 'request') {
+    const user = record.userId === null ? '-' : `user ${String(record.userId)}`;
+    return `${String(record.time)} ${level.padEnd(5)} ${String(record.method)} ${String(record.path)} ${String(record.status)} `
+      + `${String(record.bytes)}B ${String(record.durationMs)}ms ${String(record.clientAddress ?? '-')} ${user}\n`;
+  }
+  const err = record.err as { stack?: string; message?: string } | undefined;
+  const detail = err ? `\n${err.stack ?? err.message ?? ''}` : '';
+  return `${String(record.time)} ${level.padEnd(5)} ${String(record.msg)}${detail}\n`;
+}
