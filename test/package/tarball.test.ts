@@ -141,7 +141,10 @@ describe('the packed package', () => {
     const blobs = spawnSync(process.execPath, ['blobs.mjs'], { cwd: folder, encoding: 'utf8', env: environment });
     assert.equal(blobs.status, 0, blobs.stderr);
     const results = blobs.stdout.trim().split('\n');
-    assert.equal(results.length, 8, blobs.stdout);
+    const ranOn = (store: string) => results.filter((line) => line.replace(/^(not )?ok /, '').startsWith(`${store} > `)).length;
+    assert.ok(ranOn('a Map blob store') >= 5, blobs.stdout);
+    assert.equal(ranOn('an unsorted Map blob store'), ranOn('a Map blob store'), blobs.stdout);
+    assert.equal(results.length, 2 * ranOn('a Map blob store'), blobs.stdout);
     assert.deepEqual(results.filter((line) => line.startsWith('not ok')).map((line) => line.split(' > ')[0]), ['not ok an unsorted Map blob store'], blobs.stdout);
   });
 
