@@ -113,7 +113,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     trustProxy: trustProxyOf(values['trust-proxy']),
     siteUrl: siteUrlOf(values['site-url'] ?? (environment.QUIRE_SITE_URL || undefined)),
     log,
-    workers: workersOf(values.workers, stores.store, refuse),
+    workers: workersOf(values.workers, stores.store.kind === 'memory', refuse),
   };
 }
 
