@@ -12,14 +12,15 @@
  *
  * Beside req/s and p99: the CPU time per request of every process of the server (primary and workers, user +
  * system, from /proc around each run). On a shared machine the rates swing with the neighbours' load; the CPU cost
- * per request much less. BENCH_ROUNDS (default 3) repeats all four in turn; the figures are medians.
+ * per request less so (though it too grows when more processes than cores are runnable), so the load average
+ * is printed beside them. BENCH_ROUNDS (default 3) repeats all four in turn; the figures are medians.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import cluster from 'node:cluster';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -171,6 +172,7 @@ async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'quire-bench-workers-'));
   try {
     const data = join(folder, 'bench.db');
+    const loadAtStart = loadavg()[0]!.toFixed(1);
     const firstPost = await seed(data);
     const probe = await startQuire(data, 1);
     const rows = [
@@ -215,7 +217,8 @@ async function main(): Promise<void> {
         }
       }
     }
-    process.stdout.write(`wrk -t1 -c${CONNECTIONS} -d${SECONDS}s --latency; medians of ${ROUNDS} rounds; SQLite store, ${POSTS} posts\n`);
+    process.stdout.write(`wrk -t1 -c${CONNECTIONS} -d${SECONDS}s --latency; medians of ${ROUNDS} rounds; SQLite store, ${POSTS} posts; `
+      + `load average ${loadAtStart} at the start, ${loadavg()[0]!.toFixed(1)} at the end\n`);
     process.stdout.write('row | server | req/s | p99 ms | CPU µs/req | req/s vs bare node | CPU vs bare node\n');
     for (const row of rows) {
       const bare = results.get(`${row.label}\tbare node`)!;
