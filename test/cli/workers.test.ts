@@ -39,6 +39,8 @@ describe('quire serve --workers', () => {
       assert.match(refused.stderr, /^quire: --workers must be a whole number from 1 to 256, or auto, not '.*'\n/, value);
       assert.equal(refused.stdout, '');
     }
+    const help = await run(['--help']).finished;
+    assert.match(help.stdout, /--workers <n\|auto>/);
     const memory = await run(['serve', '--port', '0', '--storage', 'memory', '--workers', '2']).finished;
     assert.equal(memory.code, 2);
     assert.match(memory.stderr, /--workers above 1 needs a store every process shares .*memory is not shared/);
