@@ -19,6 +19,10 @@ const MAX_RESTART_DELAY_MS = 30_000;
 /** A worker that served this long counts as healthy: the next replacement starts without delay growth. */
 const STABLE_AFTER_MS = 10_000;
 
+/** The pause before a replacement starts, after `quickDeaths` workers in a row died within STABLE_AFTER_MS. */
+export const restartDelayMs = (quickDeaths: number): number =>
+  Math.min(FIRST_RESTART_DELAY_MS * 2 ** Math.max(0, quickDeaths - 1), MAX_RESTART_DELAY_MS);
+
 export const isServerWorker = (): boolean => cluster.isWorker;
 
 /** The first worker forked is the one that imports `--import` files; replacements never do. */
@@ -95,7 +99,7 @@ export function runPrimary(command: ServeCommand): void {
     // A worker that cannot start (the port is taken, the store cannot be opened) has said why on standard error.
     if (!ready) return stop(1);
     quickDeaths = lived < STABLE_AFTER_MS ? quickDeaths + 1 : 0;
-    const delay = Math.min(FIRST_RESTART_DELAY_MS * 2 ** Math.max(0, quickDeaths - 1), MAX_RESTART_DELAY_MS);
+    const delay = restartDelayMs(quickDeaths);
     logger.error({ worker: worker.process.pid, code, signal, restartInMs: delay }, 'worker exited unexpectedly');
     const timer = setTimeout(() => {
       restarts.delete(timer);

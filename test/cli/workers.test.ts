@@ -4,6 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseCliArgs } from '../../src/cli/args.js';
+import { restartDelayMs } from '../../src/cli/workers.js';
 import { run, serve } from './helpers.js';
 import { exerciseTwoWorkers } from './workers.js';
 
@@ -30,6 +31,10 @@ describe('quire serve --workers', () => {
     assert.equal(workersOf(['--workers', 'auto']), availableParallelism());
     assert.equal(workersOf(['--workers', '1', '--storage', 'memory']), 1);
     assert.equal(workersOf(['--workers', '2', '--postgres', 'postgres://u@localhost/db']), 2);
+  });
+
+  test('a replacement waits 250 ms, doubling while workers die young, up to 30 s', () => {
+    assert.deepEqual([0, 1, 2, 3, 4, 8, 9, 40].map(restartDelayMs), [250, 250, 500, 1000, 2000, 30_000, 30_000, 30_000]);
   });
 
   test('a count that is not one, and memory storage with several, are refused with one line', async () => {
