@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -53,6 +53,17 @@ describe('quire serve --workers', () => {
 
   test('two workers on one SQLite file: one password, writes seen everywhere, shared throttles, replaced workers, one SIGTERM ends all', async () => {
     await exerciseTwoWorkers(['--data', join(folder, 'site.db')]);
+  });
+
+  test('--import runs once, in one worker, before the listening line', async () => {
+    const file = join(folder, 'import.json');
+    await writeFile(file, JSON.stringify({ sliders: [], signupForms: [] }));
+    const started = await serve(['--data', join(folder, 'import.db'), '--workers', '2', '--import', file]);
+    started.child.kill('SIGTERM');
+    const finished = await started.finished;
+    assert.equal(finished.code, 0, finished.stderr);
+    assert.equal([...finished.stdout.matchAll(/^quire import: 0 sliders created, 0 updated; 0 sign-up forms created, 0 updated$/gm)].length, 1, finished.stdout);
+    assert.ok(finished.stdout.indexOf('quire import:') < finished.stdout.indexOf('quire listening:'));
   });
 
   test('a port already taken stops every worker and the start with status 1', async () => {
