@@ -5,6 +5,7 @@ import { compileTrustProxy, type TrustProxy } from '../core/client-address.js';
 import type { NameScheme } from '../core/names.js';
 import { logChoiceOf, type LogChoice } from './log-args.js';
 import { parseUsersArgs, type UsersCommand } from './users-args.js';
+import { workersOf } from './workers-args.js';
 
 import { DEFAULT_ADMIN_LOGIN, DEFAULT_API_ROOT, DEFAULT_DATA_FILE, DEFAULT_HOST, DEFAULT_PORT, WORDPRESS_API_ROOT } from './defaults.js';
 
@@ -41,6 +42,8 @@ export type CliCommand =
     siteUrl: string | undefined;
     /** The request and error log: format and level. */
     log: LogChoice;
+    /** How many server processes share the port (1: this process serves alone). */
+    workers: number;
   }
   | (UsersCommand & { store: StoreChoice })
   | (StoreCommand & {
@@ -91,6 +94,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
   if (extra[0] !== undefined) throw new UsageError(`unexpected argument '${extra[0]}'`);
   onlyOptionsOf('serve', values, SERVE_OPTIONS);
   const log = logChoiceOf(values['log-format'], values['log-level'], values.quiet === true, refuse);
+  const stores = storeOf(values);
   return {
     command: 'serve',
     port: portOf(values.port),
@@ -99,7 +103,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     names: namesOf(values.names),
     adminLogin: adminLoginOf(values['admin-login']),
     adminAppPassword: adminAppPasswordOf(values['admin-app-password'] ?? (environment.QUIRE_ADMIN_APP_PASSWORD || undefined)),
-    ...storeOf(values),
+    ...stores,
     uploadsUrl: uploadsUrlOf(values['uploads-url']),
     importFile: values.import,
     smtp: smtpOf(values.smtp),
@@ -109,6 +113,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     trustProxy: trustProxyOf(values['trust-proxy']),
     siteUrl: siteUrlOf(values['site-url'] ?? (environment.QUIRE_SITE_URL || undefined)),
     log,
+    workers: workersOf(values.workers, stores.store.kind === 'memory', refuse),
   };
 }
 
@@ -146,6 +151,7 @@ function parseOrExplain(argv: readonly string[]) {
         'log-format': { type: 'string' },
         'log-level': { type: 'string' },
         quiet: { type: 'boolean' },
+        workers: { type: 'string' },
       },
     });
   } catch (error) {
@@ -158,7 +164,7 @@ function parseOrExplain(argv: readonly string[]) {
 type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 const STORE_OPTIONS = ['data', 'storage', 'postgres', 'uploads', 'blobs', 'uploads-url', 'help'];
-const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret', 'trust-proxy', 'site-url', 'log-format', 'log-level', 'quiet'];
+const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret', 'trust-proxy', 'site-url', 'log-format', 'log-level', 'quiet', 'workers'];
 const IMPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'fetch-attachments', 'author-role'];
 const EXPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'output'];
 

@@ -13,6 +13,7 @@ import { runUsersCommand } from './users.js';
 import { importFile, ImportError } from './import.js';
 import { openStores, StoreSetupError, type OpenedStores } from './stores.js';
 import { exportWxrFile, importWxrFile } from './wxr.js';
+import { isFirstWorker, isServerWorker, reportListening, runPrimary } from './workers.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 /** Where the standalone server serves uploaded files; the media module's default uploads address. */
@@ -36,9 +37,12 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
 
+  const workers = command.command === 'serve' ? command.workers : 1;
+  if (command.command === 'serve' && workers > 1 && !isServerWorker()) return runPrimary(command);
+
   let stores: OpenedStores;
   try {
-    stores = await openStores(command.store, command.uploads, process.env, command.command === 'export' ? 'read' : 'write');
+    stores = await openStores(command.store, command.uploads, process.env, command.command === 'export' ? 'read' : 'write', workers > 1);
   } catch (error) {
     process.stderr.write(`quire: ${error instanceof StoreSetupError ? error.message : String(error)}\n`);
     process.exit(1);
@@ -74,7 +78,7 @@ async function main(argv: readonly string[]): Promise<void> {
     await stores.close();
     return;
   }
-  if (command.importFile !== undefined) await importBeforeServing(cms, command.importFile);
+  if (command.importFile !== undefined && (workers === 1 || isFirstWorker())) await importBeforeServing(cms, command.importFile);
   const apiListener = toNodeListener(cms, command.trustProxy === undefined ? {} : { trustProxy: command.trustProxy });
   const site: SiteOptions = { blobs: stores.blobs, logger: logger!, siteUrl: command.siteUrl, trustProxy: command.trustProxy };
   const server = createServer((req, res) => {
@@ -89,10 +93,12 @@ async function main(argv: readonly string[]): Promise<void> {
   server.listen(command.port, command.host, () => {
     const { port } = server.address() as AddressInfo;
     const host = command.host.includes(':') ? `[${command.host}]` : command.host;
+    const url = `http://${host}:${port}${cms.apiRoot}/`;
+    if (workers > 1) return reportListening(url, stores.description, () => announceAdministrator(cms, command.adminLogin, command.adminAppPassword));
     // Only now that the port is ours: a start that fails to listen creates no administrator whose password is lost.
     // The server is announced once the administrator exists, so its credentials work from that line on.
     void announceAdministrator(cms, command.adminLogin, command.adminAppPassword).then(() => {
-      process.stdout.write(`quire store: ${stores.description}\nquire listening: http://${host}:${port}${cms.apiRoot}/\n`);
+      process.stdout.write(`quire store: ${stores.description}\nquire listening: ${url}\n`);
     });
   });
   process.once('SIGINT', () => shutDown(server, stores));

@@ -12,7 +12,7 @@ import type { StoreChoice, UploadsChoice } from './args.js';
 export interface OpenedStores {
   storage: StoragePort;
   blobs: BlobStore;
-  /** Where throttle counters live when processes share them (PostgreSQL); absent: in memory. */
+  /** Where throttle counters live when processes share them (PostgreSQL, or SQLite with workers); absent: in memory. */
   throttleStore?: ThrottleStore;
   /** One line for the console: where content and files are kept. */
   description: string;
@@ -30,13 +30,19 @@ export class StoreSetupError extends Error {}
 /** The schema of the throttle counters beside PostgreSQL content: apart, so counting never empties cached answers. */
 export const THROTTLE_SCHEMA = 'quire_throttle';
 
-async function openStorage(choice: StoreChoice, access: 'read' | 'write'): Promise<{ storage: StoragePort; description: string; counters?: StoragePort }> {
+/** The SQLite file of the throttle counters that server processes share, beside the content's file. */
+export const throttleFileOf = (path: string): string => `${path}-throttle`;
+
+async function openStorage(choice: StoreChoice, access: 'read' | 'write', sharedCounters: boolean): Promise<{ storage: StoragePort; description: string; counters?: StoragePort }> {
   if (choice.kind === 'memory') return { storage: createMemoryStorage(), description: 'memory (nothing is kept after exit)' };
   if (choice.kind === 'sqlite') {
     try {
       const { sqliteStorage } = await import('../storage/sqlite/index.js');
       try {
-        return { storage: sqliteStorage({ path: choice.path, readonly: access === 'read' }), description: `SQLite file ${choice.path}` };
+        const storage = sqliteStorage({ path: choice.path, readonly: access === 'read' });
+        // Apart from the content's file, so counting never empties cached answers.
+        const counters = sharedCounters ? { counters: sqliteStorage({ path: throttleFileOf(choice.path) }) } : {};
+        return { storage, ...counters, description: `SQLite file ${choice.path}` };
       } catch (error) {
         if ((error as { code?: string }).code !== 'SQLITE_READONLY_DIRECTORY') throw error;
         return await readCopy(choice.path, sqliteStorage);
@@ -111,11 +117,12 @@ async function openBlobs(choice: UploadsChoice | null, environment: NodeJS.Proce
 
 /**
  * Opens the content store and the uploads store the command line chose; for `read` (an export), a SQLite file
- * read-only, so a file or folder the process may not write can still be read.
+ * read-only, so a file or folder the process may not write can still be read. With `sharedCounters` (several
+ * server processes), a SQLite store keeps throttle counters in a file beside it; PostgreSQL always shares them.
  */
-export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}, access: 'read' | 'write' = 'write'): Promise<OpenedStores> {
+export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}, access: 'read' | 'write' = 'write', sharedCounters = false): Promise<OpenedStores> {
   const { blobs, where } = await openBlobs(uploads, environment);
-  const { storage, description, counters } = await openStorage(choice, access);
+  const { storage, description, counters } = await openStorage(choice, access, sharedCounters);
   return {
     storage,
     blobs,

@@ -67,6 +67,10 @@ Options:
       --log-format <f>   json (default: one JSON object a line) or pretty (readable lines)
       --log-level <l>    trace, debug, info (default: a line per request), warn, error or silent
       --quiet            only warnings and errors (--log-level warn)
+      --workers <n|auto> serve from n processes sharing the port and the store (auto: one per
+                         core; default 1); needs a SQLite file or PostgreSQL, not memory. One of
+                         them creates the administrator; SIGTERM stops them all; one that dies is
+                         replaced
       GET /health answers 200 {"status":"ok"} or 503, outside the API root.
 
 Store options (serve, import, export): --data, --storage, --postgres, --uploads, --blobs, --uploads-url, and

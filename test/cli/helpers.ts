@@ -25,13 +25,13 @@ export function run(args: string[], environment: Record<string, string> = {}): {
 }
 
 /** Starts `quire serve` and waits for the line announcing the API URL. */
-export async function serve(args: string[], environment: Record<string, string> = {}): Promise<{ child: ChildProcess; apiUrl: string; finished: Promise<Finished> }> {
+export async function serve(args: string[], environment: Record<string, string> = {}): Promise<{ child: ChildProcess; apiUrl: string; finished: Promise<Finished>; output: { stdout: string; stderr: string } }> {
   const storeFlags = args.some((arg) => ['--data', '--storage', '--postgres'].includes(arg)) ? [] : ['--storage', 'memory'];
   const started = run(['serve', '--port', '0', ...storeFlags, ...args], environment);
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   for (;;) {
     const announced = /^quire listening: (\S+)$/m.exec(started.output.stdout);
-    if (announced) return { child: started.child, apiUrl: announced[1]!, finished: started.finished };
+    if (announced) return { child: started.child, apiUrl: announced[1]!, finished: started.finished, output: started.output };
     if (started.child.exitCode !== null || Date.now() > deadline) {
       started.child.kill();
       assert.fail(`quire serve did not start: ${started.output.stderr}`);
