@@ -161,7 +161,7 @@ if ('skip' in outcome) {
       assert.equal(await two.wait('203.0.113.9', 'ana', T0), SECOND, 'the forty-first, counted by the other process, refuses');
       const pairRule = { perClientAndLogin: { limit: 5, delayMs: SECOND, maxDelayMs: SECOND, windowMs: 60 * SECOND } };
       const [three, four] = [createLoginThrottle(first, pairRule), createLoginThrottle(second, pairRule)];
-      const reservations = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? three : four).reserve('203.0.113.9', 'bo', T0)));
+      const reservations = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? three : four).reserve('203.0.113.10', 'bo', T0)));
       assert.equal(reservations.filter((reservation) => reservation.refusedFor === 0).length, 6, 'forty at once from two processes: six let through');
     } finally {
       await otherPool.end();
