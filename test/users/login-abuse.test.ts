@@ -79,6 +79,16 @@ describe('application passwords stored before lookup tags existed', () => {
     assert.equal((await attempt(passwords[20]!)).status, 200, 'a tagged one keeps working');
   });
 
+  it('cms.users.verifyApplicationPassword tags the one it matches', async () => {
+    const storage = createMemoryStorage();
+    const { cms, members } = await siteWithMembers({ storage, throttle: false });
+    const passwords = await untaggedPasswords(storage, members.contributor.id, 3);
+    const found = await cms.users.verifyApplicationPassword(members.contributor.id, passwords[0]!);
+    const records = (await storage.get('users', members.contributor.id))!.application_passwords as StoredPassword[];
+    assert.equal(found?.uuid, records[0]!.uuid);
+    assert.deepEqual(records.map((record) => record.lookup_tag !== undefined), [true, false, false]);
+  });
+
   it('leaves a password untagged when another already holds its tag', async () => {
     const storage = createMemoryStorage();
     const { cms, members } = await siteWithMembers({ storage, throttle: false });
