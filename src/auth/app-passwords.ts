@@ -70,28 +70,43 @@ export function applicationPasswordLookupTag(password: string): string {
   return createHash('sha256').update('quire application password\u0000').update(normalizeApplicationPassword(password)).digest('hex').slice(0, 4);
 }
 
+/** Passwords stored without a lookup tag that one attempt verifies, besides the one tagged like the password. */
+export const UNTAGGED_VERIFIED_PER_ATTEMPT = 1;
+
 /**
- * The index of the stored hash `password` matches, or -1. With `lookupTags` (parallel to `storedHashes`), only
- * the hashes whose tag is the password's (or that have none, as stored before tags existed) are verified, so a
- * user whose passwords all have tags costs one verification; without, every hash is. No early exit, and no
- * candidate costs one dummy verification, so the time taken depends only on how many candidates there are.
+ * The index of the stored hash `password` matches, or -1. With `lookupTags` (parallel to `storedHashes`), a
+ * login verifies the one hash tagged like the password (or, when none is, one dummy hash) and, of the hashes
+ * stored without a tag (before tags existed), only the most recently used one (`lastUsed`, parallel, GMT
+ * `YYYY-MM-DDTHH:MM:SS`; the latest stored first among equals): a wrong password costs at most two hashes
+ * however many the user holds. The others wait until the ones before them are used, and tagged, or revoked.
+ * Without `lookupTags`, every hash is verified. No early exit, so the time taken depends only on how many
+ * hashes are verified, never on which tag the password has.
  */
 export async function matchApplicationPassword(
   password: string,
   storedHashes: readonly string[],
   dummyParameters: ScryptParameters = DEFAULT_SCRYPT_PARAMETERS,
   lookupTags?: readonly (string | undefined)[],
+  lastUsed?: readonly (string | null | undefined)[],
 ): Promise<number> {
-  const tag = lookupTags === undefined ? undefined : applicationPasswordLookupTag(password);
-  const candidates = storedHashes.flatMap((_, index) => {
-    const stored = lookupTags?.[index];
-    return lookupTags === undefined || stored === undefined || stored === tag ? [index] : [];
-  });
-  if (candidates.length === 0) {
-    await dummyVerify(password, dummyParameters);
-    return -1;
+  const indexes = storedHashes.map((_, index) => index);
+  let candidates = indexes;
+  // Stands in for the tagged hash when none has the password's tag (and for everything when there is nothing).
+  let dummies = storedHashes.length === 0 ? 1 : 0;
+  if (lookupTags !== undefined) {
+    const tag = applicationPasswordLookupTag(password);
+    const tagged = indexes.filter((index) => lookupTags[index] === tag).slice(0, 1);
+    const untagged = indexes
+      .filter((index) => lookupTags[index] === undefined)
+      .sort((left, right) => (lastUsed?.[right] ?? '').localeCompare(lastUsed?.[left] ?? '') || right - left)
+      .slice(0, UNTAGGED_VERIFIED_PER_ATTEMPT);
+    candidates = [...tagged, ...untagged];
+    dummies = tagged.length === 0 ? 1 : 0;
   }
-  const results = await Promise.all(candidates.map((index) => verifyApplicationPassword(password, storedHashes[index]!)));
+  const [results] = await Promise.all([
+    Promise.all(candidates.map((index) => verifyApplicationPassword(password, storedHashes[index]!))),
+    Promise.all(Array.from({ length: dummies }, () => dummyVerify(password, dummyParameters))),
+  ]);
   const found = results.indexOf(true);
   return found === -1 ? -1 : candidates[found]!;
 }

@@ -40,6 +40,7 @@ export { DO_NOT_ALLOW, mapMetaCapability, userCan } from './capabilities.js';
 export {
   APPLICATION_PASSWORD_LENGTH,
   DEFAULT_SCRYPT_PARAMETERS,
+  UNTAGGED_VERIFIED_PER_ATTEMPT,
   applicationPasswordLookupTag,
   dummyVerify,
   formatApplicationPassword,
@@ -53,6 +54,8 @@ export {
 export { hashAccountPassword, verifyAccountPassword } from './account-passwords.js';
 export { parseBasicAuthorization, type BasicCredentials } from './basic.js';
 export {
+  checkApplicationPassword,
+  findApplicationPasswordHolder,
   invalidApplicationPasswordError,
   loginWithApplicationPassword,
   type ApplicationPasswordDirectory,
@@ -73,6 +76,8 @@ export {
   takeOrRefuse,
   throttledError,
   type FailureRule,
+  type LoginReservation,
+  type LoginSubject,
   type LoginThrottle,
   type LoginThrottleOptions,
   type RateLimiter,

@@ -104,13 +104,47 @@ function addFailure(rule: FailureRule, now: number) {
   };
 }
 
+/** What a login's counters are kept under: the user's id when the name (login or email) found one, else the name. */
+export type LoginSubject = { userId: number } | { name: string };
+
+/** The counter part for a subject: one user's login and email count together; unknown names apart, without case. */
+function subjectOf(login: LoginSubject | string): string {
+  if (typeof login === 'string') return `name:${login.toLowerCase()}`;
+  return 'userId' in login ? `user:${login.userId}` : `name:${login.name.toLowerCase()}`;
+}
+
+/** The attempt a reservation let through, or how long it was refused for. */
+export interface LoginReservation {
+  /** Milliseconds to wait: above 0 when refused (nothing was counted), 0 when a failure was counted ahead. */
+  refusedFor: number;
+  /** The attempt succeeded: gives back the failure counted ahead, clears the pair's failures, remembers the client. */
+  succeeded(now: number): Promise<void>;
+}
+
 export interface LoginThrottle {
   /** Milliseconds until this client may try this login again; 0 when it may now. Reads only. */
-  wait(client: string | undefined, login: string, now: number): Promise<number>;
+  wait(client: string | undefined, login: LoginSubject | string, now: number): Promise<number>;
+  /**
+   * Checks and counts in one step, before any password work: refuses while a counter says so, and otherwise
+   * counts the attempt as a failure at once, so simultaneous attempts beyond the free ones are refused rather
+   * than all let through. A success gives the failure back (`succeeded`). `login` null: an unreadable header,
+   * counted against the client only.
+   */
+  reserve(client: string | undefined, login: LoginSubject | string | null, now: number): Promise<LoginReservation>;
   /** Counts a failed attempt (`login` null: an unreadable header, counted against the client only). */
-  failed(client: string | undefined, login: string | null, now: number): Promise<void>;
+  failed(client: string | undefined, login: LoginSubject | string | null, now: number): Promise<void>;
   /** Clears the pair's failures and remembers the client as one that logs in as this login. */
-  succeeded(client: string | undefined, login: string, now: number): Promise<void>;
+  succeeded(client: string | undefined, login: LoginSubject | string, now: number): Promise<void>;
+}
+
+/** Takes back one counted failure, and the refusal it started unless a later failure has moved it since. */
+function giveBack(taken: ThrottleCounter, before: ThrottleCounter | null, now: number) {
+  return (current: ThrottleCounter | null): ThrottleCounter | null => {
+    if (current === null) return null;
+    const count = Math.max(0, current.count - 1);
+    const blockedUntil = current.blockedUntil === taken.blockedUntil ? before?.blockedUntil ?? 0 : current.blockedUntil;
+    return count === 0 && blockedUntil <= now ? null : { count, blockedUntil, expiresAt: current.expiresAt };
+  };
 }
 
 /**
@@ -122,34 +156,67 @@ export function createLoginThrottle(store: ThrottleStore, options: LoginThrottle
   const perLogin = checkedRule('login.perLogin', DEFAULT_LOGIN_RULES.perLogin, options.perLogin);
   const perClient = checkedRule('login.perClient', DEFAULT_LOGIN_RULES.perClient, options.perClient);
   const knownMs = options.knownClientMs ?? DEFAULT_KNOWN_CLIENT_MS;
-  const name = (login: string) => login.toLowerCase();
+  /** The counters an attempt counts against, tightest first, with their rules. */
+  async function countersOf(client: string | undefined, login: LoginSubject | string | null, now: number): Promise<[string, FailureRule][]> {
+    const subject = login === null ? null : subjectOf(login);
+    const counters: [string, FailureRule][] = [];
+    if (client !== undefined && subject !== null) counters.push([keyOf('pair', client, subject), pair]);
+    if (client !== undefined) counters.push([keyOf('client', client), perClient]);
+    if (subject !== null && (client === undefined || (await store.get(keyOf('known', client, subject), now)) === null)) {
+      counters.push([keyOf('login', subject), perLogin]);
+    }
+    return counters;
+  }
+  async function succeeded(client: string | undefined, login: LoginSubject | string, now: number): Promise<void> {
+    if (client === undefined) return;
+    const subject = subjectOf(login);
+    await Promise.all([
+      store.update(keyOf('pair', client, subject), now, (current) => (current === null || waitOf(current, now) > 0 ? current : null)),
+      store.update(keyOf('known', client, subject), now, () => ({ count: 1, blockedUntil: 0, expiresAt: now + knownMs })),
+    ]);
+  }
   return {
     async wait(client, login, now) {
-      if (client === undefined) return waitOf(await store.get(keyOf('login', name(login)), now), now);
-      const [pairCounter, clientCounter, known] = await Promise.all([
-        store.get(keyOf('pair', client, name(login)), now),
-        store.get(keyOf('client', client), now),
-        store.get(keyOf('known', client, name(login)), now),
-      ]);
-      const loginWait = known === null ? waitOf(await store.get(keyOf('login', name(login)), now), now) : 0;
-      return Math.max(waitOf(pairCounter, now), waitOf(clientCounter, now), loginWait);
+      const counters = await countersOf(client, login, now);
+      const read = await Promise.all(counters.map(([key]) => store.get(key, now)));
+      return Math.max(0, ...read.map((counter) => waitOf(counter, now)));
+    },
+    async reserve(client, login, now) {
+      const counters = await countersOf(client, login, now);
+      // Reads first, so the refusals of a flood cost no writes.
+      const read = await Promise.all(counters.map(([key]) => store.get(key, now)));
+      let refusedFor = Math.max(0, ...read.map((counter) => waitOf(counter, now)));
+      const taken: { key: string; before: ThrottleCounter | null; after: ThrottleCounter }[] = [];
+      const giveAllBack = (at: number) => Promise.all(taken.map(({ key, before, after }) => store.update(key, at, giveBack(after, before, at))));
+      for (const [key, rule] of refusedFor > 0 ? [] : counters) {
+        const seen: { before: ThrottleCounter | null } = { before: null };
+        const after = await store.update(key, now, (current) => {
+          seen.before = current === null ? null : { ...current };
+          const wait = waitOf(current, now);
+          if (wait > 0) {
+            refusedFor = wait;
+            return current;
+          }
+          return addFailure(rule, now)(current);
+        });
+        if (refusedFor > 0) break;
+        taken.push({ key, before: seen.before, after: after! });
+      }
+      if (refusedFor > 0) await giveAllBack(now);
+      return {
+        refusedFor,
+        async succeeded(at) {
+          if (refusedFor > 0 || login === null) return;
+          await giveAllBack(at);
+          await succeeded(client, login, at);
+        },
+      };
     },
     async failed(client, login, now) {
-      const updates: Promise<unknown>[] = [];
-      if (login !== null) updates.push(store.update(keyOf('login', name(login)), now, addFailure(perLogin, now)));
-      if (client !== undefined) {
-        updates.push(store.update(keyOf('client', client), now, addFailure(perClient, now)));
-        if (login !== null) updates.push(store.update(keyOf('pair', client, name(login)), now, addFailure(pair, now)));
-      }
-      await Promise.all(updates);
+      const counters = await countersOf(client, login, now);
+      await Promise.all(counters.map(([key, rule]) => store.update(key, now, addFailure(rule, now))));
     },
-    async succeeded(client, login, now) {
-      if (client === undefined) return;
-      await Promise.all([
-        store.update(keyOf('pair', client, name(login)), now, (current) => (current === null || waitOf(current, now) > 0 ? current : null)),
-        store.update(keyOf('known', client, name(login)), now, () => ({ count: 1, blockedUntil: 0, expiresAt: now + knownMs })),
-      ]);
-    },
+    succeeded,
   };
 }
 

@@ -6,6 +6,7 @@ import {
   createApplicationPassword,
   listApplicationPasswords,
   revokeApplicationPassword,
+  tagApplicationPassword,
   toApplicationPassword,
   type ApplicationPassword,
   type CreatedApplicationPassword,
@@ -150,7 +151,9 @@ export function createUsersApi(services: UsersApiServices, site: SiteSettings = 
     async verifyApplicationPassword(userId, password) {
       const user = await requireUser(userId);
       for (const record of user.application_passwords) {
-        if (await verifyPasswordHash(password, record.password_hash)) return toApplicationPassword(record);
+        if (!(await verifyPasswordHash(password, record.password_hash))) continue;
+        if (record.lookup_tag === undefined) await tagApplicationPassword(storage, userId, record.uuid, password);
+        return toApplicationPassword(record);
       }
       return null;
     },

@@ -211,6 +211,22 @@ export async function revokeAllApplicationPasswords(storage: StoragePort, userId
   }));
 }
 
+/**
+ * Stores the lookup tag of a password stored before tags existed, once a login has verified it (only the
+ * password itself gives the tag). Left untagged when another of the user's passwords has that tag already.
+ */
+export async function tagApplicationPassword(storage: StoragePort, userId: number, uuid: string, password: string): Promise<void> {
+  const lookupTag = applicationPasswordLookupTag(password);
+  await changePasswords(storage, userId, (passwords) => {
+    const index = passwords.findIndex((record) => record.uuid === uuid);
+    const record = passwords[index];
+    if (record === undefined || record.lookup_tag !== undefined || passwords.some((other) => other.lookup_tag === lookupTag)) {
+      return { passwords: null, result: null };
+    }
+    return { passwords: passwords.map((entry, at) => (at === index ? { ...entry, lookup_tag: lookupTag } : entry)), result: null };
+  });
+}
+
 /** Stamps the last use (date and client address) of an application password, at most once a day. */
 export async function recordApplicationPasswordUse(
   storage: StoragePort,

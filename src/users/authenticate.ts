@@ -1,20 +1,23 @@
 import {
+  checkApplicationPassword,
   dummyVerify,
+  findApplicationPasswordHolder,
   invalidApplicationPasswordError,
-  loginWithApplicationPassword,
   parseBasicAuthorization,
   throttledError,
   type ApplicationPasswordDirectory,
   type ApplicationPasswordHolder,
+  type LoginReservation,
   type LoginThrottle,
   type Principal,
   type RoleTable,
+  type SiteSecret,
 } from '../auth/index.js';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../ports/clock.js';
 import type { StoragePort } from '../ports/storage.js';
-import { recordApplicationPasswordUse } from './application-passwords.js';
+import { recordApplicationPasswordUse, tagApplicationPassword } from './application-passwords.js';
 import { applicationPasswordPrincipalOf } from './principal.js';
 import type { UserRecord } from './records.js';
 import { findUserByEmail, findUserByLogin, getUser } from './store.js';
@@ -30,12 +33,19 @@ export interface BasicAuthenticationServices {
   roles: RoleTable;
   /** Failed attempts are counted here, and refused with 429 while it says so; none: nothing is throttled. */
   loginThrottle?: LoginThrottle | null;
+  /** The site secret: remembered credentials are keyed under its `auth/credential-memory` key (read once ready). */
+  secret: Pick<SiteSecret, 'key'>;
 }
 
 function holderOf(user: UserRecord | null): ApplicationPasswordHolder<UserRecord> | null {
   if (user === null) return null;
   const passwords = user.application_passwords;
-  return { user, passwordHashes: passwords.map((record) => record.password_hash), lookupTags: passwords.map((record) => record.lookup_tag) };
+  return {
+    user,
+    passwordHashes: passwords.map((record) => record.password_hash),
+    lookupTags: passwords.map((record) => record.lookup_tag),
+    lastUsed: passwords.map((record) => record.last_used),
+  };
 }
 
 function directoryOf(storage: StoragePort): ApplicationPasswordDirectory<UserRecord> {
@@ -68,7 +78,7 @@ export type BasicAuthenticator = (input: BasicAuthenticationInput) => Promise<Pr
  * password match, and otherwise a thrown 401 `incorrect_password`, the same for every kind of failure.
  *
  * Verifying a password is deliberately slow (scrypt), so a verified header is remembered for a short while,
- * keyed by an HMAC of it under a key that lives only in this process. A remembered login is used only while the
+ * keyed by an HMAC of it under a key derived from the site secret. A remembered login is used only while the
  * user still holds that very application password (same uuid and hash) under the same login or email, and the
  * principal is always built from the user as stored now, so a revoke, a new password, a login change or a role
  * change takes effect on the next request. Failures are never remembered.
@@ -81,8 +91,12 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
     remembered ??= new LRUCache<string, RememberedLogin>({ max: options.maxRemembered ?? 10_000, ttl: rememberMs });
     return remembered;
   };
-  const secret = randomBytes(32);
-  const keyOf = (header: string) => createHmac('sha256', secret).update(header).digest('base64');
+  // Asked for at the first request: the secret is ready only by then.
+  let memoryKey: Buffer | undefined;
+  const keyOf = (header: string) => {
+    memoryKey ??= services.secret.key('auth/credential-memory');
+    return createHmac('sha256', memoryKey).update(header).digest('base64');
+  };
 
   return async (input) => {
     const header = input.headers.authorization;
@@ -91,10 +105,9 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
     const throttle = services.loginThrottle ?? null;
     const client = input.remoteAddress;
     if (credentials === 'malformed') {
-      await refuseWhileThrottled(throttle, client, '', services.clock);
+      await reserveOrRefuse(throttle, client, null, services.clock);
       // As slow as a real attempt, so an unreadable header cannot be told apart by timing either.
       await dummyVerify();
-      await throttle?.failed(client, null, services.clock.now().getTime());
       throw invalidApplicationPasswordError();
     }
     const memory = rememberMs > 0 ? memoryOf() : null;
@@ -106,24 +119,43 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
       if (user && used && answersTo(user, known.username)) return principalFor(user, used.uuid, input, services);
       memory!.delete(key);
     }
-    await refuseWhileThrottled(throttle, client, credentials.username, services.clock);
-    const login = await loginWithApplicationPassword(credentials, directoryOf(services.storage));
+    const holder = await findApplicationPasswordHolder(credentials.username, directoryOf(services.storage));
+    // One user's login and email count together; a name that finds nobody counts as itself.
+    const subject = holder === null ? { name: credentials.username } : { userId: holder.user.id };
+    const reservation = await reserveOrRefuse(throttle, client, subject, services.clock);
+    const login = await checkApplicationPassword(credentials.password, holder);
     const used = login === null ? undefined : login.user.application_passwords[login.passwordIndex];
-    if (login === null || used === undefined) {
-      await throttle?.failed(client, credentials.username, services.clock.now().getTime());
-      throw invalidApplicationPasswordError();
-    }
-    await throttle?.succeeded(client, credentials.username, services.clock.now().getTime());
+    // The failure was counted ahead by the reservation.
+    if (login === null || used === undefined) throw invalidApplicationPasswordError();
+    await reservation?.succeeded(services.clock.now().getTime());
+    if (used.lookup_tag === undefined) await tagQuietly(services.storage, login.user.id, used.uuid, credentials.password);
     memory?.set(key, { userId: login.user.id, username: credentials.username, uuid: used.uuid, passwordHash: used.password_hash });
     return principalFor(login.user, used.uuid, input, services);
   };
 }
 
-/** Answers 429 before any password work while the throttle refuses this client or login. */
-async function refuseWhileThrottled(throttle: LoginThrottle | null, client: string | undefined, login: string, clock: Clock): Promise<void> {
-  if (throttle === null) return;
-  const wait = await throttle.wait(client, login, clock.now().getTime());
-  if (wait > 0) throw throttledError('rest_too_many_login_attempts', 'Too many failed login attempts. Try again later.', wait);
+/**
+ * Answers 429 before any password work while the throttle refuses this client or login; otherwise the attempt
+ * is counted as a failure now, in the same step as the check, and given back if it succeeds.
+ */
+async function reserveOrRefuse(
+  throttle: LoginThrottle | null,
+  client: string | undefined,
+  subject: { userId: number } | { name: string } | null,
+  clock: Clock,
+): Promise<LoginReservation | null> {
+  if (throttle === null) return null;
+  const reservation = await throttle.reserve(client, subject, clock.now().getTime());
+  if (reservation.refusedFor > 0) throw throttledError('rest_too_many_login_attempts', 'Too many failed login attempts. Try again later.', reservation.refusedFor);
+  return reservation;
+}
+
+async function tagQuietly(storage: StoragePort, userId: number, uuid: string, password: string): Promise<void> {
+  try {
+    await tagApplicationPassword(storage, userId, uuid, password);
+  } catch {
+    // Tagging only saves work on later failures; the next successful login tries again.
+  }
 }
 
 function answersTo(user: UserRecord, username: string): boolean {

@@ -58,6 +58,46 @@ function loginThrottleChecks(name: string, makeStore: () => Promise<ThrottleStor
       await throttle.failed('203.0.113.9', 'ana', T0);
       assert.equal(await throttle.wait('203.0.113.9', 'ana', T0), 0, 'the success started the count again');
     });
+    it('reserves a failure in the same step as the check: of simultaneous attempts, only the free ones get through', async () => {
+      const throttle = createLoginThrottle(await makeStore(), { perClientAndLogin: { limit: 5, delayMs: SECOND, maxDelayMs: SECOND, windowMs: 60 * SECOND } });
+      const reservations = await Promise.all(Array.from({ length: 40 }, () => throttle.reserve('203.0.113.9', 'ana', T0)));
+      const through = reservations.filter((reservation) => reservation.refusedFor === 0).length;
+      assert.equal(through, 6, 'the five free failures and the one that starts the first delay');
+      assert.ok(reservations.every((reservation) => reservation.refusedFor === 0 || reservation.refusedFor === SECOND));
+      assert.equal(await throttle.wait('203.0.113.9', 'ana', T0), SECOND);
+      assert.equal(await throttle.wait('203.0.113.9', 'bo', T0), 0, 'refused attempts were not counted against the client');
+    });
+
+    it('gives a reserved failure back when the attempt succeeds', async () => {
+      const throttle = createLoginThrottle(await makeStore(), {
+        perClientAndLogin: { limit: 1, delayMs: SECOND, maxDelayMs: SECOND, windowMs: 60 * SECOND },
+        perClient: { limit: 2, delayMs: SECOND, maxDelayMs: SECOND, windowMs: 60 * SECOND },
+      });
+      for (let login = 0; login < 5; login += 1) {
+        const reservation = await throttle.reserve('203.0.113.9', `user${login}`, T0);
+        assert.equal(reservation.refusedFor, 0, `login ${login}`);
+        await reservation.succeeded(T0);
+      }
+      assert.equal(await throttle.wait('203.0.113.9', 'other', T0), 0, 'five successes count nothing against the client');
+      const first = await throttle.reserve('203.0.113.9', 'ana', T0);
+      const second = await throttle.reserve('203.0.113.9', 'ana', T0);
+      assert.equal(second.refusedFor, 0, 'the second failure starts the delay');
+      await second.succeeded(T0);
+      assert.equal(await throttle.wait('203.0.113.9', 'ana', T0), 0, 'the success took back the delay its own reservation started');
+      await first.succeeded(T0);
+      assert.equal((await throttle.reserve('203.0.113.9', null, T0)).refusedFor, 0, 'unreadable headers count against the client');
+    });
+
+    it('counts one user\'s login and email together, and unknown names apart', async () => {
+      const throttle = createLoginThrottle(await makeStore(), { perClientAndLogin: { limit: 2, delayMs: SECOND, maxDelayMs: SECOND, windowMs: 60 * SECOND } });
+      for (let failure = 0; failure < 3; failure += 1) await throttle.reserve('203.0.113.9', { userId: 7 }, T0);
+      assert.equal(await throttle.wait('203.0.113.9', { userId: 7 }, T0), SECOND);
+      assert.equal(await throttle.wait('203.0.113.9', { userId: 8 }, T0), 0);
+      for (let failure = 0; failure < 3; failure += 1) await throttle.reserve('203.0.113.9', { name: 'Ghost' }, T0);
+      assert.equal(await throttle.wait('203.0.113.9', { name: 'GHOST' }, T0), SECOND, 'names compare without case');
+      assert.equal(await throttle.wait('203.0.113.9', { name: 'ghost@example.test' }, T0), 0);
+      assert.equal(await throttle.wait('203.0.113.9', { name: '7' }, T0), 0, 'a name is never taken for a user id');
+    });
   });
 
   describe(`rate limiter (${name})`, () => {
@@ -119,6 +159,10 @@ if ('skip' in outcome) {
       assert.equal(await two.wait('203.0.113.9', 'ana', T0), 0, 'forty failures: at the limit, not over it');
       await one.failed('203.0.113.9', 'ana', T0);
       assert.equal(await two.wait('203.0.113.9', 'ana', T0), SECOND, 'the forty-first, counted by the other process, refuses');
+      const pairRule = { perClientAndLogin: { limit: 5, delayMs: SECOND, maxDelayMs: SECOND, windowMs: 60 * SECOND } };
+      const [three, four] = [createLoginThrottle(first, pairRule), createLoginThrottle(second, pairRule)];
+      const reservations = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? three : four).reserve('203.0.113.10', 'bo', T0)));
+      assert.equal(reservations.filter((reservation) => reservation.refusedFor === 0).length, 6, 'forty at once from two processes: six let through');
     } finally {
       await otherPool.end();
     }

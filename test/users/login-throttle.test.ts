@@ -77,7 +77,9 @@ describe('a failed login costs one password hash', () => {
     const tags = hashes.map((_, index) => (index === 17 ? tag : otherTag));
     assert.equal(await matchApplicationPassword(password, hashes, CHEAP, tags), 17);
     assert.equal(await matchApplicationPassword('zzzz'.repeat(6), hashes, CHEAP, tags.map(() => otherTag)), -1);
-    assert.equal(await matchApplicationPassword(password, hashes, CHEAP, tags.map(() => undefined)), 0, 'untagged entries are all verified');
+    assert.equal(await matchApplicationPassword(password, hashes, CHEAP, tags.map(() => undefined)), 29, 'of untagged entries, only the latest stored is verified');
+    const lastUsed = hashes.map((_, index) => (index === 3 ? '2024-05-01T00:00:00' : null));
+    assert.equal(await matchApplicationPassword(password, hashes, CHEAP, tags.map(() => undefined), lastUsed), 3, '...or the most recently used');
   });
 
   it('stores a distinct tag with every new password, and logins find the right one among many', async () => {

@@ -8,11 +8,15 @@ const PRUNE_BATCH = 20;
 /**
  * Counters as records `{key, count, blocked_until, expires_at}` of a store, so that processes sharing it (several
  * servers on one PostgreSQL) share the counters: each change is one transaction, which the store runs apart from
- * every other (PostgreSQL: under the store's advisory lock). Each write removes a batch of expired counters.
+ * every other (PostgreSQL: under the store's advisory lock). A change that leaves a counter as it was writes nothing
+ * (a refusal reads only); each write removes a batch of expired counters.
  *
  * Every write to a store moves its change token, which empties the caches of GET answers kept for that store: give
  * the counters a store of their own (another PostgreSQL schema, say) rather than the content's.
  */
+const sameCounter = (left: ThrottleCounter, right: ThrottleCounter) =>
+  left.count === right.count && left.blockedUntil === right.blockedUntil && left.expiresAt === right.expiresAt;
+
 export function createStoredThrottleStore(storage: StoragePort): ThrottleStore {
   async function find(store: StoragePort, key: string): Promise<StoredRecord | null> {
     const { items } = await store.list(THROTTLE_COLLECTION, { where: [{ field: 'key', op: 'eq', value: key }], limit: 1 });
@@ -31,7 +35,9 @@ export function createStoredThrottleStore(storage: StoragePort): ThrottleStore {
     update: (key, now, change) =>
       storage.transaction(async (tx) => {
         const record = await find(tx, key);
-        const next = change(counterOf(record, now));
+        const current = counterOf(record, now);
+        const next = change(current);
+        if (next !== null && current !== null && sameCounter(next, current)) return next;
         if (next === null) {
           if (record) await tx.remove(THROTTLE_COLLECTION, record.id);
         } else {
