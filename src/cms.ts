@@ -269,9 +269,14 @@ export function createCms(options: CmsOptions = {}): Cms {
 
   const apiRoot = normalizeApiRoot(options.site?.apiRoot, names);
   const health = () => checkHealth(deps.storage);
+  // Once the secret is known, requests go straight to the core: waiting on a settled promise still costs a turn.
+  let secretKnown = false;
   const dispatch = async (request: CmsRequest, seen?: { userId: number | null }) => {
+    if (secretKnown) return core.handle(request, seen);
     // A store that cannot be read now fails the requests that need a key, through the usual error answer.
-    await deps.secret.ready().catch(() => undefined);
+    await deps.secret.ready().then(() => {
+      secretKnown = true;
+    }, () => undefined);
     return core.handle(request, seen);
   };
   return {

@@ -16,7 +16,7 @@
  * Batches and embeds run requests inside it through `prepareInternal` (internal.ts). Every error, whatever
  * throws it, goes through `toCmsError()`.
  */
-import { bodyTooLarge, parseBody, type ParsedBody } from './body.js';
+import { bodyTooLarge, emptyBody, mediaTypeOf, parseBody, type ParsedBody } from './body.js';
 import { fragmentPrefix, type FragmentCache, type FragmentScope } from './cache/fragments.js';
 import type { Generations } from './cache/generation.js';
 import { cacheKey } from './cache/key.js';
@@ -113,7 +113,7 @@ export class Dispatcher implements RouteSteps {
     const settings = await this.#settings();
     const site = resolveSite(settings, request.baseUrl, this.options.registry.names);
 
-    const refused = jsonpRefusal(incoming.query, this.options.jsonp);
+    const refused = incoming.jsonp ? jsonpRefusal(incoming.query, this.options.jsonp) : null;
     if (refused) return this.#respond(refused, incoming, site, null);
 
     let user: Principal | null = null;
@@ -123,25 +123,23 @@ export class Dispatcher implements RouteSteps {
       user = await this.#authenticate(request, incoming);
       if (seen && user) seen.userId = user.id;
       if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
-      body = await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
+      // Without a body there is nothing to parse, and no promise turn to wait for.
+      body = request.parsedBody === undefined && !request.body?.length
+        ? Object.assign(emptyBody(), { mediaType: mediaTypeOf(incoming.headers['content-type']) })
+        : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
       return this.#respond({ status: error.status, headers: { ...error.headers }, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
     }
 
-    const call: RouteCall = {
-      method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
-      user, origin: 'http', site,
-    };
-    if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
-    if (this.#isCacheable(request, call, incoming)) return this.#throughCache(request, call, incoming, settings);
-    return this.#respond(await this.#answer(call, incoming), incoming, site, user);
+    if (this.#isCacheable(request, incoming, body)) return this.#throughCache(request, incoming, body, user, site, settings);
+    return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site), incoming), incoming, site, user);
   }
 
   /** An answer with the fixed and transport headers laid over it. */
   #respond(answer: Answer, incoming: Incoming, site: Site, user: Principal | null): CmsResponse {
     // Headers are merged with `Object.assign`: an object spread followed by more is slow on the hot path.
-    const headers = Object.assign(fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), answer.headers);
+    const headers = Object.assign(fixedHeaders(site, this.options.headerPrefix, incoming.jsonp), answer.headers);
     Object.assign(headers, transportHeaders(incoming, answer.status, user));
     return responseWithBody(answer.status, stringHeaders(headers), incoming.realMethod === 'HEAD' ? null : answer.body);
   }
@@ -150,24 +148,23 @@ export class Dispatcher implements RouteSteps {
    * GET or HEAD of a route declared `cache`: the kept answer while it is valid, else the GET answer computed,
    * tagged and kept. HEAD is answered as GET without the body, so both carry the same tag.
    */
-  async #throughCache(request: CmsRequest, call: RouteCall, incoming: Incoming, settings: SiteSettings): Promise<CmsResponse> {
-    const { site, user } = call;
+  async #throughCache(request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings): Promise<CmsResponse> {
     const { responseCache: cache, fragments, generations } = this.options;
     const generation = generations && (cache || fragments) ? await generations.current(settings, this.options.registry.routes.length) : null;
-    const key = cache && generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: call.path, query: request.query, user }) : null;
+    const key = cache && generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user }) : null;
     const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
     const kept = key === null ? undefined : cache!.get(key, generation!);
     if (kept) return replyWith(kept, reply);
     const tracked = { keep: true };
     // Fragments serve the plain JSON answer only: `_envelope`, `_jsonp` and `_pretty` take the usual road.
-    const plain = !incoming.envelope && !('_jsonp' in incoming.query) && !('_pretty' in incoming.query);
+    const plain = !incoming.envelope && !incoming.jsonp && !('_pretty' in incoming.query);
     const scope: FragmentScope | null = fragments && generation && plain
       ? { cache: fragments, generation, prefix: fragmentPrefix(site.apiUrl, site.gmtOffset), keep: () => tracked.keep }
       : null;
-    const asGet = Object.assign({}, call, { method: 'GET', headers: watchedHeaders(call.headers, tracked) });
+    const asGet = Object.assign(routeCall(request, incoming, body, user, site), { method: 'GET', headers: watchedHeaders(incoming.headers, tracked) });
     const answer = await this.#answer(asGet, incoming, tracked, scope);
     if (!tracked.keep) return this.#respond(answer, incoming, site, user);
-    const computed = keptAnswer(answer.status, stringHeaders(Object.assign(fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), answer.headers)), answer.body);
+    const computed = keptAnswer(answer.status, stringHeaders(Object.assign(fixedHeaders(site, this.options.headerPrefix, incoming.jsonp), answer.headers)), answer.body);
     if (key !== null) cache!.set(key, generation!, computed);
     return replyWith(computed, reply, { body: answer.body });
   }
@@ -209,11 +206,11 @@ export class Dispatcher implements RouteSteps {
   }
 
   /** A GET or HEAD without a body, of a route declared `cache`. */
-  #isCacheable(request: CmsRequest, call: RouteCall, incoming: Incoming): boolean {
+  #isCacheable(request: CmsRequest, incoming: Incoming, body: ParsedBody): boolean {
     const safe = (method: string) => method === 'GET' || method === 'HEAD';
-    if (!safe(call.method) || !safe(incoming.realMethod)) return false;
-    if (call.body.raw.length > 0 || request.parsedBody !== undefined) return false;
-    return this.options.registry.match('GET', call.path)?.route.cache === true;
+    if (!safe(incoming.method) || !safe(incoming.realMethod)) return false;
+    if (body.raw.length > 0 || request.parsedBody !== undefined) return false;
+    return this.options.registry.match('GET', incoming.path)?.route.cache === true;
   }
 
   /** Embeds of a kept answer: each must lead to a route declared `cache`, or the answer is not kept. */
@@ -345,6 +342,16 @@ export class Dispatcher implements RouteSteps {
     if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
     return Object.freeze(context);
   }
+}
+
+/** The request as routes see it; made only when a route runs (a kept answer needs none of it). */
+function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site): RouteCall {
+  const call: RouteCall = {
+    method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
+    user, origin: 'http', site,
+  };
+  if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
+  return call;
 }
 
 /**
