@@ -250,16 +250,22 @@ export function createCms(options: CmsOptions = {}): Cms {
     generations,
     ...(options.responseCache === false ? {} : { responseCache: new ResponseCache(generations, options.responseCache) }),
     ...(options.viewFragments === false ? {} : { fragments: new FragmentCache(options.viewFragments) }),
-    authenticate: async (input) => {
+    authenticate: (input) => {
       if (input.user) return isPrincipal(input.user) ? input.user : principalById(input.user.id);
-      for (const step of authenticationSteps) {
-        const principal = await step(input);
-        if (principal !== undefined) return principal;
-      }
-      return null;
+      // Without the host's hook, a request without credentials is anonymous at once (no promise to wait for).
+      if (!options.authenticate && input.headers.authorization === undefined) return null;
+      return authenticateBySteps(input);
     },
     ...(options.onError ? { onError: options.onError } : {}),
   });
+
+  async function authenticateBySteps(input: Parameters<AuthenticationStep>[0]): Promise<Principal | null> {
+    for (const step of authenticationSteps) {
+      const principal = await step(input);
+      if (principal !== undefined) return principal;
+    }
+    return null;
+  }
 
   /** A host that passes only `{id}` as `request.user` gets that stored user's principal (none if unknown). */
   async function principalById(id: number): Promise<Principal | null> {

@@ -110,7 +110,8 @@ export class Dispatcher implements RouteSteps {
 
   async #handle(request: CmsRequest, seen: { userId: number | null } | undefined): Promise<CmsResponse> {
     const incoming = readIncoming(request);
-    const settings = await this.#settings();
+    const pending = this.#settings();
+    const settings = isThenable(pending) ? await pending : pending;
     const site = resolveSite(settings, request.baseUrl, this.options.registry.names);
 
     const refused = incoming.jsonp ? jsonpRefusal(incoming.query, this.options.jsonp) : null;
@@ -120,7 +121,8 @@ export class Dispatcher implements RouteSteps {
     let body: ParsedBody;
     try {
       this.#checkBodySize(request, incoming, this.options.maxBodyBytes);
-      user = await this.#authenticate(request, incoming);
+      const found = this.#authenticate(request, incoming);
+      user = isThenable(found) ? await found : found;
       if (seen && user) seen.userId = user.id;
       if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
       // Without a body there is nothing to parse, and no promise turn to wait for.
@@ -222,7 +224,7 @@ export class Dispatcher implements RouteSteps {
   }
 
   /** The settings for this request: the same object until a value changes (kept answers follow it). */
-  async #settings(): Promise<SiteSettings> {
+  #settings(): Promise<SiteSettings> | SiteSettings {
     return this.options.currentSite ? this.options.currentSite() : this.options.site;
   }
 
@@ -232,11 +234,13 @@ export class Dispatcher implements RouteSteps {
     if (declared > limit || actual > limit) throw bodyTooLarge(limit);
   }
 
-  async #authenticate(request: CmsRequest, incoming: Incoming): Promise<Principal | null> {
+  /** The caller; waits only when the authenticator answers with a promise. */
+  #authenticate(request: CmsRequest, incoming: Incoming): Promise<Principal | null> | Principal | null {
     if (!this.options.authenticate) return null;
     const input: Parameters<Authenticator>[0] = { headers: incoming.headers, user: request.user };
     if (request.remoteAddress) input.remoteAddress = request.remoteAddress;
-    return (await this.options.authenticate(input)) ?? null;
+    const found = this.options.authenticate(input);
+    return isThenable(found) ? Promise.resolve(found).then((principal) => principal ?? null) : found ?? null;
   }
 
   async #run(call: RouteCall): Promise<Outcome> {
@@ -342,6 +346,11 @@ export class Dispatcher implements RouteSteps {
     if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
     return Object.freeze(context);
   }
+}
+
+/** A promise (or any thenable) rather than a value at hand: only those are waited for, a turn each. */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** The request as routes see it; made only when a route runs (a kept answer needs none of it). */
