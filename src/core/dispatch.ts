@@ -49,8 +49,11 @@ export interface DispatcherOptions {
   /** Handed to every request context as it is; the core never looks inside. */
   services: Services;
   site: SiteSettings;
-  /** The settings in effect for each request, when they can change while the site runs (stored settings). */
-  currentSite?: () => Promise<SiteSettings>;
+  /**
+   * The settings in effect for each request, when they can change while the site runs (stored settings); given
+   * the store's change token when the dispatcher has read it for this request.
+   */
+  currentSite?: (changeToken?: string) => Promise<SiteSettings>;
   authenticate?: Authenticator;
   /** Called with every unexpected error (the response is a bare 500 `internal_error`). */
   onError?: (error: unknown) => void;
@@ -110,12 +113,8 @@ export class Dispatcher implements RouteSteps {
 
   async #handle(request: CmsRequest, seen: { userId: number | null } | undefined): Promise<CmsResponse> {
     const incoming = readIncoming(request);
-    const pending = this.#settings();
-    const settings = isThenable(pending) ? await pending : pending;
-    const site = resolveSite(settings, request.baseUrl, this.options.registry.names);
-
     const refused = incoming.jsonp ? jsonpRefusal(incoming.query, this.options.jsonp) : null;
-    if (refused) return this.#respond(refused, incoming, site, null);
+    if (refused) return this.#respond(refused, incoming, (await this.#siteFor(request)).site, null);
 
     let user: Principal | null = null;
     let body: ParsedBody;
@@ -131,10 +130,17 @@ export class Dispatcher implements RouteSteps {
         : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
+      const { site } = await this.#siteFor(request);
       return this.#respond({ status: error.status, headers: { ...error.headers }, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
     }
 
-    if (this.#isCacheable(request, incoming, body)) return this.#throughCache(request, incoming, body, user, site, settings);
+    // The store's change token is read once, after authentication (which may write): the settings and the caches
+    // then follow the same state of the store.
+    const changeToken = this.options.generations?.sources.changeToken;
+    const token = changeToken ? await changeToken() : undefined;
+    const { settings, site } = await this.#siteFor(request, token);
+
+    if (this.#isCacheable(request, incoming, body)) return this.#throughCache(request, incoming, body, user, site, settings, token);
     return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site), incoming), incoming, site, user);
   }
 
@@ -150,9 +156,11 @@ export class Dispatcher implements RouteSteps {
    * GET or HEAD of a route declared `cache`: the kept answer while it is valid, else the GET answer computed,
    * tagged and kept. HEAD is answered as GET without the body, so both carry the same tag.
    */
-  async #throughCache(request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings): Promise<CmsResponse> {
+  async #throughCache(
+    request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings, token: string | undefined,
+  ): Promise<CmsResponse> {
     const { responseCache: cache, fragments, generations } = this.options;
-    const generation = generations && (cache || fragments) ? await generations.current(settings, this.options.registry.routes.length) : null;
+    const generation = generations && (cache || fragments) ? await generations.current(settings, this.options.registry.routes.length, token) : null;
     const key = cache && generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user }) : null;
     const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
     const kept = key === null ? undefined : cache!.get(key, generation!);
@@ -223,9 +231,10 @@ export class Dispatcher implements RouteSteps {
     };
   }
 
-  /** The settings for this request: the same object until a value changes (kept answers follow it). */
-  #settings(): Promise<SiteSettings> | SiteSettings {
-    return this.options.currentSite ? this.options.currentSite() : this.options.site;
+  /** The settings for this request (the same object until a value changes: kept answers follow it), and its site. */
+  async #siteFor(request: CmsRequest, token?: string): Promise<{ settings: SiteSettings; site: Site }> {
+    const settings = this.options.currentSite ? await this.options.currentSite(token) : this.options.site;
+    return { settings, site: resolveSite(settings, request.baseUrl, this.options.registry.names) };
   }
 
   #checkBodySize(request: CmsRequest, incoming: Incoming, limit: number): void {
