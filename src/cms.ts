@@ -250,16 +250,22 @@ export function createCms(options: CmsOptions = {}): Cms {
     generations,
     ...(options.responseCache === false ? {} : { responseCache: new ResponseCache(generations, options.responseCache) }),
     ...(options.viewFragments === false ? {} : { fragments: new FragmentCache(options.viewFragments) }),
-    authenticate: async (input) => {
+    authenticate: (input) => {
       if (input.user) return isPrincipal(input.user) ? input.user : principalById(input.user.id);
-      for (const step of authenticationSteps) {
-        const principal = await step(input);
-        if (principal !== undefined) return principal;
-      }
-      return null;
+      // Without the host's hook, a request without credentials is anonymous at once (no promise to wait for).
+      if (!options.authenticate && input.headers.authorization === undefined) return null;
+      return authenticateBySteps(input);
     },
     ...(options.onError ? { onError: options.onError } : {}),
   });
+
+  async function authenticateBySteps(input: Parameters<AuthenticationStep>[0]): Promise<Principal | null> {
+    for (const step of authenticationSteps) {
+      const principal = await step(input);
+      if (principal !== undefined) return principal;
+    }
+    return null;
+  }
 
   /** A host that passes only `{id}` as `request.user` gets that stored user's principal (none if unknown). */
   async function principalById(id: number): Promise<Principal | null> {
@@ -269,9 +275,14 @@ export function createCms(options: CmsOptions = {}): Cms {
 
   const apiRoot = normalizeApiRoot(options.site?.apiRoot, names);
   const health = () => checkHealth(deps.storage);
+  // Once the secret is known, requests go straight to the core: waiting on a settled promise still costs a turn.
+  let secretKnown = false;
   const dispatch = async (request: CmsRequest, seen?: { userId: number | null }) => {
+    if (secretKnown) return core.handle(request, seen);
     // A store that cannot be read now fails the requests that need a key, through the usual error answer.
-    await deps.secret.ready().catch(() => undefined);
+    await deps.secret.ready().then(() => {
+      secretKnown = true;
+    }, () => undefined);
     return core.handle(request, seen);
   };
   return {

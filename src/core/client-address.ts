@@ -86,7 +86,7 @@ export function resolveClientAddress(
   trust: ProxyTrust,
 ): string | undefined {
   // Without a socket address (a fetch runtime that does not tell), only a hop count or `true` can name the client.
-  let client = socketAddress ? canonicalAddress(socketAddress) ?? socketAddress : '';
+  let client = socketAddress ? peerAddress(socketAddress) : '';
   if (trust === trustNobody || !trust(client, 0)) return client || undefined;
   const chain = forwardedChain(joined(forwardedFor), joined(forwarded));
   for (let hop = 1; chain.length > 0; hop += 1) {
@@ -102,5 +102,14 @@ export function resolveClientAddress(
 export function trustsPeer(socketAddress: string | null | undefined, trust: ProxyTrust): boolean {
   if (trust === trustNobody) return false;
   if (trust === trustEveryone) return true;
-  return trust(socketAddress ? canonicalAddress(socketAddress) ?? socketAddress : '', 0);
+  return trust(socketAddress ? peerAddress(socketAddress) : '', 0);
+}
+
+/** The last socket address seen and its canonical form: a server's peers are few, and parsing one is not free. */
+let lastPeer = { address: '', canonical: '' };
+
+/** A socket's address in canonical form (itself when it does not parse). */
+function peerAddress(address: string): string {
+  if (lastPeer.address !== address) lastPeer = { address, canonical: canonicalAddress(address) ?? address };
+  return lastPeer.canonical;
 }

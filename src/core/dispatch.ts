@@ -16,7 +16,7 @@
  * Batches and embeds run requests inside it through `prepareInternal` (internal.ts). Every error, whatever
  * throws it, goes through `toCmsError()`.
  */
-import { bodyTooLarge, parseBody, type ParsedBody } from './body.js';
+import { bodyTooLarge, emptyBody, mediaTypeOf, parseBody, type ParsedBody } from './body.js';
 import { fragmentPrefix, type FragmentCache, type FragmentScope } from './cache/fragments.js';
 import type { Generations } from './cache/generation.js';
 import { cacheKey } from './cache/key.js';
@@ -49,8 +49,11 @@ export interface DispatcherOptions {
   /** Handed to every request context as it is; the core never looks inside. */
   services: Services;
   site: SiteSettings;
-  /** The settings in effect for each request, when they can change while the site runs (stored settings). */
-  currentSite?: () => Promise<SiteSettings>;
+  /**
+   * The settings in effect for each request, when they can change while the site runs (stored settings); given
+   * the store's change token when the dispatcher has read it for this request.
+   */
+  currentSite?: (changeToken?: string) => Promise<SiteSettings>;
   authenticate?: Authenticator;
   /** Called with every unexpected error (the response is a bare 500 `internal_error`). */
   onError?: (error: unknown) => void;
@@ -110,38 +113,41 @@ export class Dispatcher implements RouteSteps {
 
   async #handle(request: CmsRequest, seen: { userId: number | null } | undefined): Promise<CmsResponse> {
     const incoming = readIncoming(request);
-    const settings = await this.#settings();
-    const site = resolveSite(settings, request.baseUrl, this.options.registry.names);
-
-    const refused = jsonpRefusal(incoming.query, this.options.jsonp);
-    if (refused) return this.#respond(refused, incoming, site, null);
+    const refused = incoming.jsonp ? jsonpRefusal(incoming.query, this.options.jsonp) : null;
+    if (refused) return this.#respond(refused, incoming, (await this.#siteFor(request)).site, null);
 
     let user: Principal | null = null;
     let body: ParsedBody;
     try {
       this.#checkBodySize(request, incoming, this.options.maxBodyBytes);
-      user = await this.#authenticate(request, incoming);
+      const found = this.#authenticate(request, incoming);
+      user = isThenable(found) ? await found : found;
       if (seen && user) seen.userId = user.id;
       if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
-      body = await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
+      // Without a body there is nothing to parse, and no promise turn to wait for.
+      body = request.parsedBody === undefined && !request.body?.length
+        ? Object.assign(emptyBody(), { mediaType: mediaTypeOf(incoming.headers['content-type']) })
+        : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
+      const { site } = await this.#siteFor(request);
       return this.#respond({ status: error.status, headers: { ...error.headers }, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
     }
 
-    const call: RouteCall = {
-      method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
-      user, origin: 'http', site,
-    };
-    if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
-    if (this.#isCacheable(request, call, incoming)) return this.#throughCache(request, call, incoming, settings);
-    return this.#respond(await this.#answer(call, incoming), incoming, site, user);
+    // The store's change token is read once, after authentication (which may write): the settings and the caches
+    // then follow the same state of the store.
+    const changeToken = this.options.generations?.sources.changeToken;
+    const token = changeToken ? await changeToken() : undefined;
+    const { settings, site } = await this.#siteFor(request, token);
+
+    if (this.#isCacheable(request, incoming, body)) return this.#throughCache(request, incoming, body, user, site, settings, token);
+    return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site), incoming), incoming, site, user);
   }
 
   /** An answer with the fixed and transport headers laid over it. */
   #respond(answer: Answer, incoming: Incoming, site: Site, user: Principal | null): CmsResponse {
     // Headers are merged with `Object.assign`: an object spread followed by more is slow on the hot path.
-    const headers = Object.assign(fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), answer.headers);
+    const headers = Object.assign(fixedHeaders(site, this.options.headerPrefix, incoming.jsonp), answer.headers);
     Object.assign(headers, transportHeaders(incoming, answer.status, user));
     return responseWithBody(answer.status, stringHeaders(headers), incoming.realMethod === 'HEAD' ? null : answer.body);
   }
@@ -150,24 +156,25 @@ export class Dispatcher implements RouteSteps {
    * GET or HEAD of a route declared `cache`: the kept answer while it is valid, else the GET answer computed,
    * tagged and kept. HEAD is answered as GET without the body, so both carry the same tag.
    */
-  async #throughCache(request: CmsRequest, call: RouteCall, incoming: Incoming, settings: SiteSettings): Promise<CmsResponse> {
-    const { site, user } = call;
+  async #throughCache(
+    request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings, token: string | undefined,
+  ): Promise<CmsResponse> {
     const { responseCache: cache, fragments, generations } = this.options;
-    const generation = generations && (cache || fragments) ? await generations.current(settings, this.options.registry.routes.length) : null;
-    const key = cache && generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: call.path, query: request.query, user }) : null;
+    const generation = generations && (cache || fragments) ? await generations.current(settings, this.options.registry.routes.length, token) : null;
+    const key = cache && generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user }) : null;
     const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
     const kept = key === null ? undefined : cache!.get(key, generation!);
     if (kept) return replyWith(kept, reply);
     const tracked = { keep: true };
     // Fragments serve the plain JSON answer only: `_envelope`, `_jsonp` and `_pretty` take the usual road.
-    const plain = !incoming.envelope && !('_jsonp' in incoming.query) && !('_pretty' in incoming.query);
+    const plain = !incoming.envelope && !incoming.jsonp && !('_pretty' in incoming.query);
     const scope: FragmentScope | null = fragments && generation && plain
       ? { cache: fragments, generation, prefix: fragmentPrefix(site.apiUrl, site.gmtOffset), keep: () => tracked.keep }
       : null;
-    const asGet = Object.assign({}, call, { method: 'GET', headers: watchedHeaders(call.headers, tracked) });
+    const asGet = Object.assign(routeCall(request, incoming, body, user, site), { method: 'GET', headers: watchedHeaders(incoming.headers, tracked) });
     const answer = await this.#answer(asGet, incoming, tracked, scope);
     if (!tracked.keep) return this.#respond(answer, incoming, site, user);
-    const computed = keptAnswer(answer.status, stringHeaders(Object.assign(fixedHeaders(site, this.options.headerPrefix, '_jsonp' in incoming.query), answer.headers)), answer.body);
+    const computed = keptAnswer(answer.status, stringHeaders(Object.assign(fixedHeaders(site, this.options.headerPrefix, incoming.jsonp), answer.headers)), answer.body);
     if (key !== null) cache!.set(key, generation!, computed);
     return replyWith(computed, reply, { body: answer.body });
   }
@@ -209,11 +216,11 @@ export class Dispatcher implements RouteSteps {
   }
 
   /** A GET or HEAD without a body, of a route declared `cache`. */
-  #isCacheable(request: CmsRequest, call: RouteCall, incoming: Incoming): boolean {
+  #isCacheable(request: CmsRequest, incoming: Incoming, body: ParsedBody): boolean {
     const safe = (method: string) => method === 'GET' || method === 'HEAD';
-    if (!safe(call.method) || !safe(incoming.realMethod)) return false;
-    if (call.body.raw.length > 0 || request.parsedBody !== undefined) return false;
-    return this.options.registry.match('GET', call.path)?.route.cache === true;
+    if (!safe(incoming.method) || !safe(incoming.realMethod)) return false;
+    if (body.raw.length > 0 || request.parsedBody !== undefined) return false;
+    return this.options.registry.match('GET', incoming.path)?.route.cache === true;
   }
 
   /** Embeds of a kept answer: each must lead to a route declared `cache`, or the answer is not kept. */
@@ -224,9 +231,10 @@ export class Dispatcher implements RouteSteps {
     };
   }
 
-  /** The settings for this request: the same object until a value changes (kept answers follow it). */
-  async #settings(): Promise<SiteSettings> {
-    return this.options.currentSite ? this.options.currentSite() : this.options.site;
+  /** The settings for this request (the same object until a value changes: kept answers follow it), and its site. */
+  async #siteFor(request: CmsRequest, token?: string): Promise<{ settings: SiteSettings; site: Site }> {
+    const settings = this.options.currentSite ? await this.options.currentSite(token) : this.options.site;
+    return { settings, site: resolveSite(settings, request.baseUrl, this.options.registry.names) };
   }
 
   #checkBodySize(request: CmsRequest, incoming: Incoming, limit: number): void {
@@ -235,11 +243,13 @@ export class Dispatcher implements RouteSteps {
     if (declared > limit || actual > limit) throw bodyTooLarge(limit);
   }
 
-  async #authenticate(request: CmsRequest, incoming: Incoming): Promise<Principal | null> {
+  /** The caller; waits only when the authenticator answers with a promise. */
+  #authenticate(request: CmsRequest, incoming: Incoming): Promise<Principal | null> | Principal | null {
     if (!this.options.authenticate) return null;
     const input: Parameters<Authenticator>[0] = { headers: incoming.headers, user: request.user };
     if (request.remoteAddress) input.remoteAddress = request.remoteAddress;
-    return (await this.options.authenticate(input)) ?? null;
+    const found = this.options.authenticate(input);
+    return isThenable(found) ? Promise.resolve(found).then((principal) => principal ?? null) : found ?? null;
   }
 
   async #run(call: RouteCall): Promise<Outcome> {
@@ -345,6 +355,21 @@ export class Dispatcher implements RouteSteps {
     if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
     return Object.freeze(context);
   }
+}
+
+/** A promise (or any thenable) rather than a value at hand: only those are waited for, a turn each. */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** The request as routes see it; made only when a route runs (a kept answer needs none of it). */
+function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site): RouteCall {
+  const call: RouteCall = {
+    method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
+    user, origin: 'http', site,
+  };
+  if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
+  return call;
 }
 
 /**

@@ -38,6 +38,23 @@ export function isSecretKey(name: string): boolean {
 export function redactQuery(query: CmsRequest['query']): string {
   if (query === undefined || query === '') return '';
   if (typeof query !== 'string') return redactParams(query);
+  let redacted = redactedQueries.get(query);
+  if (redacted === undefined) {
+    redacted = redactText(query);
+    if (query.length <= MAX_REMEMBERED_QUERY_LENGTH) {
+      if (redactedQueries.size >= MAX_REMEMBERED_QUERIES) redactedQueries.clear();
+      redactedQueries.set(query, redacted);
+    }
+  }
+  return redacted;
+}
+
+/** Query strings logged lately, redacted: a server sees the same few again and again. Bounded. */
+const redactedQueries = new Map<string, string>();
+const MAX_REMEMBERED_QUERIES = 500;
+const MAX_REMEMBERED_QUERY_LENGTH = 1000;
+
+function redactText(query: string): string {
   return query.split('&').map((pair) => {
     const mark = pair.indexOf('=');
     if (mark === -1) return pair;

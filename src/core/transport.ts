@@ -26,6 +26,8 @@ export interface Incoming {
   /** `_embed` (all links, or the rels named), null when not asked. */
   embed: true | string[] | null;
   envelope: boolean;
+  /** Whether `_jsonp` is in the query. */
+  jsonp: boolean;
 }
 
 /** An answer before the transport headers: a JSON value, or text/bytes for JSONP, pretty or own formats. */
@@ -39,24 +41,77 @@ export const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Contr
 
 export function readIncoming(request: CmsRequest): Incoming {
   const headers = normalizeHeaders(request.headers);
-  const query = typeof request.query === 'string' ? parseQueryString(request.query) : safeParams(request.query);
+  const raw = typeof request.query === 'string' ? request.query : null;
+  const facts = typeof request.query === 'string' ? factsOfText(request.query) : hostQueryFacts(request.query);
   const realMethod = request.method.toUpperCase();
   const override = headers['x-http-method-override'];
-  const method = typeof query._method === 'string' && query._method !== ''
-    ? query._method.toUpperCase()
-    : override ? override.toUpperCase() : realMethod;
-  const fromQuery = typeof query.rest_route === 'string' && query.rest_route !== '' ? query.rest_route : null;
-  const trimmed = (fromQuery ?? request.path).replace(/\/+$/, '');
+  const method = facts.method ?? (override ? override.toUpperCase() : realMethod);
+  const trimmed = (facts.restRoute ?? request.path).replace(/\/+$/, '');
+  // A query string is parsed only when something reads it: a kept answer needs none of its parameters.
+  let query = facts.query;
   return {
     realMethod,
     method,
     overrideHeader: Boolean(override),
     path: trimmed === '' ? '/' : trimmed,
-    query,
+    get query() {
+      return (query ??= parseQueryString(raw!));
+    },
     headers,
-    embed: '_embed' in query ? embedParam(query._embed) : null,
+    get embed() {
+      return facts.embed ? embedParam(this.query._embed) : null;
+    },
+    envelope: facts.envelope,
+    jsonp: facts.jsonp,
+  };
+}
+
+/** What a query says about the request itself, before any route reads it; `query` is set for a host's own map. */
+interface QueryFacts {
+  /** `_method`, upper-cased, when given and not empty. */
+  method: string | null;
+  restRoute: string | null;
+  jsonp: boolean;
+  embed: boolean;
+  envelope: boolean;
+  query?: ParamMap;
+}
+
+/** Parameters a host parsed itself are copied for every request (the copy is this request's). */
+function hostQueryFacts(query: Exclude<CmsRequest['query'], string>): QueryFacts {
+  const copy = safeParams(query);
+  return { ...factsOf(copy), query: copy };
+}
+
+function factsOf(query: ParamMap): QueryFacts {
+  return {
+    method: typeof query._method === 'string' && query._method !== '' ? query._method.toUpperCase() : null,
+    restRoute: typeof query.rest_route === 'string' && query.rest_route !== '' ? query.rest_route : null,
+    jsonp: '_jsonp' in query,
+    embed: '_embed' in query,
     envelope: '_envelope' in query,
   };
+}
+
+/**
+ * The facts of query strings read lately: the same text always says the same, so a repeated query is not parsed
+ * again to learn them. Bounded in entries and in the length of the text kept.
+ */
+const factsOfQueries = new Map<string, QueryFacts>();
+const MAX_REMEMBERED_QUERIES = 500;
+const MAX_REMEMBERED_QUERY_LENGTH = 1000;
+
+function factsOfText(text: string): QueryFacts {
+  const known = factsOfQueries.get(text);
+  if (known) return known;
+  const query = parseQueryString(text);
+  const facts = factsOf(query);
+  if (text.length <= MAX_REMEMBERED_QUERY_LENGTH) {
+    if (factsOfQueries.size >= MAX_REMEMBERED_QUERIES) factsOfQueries.clear();
+    factsOfQueries.set(text, facts);
+  }
+  // This request may read the map just parsed; the remembered facts never hold one.
+  return { ...facts, query };
 }
 
 /** JSONP refused before anything else runs: disabled, or a callback name that is not a plain identifier path. */

@@ -12,8 +12,11 @@ export const SETTINGS_COLLECTION = 'settings';
 const RECORD_ID = 1;
 
 export interface SiteSettingsStore {
-  /** The settings in effect: the host's with the stored values over them. The same object until something changes. */
-  current(): Promise<SiteSettings>;
+  /**
+   * The settings in effect: the host's with the stored values over them. The same object until something changes.
+   * `changeToken`: the store's token, when the caller has just read it (so it is not read twice).
+   */
+  current(changeToken?: string): Promise<SiteSettings>;
   /** The values written through `/settings`, by setting name. */
   stored(): Promise<Readonly<Record<string, unknown>>>;
   /** Writes values (null removes a stored value, so the host's or the default applies again). */
@@ -41,9 +44,9 @@ export function createSiteSettingsStore(storage: StoragePort, host: SiteSettings
   const now = options.now ?? (() => performance.now());
   let cached: { stored: Record<string, unknown>; settings: SiteSettings; key: string; at: number; token: string | null } | null = null;
 
-  async function load(): Promise<NonNullable<typeof cached>> {
+  async function load(given?: string): Promise<NonNullable<typeof cached>> {
     // The token is read before the record, so a write landing in between only makes the values newer than it.
-    const token = storage.changeToken ? await storage.changeToken() : null;
+    const token = given ?? (storage.changeToken ? await storage.changeToken() : null);
     if (cached && (token === null ? now() - cached.at < refreshMs : cached.token === token)) return cached;
     const stored = valuesOf(await storage.get(SETTINGS_COLLECTION, RECORD_ID));
     const key = JSON.stringify(stored);
@@ -54,7 +57,7 @@ export function createSiteSettingsStore(storage: StoragePort, host: SiteSettings
   }
 
   return {
-    current: async () => (await load()).settings,
+    current: async (changeToken) => (await load(changeToken)).settings,
     stored: async () => (await load()).stored,
     async update(changes) {
       await storage.transaction(async (tx) => {

@@ -46,12 +46,13 @@ export class Generations {
   /**
    * The generation this request's answer belongs to, or null when nothing may be kept now (no change token, or
    * a scheduled post due). Read it before computing the answer: a write landing meanwhile changes the token, so
-   * the answer, kept under the older generation, is never served.
+   * the answer, kept under the older generation, is never served. `token`: the change token, when the caller has
+   * just read it.
    */
-  async current(settings: object, routes: number): Promise<Generation | null> {
+  async current(settings: object, routes: number, token?: string): Promise<Generation | null> {
     const { changeToken, nextScheduled, now } = this.sources;
     if (!changeToken) return null;
-    const token = await changeToken();
+    token ??= await changeToken();
     let generation = this.#current;
     if (!generation?.isFor(token, settings, routes)) {
       const next = nextScheduled ? await nextScheduled() : null;

@@ -282,3 +282,40 @@ describe('conditional requests', () => {
     assert.equal(write.status, 401);
   });
 });
+
+describe('the store change token on a cached read', () => {
+  it('is read once per request, shared by the settings and the cache', async () => {
+    const storage = createMemoryStorage();
+    const read = storage.changeToken.bind(storage);
+    let reads = 0;
+    storage.changeToken = () => {
+      reads += 1;
+      return read();
+    };
+    const { cms, calls } = countingCms({ storage });
+    await cms.handle(get('/cms/v2/counted'));
+    reads = 0;
+    const kept = await cms.handle(get('/cms/v2/counted'));
+    assert.ok(isFromKeptBytes(kept));
+    assert.equal(calls.counted, 1);
+    assert.equal(reads, 1);
+  });
+
+  it('is read after authentication, so a login that writes to the store keeps the next answer kept', async () => {
+    const storage = createMemoryStorage();
+    let writes = 0;
+    const { cms, calls } = countingCms({
+      storage,
+      authenticate: async (input) => {
+        if (input.headers.authorization !== 'Bearer writer') return null;
+        await storage.insert('login_stamps', { at: (writes += 1) });
+        return null;
+      },
+    });
+    await cms.handle(get('/cms/v2/counted', '', { headers: { authorization: 'Bearer writer' } }));
+    const kept = await cms.handle(get('/cms/v2/counted'));
+    assert.equal(writes, 1);
+    assert.ok(isFromKeptBytes(kept), 'kept under the state the login left');
+    assert.equal(calls.counted, 1);
+  });
+});

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { readIncoming } from '../../src/core/transport.js';
+
+describe('reading the outer request', () => {
+  it('reads a repeated query string alike, and hands each request a map of its own', () => {
+    const request = { method: 'get', path: '/ignored/', query: '_method=put&rest_route=/a/b/&_jsonp=cb&_envelope&_embed=author,replies&x=1', headers: {} };
+    const first = readIncoming(request);
+    first.query.x = 'changed';
+    delete first.query._method;
+    const second = readIncoming(request);
+    for (const incoming of [first, second]) {
+      assert.equal(incoming.method, 'PUT');
+      assert.equal(incoming.realMethod, 'GET');
+      assert.equal(incoming.path, '/a/b');
+      assert.equal(incoming.jsonp, true);
+      assert.equal(incoming.envelope, true);
+    }
+    assert.deepEqual(second.embed, ['author', 'replies']);
+    assert.equal(second.query.x, '1');
+    assert.equal(second.query._method, 'put');
+    assert.notEqual(first.query, second.query);
+  });
+
+  it('reads a query without switches as the plain request, and a host-parsed query as given', () => {
+    const plain = readIncoming({ method: 'HEAD', path: '/p', query: 'per_page=10', headers: { 'X-HTTP-Method-Override': 'delete' } });
+    assert.deepEqual([plain.method, plain.path, plain.jsonp, plain.envelope, plain.embed, plain.overrideHeader], ['DELETE', '/p', false, false, null, true]);
+    assert.equal(plain.query.per_page, '10');
+    const hosted = readIncoming({ method: 'GET', path: '/', query: { rest_route: '/q', _embed: '' }, headers: {} });
+    assert.deepEqual([hosted.path, hosted.embed, Object.getPrototypeOf(hosted.query)], ['/q', true, null]);
+  });
+
+  it('remembers a bounded number of query strings, and still reads every one right', () => {
+    for (let index = 0; index < 1500; index += 1) {
+      const incoming = readIncoming({ method: 'GET', path: '/', query: `rest_route=/r/${index}&n=${index}`, headers: {} });
+      assert.equal(incoming.path, `/r/${index}`);
+      assert.equal(incoming.query.n, String(index));
+    }
+    const long = `rest_route=/long&pad=${'x'.repeat(5000)}`;
+    for (let round = 0; round < 2; round += 1) assert.equal(readIncoming({ method: 'GET', path: '/', query: long, headers: {} }).path, '/long');
+  });
+});
