@@ -6,7 +6,7 @@
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { created } from '../core/response.js';
-import { nowDates, publishDueOnce, savePost, scopeOf } from '../content/post-type/index.js';
+import { nowDates, savePost, scopeOf } from '../content/post-type/index.js';
 import { alternateExtensions, monthFolder } from './accept.js';
 import { checkParentType, textOf } from './changes.js';
 import type { MediaType } from './deps.js';
@@ -81,7 +81,6 @@ function mergedImageMeta(fresh: ImageMeta, source: ImageMeta | undefined): Image
 }
 
 export async function editMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
-  await publishDueOnce(context, mediaType.deps);
   await checkParentType(context, mediaType);
   const source = await requireAttachment(context, mediaType);
   const metadata = source.media_details;

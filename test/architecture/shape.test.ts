@@ -35,4 +35,13 @@ describe('resource shape', () => {
       assert.ok(sources.includes(`path: ${path}`), `${path} is declared literally`);
     }
   });
+
+  it('publishes due scheduled posts in one place, which no handler calls', () => {
+    const scheduler = 'src/content/post-type/scheduler.ts';
+    const callers = [...TEXT].filter(([path, text]) => path !== scheduler && /\bpublishDue(Once|Posts)\s*\(/.test(text)).map(([path]) => path);
+    assert.deepEqual(callers, [], 'handlers leave publishing to the route tables (publishingDuePosts)');
+    const wrapping = [...TEXT].filter(([, text]) => /\bpublishingDuePosts\(/.test(text)).map(([path]) => path).sort();
+    assert.deepEqual(wrapping, ['src/content/index.ts', scheduler, 'src/media/index.ts', 'src/sliders/routes.ts'],
+      'posts and pages, their revisions and autosaves, media and the slider stream pass their route tables through it');
+  });
 });
