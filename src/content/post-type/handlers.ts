@@ -19,11 +19,9 @@ import { scopeOf, type PostScope } from './scope.js';
 import { uniquePostSlug } from './unique-slug.js';
 import { listVisibility } from './visibility.js';
 import { prepareChanges, type PostChanges } from './write.js';
+import { isEmpty } from '../../format/php.js';
 
 const SLUG_CHECKED_AS_PUBLISHED = new Set(['draft', 'pending']);
-
-const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || value === '0'
-  || (Array.isArray(value) && value.length === 0);
 
 /** The order checks every post-type list makes before querying. */
 export function checkListOrder(params: Readonly<Record<string, unknown>>): void {

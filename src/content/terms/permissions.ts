@@ -5,7 +5,8 @@ import { CmsError, forbidden } from '../../core/errors.js';
 import type { PostRecord } from '../post-type/index.js';
 import { DEFAULT_CATEGORY_ID, type TermRecord } from '../taxonomy/index.js';
 import type { TermType } from './deps.js';
-import { isEmptyValue, loadPostOf, requireTerm } from './load.js';
+import { loadPostOf, requireTerm } from './load.js';
+import { isEmpty } from '../../format/php.js';
 
 function can(context: RequestContext, terms: TermType, capability: string, term?: TermRecord): boolean {
   const subject = term ? { taxonomy: term.taxonomy, isDefault: term.taxonomy === 'category' && term.id === DEFAULT_CATEGORY_ID } : undefined;
@@ -44,7 +45,7 @@ export async function canListTerms(context: RequestContext, terms: TermType): Pr
     return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.');
   }
   const postId = context.params.post;
-  if (!isEmptyValue(postId)) {
+  if (!isEmpty(postId)) {
     const post = await loadPostOf(context, terms, Number(postId));
     if (!post) return new CmsError('rest_post_invalid_id', 'Invalid post ID.', 400);
     if (!mayReadTermsOf(context, terms, post)) {
