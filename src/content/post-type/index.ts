@@ -10,7 +10,7 @@ export {
 export { POSTS_COLLECTION, isPostRecord, postsIn, type PostRecord, type PostFields } from './record.js';
 export { buildItemSchema, type ItemSchema } from './schema.js';
 export { collectionArgs, contextArg, itemArgs } from './args.js';
-export { capabilitiesOf, type Abilities } from './capabilities.js';
+export { capabilitiesOf, postSubject, subjectOf, type Abilities } from './capabilities.js';
 export { buildScope, scopeOf, type PostScope, type ScopeSource } from './scope.js';
 
 export {

@@ -1,8 +1,8 @@
 /** Permission checks of the category and tag routes, with the reference's codes and messages. */
-import { userCan, type PostSubject } from '../../auth/index.js';
+import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
-import type { PostRecord } from '../post-type/index.js';
+import { subjectOf, type PostRecord } from '../post-type/index.js';
 import { DEFAULT_CATEGORY_ID, type TermRecord } from '../taxonomy/index.js';
 import type { TermType } from './deps.js';
 import { loadPostOf, requireTerm } from './load.js';
@@ -27,14 +27,8 @@ async function withTerm(context: RequestContext, terms: TermType, check: (term: 
   }
 }
 
-function postSubjectOf(post: PostRecord): PostSubject {
-  const subject: PostSubject = { type: post.type, status: post.status, authorId: typeof post.author === 'number' ? post.author : 0 };
-  if (typeof post.trashed_from_status === 'string') subject.trashedFromStatus = post.trashed_from_status;
-  return subject;
-}
-
 function mayReadTermsOf(context: RequestContext, terms: TermType, post: PostRecord): boolean {
-  const subject = postSubjectOf(post);
+  const subject = subjectOf(post, context.site);
   if (!terms.definition.objectTypes.includes(subject.type)) return false;
   if (subject.status === 'publish') return true;
   return userCan(context.user, 'read_post', subject, terms.deps.capabilityRules);
