@@ -1,5 +1,5 @@
 /** The handlers of `/comments` and `/comments/{id}`. */
-import { resolvePostSettings, nowDates } from '../content/post-type/index.js';
+import { nowDates } from '../content/post-type/index.js';
 import { takeOrRefuse, userCan } from '../auth/index.js';
 import { filterByContext } from '../core/shape.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
@@ -25,7 +25,7 @@ export function environment(context: RequestContext, deps: CommentsDeps): Prepar
   return {
     storage: deps.storage,
     site: context.site,
-    permalinkStructure: resolvePostSettings(deps.posts).permalinkStructure,
+    permalinkStructure: deps.postSettings.permalinkStructure,
     smilies: context.site.useSmilies,
     url: context.url,
     wantsField: context.wantsField,
