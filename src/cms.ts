@@ -202,9 +202,9 @@ export function createCms(options: CmsOptions = {}): Cms {
   const names = namesFor(options.names);
   const registry = new Registry(names);
   const deps = createDeps(options, names);
-  const oembedDeps: OembedDeps = Object.freeze({ ...deps, posts: options.posts, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
+  const oembedDeps: OembedDeps = Object.freeze({ ...deps, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
   const mailingDeps = createMailingDeps(deps, options.mailing);
-  const commentsDeps: CommentsDeps = Object.freeze({ ...deps, posts: options.posts, comments: options.comments });
+  const commentsDeps: CommentsDeps = Object.freeze({ ...deps, comments: options.comments });
   const siteSettings = createSiteSettingsStore(deps.storage, deps.site);
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
@@ -224,7 +224,7 @@ export function createCms(options: CmsOptions = {}): Cms {
       (into) => registerTerms(into, deps),
       (into) => registerUsers(into, deps),
       (into) => registerComments(into, commentsDeps),
-      (into) => registerSearch(into, { ...deps, posts: options.posts }),
+      (into) => registerSearch(into, deps),
       (into) => registerSettings(into, { ...deps, settings: siteSettings }),
     ],
     'forms/v1': [(into) => registerForms(into, deps, options.forms)],

@@ -1,5 +1,5 @@
 /** The handlers of `/comments` and `/comments/{id}`. */
-import { resolvePostSettings, nowDates } from '../content/post-type/index.js';
+import { nowDates } from '../content/post-type/index.js';
 import { takeOrRefuse, userCan } from '../auth/index.js';
 import { filterByContext } from '../core/shape.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
@@ -17,6 +17,7 @@ import type { CommentRecord } from './record.js';
 import { commentSchema } from './schema.js';
 import { deleteComment, getComment, getPost, insertComment, listComments, postFactsOf, updateComment } from './service.js';
 import { addUserGeneratedRel, sanitizeCommentHtml } from './text.js';
+import { isEmpty } from '../format/php.js';
 
 const EDIT = { context: 'edit' } as const;
 
@@ -24,7 +25,7 @@ export function environment(context: RequestContext, deps: CommentsDeps): Prepar
   return {
     storage: deps.storage,
     site: context.site,
-    permalinkStructure: resolvePostSettings(deps.posts).permalinkStructure,
+    permalinkStructure: deps.postSettings.permalinkStructure,
     smilies: context.site.useSmilies,
     url: context.url,
     wantsField: context.wantsField,
@@ -50,10 +51,6 @@ export async function listCommentsHandler(context: RequestContext, deps: Comment
 export async function readCommentHandler(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
   const { comment } = await loadComment(context, deps);
   return item(await prepareComment(comment, environment(context, deps)));
-}
-
-function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || value === 0 || value === '0' || value === false;
 }
 
 /** The writer's markup rules: post markup only when both the writer and the comment's author may use it. */

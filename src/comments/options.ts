@@ -1,6 +1,6 @@
 /** What the comments resource is given, and the discussion choices a host can make (`createCms({ comments })`). */
 import type { Throttles } from '../auth/index.js';
-import type { PostEvents, PostSettings } from '../content/post-type/index.js';
+import type { PostEvents } from '../content/post-type/index.js';
 import type { CmsDeps } from '../deps.js';
 
 export interface CommentOptions {
@@ -52,9 +52,8 @@ export function resolveCommentOptions(options: CommentOptions = {}): ResolvedCom
 }
 
 /** The ports and settings the comment routes use. */
-export interface CommentsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'capabilityRules' | 'roles' | 'site' | 'names'> {
-  /** The permalink structure (for each comment's `link`) lives in the posts settings. */
-  readonly posts?: PostSettings | undefined;
+/** `postSettings`: the permalink structure, for each comment's `link`. */
+export interface CommentsDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'capabilityRules' | 'roles' | 'site' | 'names' | 'postSettings'> {
   readonly comments?: CommentOptions | undefined;
   /** Post saves and deletes, so comments follow their post into the trash and out of the store. */
   readonly postEvents: PostEvents;

@@ -7,14 +7,11 @@ import type { CommentsDeps, ResolvedCommentOptions } from './options.js';
 import type { CommentRecord } from './record.js';
 import { canEditPost, canModerate, canReadPostOf, isReadable, type Viewer } from './readability.js';
 import { getComment, getPost, postFactsOf } from './service.js';
+import { isEmpty } from '../format/php.js';
 
 export function viewerOf(context: RequestContext, deps: Pick<CommentsDeps, 'capabilityRules'>): Viewer {
   return { user: context.user, rules: deps.capabilityRules };
 }
-
-const isEmpty = (value: unknown) =>
-  value === undefined || value === null || value === false || value === 0 || value === '' || value === '0'
-  || (Array.isArray(value) && value.length === 0);
 
 export function invalidCommentId(): CmsError {
   return new CmsError('rest_comment_invalid_id', 'Invalid comment ID.', 404);

@@ -10,6 +10,7 @@
  * lists one's own comments on posts one may not read, which a single read then refuses).
  */
 import { userCan, type CapabilityRules, type PostSubject, type Principal } from '../auth/index.js';
+import { postSubject } from '../content/post-type/index.js';
 import type { Condition } from '../ports/storage.js';
 import type { PostFacts } from './record.js';
 
@@ -21,14 +22,14 @@ export interface Viewer {
 }
 
 function subject(viewer: Viewer, facts: PostFacts, own: boolean): PostSubject {
-  const post: PostSubject = {
+  const post: Parameters<typeof postSubject>[0] = {
     type: facts.post_type ?? '',
     status: facts.post_status ?? '',
     // Someone else's: an id no user has.
-    authorId: own && viewer.user ? viewer.user.id : -1,
+    author: own && viewer.user ? viewer.user.id : -1,
   };
-  if (facts.post_trashed_from !== null) post.trashedFromStatus = facts.post_trashed_from;
-  return post;
+  if (facts.post_trashed_from !== null) post.trashed_from_status = facts.post_trashed_from;
+  return postSubject(post);
 }
 
 function isOwn(viewer: Viewer, facts: PostFacts): boolean {

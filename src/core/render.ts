@@ -96,7 +96,7 @@ class Embedder {
       if (Array.isArray(this.rels) && !this.rels.includes(rel)) continue;
       const entries: unknown[] = [];
       for (const target of targets) entries.push(target.embeddable ? await this.#fetch(target.href) : []);
-      if (entries.some((entry) => !isEmpty(entry))) embedded[rel] = entries;
+      if (entries.some((entry) => !isEmptyAnswer(entry))) embedded[rel] = entries;
     }
     return Object.keys(embedded).length > 0 ? { ...record, _embedded: embedded } : data;
   }
@@ -152,7 +152,8 @@ export function splitPath(pathWithQuery: string): [string, string] {
   return mark === -1 ? [pathWithQuery, ''] : [pathWithQuery.slice(0, mark), pathWithQuery.slice(mark + 1)];
 }
 
-function isEmpty(value: unknown): boolean {
+/** An embedded answer with nothing in it (not PHP's `empty()`: the string "0" counts as content here). */
+function isEmptyAnswer(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === '') return true;
   if (Array.isArray(value)) return value.length === 0;
   if (typeof value === 'object') return Object.keys(value).length === 0;

@@ -1,5 +1,4 @@
 /** What the oEmbed resource is given, and the choices a host can make (`createCms({ oembed: {...} })`). */
-import type { PostSettings } from '../content/post-type/index.js';
 import type { CmsDeps } from '../deps.js';
 import { DEFAULT_PROVIDERS, type OembedProvider } from './providers.js';
 
@@ -31,9 +30,8 @@ export interface OembedOptions {
 }
 
 /** The ports and settings the oEmbed routes use. */
-export interface OembedDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'httpClient' | 'site' | 'names' | 'capabilityRules'> {
-  /** The permalink structure lives in the posts settings. */
-  readonly posts?: PostSettings | undefined;
+/** `postSettings`: the permalink structure. */
+export interface OembedDeps extends Pick<CmsDeps, 'storage' | 'clock' | 'httpClient' | 'site' | 'names' | 'capabilityRules' | 'postSettings'> {
   /** Public address of uploaded files (thumbnails); default `{site url}/uploads`. */
   readonly uploadsBaseUrl?: string | undefined;
   readonly oembed?: OembedOptions | undefined;

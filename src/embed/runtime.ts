@@ -1,5 +1,4 @@
 /** What the oEmbed routes and the in-process API share, built once from the dependencies. */
-import { resolvePostSettings } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import { createMemoryCache, createStorageCache, type OembedCache } from './cache.js';
 import { resolveOembedOptions, type OembedDeps, type ResolvedOembedOptions } from './options.js';
@@ -17,7 +16,7 @@ export interface OembedRuntime {
 
 export function createOembedRuntime(deps: OembedDeps): OembedRuntime {
   const options = resolveOembedOptions(deps.oembed);
-  const permalinkStructure = resolvePostSettings(deps.posts).permalinkStructure;
+  const { permalinkStructure } = deps.postSettings;
   const cache = options.store === 'storage'
     ? createStorageCache(deps.storage, options.maxEntries, deps.clock)
     : createMemoryCache(options.maxEntries, deps.clock);

@@ -113,7 +113,10 @@ export function toBool(value: unknown): boolean {
   return true;
 }
 
-/** PHP `empty()`. */
+/**
+ * PHP's `empty()`, the one rule for "not given" wherever the reference writes `empty()`: absent, null, false, 0,
+ * "", "0", and an empty list or map. Anything else, "0.0" and " " included, is given.
+ */
 export function isEmpty(value: unknown): boolean {
   return !toBool(value);
 }

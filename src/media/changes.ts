@@ -7,6 +7,7 @@ import type { RequestContext } from '../core/context.js';
 import { CmsError, forbidden } from '../core/errors.js';
 import { loadRecord, prepareChanges, scopeOf, type PostChanges, type PostRecord } from '../content/post-type/index.js';
 import type { MediaType } from './deps.js';
+import { isEmpty } from '../format/php.js';
 
 const ATTACHMENT_STATUSES = new Set(['inherit', 'private', 'trash', 'auto-draft']);
 
@@ -19,7 +20,6 @@ export function textOf(value: unknown): string | undefined {
   return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : raw === true ? '1' : raw === false ? '' : undefined;
 }
 
-const isEmpty = (value: unknown) => value === undefined || value === null || value === false || value === 0 || value === '' || value === '0';
 
 /** `post` may not name a revision or another attachment. */
 export async function checkParentType(context: RequestContext, mediaType: MediaType): Promise<PostRecord | null> {

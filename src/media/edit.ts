@@ -6,7 +6,7 @@
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { created } from '../core/response.js';
-import { nowDates, publishDueOnce, savePost, scopeOf } from '../content/post-type/index.js';
+import { nowDates, savePost, scopeOf } from '../content/post-type/index.js';
 import { alternateExtensions, monthFolder } from './accept.js';
 import { checkParentType, textOf } from './changes.js';
 import type { MediaType } from './deps.js';
@@ -23,6 +23,7 @@ import { generateMetadata } from './metadata-writer.js';
 import { prepareAttachment } from './prepare.js';
 import { requireAttachment } from './permissions.js';
 import { attachmentsIn, fileUrl, removedMeanwhile, uploadsBaseUrl, type AttachmentRecord } from './record.js';
+import { isEmpty } from '../format/php.js';
 
 /** Whether `src` (query ignored) ends with the path of the main file, the original upload or a generated size. */
 function sourceMatches(src: string, metadata: ImageMetadata): boolean {
@@ -72,7 +73,6 @@ function mergedImageMeta(fresh: ImageMeta, source: ImageMeta | undefined): Image
     for (const key of Object.keys(fresh) as (keyof ImageMeta)[]) {
       const value = source[key];
       const current = merged[key];
-      const isEmpty = (candidate: unknown) => candidate === '' || candidate === '0' || (Array.isArray(candidate) && candidate.length === 0);
       if (isEmpty(current) && !isEmpty(value)) (merged as unknown as Record<string, unknown>)[key] = value;
     }
   }
@@ -81,7 +81,6 @@ function mergedImageMeta(fresh: ImageMeta, source: ImageMeta | undefined): Image
 }
 
 export async function editMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
-  await publishDueOnce(context, mediaType.deps);
   await checkParentType(context, mediaType);
   const source = await requireAttachment(context, mediaType);
   const metadata = source.media_details;

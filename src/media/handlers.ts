@@ -4,7 +4,7 @@ import { CmsError } from '../core/errors.js';
 import { collection, created, item, paging, reply } from '../core/response.js';
 import { filterByContext } from '../core/shape.js';
 import {
-  buildListPlan, checkListOrder, deletePost, listVisibility, nowDates, onlyVisible, postsIn, publishDueOnce, savePost, scopeOf,
+  buildListPlan, checkListOrder, deletePost, listVisibility, nowDates, onlyVisible, postsIn, savePost, scopeOf,
   type PostRecord,
 } from '../content/post-type/index.js';
 import { sanitizeTitle } from '../format/slug.js';
@@ -37,7 +37,6 @@ function mimeFilter(context: RequestContext, deps: MediaDeps): string[] {
 }
 
 export async function listMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
-  await publishDueOnce(context, mediaType.deps);
   const { params } = context;
   checkListOrder(params);
   const scope = scopeOf(context, mediaType);
@@ -67,7 +66,6 @@ export async function listMedia(context: RequestContext, mediaType: MediaType): 
 }
 
 export async function readMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
-  await publishDueOnce(context, mediaType.deps);
   const record = await requireAttachment(context, mediaType);
   const prepared = await prepareAttachment(record, context, mediaType);
   // As for single posts: the page that shows the record, for clients that want its HTML view.
@@ -93,7 +91,6 @@ export function uploadFolderFor(context: RequestContext, deps: MediaDeps, parent
 }
 
 export async function createMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
-  await publishDueOnce(context, mediaType.deps);
   const { deps } = mediaType;
   const parent = await checkParentType(context, mediaType);
   const scope = scopeOf(context, mediaType);
@@ -142,7 +139,6 @@ export async function createMedia(context: RequestContext, mediaType: MediaType)
 }
 
 export async function updateMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
-  await publishDueOnce(context, mediaType.deps);
   await checkParentType(context, mediaType);
   const existing = await requireAttachment(context, mediaType);
   const scope = scopeOf(context, mediaType);
@@ -158,7 +154,6 @@ export async function updateMedia(context: RequestContext, mediaType: MediaType)
 }
 
 export async function deleteMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
-  await publishDueOnce(context, mediaType.deps);
   const record = await requireAttachment(context, mediaType);
   const scope = scopeOf(context, mediaType);
   if (context.params.force !== true) {

@@ -1,5 +1,5 @@
 /** `cms/v2/media`: uploads, sideloads, image sub-sizes and edits, and serving stored files. */
-import { definePostType } from '../content/post-type/index.js';
+import { definePostType, publishingDuePosts } from '../content/post-type/index.js';
 import type { Registry } from '../core/registry.js';
 import type { MediaDeps } from './deps.js';
 import { mediaRoutes } from './routes.js';
@@ -24,5 +24,5 @@ export { constrainDimensions } from './images/dimensions.js';
 export type { MediaDeps, MediaType } from './deps.js';
 
 export function registerMedia(registry: Registry, deps: MediaDeps): void {
-  registry.addRoutes('cms/v2', mediaRoutes(definePostType(ATTACHMENT_TYPE, deps, { schema: buildMediaSchema() })));
+  registry.addRoutes('cms/v2', publishingDuePosts(mediaRoutes(definePostType(ATTACHMENT_TYPE, deps, { schema: buildMediaSchema() })), deps));
 }

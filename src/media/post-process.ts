@@ -4,7 +4,6 @@
  */
 import type { RequestContext } from '../core/context.js';
 import { item } from '../core/response.js';
-import { publishDueOnce } from '../content/post-type/index.js';
 import type { MediaDeps, MediaType } from './deps.js';
 import { canEdit } from './images/codec.js';
 import { readImageHeader } from './images/header.js';
@@ -45,7 +44,6 @@ async function createMissingSizes(deps: MediaDeps, record: AttachmentRecord): Pr
 }
 
 export async function postProcessMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
-  await publishDueOnce(context, mediaType.deps);
   let record = await requireAttachment(context, mediaType);
   if (context.params.action === 'create-image-subsizes') record = await createMissingSizes(mediaType.deps, record);
   return item(await prepareAttachment(record, context, mediaType, 'edit'), { context: 'edit' });

@@ -1,5 +1,5 @@
 /** `GET /search`: one kind of result (`type`), narrowed by `subtype`, paged, each result linked to its record. */
-import { resolvePostSettings, type PostSettings } from '../content/post-type/index.js';
+import type { ResolvedPostSettings } from '../content/post-type/index.js';
 import type { HandlerResult, Item, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { collection, paging } from '../core/response.js';
@@ -9,7 +9,7 @@ import { SEARCH_HANDLERS, type SearchEnvironment } from './handlers-types.js';
 
 export interface SearchDeps {
   readonly storage: StoragePort;
-  readonly posts?: PostSettings | undefined;
+  readonly postSettings: Pick<ResolvedPostSettings, 'permalinkStructure'>;
 }
 
 function integers(value: unknown): number[] {
@@ -26,7 +26,7 @@ export async function searchHandler(context: RequestContext, deps: SearchDeps): 
   const perPage = Number(context.params.per_page) || 10;
   const env: SearchEnvironment = {
     storage: deps.storage,
-    links: { storage: deps.storage, home: context.site.home, permalinkStructure: resolvePostSettings(deps.posts).permalinkStructure, pageOnFront: context.site.pageOnFront },
+    links: { storage: deps.storage, home: context.site.home, permalinkStructure: deps.postSettings.permalinkStructure, pageOnFront: context.site.pageOnFront },
     url: (path) => context.url(path),
   };
   const found = await handler.find({

@@ -2,6 +2,7 @@
  * The `slider` namespace: the reference's five public read routes (no declared arguments, as there) and our
  * authenticated write routes on the same paths.
  */
+import { publishingDuePosts } from '../content/post-type/index.js';
 import { allowAnyone, CREATABLE, DELETABLE, READABLE, type RouteTable } from '../core/registry.js';
 import { sliderWriteArgs } from './args.js';
 import { createSlider, deleteSlider, readFullObject, readModal, readStream, updateSlider, type SliderRuntime } from './handlers.js';
@@ -22,9 +23,10 @@ export function sliderRoutes(runtime: SliderRuntime): RouteTable {
     { path: '/sliders/slides/(?P<id>\\d+)', endpoints: [
       { methods: READABLE, permission: allowAnyone, handler: (c) => readFullObject(c, runtime) },
     ] },
-    { path: '/sliders/stream/(?P<id>[0-9,]+)', endpoints: [
+    // The stream lists posts, so it reads them after the due scheduled ones are stored.
+    ...publishingDuePosts([{ path: '/sliders/stream/(?P<id>[0-9,]+)', endpoints: [
       { methods: READABLE, permission: allowAnyone, handler: (c) => readStream(c, runtime) },
-    ] },
+    ] }], runtime.posts.deps),
     { path: '/sliders/modal/(?P<slider>[\\w\\-]+)', endpoints: [
       { methods: READABLE, permission: allowAnyone, handler: (c) => readModal(c, runtime) },
     ] },

@@ -9,7 +9,7 @@
  */
 import { toInt, toPhpString } from '../core/args/php.js';
 import type { RequestContext } from '../core/context.js';
-import { canReadPost, postsIn, publishDueOnce, scopeOf, type PostRecord, type PostType } from '../content/post-type/index.js';
+import { canReadPost, postsIn, scopeOf, type PostRecord, type PostType } from '../content/post-type/index.js';
 import { uploadsBaseUrl, type UploadsConfig } from '../media/index.js';
 import type { StoragePort } from '../ports/storage.js';
 import { SliderFailure } from './failure.js';
@@ -90,7 +90,6 @@ export async function streamAnswer(context: RequestContext, deps: StreamDeps): P
   const parts = (id === undefined || id === null ? '' : toPhpString(id)).split(',');
   let data: unknown[];
   if (parts.length > 1) {
-    await publishDueOnce(context, deps.posts.deps);
     const environment: StreamEnvironment = {
       storage: deps.posts.deps.storage,
       scope: scopeOf(context, deps.posts),

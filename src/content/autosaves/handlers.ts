@@ -2,7 +2,7 @@
 import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
 import { collection, item } from '../../core/response.js';
-import { prepareChanges, publishDueOnce, requirePost, scopeOf } from '../post-type/index.js';
+import { prepareChanges, requirePost, scopeOf } from '../post-type/index.js';
 import { autosavesOf, latestAutosave, requireParent } from '../revisions/index.js';
 import type { AutosavedType } from './deps.js';
 import { prepareAutosave } from './prepare.js';
@@ -10,7 +10,6 @@ import { DRAFT_STATUSES, saveAutosaveRevision, updateOwnDraft } from './save.js'
 
 /** Every user's autosave of the post, newest first, on one unpaged list. */
 export async function listAutosaves(context: RequestContext, postType: AutosavedType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const parent = await requireParent(context, postType, 'id');
   const records = await autosavesOf(postType.deps.storage, parent.id);
   const items = await Promise.all(records.map((record) => prepareAutosave(context, postType, record, parent, context.context)));
@@ -19,7 +18,6 @@ export async function listAutosaves(context: RequestContext, postType: Autosaved
 
 /** The newest autosave of the post by any user; the `{id}` of the address is not consulted, as in the reference. */
 export async function readAutosave(context: RequestContext, postType: AutosavedType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const parent = await requireParent(context, postType, 'parent');
   const autosave = await latestAutosave(postType.deps.storage, parent.id);
   if (!autosave) throw new CmsError('rest_post_no_autosave', 'There is no autosave revision for this post.', 404);
@@ -28,7 +26,6 @@ export async function readAutosave(context: RequestContext, postType: AutosavedT
 
 /** Saves an autosave and answers 200 in the edit context, whichever way it was stored. */
 export async function createAutosave(context: RequestContext, postType: AutosavedType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const post = await requirePost(context, postType);
   const changes = await prepareChanges(context, post, scopeOf(context, postType).writeEnvironment());
   const ownDraft = DRAFT_STATUSES.has(post.status) && context.user !== null && post.author === context.user.id;

@@ -27,13 +27,22 @@ export function inheritedStatus(parent: Pick<PostRecord, 'status' | 'trashed_fro
 }
 
 /**
+ * The capability subject of a post from its own fields (type, status, author and, while trashed, the status it
+ * had before), for callers that hold those fields without the record (comments keep them beside each comment).
+ */
+export function postSubject(post: Pick<PostRecord, 'type' | 'status' | 'author' | 'trashed_from_status'>): PostSubject {
+  const subject: PostSubject = { type: post.type, status: post.status, authorId: post.author };
+  if (post.status === 'trash' && post.trashed_from_status) subject.trashedFromStatus = post.trashed_from_status;
+  return subject;
+}
+
+/**
  * What the capability rules look at in a record. `parent` is the record's parent when it was loaded (`null`
  * when it has none or it no longer exists); an `inherit` record whose parent was not looked up reads as the
  * strictest status.
  */
 export function subjectOf(post: PostRecord, site: Pick<Site, 'pageOnFront' | 'pageForPosts'>, parent?: PostRecord | null): PostSubject {
-  const subject: PostSubject = { type: post.type, status: post.status, authorId: post.author };
-  if (post.status === 'trash' && post.trashed_from_status) subject.trashedFromStatus = post.trashed_from_status;
+  const subject = postSubject(post);
   if (post.status === 'inherit' && post.parent > 0 && post.parent !== post.id) {
     const status = parent === undefined ? UNKNOWN_PARENT_STATUS : inheritedStatus(parent);
     if (status !== undefined) subject.parentStatus = status;

@@ -1,6 +1,6 @@
 /**
- * The handlers of a post type's collection and item routes: list, read, create, update, delete. Each first
- * publishes the scheduled posts that are due (once per request), then works on up-to-date records.
+ * The handlers of a post type's collection and item routes: list, read, create, update, delete. They run on
+ * up-to-date records: the route table stores the due scheduled posts first (`publishingDuePosts`).
  */
 import { identityOf } from '../../core/cache/key.js';
 import type { Item, KeyedItem, RequestContext } from '../../core/context.js';
@@ -15,16 +15,13 @@ import { preparePost, termsOfRecords } from './prepare.js';
 import { buildListPlan, type ListPlan } from './query.js';
 import { postsIn, type PostRecord } from './record.js';
 import { deletePost, savePost, trashPost } from './save.js';
-import { publishDueOnce } from './scheduler.js';
 import { scopeOf, type PostScope } from './scope.js';
 import { uniquePostSlug } from './unique-slug.js';
 import { listVisibility } from './visibility.js';
 import { prepareChanges, type PostChanges } from './write.js';
+import { isEmpty } from '../../format/php.js';
 
 const SLUG_CHECKED_AS_PUBLISHED = new Set(['draft', 'pending']);
-
-const isEmpty = (value: unknown) => value === undefined || value === null || value === '' || value === '0'
-  || (Array.isArray(value) && value.length === 0);
 
 /** The order checks every post-type list makes before querying. */
 export function checkListOrder(params: Readonly<Record<string, unknown>>): void {
@@ -70,7 +67,6 @@ function keyedPost(context: RequestContext, record: PostRecord, prepare: () => P
 
 /** `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. */
 export async function listPosts(context: RequestContext, postType: PostType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const { params } = context;
   checkListOrder(params);
   const scope = scopeOf(context, postType);
@@ -96,7 +92,6 @@ export async function listPosts(context: RequestContext, postType: PostType): Pr
 }
 
 export async function readPost(context: RequestContext, postType: PostType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const post = await requirePost(context, postType);
   const scope = scopeOf(context, postType);
   const password = typeof context.params.password === 'string' ? context.params.password : undefined;
@@ -125,7 +120,6 @@ function editResponse(scope: PostScope, post: PostRecord) {
 const EDIT = { context: 'edit' } as const;
 
 export async function createPost(context: RequestContext, postType: PostType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const scope = scopeOf(context, postType);
   const changes = await prepareChanges(context, null, scope.writeEnvironment());
   await slugAsPublished(scope, changes, changes.status, 0, changes.parent ?? 0);
@@ -135,7 +129,6 @@ export async function createPost(context: RequestContext, postType: PostType): P
 }
 
 export async function updatePost(context: RequestContext, postType: PostType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const existing = await requirePost(context, postType);
   const scope = scopeOf(context, postType);
   const changes = await prepareChanges(context, existing, scope.writeEnvironment());
@@ -149,7 +142,6 @@ export async function updatePost(context: RequestContext, postType: PostType): P
 }
 
 export async function removePost(context: RequestContext, postType: PostType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const post = await requirePost(context, postType);
   const scope = scopeOf(context, postType);
   if (!scope.abilities.canDelete(post)) {

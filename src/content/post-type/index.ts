@@ -10,7 +10,7 @@ export {
 export { POSTS_COLLECTION, isPostRecord, postsIn, type PostRecord, type PostFields } from './record.js';
 export { buildItemSchema, type ItemSchema } from './schema.js';
 export { collectionArgs, contextArg, itemArgs } from './args.js';
-export { capabilitiesOf, type Abilities } from './capabilities.js';
+export { capabilitiesOf, postSubject, subjectOf, type Abilities } from './capabilities.js';
 export { buildScope, scopeOf, type PostScope, type ScopeSource } from './scope.js';
 
 export {
@@ -36,7 +36,7 @@ export {
   type PostEvents, type PostEventHub, type PostSavedEvent, type PostDeletedEvent, type PostSavedListener,
   type PostDeletedListener, type SaveReason,
 } from './events.js';
-export { asPublishedWhenDue, nextScheduledPublish, publishDueOnce, publishDuePosts } from './scheduler.js';
+export { asPublishedWhenDue, nextScheduledPublish, publishDuePosts, publishingDuePosts } from './scheduler.js';
 export { authorPostsHandler, type AuthorPosts, type DeletionActor } from './author-posts.js';
 export { DEFAULT_PERMALINK_STRUCTURE, resolvePostSettings, type PostSettings, type ResolvedPostSettings } from './settings.js';
 export { dateWithGmt, filterDateToLocal, formatUtc, gmtToLocal, localToGmt, nowDates, parseStored } from './dates.js';

@@ -8,10 +8,7 @@ import type { PostType } from './define.js';
 import { postsIn, type PostRecord } from './record.js';
 import { asPublishedWhenDue, requestNow } from './scheduler.js';
 import { scopeOf, type PostScope } from './scope.js';
-
-const isEmpty = (value: unknown) =>
-  value === undefined || value === null || value === false || value === 0 || value === '' || value === '0'
-  || (Array.isArray(value) && value.length === 0);
+import { isEmpty } from '../../format/php.js';
 
 export function invalidPostId(): CmsError {
   return new CmsError('rest_post_invalid_id', 'Invalid post ID.', 404);

@@ -3,10 +3,12 @@
  * alive and tests move time with a fixed clock. Two parts, neither of them a permission check:
  * - reading: a `future` record whose date has passed reads as published (`asPublishedWhenDue`), so checks and
  *   answers agree with the clock before anything is written;
- * - writing: the handlers of the post-type routes first run `publishDueOnce`, which stores the new status and
- *   tells the `saved` listeners (`scheduled-publish`), once per request.
+ * - writing: the route tables of the resources made of post-type records pass through `publishingDuePosts`,
+ *   so every handler runs after the due records are stored and the `saved` listeners told
+ *   (`scheduled-publish`), once per request. No handler calls the scheduler; permission checks run before it.
  */
 import type { Principal, RequestContext } from '../../core/context.js';
+import type { RouteTable } from '../../core/registry.js';
 import type { ListQuery, StoragePort } from '../../ports/storage.js';
 import { formatUtc, parseStored } from './dates.js';
 import type { PostTypeDeps } from './define.js';
@@ -69,7 +71,7 @@ export function requestNow(context: Pick<RequestContext, 'memo'>, deps: Pick<Pos
 }
 
 /** Runs the publishing pass once per request, however many handlers ask for it. */
-export function publishDueOnce(context: Pick<RequestContext, 'site' | 'memo'>, deps: Pick<PostTypeDeps, 'storage' | 'postEvents' | 'clock'>): Promise<number> {
+function publishDueOnce(context: Pick<RequestContext, 'site' | 'memo'>, deps: Pick<PostTypeDeps, 'storage' | 'postEvents' | 'clock'>): Promise<number> {
   return context.memo('posts:publish-due', () => publishDuePosts(deps, requestNow(context, deps), { home: context.site.home }));
 }
 
@@ -95,4 +97,26 @@ export async function nextScheduledPublish(storage: StoragePort): Promise<number
   });
   const first = items[0]?.date_gmt;
   return typeof first === 'string' ? parseStored(first).getTime() : null;
+}
+
+type SchedulerDeps = Pick<PostTypeDeps, 'storage' | 'postEvents' | 'clock'>;
+
+/**
+ * The route table with every handler run after the due scheduled records of `deps.storage` are stored: where
+ * requests enter the post store, so no handler has to remember it.
+ */
+export function publishingDuePosts(table: RouteTable, deps: SchedulerDeps): RouteTable {
+  return table.map((route) => ({
+    ...route,
+    endpoints: route.endpoints.map((endpoint) => {
+      const { handler } = endpoint;
+      return {
+        ...endpoint,
+        handler: async (context: RequestContext) => {
+          await publishDueOnce(context, deps);
+          return handler(context);
+        },
+      };
+    }),
+  }));
 }

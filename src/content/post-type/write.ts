@@ -10,6 +10,7 @@ import { dateWithGmt } from './dates.js';
 import type { PostTypeCapabilities } from '../../auth/index.js';
 import type { PostTypeDefinition } from './definition.js';
 import { postsIn, type PostRecord } from './record.js';
+import { isEmpty } from '../../format/php.js';
 
 export interface PostChanges {
   title?: string;
@@ -53,10 +54,6 @@ export interface WriteEnvironment {
 }
 
 const isSet = (value: unknown) => value !== undefined && value !== null;
-/** PHP's `empty()` for request values. */
-const isEmpty = (value: unknown) =>
-  value === undefined || value === null || value === false || value === 0 || value === '' || value === '0'
-  || (Array.isArray(value) && value.length === 0);
 
 /** A text field sent as a string or as `{raw}`; for titles an empty `raw` counts as not sent. */
 function textOf(value: unknown, emptyRawIgnored: boolean): string | undefined {

@@ -5,7 +5,7 @@ import { collection, item, pageOffset, reply } from '../../core/response.js';
 import { filterByContext } from '../../core/shape.js';
 import type { Condition, ListQuery, SortKey } from '../../ports/storage.js';
 import {
-  checkListOrder, parseSearch, postsIn, publishDueOnce, relevanceRank, textSearch, type ItemSchema, type PostType,
+  checkListOrder, parseSearch, postsIn, relevanceRank, textSearch, type ItemSchema, type PostType,
 } from '../post-type/index.js';
 import { requireParent, requireRevision } from './permissions.js';
 import { prepareRevision, revisionPrepareOptions } from './prepare.js';
@@ -33,7 +33,6 @@ function orderOf(params: Readonly<Record<string, unknown>>, rank: Condition[] | 
  * the total), as the reference's unpaged query does.
  */
 export async function listRevisions(context: RequestContext, postType: PostType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const parent = await requireParent(context, postType, 'parent');
   const { params } = context;
   checkListOrder(params);
@@ -83,7 +82,6 @@ export async function listRevisions(context: RequestContext, postType: PostType)
 }
 
 export async function readRevision(context: RequestContext, postType: PostType): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const parent = await requireParent(context, postType, 'parent');
   const revision = await requireRevision(context, postType, parent);
   return item(await prepareRevision(revision, revisionPrepareOptions(context, postType)));
@@ -91,7 +89,6 @@ export async function readRevision(context: RequestContext, postType: PostType):
 
 /** Revisions cannot be trashed: only `force=true` removes one, answering with what it was. */
 export async function deleteRevision(context: RequestContext, postType: PostType, schema: ItemSchema): Promise<unknown> {
-  await publishDueOnce(context, postType.deps);
   const parent = await requireParent(context, postType, 'parent');
   const revision = await requireRevision(context, postType, parent);
   if (context.params.force !== true) {

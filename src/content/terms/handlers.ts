@@ -4,22 +4,23 @@ import { CmsError } from '../../core/errors.js';
 import { collection, created, item, paging, reply } from '../../core/response.js';
 import { deleteTerm, getTerm, insertTerm, updateTerm, type TermInput } from '../taxonomy/index.js';
 import type { TermType } from './deps.js';
-import { isEmptyValue, isSet, loadPostOf, requireTerm, termLookup } from './load.js';
+import { isSet, loadPostOf, requireTerm, termLookup } from './load.js';
 import { prepareTerm } from './prepare.js';
 import { queryTerms, type TermListQuery } from './query.js';
+import { isEmpty } from '../../format/php.js';
 
 export async function listTerms(context: RequestContext, terms: TermType): Promise<unknown> {
   const { params } = context;
   const { definition } = terms;
   const perPage = Number(params.per_page);
-  const requestedOffset = !definition.hierarchical && !isEmptyValue(params.offset)
+  const requestedOffset = !definition.hierarchical && !isEmpty(params.offset)
     ? Number(params.offset)
     : (Number(params.page) - 1) * perPage;
   const query: TermListQuery = {
     include: (params.include as number[] | undefined) ?? [],
     exclude: (params.exclude as number[] | undefined) ?? [],
     slugs: Array.isArray(params.slug) ? params.slug.map(String) : [],
-    search: isEmptyValue(params.search) ? '' : String(params.search),
+    search: isEmpty(params.search) ? '' : String(params.search),
     hideEmpty: params.hide_empty === true,
     orderby: (params.orderby as TermListQuery['orderby'] | undefined) ?? 'name',
     order: params.order === 'desc' ? 'desc' : 'asc',
@@ -27,7 +28,7 @@ export async function listTerms(context: RequestContext, terms: TermType): Promi
     number: perPage,
   };
   if (definition.hierarchical && isSet(context, 'parent')) query.parent = Number(params.parent);
-  if (!isEmptyValue(params.post)) {
+  if (!isEmpty(params.post)) {
     const post = await loadPostOf(context, terms, Number(params.post));
     const ids = post?.[definition.postField];
     query.postTermIds = Array.isArray(ids) ? ids.filter((id): id is number => typeof id === 'number') : [];

@@ -29,8 +29,3 @@ export function isSet(context: RequestContext, name: string): boolean {
   return value !== undefined && value !== null;
 }
 
-/** The reference's `empty()` for a request value. */
-export function isEmptyValue(value: unknown): boolean {
-  return value === undefined || value === null || value === false || value === 0 || value === '' || value === '0'
-    || (Array.isArray(value) && value.length === 0);
-}

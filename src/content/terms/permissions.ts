@@ -1,11 +1,12 @@
 /** Permission checks of the category and tag routes, with the reference's codes and messages. */
-import { userCan, type PostSubject } from '../../auth/index.js';
+import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
-import type { PostRecord } from '../post-type/index.js';
+import { subjectOf, type PostRecord } from '../post-type/index.js';
 import { DEFAULT_CATEGORY_ID, type TermRecord } from '../taxonomy/index.js';
 import type { TermType } from './deps.js';
-import { isEmptyValue, loadPostOf, requireTerm } from './load.js';
+import { loadPostOf, requireTerm } from './load.js';
+import { isEmpty } from '../../format/php.js';
 
 function can(context: RequestContext, terms: TermType, capability: string, term?: TermRecord): boolean {
   const subject = term ? { taxonomy: term.taxonomy, isDefault: term.taxonomy === 'category' && term.id === DEFAULT_CATEGORY_ID } : undefined;
@@ -26,14 +27,8 @@ async function withTerm(context: RequestContext, terms: TermType, check: (term: 
   }
 }
 
-function postSubjectOf(post: PostRecord): PostSubject {
-  const subject: PostSubject = { type: post.type, status: post.status, authorId: typeof post.author === 'number' ? post.author : 0 };
-  if (typeof post.trashed_from_status === 'string') subject.trashedFromStatus = post.trashed_from_status;
-  return subject;
-}
-
 function mayReadTermsOf(context: RequestContext, terms: TermType, post: PostRecord): boolean {
-  const subject = postSubjectOf(post);
+  const subject = subjectOf(post, context.site);
   if (!terms.definition.objectTypes.includes(subject.type)) return false;
   if (subject.status === 'publish') return true;
   return userCan(context.user, 'read_post', subject, terms.deps.capabilityRules);
@@ -44,7 +39,7 @@ export async function canListTerms(context: RequestContext, terms: TermType): Pr
     return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.');
   }
   const postId = context.params.post;
-  if (!isEmptyValue(postId)) {
+  if (!isEmpty(postId)) {
     const post = await loadPostOf(context, terms, Number(postId));
     if (!post) return new CmsError('rest_post_invalid_id', 'Invalid post ID.', 400);
     if (!mayReadTermsOf(context, terms, post)) {

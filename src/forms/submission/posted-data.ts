@@ -15,7 +15,8 @@ export interface PostedData {
   consentMissing: boolean;
 }
 
-function isEmptyValue(value: unknown): boolean {
+/** A posted value left blank: "", "0", null, absent, an empty list or map (not PHP's `empty()`: false and 0 count as given). */
+function leftBlank(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0;
   if (value !== null && typeof value === 'object') return Object.keys(value).length === 0;
   return value === '' || value === '0' || value === null || value === undefined;
@@ -46,7 +47,7 @@ export function buildPostedData(model: FormModel, fields: Readonly<Record<string
       }
     }
     values[tag.name] = value;
-    if (tag.hasOption('consent_for:storage') && isEmptyValue(value)) consentMissing = true;
+    if (tag.hasOption('consent_for:storage') && leftBlank(value)) consentMissing = true;
   }
   return { values, consentMissing };
 }
