@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { Cms, CmsRequest } from '../../src/index.js';
 import type { StoragePort } from '../../src/ports/storage.js';
+import { runWrk, type WrkResult } from './wrk.js';
 
 // The servers run the built package (dist/js), as the standalone server and every host do.
 const { toNodeListener } = await import('../../dist/js/node.js' as string) as typeof import('../../adapters/node.js');
@@ -231,23 +232,9 @@ async function load(port: number, row: Row, cpu: () => Promise<number>): Promise
 }
 
 /** wrk: one thread, CONNECTIONS connections, latency percentiles; p99 in milliseconds. */
-async function wrk(port: number, row: Row): Promise<{ rate: number; p99: number; total: number }> {
+function wrk(port: number, row: Row): Promise<WrkResult> {
   const headers = Object.entries({ host: HOST, ...row.headers }).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${HTTP_SECONDS}s`, '--latency', ...headers, `http://127.0.0.1:${port}${API_ROOT}${row.path}`];
-  const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
-    child.once('error', reject).once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with code ${code}`))));
-  });
-  const unit: Record<string, number> = { us: 0.001, ms: 1, s: 1000 };
-  const p99 = /^\s*99%\s+([\d.]+)(us|ms|s)\s*$/m.exec(output);
-  const total = /^\s*(\d+) requests in /m.exec(output);
-  const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(output);
-  if (!p99 || !total || !rate) throw new Error(`unexpected wrk output:\n${output}`);
-  const failures = /Non-2xx or 3xx responses: (\d+)|Socket errors: .*/.exec(output);
-  if (failures) process.stderr.write(`warning: port ${port}: ${failures[0]}\n`);
-  return { rate: Number(rate[1]), p99: Number(p99[1]) * unit[p99[2]!]!, total: Number(total[1]) };
+  return runWrk(['-t1', `-c${CONNECTIONS}`, `-d${HTTP_SECONDS}s`, ...headers], `http://127.0.0.1:${port}${API_ROOT}${row.path}`);
 }
 
 async function autocannonRun(port: number, row: Row): Promise<{ rate: number; p99: number; total: number }> {

@@ -23,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runWrk } from './wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -145,21 +146,9 @@ function cpuSeconds(pid: number): number {
 
 async function load(server: Server, path: string): Promise<{ rate: number; p99: number; cpuPerRequestUs: number }> {
   const before = cpuSeconds(server.child.pid!);
-  const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn('/usr/bin/wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', `http://127.0.0.1:${server.port}${path}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
-    child.once('error', reject).once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with code ${code}`))));
-  });
+  const { rate, p99, total } = await runWrk(['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`], `http://127.0.0.1:${server.port}${path}`, '/usr/bin/wrk');
   const used = cpuSeconds(server.child.pid!) - before;
-  const unit: Record<string, number> = { us: 0.001, ms: 1, s: 1000 };
-  const p99 = /^\s*99%\s+([\d.]+)(us|ms|s)\s*$/m.exec(output);
-  const total = /^\s*(\d+) requests in /m.exec(output);
-  const rate = /^Requests\/sec:\s+([\d.]+)/m.exec(output);
-  if (!p99 || !total || !rate) throw new Error(`unexpected wrk output:\n${output}`);
-  const failures = /Non-2xx or 3xx responses: (\d+)|Socket errors: .*/.exec(output);
-  if (failures) process.stderr.write(`warning: ${path}: ${failures[0]}\n`);
-  return { rate: Number(rate[1]), p99: Number(p99[1]) * unit[p99[2]!]!, cpuPerRequestUs: (used / Number(total[1])) * 1e6 };
+  return { rate, p99, cpuPerRequestUs: (used / total) * 1e6 };
 }
 
 const median = (values: number[]): number => {
