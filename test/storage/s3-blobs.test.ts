@@ -58,6 +58,30 @@ describe('S3 blob store', () => {
     assert.deepEqual(await siteB.list(''), []);
   });
 
+  it('tries again after a passing failure of the service, and reports one that lasts', async () => {
+    const bucket = await freshBucket();
+    const failing = (statuses: number[], calls: string[]): typeof fetch => async (input, init) => {
+      const request = new Request(input, init);
+      calls.push(request.method);
+      const status = statuses.shift();
+      if (status === 0) throw new TypeError('fetch failed');
+      if (status !== undefined) return new Response('<Error><Code>InternalError</Code></Error>', { status });
+      return fetch(request);
+    };
+    const calls: string[] = [];
+    const recovering = s3BlobStore({ bucket, endpoint, credentials, fetch: failing([500, 0, 503], calls) });
+    await recovering.put('2026/11/a.txt', new TextEncoder().encode('A'), { contentType: 'text/plain' });
+    assert.deepEqual(calls, ['PUT', 'PUT', 'PUT', 'PUT']);
+    assert.equal(new TextDecoder().decode((await recovering.get('2026/11/a.txt'))!.bytes), 'A');
+
+    const lasting = s3BlobStore({ bucket, endpoint, credentials, retries: 2, fetch: failing([500, 500, 500, 500], []) });
+    await assert.rejects(lasting.get('2026/11/a.txt'), (error: unknown) => error instanceof S3BlobStoreError && error.status === 500);
+    const refused: string[] = [];
+    const final = s3BlobStore({ bucket, endpoint, credentials, fetch: failing([403], refused) });
+    await assert.rejects(final.get('2026/11/a.txt'), S3BlobStoreError);
+    assert.deepEqual(refused, ['GET'], 'a refusal is not tried again');
+  });
+
   it('reports a service failure as an error, not as success or a missing blob', async () => {
     const store = s3BlobStore({ bucket: 'no-such-bucket', endpoint, credentials });
     await assert.rejects(store.put('x.txt', new Uint8Array([1]), { contentType: 'text/plain' }), S3BlobStoreError);

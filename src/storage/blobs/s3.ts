@@ -17,6 +17,8 @@ export interface S3BlobStoreOptions {
   listPageSize?: number;
   /** The fetch to use (tests, proxies); default the global one. */
   fetch?: typeof fetch;
+  /** Tries again after a 500, 502, 503 or 504 or a failed connection, this many times at most (default 3, 0: never). */
+  retries?: number;
 }
 
 /** Thrown when the service answers a request with an unexpected status. */
@@ -30,6 +32,9 @@ export class S3BlobStoreError extends Error {
 const listParser = new XMLParser({ isArray: (name) => name === 'Contents', parseTagValue: false, htmlEntities: true });
 const MAX_LIST_PAGE = 1000;
 const HEADS_AT_ONCE = 8;
+/** Answers S3 documents as worth another try: an internal error, a busy or unreachable service. */
+const RETRIED_STATUSES = new Set([500, 502, 503, 504]);
+const FIRST_RETRY_MS = 50;
 
 /**
  * Blobs in an S3-compatible bucket, for hosts whose processes or machines share one database: every process
@@ -47,9 +52,20 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
     : `${endpoint.origin}${endpoint.pathname.replace(/\/$/, '')}/${encodeURIComponent(options.bucket)}`;
 
   const objectUrl = (key: string) => `${bucketUrl}/${(keyPrefix + key).split('/').map(encodeSegment).join('/')}`;
-  const request = async (url: string, init: RequestInit) => {
-    const signed = await client.sign(url, init);
-    return send(signed);
+  const retries = Math.max(0, Math.floor(options.retries ?? 3));
+  // Each try is signed again: a signature names the time it was made.
+  const request = async (url: string, init: RequestInit): Promise<Response> => {
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= retries;
+      try {
+        const response = await send(await client.sign(url, init));
+        if (last || !RETRIED_STATUSES.has(response.status)) return response;
+        await response.arrayBuffer();
+      } catch (error) {
+        if (last || !(error instanceof TypeError)) throw error;
+      }
+      await backOff(attempt);
+    }
   };
 
   const head = async (key: string): Promise<BlobInfo | null> => {
@@ -129,6 +145,12 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
       return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
   };
+}
+
+/** Waits before another try: up to 50 ms, then 100 ms, 200 ms…, a random part of it so retrying processes spread. */
+function backOff(attempt: number): Promise<void> {
+  const ceiling = FIRST_RETRY_MS * 2 ** attempt;
+  return new Promise((resolve) => setTimeout(resolve, ceiling / 2 + Math.random() * (ceiling / 2)));
 }
 
 interface ListBucketResult {
