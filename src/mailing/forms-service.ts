@@ -5,9 +5,9 @@
 import { sanitizeHtml } from '../format/lazy-modules.js';
 import type { ArgSpec } from '../core/args/define.js';
 import { compileArg } from '../core/args/define.js';
-import { phpTrim } from '../core/args/php.js';
-import { stripAllTags } from '../core/args/text.js';
-import { ALLOWED_PROTOCOLS } from '../core/args/url.js';
+import { phpTrim } from '../format/php.js';
+import { stripAllTags } from '../format/strip-tags.js';
+import { ALLOWED_PROTOCOLS } from '../format/url.js';
 import { CmsError } from '../core/errors.js';
 import { ParamGroups, validateParams } from '../core/params.js';
 import { allowAnyone, type Endpoint } from '../core/registry.js';

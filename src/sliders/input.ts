@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { compileArg, issueFromValibot, type Arg, type ArgCheckContext } from '../core/args/define.js';
-import { isPlainObject } from '../core/args/php.js';
+import { isPlainObject } from '../format/php.js';
 import { CmsError, type ArgIssue } from '../core/errors.js';
 import type { JsonObject } from '../core/types.js';
 import { sliderWriteArgs } from './args.js';
