@@ -62,7 +62,7 @@ async function firstReadable(
   const chosen: PostRecord[] = [];
   for (const record of records) {
     if (chosen.length === STREAM_PAGE_SIZE) break;
-    if (accept(record) && await canReadPost(record, environment.scope, context)) chosen.push(record);
+    if (accept(record) && await canReadPost(context, record, environment.scope.postType.deps)) chosen.push(record);
   }
   return chosen;
 }

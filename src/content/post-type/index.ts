@@ -13,8 +13,9 @@ export { collectionArgs, contextArg, itemArgs } from './args.js';
 export { capabilitiesOf, postSubject, subjectOf, type Abilities } from './capabilities.js';
 export { buildScope, scopeOf, type PostScope, type ScopeSource } from './scope.js';
 
+export { canReadPost, isPublicStatus, publicStatusCondition, readsPost, type Reader } from './readability.js';
 export {
-  canReadPost, createPermission, deletePermission, invalidPostId, listPermission, loadPost, loadRecord, onlyVisible,
+  createPermission, deletePermission, invalidPostId, listPermission, loadPost, loadRecord, onlyVisible,
   readPermission, requirePost, updatePermission,
 } from './permissions.js';
 export { checkListOrder, createPost, listPosts, readPost, removePost, updatePost } from './handlers.js';
