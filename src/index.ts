@@ -31,7 +31,7 @@ export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
 export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';
 export { createSmtpMailer, type SmtpMailer, type SmtpMailerOptions } from './mail/index.js';
 export {
-  createFormsApi, registerForms, FORM_TYPE,
+  createFormsApi, FORM_TYPE,
   type FormsApi, type FormsOptions, type FormSummary, type FormView, type FormWrite, type RenderOptions, type Submission,
   type SubmissionSummary, type SpamVerdict, type BeforeSendMailVerdict,
 } from './forms/index.js';
