@@ -94,6 +94,20 @@ describe('one rule, written once', () => {
     assert.deepEqual(missing, []);
   });
 
+  it('writes permissions in one shape: a check of the context (and its dependencies), called from the table', () => {
+    const tables = [...TEXT].filter(([path]) => !path.startsWith('src/core/') && /\/routes\.ts$/.test(path));
+    assert.ok(tables.length >= 10, 'the route tables are found');
+    const unread = tables.filter(([, text]) => (text.match(/\bpermission:/g)?.length ?? 0) !== (text.match(/\bpermission:\s*[^\n]*?,\s*handler:/g)?.length ?? 0));
+    assert.deepEqual(unread.map(([path]) => path), [], 'each row names its permission, then its handler, on one line');
+    const odd = tables.flatMap(([path, text]) => [...text.matchAll(/\bpermission:\s*([^\n]*?),\s*handler:/g)]
+      .map((match) => match[1]!)
+      .filter((cell) => cell !== 'allowAnyone' && !/^\(c\) => \w+\(c(, [^()]*(\([^()]*\))?[^()]*)?\)$/.test(cell))
+      .map((cell) => `${path}: ${cell}`));
+    assert.deepEqual(odd, [], 'permission: allowAnyone, or (c) => canDoIt(c, deps)');
+    const factories = [...TEXT].filter(([path, text]) => !path.startsWith('src/core/') && /\)\s*:\s*PermissionCheck\b|=>\s*\(context\)\s*=>/.test(text)).map(([path]) => path);
+    assert.deepEqual(factories, [], 'no function builds a permission check; export the check itself');
+  });
+
   it('leaves no file that only forwards another module (re-export shims)', () => {
     const statement = /^(export\s+(\*|(type\s+)?\{[^}]*\})\s+from\s+'[^']+';|import\s[^;]*;)$/;
     const forwarding = [...TEXT].filter(([path, text]) => {
