@@ -87,6 +87,7 @@ describe('one rule, written once', () => {
       'src/search/handlers-types.ts': /\bpublicStatusCondition\(/,
       'src/embed/local.ts': /\bisPublicStatus\(/,
       'src/sliders/stream.ts': /\bcanReadPost\(/,
+      'src/forms/feedback.ts': /\bisPublicStatus\(/,
     };
     const missing = Object.entries(callers).filter(([path, call]) => !call.test(TEXT.get(path) ?? '')).map(([path]) => path);
     assert.deepEqual(missing, []);
