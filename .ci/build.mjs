@@ -26,6 +26,7 @@ const ENTRIES = {
   express: 'adapters/express.ts',
   hono: 'adapters/hono.ts',
   fetch: 'adapters/fetch.ts',
+  mount: 'src/core/mount.ts',
   sqlite: 'src/storage/sqlite/index.ts',
   postgres: 'src/storage/postgres/index.ts',
   s3: 'src/storage/blobs/s3.ts',

@@ -4,7 +4,9 @@
  * through. Works with or without a body parser before it.
  */
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
-import { compileTrustProxy, normalizePrefix, type Cms } from '../src/index.js';
+import { compileTrustProxy } from '../src/core/client-address.js';
+import { normalizePrefix } from '../src/core/mount.js';
+import type { Cms } from '../src/index.js';
 import { nodeTarget, serveNode, type NodeAdapterOptions, type NodeTarget } from './node.js';
 
 export type ExpressAdapterOptions = Omit<NodeAdapterOptions, 'user'> & {

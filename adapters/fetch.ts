@@ -2,10 +2,9 @@
  * Fetch adapter for any runtime with Web `Request`/`Response` (Deno, Bun, workers, service workers):
  * `Deno.serve(toFetchHandler(cms))`, `export default { fetch: toFetchHandler(cms) }`. No Node built-ins.
  */
-import {
-  compileTrustProxy, encodeResponse, mountTarget, normalizePrefix, outsideApi, readStreamBody, type Cms, type CmsRequest,
-  type EncodedResponse, type MountTarget, type ProxyTrust, type TrustProxy,
-} from '../src/index.js';
+import { compileTrustProxy, type ProxyTrust } from '../src/core/client-address.js';
+import { mountTarget, normalizePrefix, outsideApi, readStreamBody, type MountTarget } from '../src/core/mount.js';
+import { encodeResponse, type Cms, type CmsRequest, type EncodedResponse, type TrustProxy } from '../src/index.js';
 
 export interface FetchAdapterOptions {
   /** Path of the API root in request URLs; default `cms.apiRoot` (`/cms-json`). */

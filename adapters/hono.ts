@@ -3,7 +3,9 @@
  * or `app.use(toHono(cms))` to also serve `?rest_route=` anywhere. Requests that are not for the API go to `next()`.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { compileTrustProxy, normalizePrefix, type Cms } from '../src/index.js';
+import { compileTrustProxy } from '../src/core/client-address.js';
+import { normalizePrefix } from '../src/core/mount.js';
+import type { Cms } from '../src/index.js';
 import { fetchTarget, serveFetch, type FetchAdapterOptions } from './fetch.js';
 
 /** `prefix` is the API root in the full request path: under `app.route('/api', sub)` it starts with `/api`. */

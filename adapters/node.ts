@@ -4,10 +4,9 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import {
-  compileTrustProxy, encodeResponse, mountTarget, normalizePrefix, outsideApi, readEventedBody, splitTarget,
-  type Cms, type CmsRequest, type EncodedResponse, type MountTarget, type ProxyTrust, type TrustProxy,
-} from '../src/index.js';
+import { compileTrustProxy, type ProxyTrust } from '../src/core/client-address.js';
+import { mountTarget, normalizePrefix, outsideApi, readEventedBody, splitTarget, type MountTarget } from '../src/core/mount.js';
+import { encodeResponse, type Cms, type CmsRequest, type EncodedResponse, type TrustProxy } from '../src/index.js';
 
 export interface NodeAdapterOptions {
   /** Path of the API root on this server; default `cms.apiRoot` (`/cms-json`). */

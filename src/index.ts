@@ -2,11 +2,7 @@ export { createCms, NAMESPACES, DEFAULT_MAX_BODY_BYTES, type Cms, type CmsOption
 export type { CmsRequest, CmsResponse, JsonValue, ParamMap, ParamValue, UploadedFile, HeaderMap } from './core/types.js';
 export { CmsError } from './core/errors.js';
 export { encodeResponse, type EncodedResponse } from './core/encode.js';
-export {
-  mountTarget, normalizePrefix, splitTarget, corePath, firstForwarded, apiRootUrl, outsideApi, declaredOverLimit, BodyCollector,
-  readStreamBody, readEventedBody, type EventedBody, type MountTarget, type MountRequest, type MountOptions,
-} from './core/mount.js';
-export { compileTrustProxy, resolveClientAddress, type TrustProxy, type ProxyTrust } from './core/client-address.js';
+export type { TrustProxy } from './core/client-address.js';
 export type { SiteSettings } from './core/site.js';
 export type { Principal, RequestContext, Item, Links, LinkTarget, HandlerResult } from './core/context.js';
 export type { Authenticator } from './core/dispatch.js';
@@ -35,7 +31,7 @@ export type { Mailer, MailMessage, MailAttachment } from './ports/mailer.js';
 export { createMemoryOutbox, type MemoryOutbox } from './mail/index.js';
 export { createSmtpMailer, type SmtpMailer, type SmtpMailerOptions } from './mail/index.js';
 export {
-  createFormsApi, registerForms, FORM_TYPE,
+  createFormsApi, FORM_TYPE,
   type FormsApi, type FormsOptions, type FormSummary, type FormView, type FormWrite, type RenderOptions, type Submission,
   type SubmissionSummary, type SpamVerdict, type BeforeSendMailVerdict,
 } from './forms/index.js';

@@ -24,6 +24,7 @@ const requiredFunctions: Record<string, string[]> = {
   './express': ['toExpress'],
   './hono': ['toHono'],
   './fetch': ['toFetchHandler'],
+  './mount': ['mountTarget', 'outsideApi', 'readEventedBody', 'readStreamBody', 'splitTarget', 'BodyCollector'],
   './sqlite': ['sqliteStorage'],
   './postgres': ['postgresStorage'],
   './s3': ['s3BlobStore'],

@@ -1,7 +1,7 @@
 /** Arguments of the comment routes, as the reference declares them (they feed validation and the route index). */
 import { arg, args, type ArgSpec } from '../core/args/define.js';
 import type { JsonSchema } from '../core/args/schema.js';
-import { sanitizeKey, sanitizeTextField } from '../core/args/text.js';
+import { sanitizeKey, sanitizeTextField } from '../format/text.js';
 import { checkAuthorEmail } from './fields.js';
 import { commentSchema } from './schema.js';
 

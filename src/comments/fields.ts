@@ -3,9 +3,10 @@
  * `pre_comment_*` filters), and the checks every write shares: field lengths and the author's email.
  */
 import type { ArgCheck } from '../core/args/define.js';
-import { isEmail, isIpAddress } from '../core/args/formats.js';
-import { sanitizeTextField, stripAllTags } from '../core/args/text.js';
-import { sanitizeUrl } from '../core/args/url.js';
+import { isEmail, isIpAddress } from '../format/formats.js';
+import { sanitizeTextField } from '../format/text.js';
+import { stripAllTags } from '../format/strip-tags.js';
+import { sanitizeUrl } from '../format/url.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import type { Site } from '../core/site.js';

@@ -10,7 +10,7 @@
  * lists one's own comments on posts one may not read, which a single read then refuses).
  */
 import { userCan, type CapabilityRules, type PostSubject, type Principal } from '../auth/index.js';
-import { postSubject } from '../content/post-type/index.js';
+import { postSubject, readsPost } from '../content/post-type/index.js';
 import type { Condition } from '../ports/storage.js';
 import type { PostFacts } from './record.js';
 
@@ -36,12 +36,6 @@ function isOwn(viewer: Viewer, facts: PostFacts): boolean {
   return viewer.user !== null && viewer.user.id > 0 && facts.post_author === viewer.user.id;
 }
 
-/** The posts controller's read check: published, readable by capability, or of a public status. */
-function canReadPost(viewer: Viewer, facts: PostFacts, own: boolean): boolean {
-  const status = facts.post_status ?? '';
-  if (status === 'publish' || viewer.rules.postStatuses[status] === 'public') return true;
-  return userCan(viewer.user, 'read_post', subject(viewer, facts, own), viewer.rules);
-}
 
 export function canEditPost(viewer: Viewer, facts: PostFacts, own = isOwn(viewer, facts)): boolean {
   if (facts.post_type === null) return userCan(viewer.user, 'edit_posts', undefined, viewer.rules);
@@ -52,7 +46,7 @@ export function canEditPost(viewer: Viewer, facts: PostFacts, own = isOwn(viewer
 export function canReadPostOf(viewer: Viewer, facts: PostFacts, unlocked = false, own = isOwn(viewer, facts)): boolean {
   if (facts.post_type === null) return false;
   if (facts.post_protected && !unlocked) return canEditPost(viewer, facts, own);
-  return canReadPost(viewer, facts, own);
+  return readsPost(viewer.user, subject(viewer, facts, own), viewer.rules);
 }
 
 export function canModerate(viewer: Viewer): boolean {

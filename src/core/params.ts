@@ -2,6 +2,9 @@ import * as v from 'valibot';
 import { issueFromValibot, type Arg, type ArgCheckContext } from './args/define.js';
 import { CmsError, type ArgIssue } from './errors.js';
 import type { Endpoint, PathParam } from './registry.js';
+
+/** What argument checking reads of an endpoint: its declared arguments. */
+type DeclaredArgs = Pick<Endpoint, 'args'>;
 import { typeIssue } from './args/validate.js';
 import type { JsonObject, ParamMap } from './types.js';
 
@@ -15,7 +18,7 @@ export class ParamGroups {
   readonly pathParams: ReadonlyMap<string, PathParam>;
 
   constructor(sources: {
-    json?: unknown; post?: Record<string, unknown> | null; query: ParamMap; url: Record<string, string>; endpoint: Endpoint;
+    json?: unknown; post?: Record<string, unknown> | null; query: ParamMap; url: Record<string, string>; endpoint: DeclaredArgs;
     pathParams?: ReadonlyMap<string, PathParam>;
   }) {
     const { json, post, query, url, endpoint } = sources;
@@ -94,10 +97,10 @@ interface EndpointDefault {
   settled?: { readonly value: unknown };
 }
 
-const endpointDefaults = new WeakMap<Endpoint, readonly EndpointDefault[]>();
+const endpointDefaults = new WeakMap<DeclaredArgs, readonly EndpointDefault[]>();
 
 /** The arguments of an endpoint that have a default, with it; found once per endpoint. */
-function defaultsOf(endpoint: Endpoint): readonly EndpointDefault[] {
+function defaultsOf(endpoint: DeclaredArgs): readonly EndpointDefault[] {
   let found = endpointDefaults.get(endpoint);
   if (!found) {
     found = [...endpoint.args]
@@ -116,7 +119,7 @@ function copyDefault(value: unknown): unknown {
 }
 
 /** Remembers the sanitised form of a default that passes both passes with no request-dependent rule. */
-function settleDefault(endpoint: Endpoint, name: string, compiled: Arg, sanitized: unknown, context: ArgCheckContext): void {
+function settleDefault(endpoint: DeclaredArgs, name: string, compiled: Arg, sanitized: unknown, context: ArgCheckContext): void {
   if (compiled.check) return;
   const fallback = defaultsOf(endpoint).find((candidate) => candidate.name === name);
   if (!fallback || fallback.settled) return;
@@ -143,7 +146,7 @@ function runPipeline(schema: v.GenericSchema<unknown, unknown>, value: unknown):
  * Checks and sanitises the arguments of the matched endpoint in the reference's order: required, then the
  * validate pass (errors aggregated), then the sanitise pass over every group that holds each argument.
  */
-export function validateParams(groups: ParamGroups, endpoint: Endpoint, checkContext: ArgCheckContext): void {
+export function validateParams(groups: ParamGroups, endpoint: DeclaredArgs, checkContext: ArgCheckContext): void {
   const missing = [...endpoint.args].filter(([name, compiled]) => compiled.required && groups.get(name) === undefined);
   if (missing.length > 0) {
     const names = missing.map(([name]) => name);
@@ -178,10 +181,27 @@ export function validateParams(groups: ParamGroups, endpoint: Endpoint, checkCon
 }
 
 /**
+ * Checks and sanitises a plain object of arguments (an in-process API's input) exactly as a request's JSON body
+ * is checked: the same passes, defaults and errors. Answers the sanitised values of the declared arguments.
+ */
+export function validateValues(
+  values: Readonly<Record<string, unknown>>, declared: DeclaredArgs, checkContext: ArgCheckContext,
+): Record<string, unknown> {
+  const groups = new ParamGroups({ json: values, query: Object.create(null) as ParamMap, url: {}, endpoint: declared });
+  validateParams(groups, declared, checkContext);
+  const checked = Object.create(null) as Record<string, unknown>;
+  for (const name of declared.args.keys()) {
+    const value = groups.get(name);
+    if (value !== undefined) checked[name] = value;
+  }
+  return checked;
+}
+
+/**
  * A body or query parameter named like a path parameter takes its place (the groups' order); when the endpoint
  * declares no argument of that name, the value must still be one the path would have matched.
  */
-function pathParamFailures(groups: ParamGroups, endpoint: Endpoint): Map<string, ArgIssue> {
+function pathParamFailures(groups: ParamGroups, endpoint: DeclaredArgs): Map<string, ArgIssue> {
   const failures = new Map<string, ArgIssue>();
   for (const [name, rule] of groups.pathParams) {
     if (endpoint.args.has(name)) continue;

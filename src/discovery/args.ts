@@ -1,6 +1,6 @@
 /** Arguments of the discovery routes, as the reference declares them. */
 import { args, type ArgSpec } from '../core/args/define.js';
-import { sanitizeKey } from '../core/args/text.js';
+import { sanitizeKey } from '../format/text.js';
 
 export function contextArg(): ArgSpec {
   return args.string(

@@ -4,7 +4,7 @@
  * posts module's own permalink for it (`permalinkOf`) is the URL's path, so both directions always agree.
  */
 import type { CapabilityRules } from '../auth/index.js';
-import { pageUri, permalinkOf, postsIn, type LinkEnvironment, type PostRecord } from '../content/post-type/index.js';
+import { isPublicStatus, pageUri, permalinkOf, postsIn, type LinkEnvironment, type PostRecord } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
 
@@ -39,7 +39,7 @@ export function linkEnvironment(local: LocalSite): LinkEnvironment {
 
 /** The reference's "publicly viewable": an embeddable type in a public status (password-protected posts included). */
 export function isPubliclyViewable(post: PostRecord, rules: CapabilityRules): boolean {
-  return EMBEDDABLE_TYPES.has(post.type) && rules.postStatuses[post.status] === 'public';
+  return EMBEDDABLE_TYPES.has(post.type) && isPublicStatus(post.status, rules);
 }
 
 /** The post the URL names if it is one of this site's posts or pages and may be embedded; null otherwise. */

@@ -5,7 +5,7 @@
  */
 import type { BlobStore } from '../ports/blobs.js';
 import { isValidBlobKey } from '../ports/blobs.js';
-import { stripAllTags } from '../core/args/text.js';
+import { stripAllTags } from '../format/strip-tags.js';
 import type { MailTemplate } from './defaults.js';
 import { replaceTagsWith } from './mail-tags.js';
 import { isSettingOn, settingValue } from './properties.js';

@@ -19,7 +19,7 @@ import { readInput, unitTagOf } from './submission/input.js';
 import { submit, type SubmissionOutcome } from './submission/submit.js';
 import { supports } from './tags/types.js';
 import { flatten, phpString } from './text.js';
-import { formatUtc } from '../content/post-type/index.js';
+import { formatUtc, isPublicStatus } from '../content/post-type/index.js';
 
 function unsupportedMediaType(): CmsError {
   return new CmsError('wpcf7_unsupported_media_type', 'The request payload format is not supported.', 415);
@@ -36,7 +36,7 @@ async function containerPost(runtime: FormsRuntime, id: number): Promise<PostVal
   if (!Number.isSafeInteger(id) || id <= 0) return null;
   const post = await runtime.deps.storage.get(POSTS_COLLECTION, id);
   // Only what anyone may read is shown: a published post or page.
-  if (!post || post.status !== 'publish' || (post.type !== 'post' && post.type !== 'page')) return null;
+  if (!post || !isPublicStatus(String(post.status), runtime.deps.capabilityRules) || (post.type !== 'post' && post.type !== 'page')) return null;
   const author = typeof post.author === 'number' && post.author > 0 ? await getUser(runtime.deps.storage, post.author) : null;
   const home = runtime.deps.site.home ?? runtime.deps.site.url ?? '';
   return {

@@ -9,7 +9,7 @@ import { TEXTS } from './defaults.js';
 import type { FormTag } from './tags/form-tag.js';
 import { supports } from './tags/types.js';
 import { escapeHtml, flatJoin, phpTrim } from './text.js';
-import { stripAllTags } from '../core/args/text.js';
+import { stripAllTags } from '../format/strip-tags.js';
 
 export interface SiteValues {
   title: string;

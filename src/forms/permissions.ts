@@ -5,21 +5,23 @@
  * whether a form exists.
  */
 import { userCan } from '../auth/index.js';
-import type { PermissionCheck } from '../core/context.js';
+import type { PermissionResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import type { FormsDeps } from './options.js';
 
-function requireCapability(deps: FormsDeps, capability: string, message: string): PermissionCheck {
-  return (context) => userCan(context.user, capability, undefined, deps.capabilityRules)
-    || new CmsError('wpcf7_forbidden', message, 403);
+function requireCapability(context: RequestContext, deps: FormsDeps, capability: string, message: string): PermissionResult {
+  return userCan(context.user, capability, undefined, deps.capabilityRules) || new CmsError('wpcf7_forbidden', message, 403);
 }
 
-export const canListForms = (deps: FormsDeps) =>
-  requireCapability(deps, 'edit_posts', 'You are not allowed to access contact forms.');
+export function canListForms(context: RequestContext, deps: FormsDeps): PermissionResult {
+  return requireCapability(context, deps, 'edit_posts', 'You are not allowed to access contact forms.');
+}
 
-export const canCreateForms = (deps: FormsDeps) =>
-  requireCapability(deps, 'publish_pages', 'You are not allowed to create a contact form.');
+export function canCreateForms(context: RequestContext, deps: FormsDeps): PermissionResult {
+  return requireCapability(context, deps, 'publish_pages', 'You are not allowed to create a contact form.');
+}
 
 /** Reading, updating and deleting one form, and listing its submissions. */
-export const canEditForm = (deps: FormsDeps) =>
-  requireCapability(deps, 'publish_pages', 'You are not allowed to access the requested contact form.');
+export function canEditForm(context: RequestContext, deps: FormsDeps): PermissionResult {
+  return requireCapability(context, deps, 'publish_pages', 'You are not allowed to access the requested contact form.');
+}

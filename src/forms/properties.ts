@@ -2,7 +2,7 @@
  * Writing a form's title, locale and properties as the reference sanitises them, and showing the properties as
  * the REST interface does (`form.fields`, `additional_settings.settings`, messages completed from the defaults).
  */
-import { stripAllTags } from '../core/args/text.js';
+import { stripAllTags } from '../format/strip-tags.js';
 import { sanitizePostHtml } from '../format/kses/sanitize.js';
 import { DEFAULT_LOCALE, DEFAULT_MESSAGES, MESSAGE_KEYS, type MailTemplate } from './defaults.js';
 import type { ContactForm, FormProperties } from './record.js';

@@ -17,13 +17,13 @@ export function formRoutes(deps: FormsDeps, options: FormsOptions = {}): RouteTa
   const runtime = formsRuntime(deps, options);
   return [
     { path: '/contact-forms', endpoints: [
-      { methods: READABLE, permission: canListForms(deps), handler: (c) => listFormsHandler(c, runtime) },
-      { methods: CREATABLE, permission: canCreateForms(deps), handler: (c) => createFormHandler(c, runtime) },
+      { methods: READABLE, permission: (c) => canListForms(c, deps), handler: (c) => listFormsHandler(c, runtime) },
+      { methods: CREATABLE, permission: (c) => canCreateForms(c, deps), handler: (c) => createFormHandler(c, runtime) },
     ] },
     { path: '/contact-forms/(?P<id>\\d+)', endpoints: [
-      { methods: READABLE, permission: canEditForm(deps), handler: (c) => getFormHandler(c, runtime) },
-      { methods: EDITABLE, permission: canEditForm(deps), handler: (c) => updateFormHandler(c, runtime) },
-      { methods: DELETABLE, permission: canEditForm(deps), handler: (c) => deleteFormHandler(c, runtime) },
+      { methods: READABLE, permission: (c) => canEditForm(c, deps), handler: (c) => getFormHandler(c, runtime) },
+      { methods: EDITABLE, permission: (c) => canEditForm(c, deps), handler: (c) => updateFormHandler(c, runtime) },
+      { methods: DELETABLE, permission: (c) => canEditForm(c, deps), handler: (c) => deleteFormHandler(c, runtime) },
     ] },
     { path: '/contact-forms/(?P<id>\\d+)/feedback', endpoints: [
       { methods: CREATABLE, permission: allowAnyone, handler: (c) => feedbackHandler(c, runtime) },
@@ -35,7 +35,7 @@ export function formRoutes(deps: FormsDeps, options: FormsOptions = {}): RouteTa
       { methods: READABLE, permission: allowAnyone, handler: (c) => refillHandler(c, runtime) },
     ] },
     { path: '/contact-forms/(?P<id>\\d+)/submissions', endpoints: [
-      { methods: READABLE, args: submissionListArgs, permission: canEditForm(deps), handler: (c) => listSubmissionsHandler(c, runtime) },
+      { methods: READABLE, args: submissionListArgs, permission: (c) => canEditForm(c, deps), handler: (c) => listSubmissionsHandler(c, runtime) },
     ] },
   ];
 }

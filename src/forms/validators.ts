@@ -1,6 +1,6 @@
 /** The plugin's value checks: email, URL, telephone, number, date, time, mailbox lists and site domains. */
-import { isEmail, isIpAddress } from '../core/args/formats.js';
-import { ALLOWED_PROTOCOLS } from '../core/args/url.js';
+import { isEmail, isIpAddress } from '../format/formats.js';
+import { ALLOWED_PROTOCOLS } from '../format/url.js';
 
 export { isEmail };
 

@@ -5,12 +5,11 @@
 import { sanitizeHtml } from '../format/lazy-modules.js';
 import type { ArgSpec } from '../core/args/define.js';
 import { compileArg } from '../core/args/define.js';
-import { phpTrim } from '../core/args/php.js';
-import { stripAllTags } from '../core/args/text.js';
-import { ALLOWED_PROTOCOLS } from '../core/args/url.js';
+import { phpTrim } from '../format/php.js';
+import { stripAllTags } from '../format/strip-tags.js';
+import { ALLOWED_PROTOCOLS } from '../format/url.js';
 import { CmsError } from '../core/errors.js';
 import { ParamGroups, validateParams } from '../core/params.js';
-import { allowAnyone, type Endpoint } from '../core/registry.js';
 import { offsetHoursOf, resolveSite } from '../core/site.js';
 import type { MailingDeps } from './deps.js';
 import {
@@ -40,22 +39,15 @@ export function checkInput(input: unknown, specs: Record<string, ArgSpec>): Form
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new CmsError('rest_invalid_param', 'The input must be an object.', 400);
   }
-  const endpoint: Endpoint = {
-    methods: ['POST'],
-    args: new Map(Object.entries(specs).map(([name, spec]) => [name, compileArg(name, spec)])),
-    permission: allowAnyone,
-    handler: () => null,
-    allowBatch: false,
-    showInIndex: false,
-  };
+  const declared = { args: new Map(Object.entries(specs).map(([name, spec]) => [name, compileArg(name, spec)])) };
   let json: unknown;
   try {
     json = JSON.parse(JSON.stringify(input));
   } catch {
     throw new CmsError('rest_invalid_param', 'The input must be JSON data.', 400);
   }
-  const groups = new ParamGroups({ json, post: null, query: {}, url: {}, endpoint });
-  validateParams(groups, endpoint, { user: null, method: 'POST', param: (name) => groups.get(name) });
+  const groups = new ParamGroups({ json, post: null, query: {}, url: {}, endpoint: declared });
+  validateParams(groups, declared, { user: null, method: 'POST', param: (name) => groups.get(name) });
   const params = groups.merged();
   return { params, has: (name) => groups.has(name) };
 }

@@ -26,16 +26,16 @@ export function mailingRoutes(deps: MailingDeps): RouteTable {
       { methods: CREATABLE, permission: allowAnyone, handler: (c) => submitSignup(c, deps) },
     ] },
     { path: '/forms', schema: signupFormSchema, endpoints: [
-      { methods: READABLE, args: pagingArgs(), permission: canManageMailing, handler: (c) => listForms(c, deps) },
-      { methods: CREATABLE, args: formWriteArgs(), permission: canManageMailing, handler: (c) => createFormHandler(c, deps) },
+      { methods: READABLE, args: pagingArgs(), permission: (c) => canManageMailing(c), handler: (c) => listForms(c, deps) },
+      { methods: CREATABLE, args: formWriteArgs(), permission: (c) => canManageMailing(c), handler: (c) => createFormHandler(c, deps) },
     ] },
     { path: '/forms/(?P<id>[\\d]+)', schema: signupFormSchema, endpoints: [
-      { methods: READABLE, args: { id: formIdArg() }, permission: canManageMailing, handler: (c) => readFormHandler(c, deps) },
-      { methods: EDITABLE, args: { id: formIdArg(), ...formWriteArgs() }, permission: canManageMailing, handler: (c) => updateFormHandler(c, deps) },
-      { methods: DELETABLE, args: { id: formIdArg() }, permission: canManageMailing, handler: (c) => deleteFormHandler(c, deps) },
+      { methods: READABLE, args: { id: formIdArg() }, permission: (c) => canManageMailing(c), handler: (c) => readFormHandler(c, deps) },
+      { methods: EDITABLE, args: { id: formIdArg(), ...formWriteArgs() }, permission: (c) => canManageMailing(c), handler: (c) => updateFormHandler(c, deps) },
+      { methods: DELETABLE, args: { id: formIdArg() }, permission: (c) => canManageMailing(c), handler: (c) => deleteFormHandler(c, deps) },
     ] },
     { path: '/subscribers', schema: subscriberSchema, endpoints: [
-      { methods: READABLE, args: subscriberListArgs(), permission: canManageMailing, handler: (c) => listSubscribers(c, deps) },
+      { methods: READABLE, args: subscriberListArgs(), permission: (c) => canManageMailing(c), handler: (c) => listSubscribers(c, deps) },
     ] },
     { path: '/confirm', endpoints: [
       { methods: READABLE, args: tokenArgs(), permission: allowAnyone, handler: (c) => confirmHandler(c, deps) },

@@ -1,6 +1,6 @@
 /** Arguments of `GET /search`, as the reference declares them. */
 import { arg, args, type ArgSpec } from '../core/args/define.js';
-import { sanitizeKey, sanitizeTextField } from '../core/args/text.js';
+import { sanitizeKey, sanitizeTextField } from '../format/text.js';
 import { SEARCH_HANDLERS } from './handlers-types.js';
 
 const absoluteInteger = (value: unknown) => Math.abs(Math.trunc(Number(value) || 0));

@@ -2,7 +2,10 @@
  * The three kinds of search result (the reference's search handlers): published posts and pages, terms of the
  * public taxonomies, and post formats in use. Each finds a page of ids with a total, and describes one id.
  */
-import { permalinkOf, isPostRecord, POSTS_COLLECTION, parseSearch, relevanceRank, textSearch, type LinkEnvironment, type PostRecord } from '../content/post-type/index.js';
+import type { CapabilityRules } from '../auth/index.js';
+import {
+  permalinkOf, isPostRecord, POSTS_COLLECTION, parseSearch, publicStatusCondition, relevanceRank, textSearch, type LinkEnvironment, type PostRecord,
+} from '../content/post-type/index.js';
 import { renderTitle } from '../content/render/index.js';
 import { allTerms, compareText, type TermRecord } from '../content/taxonomy/index.js';
 import type { Links } from '../core/context.js';
@@ -22,6 +25,7 @@ export interface SearchRequest {
 
 export interface SearchEnvironment {
   storage: StoragePort;
+  capabilityRules: CapabilityRules;
   links: LinkEnvironment;
   url(path: string): string;
 }
@@ -41,7 +45,7 @@ export const postSearch: SearchHandler = {
   async find(request, env) {
     const where: Condition[] = [
       { field: 'type', op: 'in', values: [...request.subtypes] },
-      { field: 'status', op: 'eq', value: 'publish' },
+      publicStatusCondition(env.capabilityRules),
     ];
     if (request.include.length > 0) where.push({ field: 'id', op: 'in', values: [...request.include] });
     if (request.exclude.length > 0) where.push({ field: 'id', op: 'notIn', values: [...request.exclude] });

@@ -1,4 +1,5 @@
 /** `GET /search`: one kind of result (`type`), narrowed by `subtype`, paged, each result linked to its record. */
+import type { CapabilityRules } from '../auth/index.js';
 import type { ResolvedPostSettings } from '../content/post-type/index.js';
 import type { HandlerResult, Item, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
@@ -9,6 +10,7 @@ import { SEARCH_HANDLERS, type SearchEnvironment } from './handlers-types.js';
 
 export interface SearchDeps {
   readonly storage: StoragePort;
+  readonly capabilityRules: CapabilityRules;
   readonly postSettings: Pick<ResolvedPostSettings, 'permalinkStructure'>;
 }
 
@@ -26,6 +28,7 @@ export async function searchHandler(context: RequestContext, deps: SearchDeps): 
   const perPage = Number(context.params.per_page) || 10;
   const env: SearchEnvironment = {
     storage: deps.storage,
+    capabilityRules: deps.capabilityRules,
     links: { storage: deps.storage, home: context.site.home, permalinkStructure: deps.postSettings.permalinkStructure, pageOnFront: context.site.pageOnFront },
     url: (path) => context.url(path),
   };

@@ -4,10 +4,10 @@
  * links and rendering follow a change at once.
  */
 import type { JsonSchema } from '../core/args/schema.js';
-import { isEmail } from '../core/args/formats.js';
-import { escapeHtml } from '../core/args/html-entities.js';
-import { stripAllTags } from '../core/args/text.js';
-import { sanitizeUrl } from '../core/args/url.js';
+import { isEmail } from '../format/formats.js';
+import { escapeHtml } from '../format/entities.js';
+import { stripAllTags } from '../format/strip-tags.js';
+import { sanitizeUrl } from '../format/url.js';
 import type { SiteSettings } from '../core/site.js';
 
 /** A written value, cleaned; or a message saying why it cannot be stored. */

@@ -4,7 +4,7 @@
  */
 import { args, type ArgCheck, type ArgSpec } from '../core/args/define.js';
 import type { JsonSchema } from '../core/args/schema.js';
-import { isPlainObject, toInt } from '../core/args/php.js';
+import { isPlainObject, toInt } from '../format/php.js';
 
 /** Most slides one slider may hold. */
 export const MAX_SLIDES = 1000;

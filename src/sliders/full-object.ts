@@ -7,7 +7,7 @@
  * milliseconds, so the first read after a write does not hold up other requests.
  */
 import { LRUCache } from 'lru-cache';
-import { isEmpty, isNumeric, isPlainObject, toFloat } from '../core/args/php.js';
+import { isEmpty, isNumeric, isPlainObject, toFloat } from '../format/php.js';
 import { EncodedJson } from '../core/encode.js';
 import { deepFreeze } from '../core/freeze.js';
 import { nextTurn, TURN_MS } from '../core/turn.js';

@@ -1,5 +1,5 @@
 /** Handlers of the `slider` routes. */
-import { toInt } from '../core/args/php.js';
+import { toInt } from '../format/php.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { pageOffset, reply } from '../core/response.js';

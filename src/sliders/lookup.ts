@@ -6,9 +6,9 @@
  * - `srengine=6` asks for the v6 tables, which hold nothing here: every lookup then fails as unknown;
  * - values are HTML-escaped before use, and ids are checked the PHP way (`is_numeric`, then `(int)`).
  */
-import { escapeHtml } from '../core/args/html-entities.js';
-import { isEmpty, isNumeric, toInt, toPhpString } from '../core/args/php.js';
-import { sanitizeTextField } from '../core/args/text.js';
+import { escapeHtml } from '../format/entities.js';
+import { isEmpty, isNumeric, toInt, toPhpString } from '../format/php.js';
+import { sanitizeTextField } from '../format/text.js';
 import type { ParamMap } from '../core/types.js';
 import { aliasNotFound, SliderFailure, sliderNotFound } from './failure.js';
 import type { SlideRecord, SliderRecord } from './record.js';

@@ -7,7 +7,7 @@
  *   SVGs, columns or shapes, and their `menu`/`link` actions gain `menu_link`/`image_link`;
  * - layers keyed `0…n-1` are a JSON list, as PHP's `json_encode` writes them.
  */
-import { isPlainObject } from '../core/args/php.js';
+import { isPlainObject } from '../format/php.js';
 
 /** The engine version the reference reports in every slider and slide. */
 export const SLIDER_VERSION = '6.7.20';

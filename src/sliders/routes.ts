@@ -9,16 +9,15 @@ import { createSlider, deleteSlider, readFullObject, readModal, readStream, upda
 import { canManageSliders } from './permissions.js';
 
 export function sliderRoutes(runtime: SliderRuntime): RouteTable {
-  const manage = (context: Parameters<typeof canManageSliders>[0]) => canManageSliders(context, runtime.deps.capabilityRules);
   return [
     { path: '/sliders', endpoints: [
       { methods: READABLE, permission: allowAnyone, handler: (c) => readFullObject(c, runtime) },
-      { methods: CREATABLE, args: sliderWriteArgs(true), permission: manage, handler: (c) => createSlider(c, runtime) },
+      { methods: CREATABLE, args: sliderWriteArgs(true), permission: (c) => canManageSliders(c, runtime.deps), handler: (c) => createSlider(c, runtime) },
     ] },
     { path: '/sliders/(?P<slider>[\\w\\-]+)', endpoints: [
       { methods: READABLE, permission: allowAnyone, handler: (c) => readFullObject(c, runtime) },
-      { methods: ['PUT', 'PATCH'], args: sliderWriteArgs(false), permission: manage, handler: (c) => updateSlider(c, runtime) },
-      { methods: DELETABLE, permission: manage, handler: (c) => deleteSlider(c, runtime) },
+      { methods: ['PUT', 'PATCH'], args: sliderWriteArgs(false), permission: (c) => canManageSliders(c, runtime.deps), handler: (c) => updateSlider(c, runtime) },
+      { methods: DELETABLE, permission: (c) => canManageSliders(c, runtime.deps), handler: (c) => deleteSlider(c, runtime) },
     ] },
     { path: '/sliders/slides/(?P<id>\\d+)', endpoints: [
       { methods: READABLE, permission: allowAnyone, handler: (c) => readFullObject(c, runtime) },

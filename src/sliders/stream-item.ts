@@ -3,8 +3,8 @@
  * media, mediatag, meta, modified, numcomments, publish, navthumb, thumb, thumbtag, taglist, title`.
  * A password-protected post's content and excerpt are served empty (the reference serves them in full).
  */
-import { escapeHtml } from '../core/args/html-entities.js';
-import { stripTags } from '../core/args/strip-tags.js';
+import { escapeHtml } from '../format/entities.js';
+import { stripTags } from '../format/strip-tags.js';
 import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
 import { localToGmt, permalinkOf, isPostRecord, POSTS_COLLECTION, type PostRecord, type PostScope } from '../content/post-type/index.js';

@@ -7,7 +7,7 @@
  * caller may read is answered — the posts module decides (`canReadPost`) — and never what `WP_Query` would
  * leave out (drafts, pending, scheduled, trashed). A password-protected post comes without its text.
  */
-import { toInt, toPhpString } from '../core/args/php.js';
+import { toInt, toPhpString } from '../format/php.js';
 import type { RequestContext } from '../core/context.js';
 import { canReadPost, postsIn, scopeOf, type PostRecord, type PostType } from '../content/post-type/index.js';
 import { uploadsBaseUrl, type UploadsConfig } from '../media/index.js';
@@ -62,7 +62,7 @@ async function firstReadable(
   const chosen: PostRecord[] = [];
   for (const record of records) {
     if (chosen.length === STREAM_PAGE_SIZE) break;
-    if (accept(record) && await canReadPost(record, environment.scope, context)) chosen.push(record);
+    if (accept(record) && await canReadPost(context, record, environment.scope.postType.deps)) chosen.push(record);
   }
   return chosen;
 }

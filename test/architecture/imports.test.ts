@@ -21,8 +21,11 @@ const MAY_IMPORT: Record<string, readonly string[] | null> = {
   'src/cli': ANYTHING,
   // Client-side helpers for the block editor: they only know the names.
   'src/editor': ['src/core'],
-  // Adapters only convert, through the package's public surface.
-  adapters: ['src/index.ts'],
+  // Adapters only convert, through the package's public surface and the mounting helpers (`quire/mount`, with
+  // the client-address rules they compile once).
+  adapters: ['src/index.ts', 'src/core/mount.ts', 'src/core/client-address.ts'],
+  'src/core/mount.ts': ['src/core', 'src/core/client-address.ts', 'src/format'],
+  'src/core/client-address.ts': ['src/format'],
   // Resources: each registers its routes; no concrete store, no assembly.
   ...Object.fromEntries(RESOURCES.map((area) => [area, ['src/core', 'src/format', 'src/ports', 'src/auth', 'src/deps.ts', ...RESOURCES]])),
   // The dependency object's type names the typed services resources share (post events, uploads, …).

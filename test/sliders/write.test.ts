@@ -86,6 +86,9 @@ for (const store of STORES) {
           assert.ok(error instanceof CmsError);
           assert.equal(error.code, 'rest_invalid_param');
           assert.match(String((error.extra.params as Record<string, string>)[param]), message);
+          // One engine: the in-process error is the route's, details included.
+          assert.deepEqual(error.extra.params, response.json.data.params);
+          assert.deepEqual(error.extra.details, response.json.data.details);
           return true;
         });
       }

@@ -60,12 +60,9 @@ export interface Abilities {
   /** A primitive or type-level capability (`publish_posts`, `unfiltered_html`). */
   can(capability: string): boolean;
   canEdit(post: PostRecord): boolean;
-  /** `read_post`; pass the parent of an `inherit` record (`null` when it has none), which decides its status. */
-  canRead(post: PostRecord, parent?: PostRecord | null): boolean;
   canDelete(post: PostRecord): boolean;
-  /** `edit_post` and `read_post` on a subject that stands for many records (list conditions). */
+  /** `edit_post` on a subject that stands for many records (list conditions); reading is `readsPost`'s. */
   canEditSubject(subject: PostSubject): boolean;
-  canReadSubject(subject: PostSubject): boolean;
 }
 
 export function abilitiesFor(user: Principal | null, rules: CapabilityRules, site: Pick<Site, 'pageOnFront' | 'pageForPosts'>): Abilities {
@@ -73,9 +70,7 @@ export function abilitiesFor(user: Principal | null, rules: CapabilityRules, sit
     user,
     can: (capability) => userCan(user, capability, undefined, rules),
     canEdit: (post) => userCan(user, 'edit_post', subjectOf(post, site), rules),
-    canRead: (post, parent) => userCan(user, 'read_post', subjectOf(post, site, parent), rules),
     canDelete: (post) => userCan(user, 'delete_post', subjectOf(post, site), rules),
     canEditSubject: (subject) => userCan(user, 'edit_post', subject, rules),
-    canReadSubject: (subject) => userCan(user, 'read_post', subject, rules),
   };
 }

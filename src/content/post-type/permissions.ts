@@ -4,6 +4,7 @@ import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
 import { getTerm } from '../taxonomy/index.js';
 import { passwordMatches } from './prepare.js';
+import { canReadPost } from './readability.js';
 import type { PostType } from './define.js';
 import { postsIn, type PostRecord } from './record.js';
 import { asPublishedWhenDue, requestNow } from './scheduler.js';
@@ -37,29 +38,6 @@ export async function requirePost(context: RequestContext, postType: PostType): 
   return post;
 }
 
-/** A record's parent by id, loaded once per request; `null` when there is none. */
-export async function loadParentRecord(context: RequestContext, postType: PostType, post: PostRecord): Promise<PostRecord | null> {
-  if (!(post.parent > 0) || post.parent === post.id) return null;
-  return loadRecord(context, postType, post.parent);
-}
-
-/**
- * Whether the user may see the record at all (the reference's `check_read_permission`). An `inherit` record
- * (an attachment) with a parent is readable exactly when its parent is: the reference would also show it to
- * whoever passes its own check, which takes the parent's status before trashing and the attachment's author,
- * and so shows the media of a trashed post to any logged-in user.
- */
-export async function canReadPost(post: PostRecord, scope: PostScope, context: RequestContext, depth = 0): Promise<boolean> {
-  if (post.status === 'publish') return true;
-  if (scope.postType.deps.capabilityRules.postStatuses[post.status] === 'public') return true;
-  if (post.status === 'inherit') {
-    const parent = await loadParentRecord(context, scope.postType, post);
-    if (!parent) return true;
-    return depth < 8 && canReadPost(parent, scope, context, depth + 1);
-  }
-  return scope.abilities.canRead(post);
-}
-
 /**
  * The records of a list page the user may see (edit them, in the edit context). The list's conditions select
  * only those already; this check stands behind them, so a record the conditions could not judge (a parent of an
@@ -68,7 +46,7 @@ export async function canReadPost(post: PostRecord, scope: PostScope, context: R
 export async function onlyVisible<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): Promise<T[]> {
   const visible: T[] = [];
   for (const record of records) {
-    const allowed = context.context === 'edit' ? scope.abilities.canEdit(record) : await canReadPost(record, scope, context);
+    const allowed = context.context === 'edit' ? scope.abilities.canEdit(record) : await canReadPost(context, record, scope.postType.deps);
     if (allowed) visible.push(record);
   }
   return visible;
@@ -93,7 +71,7 @@ export async function readPermission(context: RequestContext, postType: PostType
   if (typeof password === 'string' && password !== '' && !passwordMatches(post.password, password)) {
     return new CmsError('rest_post_incorrect_password', 'Incorrect post password.', 403);
   }
-  return canReadPost(post, scope, context);
+  return canReadPost(context, post, postType.deps);
 }
 
 /** Every sent term that exists must be assignable by the user. */

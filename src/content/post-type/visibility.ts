@@ -11,7 +11,7 @@
 import type { PostSubject } from '../../auth/index.js';
 import type { RequestContext } from '../../core/context.js';
 import type { Condition, Scalar } from '../../ports/storage.js';
-import { canReadPost } from './permissions.js';
+import { canReadPost, isPublicStatus, readsPost } from './readability.js';
 import { REGISTERED_STATUSES } from './definition.js';
 import { postsIn } from './record.js';
 import type { PostScope } from './scope.js';
@@ -51,15 +51,14 @@ export function listVisibility(context: RequestContext, scope: PostScope): ListV
   const type = scope.postType.definition.type;
   const { abilities } = scope;
   const userId = context.user?.id ?? null;
-  const publicStatuses = scope.postType.deps.capabilityRules.postStatuses;
+  const rules = scope.postType.deps.capabilityRules;
   const subject = (status: string, own: boolean, trashedFrom?: string): PostSubject => {
     const made: PostSubject = { type, status, authorId: own && userId !== null ? userId : SOMEONE_ELSE };
     if (trashedFrom !== undefined) made.trashedFromStatus = trashedFrom;
     return made;
   };
   const mayEdit = (status: string, own: boolean, trashedFrom?: string) => abilities.canEditSubject(subject(status, own, trashedFrom));
-  const mayRead = (status: string, own: boolean, trashedFrom?: string) =>
-    status === 'publish' || publicStatuses[status] === 'public' || abilities.canReadSubject(subject(status, own, trashedFrom));
+  const mayRead = (status: string, own: boolean, trashedFrom?: string) => readsPost(abilities.user, subject(status, own, trashedFrom), rules);
 
   return {
     async rows(statuses) {
@@ -155,14 +154,14 @@ const NEVER_PARENTS = new Set(['attachment', 'revision']);
  */
 async function inheritConditions(context: RequestContext, scope: PostScope): Promise<Condition | null> {
   const rules = scope.postType.deps.capabilityRules;
-  if (rules.postStatuses.inherit === 'public') return null;
+  if (isPublicStatus('inherit', rules)) return null;
   const candidates = [...new Set<string>([...REGISTERED_STATUSES, ...Object.keys(rules.postStatuses)])]
-    .filter((status) => status !== 'inherit' && status !== 'publish' && rules.postStatuses[status] !== 'public');
+    .filter((status) => status !== 'inherit' && !isPublicStatus(status, rules));
   const parentTypes = Object.keys(rules.postTypes).filter((type) => !NEVER_PARENTS.has(type));
   const authors = context.user ? [SOMEONE_ELSE, context.user.id] : [SOMEONE_ELSE];
   const readsAll = parentTypes.every((type) => candidates.every((status) => authors.every((authorId) => {
     const subject: PostSubject = { type, status, authorId };
-    return scope.abilities.canReadSubject(subject);
+    return readsPost(scope.abilities.user, subject, rules);
   })));
   if (readsAll) return null;
 
@@ -170,7 +169,7 @@ async function inheritConditions(context: RequestContext, scope: PostScope): Pro
     const { items } = await postsIn(scope.storage).list({ where: [oneOf('status', candidates)], orderBy: [{ field: 'id', direction: 'asc' }] });
     const ids: number[] = [];
     for (const parent of items) {
-      if (!NEVER_PARENTS.has(parent.type) && !(await canReadPost(parent, scope, context))) ids.push(parent.id);
+      if (!NEVER_PARENTS.has(parent.type) && !(await canReadPost(context, parent, scope.postType.deps))) ids.push(parent.id);
     }
     return ids;
   });

@@ -2,7 +2,7 @@
 import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
-import { subjectOf, type PostRecord } from '../post-type/index.js';
+import { readsPost, subjectOf, type PostRecord } from '../post-type/index.js';
 import { DEFAULT_CATEGORY_ID, type TermRecord } from '../taxonomy/index.js';
 import type { TermType } from './deps.js';
 import { loadPostOf, requireTerm } from './load.js';
@@ -30,8 +30,7 @@ async function withTerm(context: RequestContext, terms: TermType, check: (term: 
 function mayReadTermsOf(context: RequestContext, terms: TermType, post: PostRecord): boolean {
   const subject = subjectOf(post, context.site);
   if (!terms.definition.objectTypes.includes(subject.type)) return false;
-  if (subject.status === 'publish') return true;
-  return userCan(context.user, 'read_post', subject, terms.deps.capabilityRules);
+  return readsPost(context.user, subject, terms.deps.capabilityRules);
 }
 
 export async function canListTerms(context: RequestContext, terms: TermType): Promise<PermissionResult> {

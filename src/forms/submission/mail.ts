@@ -5,7 +5,7 @@
  * wrapped in an HTML document when `use_html` is on.
  */
 import { autop } from '../../content/render/index.js';
-import { stripAllTags } from '../../core/args/text.js';
+import { stripAllTags } from '../../format/strip-tags.js';
 import type { BlobStore } from '../../ports/blobs.js';
 import { isValidBlobKey } from '../../ports/blobs.js';
 import type { MailAttachment, MailMessage } from '../../ports/mailer.js';

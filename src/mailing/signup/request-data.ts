@@ -8,8 +8,8 @@
  * sent longer than 16 KiB is refused before it is cleaned, so no value costs more than a moment), and a value is
  * text or one level of list or map of text with at most 100 items.
  */
-import { isIntegerKey, phpTrim, toPhpString } from '../../core/args/php.js';
-import { stripAllTags } from '../../core/args/text.js';
+import { isIntegerKey, phpTrim, toPhpString } from '../../format/php.js';
+import { stripAllTags } from '../../format/strip-tags.js';
 import { CmsError } from '../../core/errors.js';
 
 export type Value = string | Value[] | { [key: string]: Value };

@@ -6,7 +6,7 @@
  */
 import { takeOrRefuse } from '../../auth/index.js';
 import { isIP } from 'node:net';
-import { isEmpty, toInt } from '../../core/args/php.js';
+import { isEmpty, toInt } from '../../format/php.js';
 import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
 import { reply } from '../../core/response.js';

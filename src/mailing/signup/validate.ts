@@ -6,7 +6,7 @@
  * 3. only when nothing failed yet: `invalid_email`, then `required_field_missing` (a required field sent empty;
  *    one not sent at all passes).
  */
-import { isNumeric } from '../../core/args/php.js';
+import { isNumeric } from '../../format/php.js';
 import type { FormSettings } from '../settings.js';
 import { isEmail } from './email.js';
 import { withoutEmptyItems, type PostedSignup, type Value } from './request-data.js';

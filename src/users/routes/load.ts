@@ -28,9 +28,3 @@ export function isSet(context: RequestContext, name: string): boolean {
   const value = context.params[name];
   return value !== undefined && value !== null;
 }
-
-/** PHP's `empty()` for request values: absent, null, false, 0, "", "0" and empty lists. */
-export function isEmptyParam(value: unknown): boolean {
-  if (value === undefined || value === null || value === false || value === 0 || value === '' || value === '0') return true;
-  return Array.isArray(value) && value.length === 0;
-}

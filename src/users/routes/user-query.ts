@@ -1,7 +1,8 @@
 import type { RequestContext } from '../../core/context.js';
 import type { Condition, ListQuery, SortKey } from '../../ports/storage.js';
 import { publishedAuthorIds, restPostTypes } from '../posts.js';
-import { can, isEmptyParam } from './load.js';
+import { isEmpty } from '../../format/php.js';
+import { can } from './load.js';
 import type { UsersDeps } from '../deps.js';
 
 /** The list query for `GET /users`, with the paging figures the response headers need. */
@@ -93,7 +94,7 @@ export async function planUserList(context: RequestContext, deps: UsersDeps): Pr
   const restTypes = restPostTypes(deps.capabilityRules);
   const forAuthors = params.who === 'authors';
   let publishedTypes: readonly string[] | null = !forAuthors && !mayListUsers ? restTypes : null;
-  if (!isEmptyParam(params.has_published_posts)) {
+  if (!isEmpty(params.has_published_posts)) {
     publishedTypes = params.has_published_posts === true ? restTypes : stringList(params.has_published_posts);
   }
   if (publishedTypes !== null) {
@@ -121,7 +122,7 @@ export async function planUserList(context: RequestContext, deps: UsersDeps): Pr
   if (term !== '') where.push(searchCondition(term, mayListUsers));
 
   const perPage = Number(params.per_page);
-  const offset = !isEmptyParam(params.offset) ? Number(params.offset) : (Number(params.page) - 1) * perPage;
+  const offset = !isEmpty(params.offset) ? Number(params.offset) : (Number(params.page) - 1) * perPage;
   const query: ListQuery = { where, orderBy: orderOf(context, include, slugs), offset: storableOffset(offset), limit: perPage, withTotal: true };
   return { query, offset, perPage };
 }

@@ -4,7 +4,8 @@ import { collection, item, paging } from '../../core/response.js';
 import { invalidUserIdError, notLoggedInError } from '../errors.js';
 import { AUTHORED_POST_TYPES, countVisiblePosts, restPostTypes } from '../posts.js';
 import { usersIn } from '../records.js';
-import { can, isEmptyParam, loadUser, requireUser } from './load.js';
+import { isEmpty } from '../../format/php.js';
+import { can, loadUser, requireUser } from './load.js';
 import { planUserList } from './user-query.js';
 import { userItem } from './user-item.js';
 import type { UsersDeps } from '../deps.js';
@@ -13,10 +14,10 @@ import type { UsersDeps } from '../deps.js';
 export function canListUsers(context: RequestContext, deps: UsersDeps): PermissionResult {
   const { params, user } = context;
   const mayListUsers = can(context, deps, 'list_users');
-  if (!isEmptyParam(params.roles) && !mayListUsers) {
+  if (!isEmpty(params.roles) && !mayListUsers) {
     return forbidden(user, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.');
   }
-  if (!isEmptyParam(params.capabilities) && !mayListUsers) {
+  if (!isEmpty(params.capabilities) && !mayListUsers) {
     return forbidden(user, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by capability.');
   }
   if (context.context === 'edit' && !mayListUsers) {

@@ -1,12 +1,12 @@
 import { filterByContext } from '../../core/shape.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
-import { isNumeric, toInt } from '../../format/php.js';
+import { isEmpty, isNumeric, toInt } from '../../format/php.js';
 import { created, item, reply } from '../../core/response.js';
 import { notLoggedInError, unknownRoleError } from '../errors.js';
 import { usersIn, type UserRecord } from '../records.js';
 import { createUser, findUserByEmail, findUserBySlug, getUser, updateUser, type NewUser, type UserChanges } from '../store.js';
-import { can, isEmptyParam, isSet, loadUser, requireUser } from './load.js';
+import { can, isSet, loadUser, requireUser } from './load.js';
 import { userSchema } from './schema.js';
 import { IN_EDIT_CONTEXT, userItem, userUrl } from './user-item.js';
 import type { UsersDeps } from '../deps.js';
@@ -62,7 +62,7 @@ function changesFrom(context: RequestContext): UserChanges {
 }
 
 function requestedRoles(context: RequestContext): string[] {
-  return isEmptyParam(context.params.roles) ? [] : (context.params.roles as unknown[]).map(String);
+  return isEmpty(context.params.roles) ? [] : (context.params.roles as unknown[]).map(String);
 }
 
 export function canCreateUser(context: RequestContext, deps: UsersDeps): PermissionResult {
@@ -72,7 +72,7 @@ export function canCreateUser(context: RequestContext, deps: UsersDeps): Permiss
 }
 
 export async function createUserHandler(context: RequestContext, deps: UsersDeps) {
-  if (!isEmptyParam(context.params.id)) throw new CmsError('rest_user_exists', 'Cannot create existing user.', 400);
+  if (!isEmpty(context.params.id)) throw new CmsError('rest_user_exists', 'Cannot create existing user.', 400);
   const roles = requestedRoles(context);
   if (roles.length > 0) checkRoleUpdate(context, deps, null, roles);
   const { email = '', ...changes } = changesFrom(context);
@@ -105,10 +105,10 @@ export async function updateUserHandler(context: RequestContext, deps: UsersDeps
     const owner = await findUserByEmail(deps.storage, params.email.trim());
     if (owner !== null && owner.id !== target.id) throw new CmsError('rest_user_invalid_email', 'Invalid email address.', 400);
   }
-  if (!isEmptyParam(params.username) && params.username !== target.login) {
+  if (!isEmpty(params.username) && params.username !== target.login) {
     throw new CmsError('rest_user_invalid_argument', 'Username is not editable.', 400);
   }
-  if (!isEmptyParam(params.slug) && params.slug !== target.slug && (await findUserBySlug(deps.storage, String(params.slug)))) {
+  if (!isEmpty(params.slug) && params.slug !== target.slug && (await findUserBySlug(deps.storage, String(params.slug)))) {
     throw new CmsError('rest_user_invalid_slug', 'Invalid slug.', 400);
   }
   const roles = requestedRoles(context);
@@ -126,7 +126,7 @@ function readReassign(context: RequestContext): number | null | undefined {
   const value = context.params.reassign;
   if (value === undefined) return undefined;
   if (isNumeric(value)) return Math.abs(toInt(value));
-  if (isEmptyParam(value) || value === 'false' || (Array.isArray(value) && value.length === 0)) return null;
+  if (isEmpty(value) || value === 'false' || (Array.isArray(value) && value.length === 0)) return null;
   const message = 'Invalid user parameter(s).';
   throw new CmsError('rest_invalid_param', 'Invalid parameter(s): reassign', 400, {
     params: { reassign: message },
