@@ -27,6 +27,13 @@ export interface PostTypeDefinition {
   /** Comment and ping status a new record gets when the request does not say. */
   defaultCommentStatus: 'open' | 'closed';
   defaultPingStatus: 'open' | 'closed';
+  /**
+   * Whether even published records are read only by callers holding the type's `read` capability (reusable
+   * blocks, whose `read` is `edit_posts`); otherwise published records are public.
+   */
+  readNeedsCapability?: boolean;
+  /** Registered meta keys answered as top-level fields instead of inside `meta` (written through `meta`). */
+  topLevelMeta?: readonly string[];
 }
 
 export const CATEGORY_TAXONOMY: TaxonomyBinding = { taxonomy: 'category', restBase: 'categories', hierarchical: true };

@@ -24,7 +24,7 @@ export { listVisibility, type ListVisibility } from './visibility.js';
 export { parseSearch, relevanceRank, textSearch } from './search.js';
 
 export { preparePost, passwordMatches, canSeeProtectedContent, type PrepareOptions } from './prepare.js';
-export { revisionSummary } from './links.js';
+export { REST_BASES, revisionSummary } from './links.js';
 export { pageUri, permalinkOf, type LinkEnvironment } from './permalink.js';
 export { uniquePostSlug } from './unique-slug.js';
 

@@ -2,7 +2,7 @@
 import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
-import { getTerm } from '../taxonomy/index.js';
+import { getTerm, type TaxonomyName } from '../taxonomy/index.js';
 import { passwordMatches } from './prepare.js';
 import type { PostType } from './define.js';
 import { postsIn, type PostRecord } from './record.js';
@@ -50,6 +50,7 @@ export async function loadParentRecord(context: RequestContext, postType: PostTy
  * and so shows the media of a trashed post to any logged-in user.
  */
 export async function canReadPost(post: PostRecord, scope: PostScope, context: RequestContext, depth = 0): Promise<boolean> {
+  if (scope.postType.definition.readNeedsCapability && !scope.abilities.canRead(post)) return false;
   if (post.status === 'publish') return true;
   if (scope.postType.deps.capabilityRules.postStatuses[post.status] === 'public') return true;
   if (post.status === 'inherit') {
@@ -102,7 +103,7 @@ async function canAssignTerms(context: RequestContext, scope: PostScope): Promis
     const value = context.params[taxonomy.restBase];
     if (value === undefined || value === null) continue;
     for (const id of Array.isArray(value) ? value : [value]) {
-      const term = await getTerm(scope.storage, taxonomy.taxonomy as 'category' | 'post_tag', Number(id));
+      const term = await getTerm(scope.storage, taxonomy.taxonomy as TaxonomyName, Number(id));
       if (!term) continue;
       if (!userCan(context.user, 'assign_term', { taxonomy: taxonomy.taxonomy }, scope.postType.deps.capabilityRules)) return false;
     }

@@ -58,8 +58,11 @@ export function listVisibility(context: RequestContext, scope: PostScope): ListV
     return made;
   };
   const mayEdit = (status: string, own: boolean, trashedFrom?: string) => abilities.canEditSubject(subject(status, own, trashedFrom));
-  const mayRead = (status: string, own: boolean, trashedFrom?: string) =>
-    status === 'publish' || publicStatuses[status] === 'public' || abilities.canReadSubject(subject(status, own, trashedFrom));
+  const readNeedsCapability = scope.postType.definition.readNeedsCapability === true;
+  const mayRead = (status: string, own: boolean, trashedFrom?: string) => {
+    if (readNeedsCapability && !abilities.canReadSubject(subject(status, own, trashedFrom))) return false;
+    return status === 'publish' || publicStatuses[status] === 'public' || abilities.canReadSubject(subject(status, own, trashedFrom));
+  };
 
   return {
     async rows(statuses) {

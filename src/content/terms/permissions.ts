@@ -1,4 +1,4 @@
-/** Permission checks of the category and tag routes, with the reference's codes and messages. */
+/** Permission checks of the term routes (categories, tags, pattern categories), with the reference's codes and messages. */
 import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
@@ -27,10 +27,13 @@ async function withTerm(context: RequestContext, terms: TermType, check: (term: 
   }
 }
 
+/** Post types whose published records still have no public view: their terms are shown to who may read them. */
+const NOT_PUBLICLY_VIEWABLE: ReadonlySet<string> = new Set(['wp_block']);
+
 function mayReadTermsOf(context: RequestContext, terms: TermType, post: PostRecord): boolean {
   const subject = subjectOf(post, context.site);
   if (!terms.definition.objectTypes.includes(subject.type)) return false;
-  if (subject.status === 'publish') return true;
+  if (subject.status === 'publish' && !NOT_PUBLICLY_VIEWABLE.has(subject.type)) return true;
   return userCan(context.user, 'read_post', subject, terms.deps.capabilityRules);
 }
 
