@@ -143,6 +143,19 @@ describe('writing reusable blocks', () => {
   });
 });
 
+describe('a deleted author\'s reusable blocks', () => {
+  it('stay where they are (the type has no authors), while the author\'s posts go to the trash', async () => {
+    const site = await makeSite();
+    const block = await makeBlock(site, {}, 'author');
+    const post = await site.create({ title: 'Post', status: 'publish' }, { role: 'author' });
+    assert.equal(await site.cms.users.delete(site.ids.author), true);
+    assert.equal((await site.cms.deps.storage.get('posts', post.id))?.status, 'trash');
+    const kept = await site.admin('GET', `/cms/v2/blocks/${block.id}`);
+    assert.equal(kept.status, 200);
+    assert.equal(kept.json.status, 'publish');
+  });
+});
+
 describe('the blocks routes in the index and under the reference\'s names', () => {
   it('are in the namespace index, the OPTIONS schema and the OpenAPI document', async () => {
     const site = await makeSite();
