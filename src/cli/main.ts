@@ -42,7 +42,8 @@ async function main(argv: readonly string[]): Promise<void> {
 
   let stores: OpenedStores;
   try {
-    stores = await openStores(command.store, command.uploads, process.env, command.command === 'export' ? 'read' : 'write', workers > 1);
+    const access = command.command === 'export' ? 'read' : command.command === 'users' ? 'existing' : 'write';
+    stores = await openStores(command.store, command.uploads, process.env, access, workers > 1);
   } catch (error) {
     process.stderr.write(`quire: ${error instanceof StoreSetupError ? error.message : String(error)}\n`);
     process.exit(1);
