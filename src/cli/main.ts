@@ -13,7 +13,7 @@ import { runUsersCommand } from './users.js';
 import { importFile, ImportError } from './import.js';
 import { openStores, StoreSetupError, type OpenedStores } from './stores.js';
 import { exportWxrFile, importWxrFile } from './wxr.js';
-import { isFirstWorker, isServerWorker, reportListening, runPrimary } from './workers.js';
+import { isFirstWorker, isServerWorker, reportListening, reportStopSignal, runPrimary } from './workers.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 /** Where the standalone server serves uploaded files; the media module's default uploads address. */
@@ -102,8 +102,12 @@ async function main(argv: readonly string[]): Promise<void> {
       process.stdout.write(`quire store: ${stores.description}\nquire listening: ${url}\n`);
     });
   });
-  process.once('SIGINT', () => shutDown(server, stores));
-  process.once('SIGTERM', () => shutDown(server, stores));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      reportStopSignal(signal);
+      shutDown(server, stores);
+    });
+  }
 }
 
 /** The version in package.json, two folders up from both src/cli/ and dist/js/. */
