@@ -2,7 +2,7 @@
  * The post-type kit: everything a resource made of post-type records uses (posts and pages, media, revisions,
  * autosaves, and the modules that read posts). Import from here, never from the files behind it.
  */
-export { definePostType, type PostType, type PostTypeDeps } from './define.js';
+export { definePostType, isViewable, type PostType, type PostTypeDeps } from './define.js';
 export {
   POST_TYPE, PAGE_TYPE, POST_FORMATS, WRITABLE_STATUSES, REGISTERED_STATUSES,
   type PostTypeDefinition, type TaxonomyBinding,

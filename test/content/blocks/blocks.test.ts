@@ -137,6 +137,7 @@ describe('writing reusable blocks', () => {
     const autosave = await site.admin('POST', `/cms/v2/blocks/${block.id}/autosaves`, { json: { content: 'Unsaved' } });
     assert.equal(autosave.status, 200);
     assert.equal(autosave.json.parent, block.id);
+    assert.equal(autosave.json.preview_link, '', 'a block has no public view to preview');
     const refused = await site.as('contributor')('GET', `/cms/v2/blocks/${block.id}/revisions`);
     assert.equal(refused.status, 403);
     assert.equal(refused.json.code, 'rest_cannot_read');
