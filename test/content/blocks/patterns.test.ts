@@ -78,5 +78,7 @@ describe('/cms/v2/wp_pattern_category', () => {
     assert.equal(hidden.json.code, 'rest_forbidden_context');
     const notBlock = await site.admin('GET', `/cms/v2/categories?post=${block.id}`);
     assert.equal(notBlock.status, 403);
+    assert.equal((await site.as('editor')('DELETE', `/cms/v2/wp_pattern_category/${term.id}?force=true`)).status, 200);
+    assert.deepEqual((await site.admin('GET', `/cms/v2/blocks/${block.id}`)).json.wp_pattern_category, [], 'a deleted category leaves its blocks');
   });
 });
