@@ -25,6 +25,7 @@ import { createMemoryStorage } from './storage/memory/index.js';
 import { createMemoryThrottleStore } from './storage/throttle/index.js';
 import { createMemoryBlobStore } from './storage/blobs/index.js';
 import { registerPostsAndPages } from './content/index.js';
+import { BLOCK_TYPE } from './content/blocks/index.js';
 import { authorPostsHandler, createPostEvents, nextScheduledPublish, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
 import { createSafeHttpClient, registerMedia, resolveUploads, type ImageWorkOptions, type UploadsOptions } from './media/index.js';
 import { registerTerms } from './content/terms/index.js';
@@ -356,7 +357,7 @@ function createDeps(options: CmsOptions, names: Names): CmsDeps {
     secret,
     previewKey: previewSecret === undefined ? () => secret.key('preview') : () => previewSecret,
     uploads: resolveUploads(options.uploads, options.images),
-    userPosts: authorPostsHandler(postTypeDeps, [POST_TYPE, PAGE_TYPE]),
+    userPosts: authorPostsHandler(postTypeDeps, [POST_TYPE, PAGE_TYPE], [BLOCK_TYPE]),
     throttles: options.throttle === false ? NO_THROTTLES : createThrottles(options.throttle?.store ?? createMemoryThrottleStore(), options.throttle),
     maxApplicationPasswords: maxApplicationPasswordsOf(options.applicationPasswords?.max),
   });

@@ -61,6 +61,7 @@ export const CORE_POST_TYPE_CAPABILITIES: Readonly<Record<string, PostTypeCapabi
     edit_posts: 'edit_posts',
     edit_published_posts: 'edit_published_posts',
     delete_published_posts: 'delete_published_posts',
+    delete_posts: 'delete_posts',
     edit_others_posts: 'edit_others_posts',
     delete_others_posts: 'delete_others_posts',
   }),
@@ -104,6 +105,7 @@ export const CORE_TAXONOMY_CAPABILITIES: Readonly<Record<string, TaxonomyCapabil
     delete_terms: 'edit_theme_options',
     assign_terms: 'edit_theme_options',
   }),
+  wp_pattern_category: taxonomyCapabilities(),
   link_category: taxonomyCapabilities({
     manage_terms: 'manage_links',
     edit_terms: 'manage_links',

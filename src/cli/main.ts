@@ -14,7 +14,7 @@ import { runUsersCommand } from './users.js';
 import { importFile, ImportError } from './import.js';
 import { openStores, StoreSetupError, type OpenedStores } from './stores.js';
 import { exportWxrFile, importWxrFile } from './wxr.js';
-import { isFirstWorker, isServerWorker, reportListening, runPrimary } from './workers.js';
+import { isFirstWorker, isServerWorker, reportListening, reportStopSignal, runPrimary } from './workers.js';
 
 const SHUTDOWN_GRACE_MS = 5000;
 /** Where the standalone server serves uploaded files; the media module's default uploads address. */
@@ -43,7 +43,8 @@ async function main(argv: readonly string[]): Promise<void> {
 
   let stores: OpenedStores;
   try {
-    stores = await openStores(command.store, command.uploads, process.env, command.command === 'export' ? 'read' : 'write', workers > 1);
+    const access = command.command === 'export' ? 'read' : command.command === 'users' ? 'existing' : 'write';
+    stores = await openStores(command.store, command.uploads, process.env, access, workers > 1);
   } catch (error) {
     process.stderr.write(`quire: ${error instanceof StoreSetupError ? error.message : String(error)}\n`);
     process.exit(1);
@@ -102,8 +103,12 @@ async function main(argv: readonly string[]): Promise<void> {
       process.stdout.write(`quire store: ${stores.description}\nquire listening: ${url}\n`);
     });
   });
-  process.once('SIGINT', () => shutDown(server, stores));
-  process.once('SIGTERM', () => shutDown(server, stores));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      reportStopSignal(signal);
+      shutDown(server, stores);
+    });
+  }
 }
 
 /** The version in package.json, two folders up from both src/cli/ and dist/js/. */

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -33,8 +34,17 @@ export const THROTTLE_SCHEMA = 'quire_throttle';
 /** The SQLite file of the throttle counters that server processes share, beside the content's file. */
 export const throttleFileOf = (path: string): string => `${path}-throttle`;
 
-async function openStorage(choice: StoreChoice, access: 'read' | 'write', sharedCounters: boolean): Promise<{ storage: StoragePort; description: string; counters?: StoragePort }> {
+/**
+ * How a command uses the store: `read` (an export) only reads; `write` may create a new SQLite file; `existing`
+ * (`quire users`) writes to a store that must already be there, so a mistyped path creates nothing.
+ */
+export type StoreAccess = 'read' | 'write' | 'existing';
+
+async function openStorage(choice: StoreChoice, access: StoreAccess, sharedCounters: boolean): Promise<{ storage: StoragePort; description: string; counters?: StoragePort }> {
   if (choice.kind === 'memory') return { storage: createMemoryStorage(), description: 'memory (nothing is kept after exit)' };
+  if (choice.kind === 'sqlite' && access === 'existing' && !existsSync(choice.path)) {
+    throw new StoreSetupError(`there is no SQLite store at ${choice.path} (quire serve or quire import --data ${choice.path} creates one)`);
+  }
   if (choice.kind === 'sqlite') {
     try {
       const { sqliteStorage } = await import('../storage/sqlite/index.js');
@@ -117,10 +127,11 @@ async function openBlobs(choice: UploadsChoice | null, environment: NodeJS.Proce
 
 /**
  * Opens the content store and the uploads store the command line chose; for `read` (an export), a SQLite file
- * read-only, so a file or folder the process may not write can still be read. With `sharedCounters` (several
+ * read-only, so a file or folder the process may not write can still be read; for `existing`, only a SQLite file
+ * that is there. With `sharedCounters` (several
  * server processes), a SQLite store keeps throttle counters in a file beside it; PostgreSQL always shares them.
  */
-export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}, access: 'read' | 'write' = 'write', sharedCounters = false): Promise<OpenedStores> {
+export async function openStores(choice: StoreChoice, uploads: UploadsChoice | null, environment: NodeJS.ProcessEnv = {}, access: StoreAccess = 'write', sharedCounters = false): Promise<OpenedStores> {
   const { blobs, where } = await openBlobs(uploads, environment);
   const { storage, description, counters } = await openStorage(choice, access, sharedCounters);
   return {

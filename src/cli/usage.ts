@@ -86,7 +86,7 @@ Import and export options:
                          role of the users made for the file's authors (default subscriber)
   -o, --output <file>    write the export to this file instead of standard output
 
-Users options (with --data, --storage or --postgres):
+Users options (with --data, --storage or --postgres; a --data file must exist):
       --login <login>    the user (login or email) whose application passwords are meant
       --name <app>       name of the application password to create (default 'quire users')
       --uuid <uuid>      the application password to revoke (see app-password list)

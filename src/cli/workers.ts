@@ -2,7 +2,9 @@
  * `quire serve --workers N`: the first process forks N server processes (node:cluster) that share its port and
  * the store, and answers no request itself. One worker creates the first administrator and prints its password;
  * the primary prints the listening line once every worker listens. SIGTERM or SIGINT stops every worker; a
- * worker that dies unexpectedly is logged and replaced after a pause that grows while replacements die young.
+ * worker that dies unexpectedly is logged and replaced after a pause that grows while replacements die young. A
+ * worker stopped by SIGTERM or SIGINT sent to it alone (an operator's) is replaced too, logged as stopped by that
+ * signal rather than as a crash; it neither lengthens nor resets the pause of a run of crashes.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { CliCommand } from './args.js';
@@ -11,7 +13,9 @@ import { createLogger } from './log.js';
 type ServeCommand = Extract<CliCommand, { command: 'serve' }>;
 
 /** What a worker tells the primary, and the primary a worker. */
-type FromWorker = { quire: 'listening'; url: string; description: string } | { quire: 'announced' };
+type FromWorker = { quire: 'listening'; url: string; description: string } | { quire: 'announced' } | { quire: 'stopping'; signal: StopSignal };
+type StopSignal = 'SIGTERM' | 'SIGINT';
+const STOP_SIGNALS: ReadonlySet<string> = new Set<StopSignal>(['SIGTERM', 'SIGINT']);
 type ToWorker = { quire: 'announce' };
 
 const FIRST_RESTART_DELAY_MS = 250;
@@ -40,6 +44,11 @@ export function reportListening(url: string, description: string, announceAdmini
   process.send!({ quire: 'listening', url, description } satisfies FromWorker);
 }
 
+/** In a worker told to stop by a signal: says so to the primary before shutting down (it then exits with 0). */
+export function reportStopSignal(signal: StopSignal): void {
+  if (cluster.isWorker && process.connected) process.send!({ quire: 'stopping', signal } satisfies FromWorker);
+}
+
 export function runPrimary(command: ServeCommand): void {
   const logger = createLogger(command.log);
   let ready = false;
@@ -51,6 +60,8 @@ export function runPrimary(command: ServeCommand): void {
   let where: { url: string; description: string } | null = null;
   const restarts = new Set<NodeJS.Timeout>();
   const bornAt = new Map<Worker, number>();
+  /** Workers that said a signal told them to stop. */
+  const stopSignals = new Map<Worker, StopSignal>();
 
   const stop = (exitCode: number): void => {
     if (stopping) return;
@@ -68,6 +79,10 @@ export function runPrimary(command: ServeCommand): void {
     const worker = cluster.fork();
     bornAt.set(worker, Date.now());
     worker.on('message', (message: FromWorker) => {
+      if (message?.quire === 'stopping') {
+        if (STOP_SIGNALS.has(message.signal)) stopSignals.set(worker, message.signal);
+        return;
+      }
       if (message?.quire === 'listening') {
         if (ready) {
           logger.info({ worker: worker.process.pid }, 'worker replaced');
@@ -95,12 +110,16 @@ export function runPrimary(command: ServeCommand): void {
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (bornAt.get(worker) ?? Date.now());
     bornAt.delete(worker);
+    // Stopped by a signal: as it said (it shut down and exited), or killed by one before its handler was set up.
+    const stoppedBy = stopSignals.get(worker) ?? (signal !== null && STOP_SIGNALS.has(signal) ? signal : null);
+    stopSignals.delete(worker);
     if (stopping) return exitWhenAllGone();
     // A worker that cannot start (the port is taken, the store cannot be opened) has said why on standard error.
     if (!ready) return stop(1);
-    quickDeaths = lived < STABLE_AFTER_MS ? quickDeaths + 1 : 0;
+    if (stoppedBy === null) quickDeaths = lived < STABLE_AFTER_MS ? quickDeaths + 1 : 0;
     const delay = restartDelayMs(quickDeaths);
-    logger.error({ worker: worker.process.pid, code, signal, restartInMs: delay }, 'worker exited unexpectedly');
+    if (stoppedBy === null) logger.error({ worker: worker.process.pid, code, signal, restartInMs: delay }, 'worker exited unexpectedly');
+    else logger.warn({ worker: worker.process.pid, code, signal: stoppedBy, restartInMs: delay }, 'worker stopped by signal');
     const timer = setTimeout(() => {
       restarts.delete(timer);
       if (!stopping) fork();

@@ -37,6 +37,12 @@ export const POST_TYPES: readonly PostTypeFacts[] = [
     supports: ['title', 'author', 'comments'],
     taxonomies: [],
   },
+  {
+    slug: 'wp_block', restBase: 'blocks', description: '', hierarchical: false, hasArchive: false, viewable: false,
+    showInNavMenus: false, showUi: true, icon: null,
+    supports: ['title', 'excerpt', 'editor', 'revisions', 'custom-fields', 'autosave'],
+    taxonomies: ['wp_pattern_category'],
+  },
 ];
 
 export interface TaxonomyFacts {
@@ -63,6 +69,12 @@ const PUBLIC_TAXONOMY = {
 export const TAXONOMIES: readonly TaxonomyFacts[] = [
   { slug: 'category', restBase: 'categories', description: '', hierarchical: true, showCloud: true, types: ['post'], visibility: PUBLIC_TAXONOMY },
   { slug: 'post_tag', restBase: 'tags', description: '', hierarchical: false, showCloud: true, types: ['post'], visibility: PUBLIC_TAXONOMY },
+  {
+    slug: 'wp_pattern_category', restBase: 'wp_pattern_category', description: '', hierarchical: false, showCloud: false, types: ['wp_block'],
+    visibility: {
+      public: false, publicly_queryable: false, show_admin_column: true, show_in_nav_menus: false, show_in_quick_edit: true, show_ui: true,
+    },
+  },
 ];
 
 /** Taxonomies the reference registers without a REST route (or that this site does not serve): readable by nobody. */

@@ -4,7 +4,7 @@
  */
 import type { CapabilityRules } from '../auth/index.js';
 import {
-  permalinkOf, isPostRecord, POSTS_COLLECTION, parseSearch, publicStatusCondition, relevanceRank, textSearch, type LinkEnvironment, type PostRecord,
+  permalinkOf, isPostRecord, POSTS_COLLECTION, REST_BASES, parseSearch, publicStatusCondition, relevanceRank, textSearch, type LinkEnvironment, type PostRecord,
 } from '../content/post-type/index.js';
 import { renderTitle } from '../content/render/index.js';
 import { allTerms, compareText, type TermRecord } from '../content/taxonomy/index.js';
@@ -36,8 +36,6 @@ export interface SearchHandler {
   find(request: SearchRequest, env: SearchEnvironment): Promise<{ ids: (number | string)[]; total: number; records: Map<number | string, unknown> }>;
   describe(id: number | string, record: unknown, env: SearchEnvironment): Promise<{ data: Record<string, unknown>; links: Links }>;
 }
-
-const REST_BASES: Readonly<Record<string, string>> = { post: 'posts', page: 'pages' };
 
 export const postSearch: SearchHandler = {
   type: 'post',

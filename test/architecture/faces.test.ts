@@ -10,7 +10,7 @@ import { ROOT } from './graph.js';
  */
 const CEILINGS: Record<string, number> = {
   'src/index.ts': 164,
-  'src/content/post-type/index.ts': 75,
+  'src/content/post-type/index.ts': 77,
 };
 
 /** The names a module exports through `export { … } from` lists (the form both faces are written in). */

@@ -8,10 +8,15 @@ const BATCHABLE = [
   '/cms/v2/posts/(?P<id>[\\d]+) GET', '/cms/v2/posts/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/posts/(?P<id>[\\d]+) DELETE',
   '/cms/v2/pages GET', '/cms/v2/pages POST',
   '/cms/v2/pages/(?P<id>[\\d]+) GET', '/cms/v2/pages/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/pages/(?P<id>[\\d]+) DELETE',
+  '/cms/v2/blocks GET', '/cms/v2/blocks POST',
+  '/cms/v2/blocks/(?P<id>[\\d]+) GET', '/cms/v2/blocks/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/blocks/(?P<id>[\\d]+) DELETE',
   '/cms/v2/categories GET', '/cms/v2/categories POST',
   '/cms/v2/categories/(?P<id>[\\d]+) GET', '/cms/v2/categories/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/categories/(?P<id>[\\d]+) DELETE',
   '/cms/v2/tags GET', '/cms/v2/tags POST',
   '/cms/v2/tags/(?P<id>[\\d]+) GET', '/cms/v2/tags/(?P<id>[\\d]+) POST,PUT,PATCH', '/cms/v2/tags/(?P<id>[\\d]+) DELETE',
+  '/cms/v2/wp_pattern_category GET', '/cms/v2/wp_pattern_category POST',
+  '/cms/v2/wp_pattern_category/(?P<id>[\\d]+) GET', '/cms/v2/wp_pattern_category/(?P<id>[\\d]+) POST,PUT,PATCH',
+  '/cms/v2/wp_pattern_category/(?P<id>[\\d]+) DELETE',
 ];
 
 async function titles(site: Awaited<ReturnType<typeof makeSite>>) {
@@ -20,7 +25,7 @@ async function titles(site: Awaited<ReturnType<typeof makeSite>>) {
 }
 
 describe('batches of posts and pages', () => {
-  it('the index marks exactly the post, page and term endpoints, as the reference', async () => {
+  it('the index marks exactly the post, page, reusable block and term endpoints, as the reference', async () => {
     const { cms } = await makeSite();
     const { routes } = (await send(cms, 'GET', '/')).json;
     const marked: string[] = [];

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,6 +153,22 @@ describe('the first administrator and its recovery', () => {
       assert.match((await finished).stdout, PASSWORD_LINE);
     } finally {
       blocker.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('quire users refuses a SQLite file that does not exist, and creates none', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'quire-users-'));
+    const data = join(folder, 'typo.db');
+    try {
+      for (const args of [['users', 'list', '--data', data], ['users', 'app-password', 'create', '--login', 'admin', '--data', data]]) {
+        const exit = await run(args).finished;
+        assert.equal(exit.code, 1, exit.stderr);
+        assert.equal(exit.stderr, `quire: there is no SQLite store at ${data} (quire serve or quire import --data ${data} creates one)\n`);
+        assert.equal(exit.stdout, '');
+        assert.deepEqual(readdirSync(folder), [], 'no file was created');
+      }
+    } finally {
       rmSync(folder, { recursive: true, force: true });
     }
   });

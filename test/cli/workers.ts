@@ -55,8 +55,8 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_00
 
 /**
  * Two workers on a new store: one password printed, writes through one connection seen by reads on new ones
- * (which the cluster hands to both workers), throttle counters shared, a killed worker logged and replaced, and
- * one SIGTERM ending every process.
+ * (which the cluster hands to both workers), throttle counters shared, a killed worker logged and replaced, a
+ * worker stopped by SIGTERM logged as such and replaced, and one SIGTERM to the primary ending every process.
  */
 export async function exerciseTwoWorkers(storeArgs: string[]): Promise<void> {
   const started = await serve([...storeArgs, '--workers', '2']);
@@ -114,6 +114,20 @@ export async function exerciseTwoWorkers(storeArgs: string[]): Promise<void> {
     assert.ok(!now.includes(workers[0]!));
     for (let index = 0; index < 4; index++) assert.equal((await onNewConnection(list)).status, 200);
     assert.equal([...output.stdout.matchAll(/^quire application password/gm)].length, 1, 'a replacement prints no password');
+
+    // A worker an operator stops with SIGTERM shuts down, and is replaced, logged as stopped by the signal.
+    const stopped = now[0]!;
+    process.kill(stopped, 'SIGTERM');
+    await waitFor(() => /"msg":"worker stopped by signal"/.test(output.stdout), 'the stop to be logged');
+    const stop = JSON.parse(output.stdout.split('\n').find((line) => line.includes('"worker stopped by signal"'))!) as Record<string, unknown>;
+    assert.equal(stop.worker, stopped);
+    assert.equal(stop.signal, 'SIGTERM');
+    assert.equal(stop.level, 40);
+    assert.equal(stop.restartInMs, 250, 'a stop is no crash: the pause does not grow');
+    assert.equal(output.stdout.match(/"worker exited unexpectedly"/g)?.length, 1, 'logged once, for the SIGKILL');
+    await waitFor(() => (output.stdout.match(/"msg":"worker replaced"/g)?.length ?? 0) === 2, 'the second replacement to listen');
+    assert.equal(childrenOf(primary).length, 2);
+    assert.ok(!childrenOf(primary).includes(stopped));
 
     const everyWorker = childrenOf(primary);
     started.child.kill('SIGTERM');

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { neutralNamesMiddleware } from '../../src/editor/index.js';
 import { serve } from '../cli/helpers.js';
 import { loadEditorPackages, type EditorPackages } from './block-editor-env.js';
+import { describePatternCalls } from './block-editor-patterns.js';
 
 const PASSWORD = 'abcd EFGH 1234 ijkl MNOP 5678';
 const BASIC = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
@@ -103,7 +104,7 @@ export function describeEditorCalls(names: 'wordpress' | 'neutral'): void {
         assert.equal(category.rest_namespace, ns);
         assert.equal(category.rest_base, 'categories');
         const configs = await resolve.getEntitiesConfig('taxonomy');
-        assert.deepEqual(configs.map((entity: Json) => entity.baseURL).sort(), [`/${ns}/categories`, `/${ns}/tags`]);
+        assert.deepEqual(configs.map((entity: Json) => entity.baseURL).sort(), [`/${ns}/categories`, `/${ns}/tags`, `/${ns}/wp_pattern_category`]);
       });
 
       it('statuses: every status the editor lists', async () => {
@@ -345,5 +346,7 @@ export function describeEditorCalls(names: 'wordpress' | 'neutral'): void {
         assert.equal(select.isPreviewEmbedFallback(post.link), false);
       });
     });
+
+    describePatternCalls(() => ({ select, resolve, dispatch, apiFetch: editor.apiFetch, ns }));
   });
 }

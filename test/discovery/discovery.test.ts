@@ -7,13 +7,16 @@ describe('types', () => {
     const site = await makeSite();
     const response = await site.anonymous('GET', '/cms/v2/types');
     assert.equal(response.status, 200);
-    assert.deepEqual(Object.keys(response.json), ['post', 'page', 'attachment']);
+    assert.deepEqual(Object.keys(response.json), ['post', 'page', 'attachment', 'wp_block']);
     const post = response.json.post;
     assert.deepEqual(Object.keys(post), ['description', 'hierarchical', 'has_archive', 'name', 'slug', 'icon', 'taxonomies', 'rest_base', 'rest_namespace', '_links']);
     assert.equal(post.name, 'Posts');
     assert.deepEqual(post.taxonomies, ['category', 'post_tag']);
     assert.equal(response.json.attachment.rest_base, 'media');
     assert.equal(response.json.page.hierarchical, true);
+    assert.equal(response.json.wp_block.rest_base, 'blocks');
+    assert.equal(response.json.wp_block.name, 'Patterns');
+    assert.deepEqual(response.json.wp_block.taxonomies, ['wp_pattern_category']);
     assert.deepEqual(post._links['wp:items'], [{ href: 'http://example.test/cms-json/cms/v2/posts' }]);
     assert.deepEqual(post._links.collection, [{ href: 'http://example.test/cms-json/cms/v2/types' }]);
   });
@@ -22,8 +25,15 @@ describe('types', () => {
     const site = await makeSite();
     const contributor = await site.as('contributor')('GET', '/cms/v2/types?context=edit');
     assert.equal(contributor.status, 200);
-    // A contributor edits posts and uploads nothing: pages (edit_pages) are left out.
-    assert.deepEqual(Object.keys(contributor.json), ['post', 'attachment']);
+    // A contributor edits posts and uploads nothing: pages (edit_pages) are left out; reusable blocks are edited
+    // with edit_posts.
+    assert.deepEqual(Object.keys(contributor.json), ['post', 'attachment', 'wp_block']);
+    assert.equal(contributor.json.wp_block.capabilities.create_posts, 'publish_posts');
+    assert.equal(contributor.json.wp_block.capabilities.read, 'edit_posts');
+    assert.deepEqual(contributor.json.wp_block.supports, {
+      title: true, excerpt: true, editor: true, revisions: true, 'custom-fields': true, autosave: true,
+    });
+    assert.equal(contributor.json.wp_block.viewable, false);
     assert.equal(contributor.json.post.capabilities.create_posts, 'edit_posts');
     assert.equal(contributor.json.attachment.capabilities.create_posts, 'upload_files');
     assert.equal(contributor.json.post.labels.add_new_item, 'Add New Post');
@@ -106,7 +116,10 @@ describe('taxonomies', () => {
   it('lists categories and tags, filtered by type, with the edit fields for those who may assign terms', async () => {
     const site = await makeSite();
     const view = await site.anonymous('GET', '/cms/v2/taxonomies');
-    assert.deepEqual(Object.keys(view.json), ['category', 'post_tag']);
+    assert.deepEqual(Object.keys(view.json), ['category', 'post_tag', 'wp_pattern_category']);
+    assert.deepEqual(view.json.wp_pattern_category.types, ['wp_block']);
+    assert.equal(view.json.wp_pattern_category.rest_base, 'wp_pattern_category');
+    assert.deepEqual(Object.keys((await site.anonymous('GET', '/cms/v2/taxonomies?type=wp_block')).json), ['wp_pattern_category']);
     assert.deepEqual(Object.keys(view.json.category), ['name', 'slug', 'description', 'types', 'hierarchical', 'rest_base', 'rest_namespace', '_links']);
     assert.deepEqual(view.json.post_tag._links['wp:items'], [{ href: 'http://example.test/cms-json/cms/v2/tags' }]);
     assert.deepEqual((await site.anonymous('GET', '/cms/v2/taxonomies?type=page')).json, {});
@@ -118,6 +131,10 @@ describe('taxonomies', () => {
     });
     assert.equal(edit.json.post_tag.labels.popular_items, 'Popular Tags');
     assert.equal(edit.json.category.show_cloud, true);
+    assert.deepEqual(edit.json.wp_pattern_category.capabilities, {
+      manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts',
+    });
+    assert.equal(edit.json.wp_pattern_category.visibility.public, false);
     const refused = await site.as('subscriber')('GET', '/cms/v2/taxonomies?context=edit');
     assert.equal(refused.status, 403);
     assert.equal(refused.json.code, 'rest_cannot_view');

@@ -94,19 +94,20 @@ describe('rest_namespace and supports, as the block editor reads them', () => {
     for (const [names, namespace, root] of [['neutral', 'cms/v2', '/cms-json'], ['wordpress', 'wp/v2', '/wp-json']] as const) {
       const cms = createCms({ names, site: { url: 'http://example.test' } });
       const types = await send(cms, 'GET', `/${namespace}/types`);
-      assert.deepEqual(Object.values(types.json).map((type: any) => type.rest_namespace), [namespace, namespace, namespace]);
+      assert.deepEqual(Object.values(types.json).map((type: any) => type.rest_namespace), [namespace, namespace, namespace, namespace]);
       const taxonomies = await send(cms, 'GET', `/${namespace}/taxonomies`);
-      assert.deepEqual(Object.values(taxonomies.json).map((taxonomy: any) => taxonomy.rest_namespace), [namespace, namespace]);
+      assert.deepEqual(Object.values(taxonomies.json).map((taxonomy: any) => taxonomy.rest_namespace), [namespace, namespace, namespace]);
       assert.equal(taxonomies.json.category._links['wp:items'][0].href, `http://example.test${root}/${namespace}/categories`);
     }
   });
 
-  it('posts and pages support autosaves; media does not', async () => {
+  it('posts, pages and reusable blocks support autosaves; media does not', async () => {
     const site = await makeSite();
     const types = await site.admin('GET', '/cms/v2/types?context=edit');
     assert.equal(types.json.post.supports.autosave, true);
     assert.equal(types.json.post.supports.editor, true);
     assert.equal(types.json.page.supports.autosave, true);
+    assert.equal(types.json.wp_block.supports.autosave, true);
     assert.equal(types.json.attachment.supports.autosave, undefined);
   });
 });

@@ -1,6 +1,6 @@
 /** An autosave (or a draft an autosave updated in place) → the revision fields plus `preview_link`. */
 import type { Item, RequestContext } from '../../core/context.js';
-import { permalinkOf, scopeOf, type PostRecord } from '../post-type/index.js';
+import { isViewable, permalinkOf, scopeOf, type PostRecord } from '../post-type/index.js';
 import { isAutosave, prepareRevision, revisionPrepareOptions } from '../revisions/index.js';
 import type { AutosavedType } from './deps.js';
 import { previewToken, withQuery } from './preview.js';
@@ -16,7 +16,9 @@ export async function prepareAutosave(
   if (contextName !== 'edit' || !context.wantsField('preview_link')) return prepared;
   const links = scopeOf(context, postType).links;
   let previewLink: string;
-  if (isAutosave(record)) {
+  // A type without a public view (reusable blocks) has nowhere to preview.
+  if (!isViewable(postType)) previewLink = '';
+  else if (isAutosave(record)) {
     const { deps } = postType;
     const token = previewToken(deps.previewKey(), context.user?.id ?? 0, parent.id, deps.clock.now());
     previewLink = withQuery(await permalinkOf(parent, links), { preview_id: parent.id, preview_nonce: token, preview: 'true' });

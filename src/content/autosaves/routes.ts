@@ -1,4 +1,4 @@
-/** The routes of `cms/v2/{posts,pages}/{id}/autosaves` and `…/{parent}/autosaves/{id}`. */
+/** The routes of `cms/v2/{posts,pages,blocks}/{id}/autosaves` and `…/{parent}/autosaves/{id}`. */
 import { CREATABLE, READABLE, type RouteTable } from '../../core/registry.js';
 import { buildRevisionSchema, readPermission } from '../revisions/index.js';
 import { autosaveCreateArgs, autosaveListArgs, autosaveReadArgs } from './args.js';
@@ -7,9 +7,10 @@ import { createAutosave, listAutosaves, readAutosave } from './handlers.js';
 import { createPermission } from './permissions.js';
 import { buildAutosaveSchema } from './schema.js';
 
-export function autosaveRoutes({ posts, pages }: { posts: AutosavedType; pages: AutosavedType }): RouteTable {
+export function autosaveRoutes({ posts, pages, blocks }: { posts: AutosavedType; pages: AutosavedType; blocks: AutosavedType }): RouteTable {
   const postAutosave = buildAutosaveSchema(buildRevisionSchema(posts.definition.type, posts.schema));
   const pageAutosave = buildAutosaveSchema(buildRevisionSchema(pages.definition.type, pages.schema));
+  const blockAutosave = buildAutosaveSchema(buildRevisionSchema(blocks.definition.type, blocks.schema));
   // The single autosave is guarded like a revision (its message speaks of revisions, as the reference's does).
   return [
     { path: '/posts/(?P<id>[\\d]+)/autosaves', schema: () => postAutosave, endpoints: [
@@ -25,6 +26,13 @@ export function autosaveRoutes({ posts, pages }: { posts: AutosavedType; pages: 
     ] },
     { path: '/pages/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)', schema: () => pageAutosave, endpoints: [
       { methods: READABLE, args: autosaveReadArgs(), permission: (c) => readPermission(c, pages, 'parent', 'revisions'), handler: (c) => readAutosave(c, pages) },
+    ] },
+    { path: '/blocks/(?P<id>[\\d]+)/autosaves', schema: () => blockAutosave, endpoints: [
+      { methods: READABLE, args: autosaveListArgs(), permission: (c) => readPermission(c, blocks, 'id', 'autosaves'), handler: (c) => listAutosaves(c, blocks) },
+      { methods: CREATABLE, args: autosaveCreateArgs(blocks), permission: (c) => createPermission(c, blocks), handler: (c) => createAutosave(c, blocks) },
+    ] },
+    { path: '/blocks/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)', schema: () => blockAutosave, endpoints: [
+      { methods: READABLE, args: autosaveReadArgs(), permission: (c) => readPermission(c, blocks, 'parent', 'revisions'), handler: (c) => readAutosave(c, blocks) },
     ] },
   ];
 }

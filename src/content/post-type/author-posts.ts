@@ -1,7 +1,7 @@
 /**
  * What happens to a deleted user's posts. Given to another user, every record changes author; otherwise posts
- * and pages go to the trash, as the reference's `wp_delete_user` does through `wp_delete_post`, and the user's
- * other records are removed with the revisions that belong to them. `createCms` hands this to the users
+ * and pages go to the trash, as the reference's `wp_delete_user` does through `wp_delete_post`, reusable blocks
+ * stay, and the user's other records are removed with the revisions that belong to them. `createCms` hands this to the users
  * resource, which calls it inside the deletion's transaction.
  */
 import type { Principal } from '../../core/context.js';
@@ -50,7 +50,13 @@ async function removeRecordsOf(storage: StoragePort, author: number, keepTypes: 
   return ids.length;
 }
 
-export function authorPostsHandler(deps: PostTypeDeps, trashedTypes: readonly PostTypeDefinition[]): AuthorPosts {
+/**
+ * `trashedTypes` go to the trash with their author; `keptTypes` (types without authors, such as reusable blocks,
+ * which the reference does not delete with the user) stay; other records are removed.
+ */
+export function authorPostsHandler(
+  deps: PostTypeDeps, trashedTypes: readonly PostTypeDefinition[], keptTypes: readonly PostTypeDefinition[] = [],
+): AuthorPosts {
   const postTypes = trashedTypes.map((definition) => definePostType(definition, deps));
   return {
     async reassign(storage, from, to) {
@@ -74,7 +80,8 @@ export function authorPostsHandler(deps: PostTypeDeps, trashedTypes: readonly Po
         for (const post of items) await trashPost(post, environment);
         trashed += items.length;
       }
-      return trashed + await removeRecordsOf(storage, author, postTypes.map((postType) => postType.definition.type));
+      const untouched = [...postTypes.map((postType) => postType.definition.type), ...keptTypes.map((definition) => definition.type)];
+      return trashed + await removeRecordsOf(storage, author, untouched);
     },
   };
 }

@@ -33,3 +33,11 @@ export function definePostType<D extends PostTypeDeps>(
 ): PostType<D> {
   return Object.freeze({ definition, schema: options.schema ?? buildItemSchema(definition), deps });
 }
+
+/**
+ * Whether the type's records have a public view (the reference's `is_post_type_viewable`): its schema then has a
+ * permalink template. Reusable blocks have none, so no `Link: rel="alternate"` and no preview address.
+ */
+export function isViewable(postType: Pick<PostType, 'schema'>): boolean {
+  return postType.schema.properties.permalink_template !== undefined;
+}

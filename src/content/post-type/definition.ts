@@ -27,6 +27,8 @@ export interface PostTypeDefinition {
   /** Comment and ping status a new record gets when the request does not say. */
   defaultCommentStatus: 'open' | 'closed';
   defaultPingStatus: 'open' | 'closed';
+  /** Registered meta keys answered as top-level fields instead of inside `meta` (written through `meta`). */
+  topLevelMeta?: readonly string[];
 }
 
 export const CATEGORY_TAXONOMY: TaxonomyBinding = { taxonomy: 'category', restBase: 'categories', hierarchical: true };

@@ -8,7 +8,7 @@ import { CmsError } from '../../core/errors.js';
 import { collection, created, item, keyedCollection, keyedItem, paging, reply } from '../../core/response.js';
 import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
-import type { PostType } from './define.js';
+import { isViewable, type PostType } from './define.js';
 import { permalinkOf } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
 import { preparePost, termsOfRecords } from './prepare.js';
@@ -97,7 +97,7 @@ export async function readPost(context: RequestContext, postType: PostType): Pro
   const password = typeof context.params.password === 'string' ? context.params.password : undefined;
   const excerptLength = typeof context.params.excerpt_length === 'number' ? context.params.excerpt_length : undefined;
   const prepare = () => preparePost(post, scope.prepareOptions(context.context, { password, excerptLength }));
-  const init = { headers: { Link: `<${await permalinkOf(post, scope.links)}>; rel="alternate"; type=text/html` } };
+  const init = isViewable(postType) ? { headers: { Link: `<${await permalinkOf(post, scope.links)}>; rel="alternate"; type=text/html` } } : {};
   // A password or an excerpt length shapes this answer alone: it is prepared for it and not kept.
   const keyed = password === undefined && excerptLength === undefined ? keyedPost(context, post, prepare) : null;
   return keyed ? keyedItem(keyed, init) : item(await prepare(), init);

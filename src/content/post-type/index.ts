@@ -2,7 +2,7 @@
  * The post-type kit: everything a resource made of post-type records uses (posts and pages, media, revisions,
  * autosaves, and the modules that read posts). Import from here, never from the files behind it.
  */
-export { definePostType, type PostType, type PostTypeDeps } from './define.js';
+export { definePostType, isViewable, type PostType, type PostTypeDeps } from './define.js';
 export { POST_TYPE, PAGE_TYPE, POST_FORMATS, type PostTypeDefinition } from './definition.js';
 export { POSTS_COLLECTION, isPostRecord, postsIn, type PostRecord } from './record.js';
 export { buildItemSchema, type ItemSchema } from './schema.js';
@@ -21,6 +21,7 @@ export { listVisibility } from './visibility.js';
 export { parseSearch, relevanceRank, textSearch } from './search.js';
 
 export { preparePost, passwordMatches } from './prepare.js';
+export { REST_BASES } from './links.js';
 export { pageUri, permalinkOf, type LinkEnvironment } from './permalink.js';
 export { uniquePostSlug } from './unique-slug.js';
 

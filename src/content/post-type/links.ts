@@ -5,14 +5,17 @@ import type { StoragePort } from '../../ports/storage.js';
 import { capabilitiesOf } from './capabilities.js';
 import type { PostTypeDefinition } from './definition.js';
 import { postsIn, type PostRecord } from './record.js';
+import type { ItemSchema } from './schema.js';
 
 const API = 'https://api.w.org/';
 
 /** Route bases of the post types served over REST, for links to records of another type. */
-const REST_BASES: Readonly<Record<string, string>> = { post: 'posts', page: 'pages', attachment: 'media' };
+export const REST_BASES: Readonly<Record<string, string>> = { post: 'posts', page: 'pages', attachment: 'media', wp_block: 'blocks' };
 
 export interface LinkContext {
   definition: PostTypeDefinition;
+  /** The type's schema: a type without authors or comments (no such fields) links to neither. */
+  schema: ItemSchema;
   storage: StoragePort;
   url(path: string, query?: Record<string, unknown>): string;
 }
@@ -35,15 +38,15 @@ async function routeOfPost(storage: StoragePort, id: number, fallbackBase: strin
 }
 
 export async function postLinks(post: PostRecord, context: LinkContext): Promise<Links> {
-  const { definition, storage, url } = context;
+  const { definition, schema, storage, url } = context;
   const base = `/cms/v2/${definition.restBase}`;
   const links: Links = {
     self: [{ href: url(`${base}/${post.id}`) }],
     collection: [{ href: url(base) }],
     about: [{ href: url(`/cms/v2/types/${definition.type}`) }],
   };
-  if (post.author !== 0) links.author = [{ embeddable: true, href: url(`/cms/v2/users/${post.author}`) }];
-  links.replies = [{ embeddable: true, href: url('/cms/v2/comments', { post: post.id }) }];
+  if (schema.properties.author && post.author !== 0) links.author = [{ embeddable: true, href: url(`/cms/v2/users/${post.author}`) }];
+  if (schema.properties.comment_status) links.replies = [{ embeddable: true, href: url('/cms/v2/comments', { post: post.id }) }];
 
   const revisions = await revisionSummary(storage, post.id);
   links['version-history'] = [{ count: revisions.count, href: url(`${base}/${post.id}/revisions`) }];
@@ -68,14 +71,14 @@ export async function postLinks(post: PostRecord, context: LinkContext): Promise
 }
 
 /** Relations naming what the user may do with the record (edit context only); each points at the record. */
-export function actionRelations(definition: PostTypeDefinition, user: Principal | null, rules: CapabilityRules): string[] {
+export function actionRelations(definition: PostTypeDefinition, user: Principal | null, rules: CapabilityRules, schema: ItemSchema): string[] {
   const names = capabilitiesOf(definition, rules);
   const can = (capability: string) => userCan(user, capability, undefined, rules);
   const relations: string[] = [];
   if (can(names.publish_posts)) relations.push(`${API}action-publish`);
   if (can('unfiltered_html')) relations.push(`${API}action-unfiltered-html`);
   if (definition.supportsSticky && can(names.edit_others_posts) && can(names.publish_posts)) relations.push(`${API}action-sticky`);
-  if (can(names.edit_others_posts)) relations.push(`${API}action-assign-author`);
+  if (schema.properties.author && can(names.edit_others_posts)) relations.push(`${API}action-assign-author`);
   for (const taxonomy of definition.taxonomies) {
     const capabilities = rules.taxonomies[taxonomy.taxonomy];
     if (!capabilities) continue;

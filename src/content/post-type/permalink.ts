@@ -99,8 +99,22 @@ async function pageLink(page: PostRecord, environment: LinkEnvironment, leaveNam
   return `${home}${withTrailingSlash(`/${uri}`, structure)}`;
 }
 
+/**
+ * A record of a type without pretty links (a reusable block): by its query variable, `?wp_block={slug}`, once it
+ * is published; by type and id before.
+ */
+function queryLink(post: PostRecord, environment: LinkEnvironment): string {
+  const { home } = environment;
+  if (UNPUBLISHED_POST_STATUSES.has(post.status) || post.slug === '') return `${home}/?post_type=${post.type}&p=${post.id}`;
+  return `${home}/?${post.type}=${post.slug}`;
+}
+
+/** Post types whose records are linked by query, whatever the permalink structure. */
+const QUERY_LINKED_TYPES: ReadonlySet<string> = new Set(['wp_block']);
+
 /** The record's public address; with `leaveName`, the name part stays a `%postname%` / `%pagename%` placeholder. */
 export function permalinkOf(post: PostRecord, environment: LinkEnvironment, leaveName = false): Promise<string> {
+  if (QUERY_LINKED_TYPES.has(post.type)) return Promise.resolve(queryLink(post, environment));
   return post.type === 'page' ? pageLink(post, environment, leaveName) : postLink(post, environment, leaveName);
 }
 

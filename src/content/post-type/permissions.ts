@@ -2,7 +2,7 @@
 import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
-import { getTerm } from '../taxonomy/index.js';
+import { getTerm, type TaxonomyName } from '../taxonomy/index.js';
 import { passwordMatches } from './prepare.js';
 import { canReadPost } from './readability.js';
 import type { PostType } from './define.js';
@@ -80,7 +80,7 @@ async function canAssignTerms(context: RequestContext, scope: PostScope): Promis
     const value = context.params[taxonomy.restBase];
     if (value === undefined || value === null) continue;
     for (const id of Array.isArray(value) ? value : [value]) {
-      const term = await getTerm(scope.storage, taxonomy.taxonomy as 'category' | 'post_tag', Number(id));
+      const term = await getTerm(scope.storage, taxonomy.taxonomy as TaxonomyName, Number(id));
       if (!term) continue;
       if (!userCan(context.user, 'assign_term', { taxonomy: taxonomy.taxonomy }, scope.postType.deps.capabilityRules)) return false;
     }

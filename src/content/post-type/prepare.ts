@@ -78,14 +78,30 @@ export function canSeeProtectedContent(post: PostRecord, options: Pick<PrepareOp
   return options.password !== undefined && options.password !== '' && passwordMatches(post.password, options.password);
 }
 
+/** Whether a field of the type's schema is asked for; fields the schema does not have never are. */
 function wanted(options: PrepareOptions, field: string): boolean {
-  const contexts = options.schema.properties[field]?.context;
+  const property = options.schema.properties[field];
+  if (!property) return false;
+  const contexts = property.context;
   return options.wantsField(field) && (contexts === undefined || contexts.includes(options.context));
 }
 
-function metaOf(post: PostRecord): Record<string, unknown> {
-  const footnotes = post.meta?.footnotes;
-  return { footnotes: typeof footnotes === 'string' ? footnotes : '' };
+/** A registered meta value as stored, or its default (`''`) when it is unset or not text. */
+function metaValue(post: PostRecord, key: string): string {
+  const value = post.meta?.[key];
+  return typeof value === 'string' ? value : '';
+}
+
+/** The registered meta of the type's schema, less the keys answered at the top level. */
+function metaOf(post: PostRecord, options: PrepareOptions): Record<string, unknown> {
+  const keys = Object.keys(options.schema.properties.meta?.properties ?? {});
+  const topLevel = options.definition.topLevelMeta ?? [];
+  return Object.fromEntries(keys.filter((key) => !topLevel.includes(key)).map((key) => [key, metaValue(post, key)]));
+}
+
+/** Whether a text field of the schema has a rendered form (reusable blocks answer the raw text only). */
+function rendersText(options: PrepareOptions, field: 'title' | 'content'): boolean {
+  return options.schema.properties[field]?.properties?.rendered !== undefined;
 }
 
 export async function preparePost(post: PostRecord, options: PrepareOptions): Promise<Item> {
@@ -106,15 +122,16 @@ export async function preparePost(post: PostRecord, options: PrepareOptions): Pr
   if (want('type')) data.type = post.type;
   if (want('link')) data.link = await permalinkOf(post, options.links);
   if (want('title')) {
-    data.title = { raw: post.title, rendered: renderTitle(post.title, { status: post.status, hasPassword: post.password !== '' }) };
+    data.title = rendersText(options, 'title')
+      ? { raw: post.title, rendered: renderTitle(post.title, { status: post.status, hasPassword: post.password !== '' }) }
+      : { raw: post.title };
   }
   if (want('content')) {
-    data.content = {
-      raw: post.content,
-      rendered: visible ? await renderedContentAsync(post.content) : '',
-      protected: post.password !== '',
-      block_version: blockVersion(post.content),
-    };
+    const content: Record<string, unknown> = { raw: post.content };
+    if (rendersText(options, 'content')) content.rendered = visible ? await renderedContentAsync(post.content) : '';
+    content.protected = post.password !== '';
+    content.block_version = blockVersion(post.content);
+    data.content = content;
   }
   if (want('excerpt')) {
     data.excerpt = {
@@ -132,7 +149,7 @@ export async function preparePost(post: PostRecord, options: PrepareOptions): Pr
   if (definition.supportsSticky && want('sticky')) data.sticky = post.sticky === true;
   if (want('template')) data.template = post.template;
   if (definition.supportsFormats && want('format')) data.format = post.format || 'standard';
-  if (want('meta')) data.meta = metaOf(post);
+  if (want('meta')) data.meta = metaOf(post, options);
   for (const taxonomy of definition.taxonomies) {
     if (!want(taxonomy.restBase)) continue;
     const ids = (post[taxonomy.restBase] as number[] | undefined) ?? [];
@@ -143,12 +160,16 @@ export async function preparePost(post: PostRecord, options: PrepareOptions): Pr
     if (want('permalink_template')) data.permalink_template = sample.template;
     if (want('generated_slug')) data.generated_slug = sample.generatedSlug;
   }
+  for (const key of definition.topLevelMeta ?? []) {
+    if (options.wantsField(key)) data[key] = metaValue(post, key);
+  }
 
   if (!options.wantsField('_links') && !options.wantsField('_embedded')) return { data };
-  const links = await postLinks(post, { definition, storage: options.storage, url: options.url });
+  const links = await postLinks(post, { definition, schema: options.schema, storage: options.storage, url: options.url });
   if (options.context === 'edit') {
     const self = links.self![0]!.href;
-    for (const relation of actionRelations(definition, options.abilities.user, options.capabilityRules)) links[relation] = [{ href: self }];
+    const relations = actionRelations(definition, options.abilities.user, options.capabilityRules, options.schema);
+    for (const relation of relations) links[relation] = [{ href: self }];
   }
   return { data, links };
 }

@@ -6,7 +6,7 @@
 import type { Principal } from '../../core/context.js';
 import type { Site } from '../../core/site.js';
 import type { Condition, ListQuery, Scalar, SortKey, StoragePort } from '../../ports/storage.js';
-import { descendantIds } from '../taxonomy/index.js';
+import { descendantIds, type TaxonomyName } from '../taxonomy/index.js';
 import { filterDateToLocal } from './dates.js';
 import { EXCLUDED_FROM_ANY, REGISTERED_STATUSES, type PostTypeDefinition, type TaxonomyBinding } from './definition.js';
 import { parseSearch, protectedTextSearch, relevanceRank, SEARCH_COLUMNS, textSearch } from './search.js';
@@ -84,7 +84,7 @@ function termFilterOf(value: unknown): TermFilter | null {
 async function termTerms(filter: TermFilter, binding: TaxonomyBinding, storage: StoragePort): Promise<number[]> {
   const unique = [...new Set(filter.terms)];
   if (!filter.includeChildren || !binding.hierarchical) return unique;
-  return descendantIds(storage, binding.taxonomy as 'category' | 'post_tag', unique);
+  return descendantIds(storage, binding.taxonomy as TaxonomyName, unique);
 }
 
 /** Taxonomy and format clauses; `inclusive` tells whether any of them selects (rather than excludes) records. */

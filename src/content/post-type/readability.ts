@@ -1,7 +1,8 @@
 /**
  * Whether a post may be read: the one rule, for every module that shows posts or something of them (posts and
  * pages, media, revisions, comments, terms, search, embeds, sliders). A post is readable by anyone when its
- * status is published or public; otherwise by whoever holds `read_post` on it (the capability rules take its
+ * status is published or public and its type's `read` capability is plain `read`; otherwise by whoever holds
+ * `read_post` on it (the capability rules take its
  * type, author and, while trashed, its earlier status). An `inherit` record (an attachment) with a parent is
  * readable exactly when its parent is.
  *
@@ -31,8 +32,17 @@ export function publicStatusCondition(rules: CapabilityRules): Condition {
   return statuses.length === 1 ? { field: 'status', op: 'eq', value: statuses[0]! } : { field: 'status', op: 'in', values: statuses };
 }
 
+/**
+ * Whether posts of this type need `read_post` whatever their status: a type whose `read` capability is not plain
+ * `read` (reusable blocks need `edit_posts`), as the reference's blocks controller asks `read_post` first.
+ */
+function readNeedsCapability(type: string, rules: CapabilityRules): boolean {
+  return (rules.postTypes[type]?.read ?? 'read') !== 'read';
+}
+
 /** Whether `user` may read a post with these capability facts (the reference's posts controller `check_read_permission`). */
 export function readsPost(user: Principal | null, subject: PostSubject, rules: CapabilityRules): boolean {
+  if (readNeedsCapability(subject.type, rules)) return userCan(user, 'read_post', subject, rules);
   return isPublicStatus(subject.status, rules) || userCan(user, 'read_post', subject, rules);
 }
 
@@ -48,6 +58,7 @@ export async function canReadPost(
   caller: Reader, post: PostRecord, deps: Pick<PostTypeDeps, 'storage' | 'clock' | 'capabilityRules'>, depth = 0,
 ): Promise<boolean> {
   const rules = deps.capabilityRules;
+  if (readNeedsCapability(post.type, rules)) return readsPost(caller.user, subjectOf(post, caller.site), rules);
   if (isPublicStatus(post.status, rules)) return true;
   if (post.status === 'inherit') {
     const parent = await loadParent(caller, post, deps);

@@ -7,7 +7,7 @@ import { phpTrim } from '../../format/php.js';
 import { CmsError } from '../../core/errors.js';
 import type { StoragePort } from '../../ports/storage.js';
 import { sanitizePostHtml, sanitizeTitleHtml } from '../render/index.js';
-import { defaultCategoryId, termsExist } from '../taxonomy/index.js';
+import { defaultCategoryId, termsExist, type TaxonomyName } from '../taxonomy/index.js';
 import type { Abilities } from './capabilities.js';
 import { FLOATING_STATUSES, formatUtc, gmtToLocal, localToGmt, nowDates, parseStored } from './dates.js';
 import type { PostEventHub, SaveReason } from './events.js';
@@ -89,7 +89,7 @@ async function featuredMediaAfter(storage: StoragePort, requested: number, curre
 
 /** The term ids a write leaves on the record for one taxonomy. */
 async function termsAfter(
-  storage: StoragePort, taxonomy: 'category' | 'post_tag', sent: number[] | undefined, current: number[], creating: boolean,
+  storage: StoragePort, taxonomy: TaxonomyName, sent: number[] | undefined, current: number[], creating: boolean,
 ): Promise<number[]> {
   if (sent !== undefined) {
     const unique = [...new Set(sent)];
@@ -220,7 +220,7 @@ export async function savePost(
   for (const taxonomy of definition.taxonomies) {
     const current = (existing?.[taxonomy.restBase] as number[] | undefined) ?? [];
     fields[taxonomy.restBase] = await termsAfter(
-      storage, taxonomy.taxonomy as 'category' | 'post_tag', changes.terms[taxonomy.restBase], current, creating,
+      storage, taxonomy.taxonomy as TaxonomyName, changes.terms[taxonomy.restBase], current, creating,
     );
   }
   if (changes.meta) {

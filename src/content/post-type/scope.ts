@@ -62,7 +62,7 @@ export function buildScope(context: ScopeSource, postType: PostType): PostScope 
       url: context.url,
       ...extra,
     }),
-    writeEnvironment: () => ({ definition, capabilities, abilities, storage, site: siteTime, templates }),
+    writeEnvironment: () => ({ definition, capabilities, abilities, storage, site: siteTime, templates, fields: postType.schema.properties }),
     saveEnvironment: (transaction) => ({
       definition,
       capabilities,

@@ -2,6 +2,7 @@
  * A create or update request → the changes it asks for, checked (the reference's `prepare_item_for_database`).
  * Only fields that were sent appear; `null` dates reset the date to "unset".
  */
+import type { JsonSchema } from '../../core/args/schema.js';
 import { validateValue } from '../../core/args/validate.js';
 import { CmsError, forbidden } from '../../core/errors.js';
 import type { StoragePort } from '../../ports/storage.js';
@@ -51,6 +52,8 @@ export interface WriteEnvironment {
   site: { timezone: string; gmtOffset: number };
   /** Templates the post type may use (file → name). */
   templates: Readonly<Record<string, string>>;
+  /** The type's fields: only those it has are written (a reusable block has no author or comment status). */
+  fields: Readonly<Record<string, JsonSchema>>;
 }
 
 const isSet = (value: unknown) => value !== undefined && value !== null;
@@ -88,7 +91,8 @@ function templateError(allowed: Readonly<Record<string, string>>): CmsError {
   });
 }
 
-function metaChanges(value: unknown): Record<string, unknown> {
+/** The sent values of the type's registered meta keys, each checked against its schema; other keys are ignored. */
+function metaChanges(value: unknown, registered: Readonly<Record<string, JsonSchema>>): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || (Array.isArray(value) && value.length > 0)) {
     throw new CmsError('rest_invalid_param', 'Invalid parameter(s): meta', 400, {
       params: { meta: 'Invalid parameter.' },
@@ -96,19 +100,22 @@ function metaChanges(value: unknown): Record<string, unknown> {
     });
   }
   const changes: Record<string, unknown> = {};
-  const footnotes = (value as Record<string, unknown>).footnotes;
-  if (footnotes === null) changes.footnotes = null;
-  else if (footnotes !== undefined) {
-    const issue = validateValue(footnotes, { type: 'string' }, 'meta.footnotes');
-    if (issue) throw new CmsError(issue.code, issue.message, 400);
-    changes.footnotes = footnotes;
+  for (const [key, schema] of Object.entries(registered)) {
+    if (!Object.hasOwn(value, key)) continue;
+    const sent = (value as Record<string, unknown>)[key];
+    if (sent === null) changes[key] = null;
+    else if (sent !== undefined) {
+      const issue = validateValue(sent, schema, `meta.${key}`);
+      if (issue) throw new CmsError(issue.code, issue.message, 400);
+      changes[key] = sent;
+    }
   }
   return changes;
 }
 
 export async function prepareChanges(input: WriteInput, existing: PostRecord | null, environment: WriteEnvironment): Promise<PostChanges> {
   const { params } = input;
-  const { definition, abilities, storage, site } = environment;
+  const { definition, abilities, storage, site, fields } = environment;
   const changes: PostChanges = { terms: {} };
 
   const title = isSet(params.title) ? textOf(params.title, true) : undefined;
@@ -137,7 +144,7 @@ export async function prepareChanges(input: WriteInput, existing: PostRecord | n
 
   if (typeof params.slug === 'string') changes.slug = params.slug;
 
-  if (!isEmpty(params.author) && typeof params.author === 'number') {
+  if (fields.author && !isEmpty(params.author) && typeof params.author === 'number') {
     if (params.author !== abilities.user?.id && !(await storage.get('users', params.author))) {
       throw new CmsError('rest_invalid_author', 'Invalid author ID.', 400);
     }
@@ -164,17 +171,17 @@ export async function prepareChanges(input: WriteInput, existing: PostRecord | n
     changes.parent = parent;
   }
   if (definition.supportsPageAttributes && isSet(params.menu_order)) changes.menuOrder = Math.trunc(Number(params.menu_order));
-  if (!isEmpty(params.comment_status) && typeof params.comment_status === 'string') changes.commentStatus = params.comment_status;
-  if (!isEmpty(params.ping_status) && typeof params.ping_status === 'string') changes.pingStatus = params.ping_status;
+  if (fields.comment_status && !isEmpty(params.comment_status) && typeof params.comment_status === 'string') changes.commentStatus = params.comment_status;
+  if (fields.ping_status && !isEmpty(params.ping_status) && typeof params.ping_status === 'string') changes.pingStatus = params.ping_status;
 
   if (typeof params.template === 'string') {
     const template = params.template;
     if (template !== '' && template !== existing?.template && !(template in environment.templates)) throw templateError(environment.templates);
     changes.template = template;
   }
-  if (isSet(params.meta)) changes.meta = metaChanges(params.meta);
+  if (isSet(params.meta)) changes.meta = metaChanges(params.meta, fields.meta?.properties ?? {});
   if (definition.supportsSticky && isSet(params.sticky)) changes.sticky = params.sticky === true;
-  if (isSet(params.featured_media)) changes.featuredMedia = Math.trunc(Number(params.featured_media));
+  if (fields.featured_media && isSet(params.featured_media)) changes.featuredMedia = Math.trunc(Number(params.featured_media));
   if (definition.supportsFormats && !isEmpty(params.format) && typeof params.format === 'string') changes.format = params.format;
   for (const taxonomy of definition.taxonomies) {
     const value = params[taxonomy.restBase];

@@ -5,7 +5,13 @@ import { collectionArgs, contextArg, itemArgs, type PostType } from '../post-typ
 const idArg = () => args.integer({ description: 'Unique identifier of the post.' });
 
 export function listArgs(postType: PostType): Record<string, ArgSpec> {
-  return collectionArgs(postType.definition, postType.deps.capabilityRules);
+  const list = collectionArgs(postType.definition, postType.deps.capabilityRules);
+  // A type without authors (reusable blocks) is not filtered by author.
+  if (!postType.schema.properties.author) {
+    delete list.author;
+    delete list.author_exclude;
+  }
+  return list;
 }
 
 export function createArgs(postType: PostType): Record<string, ArgSpec> {

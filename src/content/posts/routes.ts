@@ -1,4 +1,4 @@
-/** The routes of `cms/v2/posts` and `cms/v2/pages`: one post-type kit, two types. */
+/** The routes of `cms/v2/posts`, `cms/v2/pages` and `cms/v2/blocks`: one post-type kit, three types. */
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteTable } from '../../core/registry.js';
 import {
   createPermission, createPost, deletePermission, listPermission, listPosts, readPermission, readPost, removePost,
@@ -9,9 +9,11 @@ import { createArgs, deleteArgs, listArgs, readArgs, updateArgs } from './args.j
 export interface PostsAndPages {
   posts: PostType;
   pages: PostType;
+  /** Reusable blocks (`wp_block`). */
+  blocks: PostType;
 }
 
-export function postRoutes({ posts, pages }: PostsAndPages): RouteTable {
+export function postRoutes({ posts, pages, blocks }: PostsAndPages): RouteTable {
   return [
     { path: '/posts', schema: () => posts.schema, allowBatch: true, cache: true, endpoints: [
       { methods: READABLE, args: listArgs(posts), permission: (c) => listPermission(c, posts), handler: (c) => listPosts(c, posts) },
@@ -30,6 +32,15 @@ export function postRoutes({ posts, pages }: PostsAndPages): RouteTable {
       { methods: READABLE, args: readArgs(), permission: (c) => readPermission(c, pages), handler: (c) => readPost(c, pages) },
       { methods: EDITABLE, args: updateArgs(pages), permission: (c) => updatePermission(c, pages), handler: (c) => updatePost(c, pages) },
       { methods: DELETABLE, args: deleteArgs(), permission: (c) => deletePermission(c, pages), handler: (c) => removePost(c, pages) },
+    ] },
+    { path: '/blocks', schema: () => blocks.schema, allowBatch: true, cache: true, endpoints: [
+      { methods: READABLE, args: listArgs(blocks), permission: (c) => listPermission(c, blocks), handler: (c) => listPosts(c, blocks) },
+      { methods: CREATABLE, args: createArgs(blocks), permission: (c) => createPermission(c, blocks), handler: (c) => createPost(c, blocks) },
+    ] },
+    { path: '/blocks/(?P<id>[\\d]+)', schema: () => blocks.schema, allowBatch: true, cache: true, endpoints: [
+      { methods: READABLE, args: readArgs(), permission: (c) => readPermission(c, blocks), handler: (c) => readPost(c, blocks) },
+      { methods: EDITABLE, args: updateArgs(blocks), permission: (c) => updatePermission(c, blocks), handler: (c) => updatePost(c, blocks) },
+      { methods: DELETABLE, args: deleteArgs(), permission: (c) => deletePermission(c, blocks), handler: (c) => removePost(c, blocks) },
     ] },
   ];
 }

@@ -1,4 +1,4 @@
-/** Revisions of posts and pages: their routes, and the revisions updates create. */
+/** Revisions of posts, pages and reusable blocks: their routes, and the revisions updates create. */
 import type { PostEvents } from '../post-type/index.js';
 import { revisionOnUpdate } from './create.js';
 import type { RevisionedTypes } from './routes.js';
@@ -15,5 +15,5 @@ export {
 
 /** Makes updates of the given types leave revisions; returns the unsubscribe function. */
 export function keepRevisions(events: PostEvents, types: RevisionedTypes): () => void {
-  return events.onPostSaved(revisionOnUpdate(new Set([types.posts.definition.type, types.pages.definition.type])));
+  return events.onPostSaved(revisionOnUpdate(new Set(Object.values(types).map((postType) => postType.definition.type))));
 }

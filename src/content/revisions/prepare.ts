@@ -5,10 +5,7 @@
 import type { Item, Links, RequestContext } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';
 import { renderContent, renderExcerpt, renderTitle } from '../render/index.js';
-import { postsIn, type PostRecord, type PostType } from '../post-type/index.js';
-
-/** Route bases of the post types served over REST. */
-const REST_BASES: Readonly<Record<string, string>> = { post: 'posts', page: 'pages', attachment: 'media' };
+import { postsIn, REST_BASES, type PostRecord, type PostType } from '../post-type/index.js';
 
 export interface RevisionPrepareOptions {
   /** Whether `_fields` asks for a top-level field. */

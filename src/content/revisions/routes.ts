@@ -1,4 +1,4 @@
-/** The routes of `cms/v2/{posts,pages}/{parent}/revisions` and `…/revisions/{id}`. */
+/** The routes of `cms/v2/{posts,pages,blocks}/{parent}/revisions` and `…/revisions/{id}`. */
 import { DELETABLE, READABLE, type RouteTable } from '../../core/registry.js';
 import type { PostType } from '../post-type/index.js';
 import { revisionDeleteArgs, revisionListArgs, revisionReadArgs } from './args.js';
@@ -10,11 +10,13 @@ import { buildRevisionSchema } from './schema.js';
 export interface RevisionedTypes {
   posts: PostType;
   pages: PostType;
+  blocks: PostType;
 }
 
-export function revisionRoutes({ posts, pages }: RevisionedTypes): RouteTable {
+export function revisionRoutes({ posts, pages, blocks }: RevisionedTypes): RouteTable {
   const postRevision = buildRevisionSchema(posts.definition.type, posts.schema);
   const pageRevision = buildRevisionSchema(pages.definition.type, pages.schema);
+  const blockRevision = buildRevisionSchema(blocks.definition.type, blocks.schema);
   return [
     { path: '/posts/(?P<parent>[\\d]+)/revisions', schema: () => postRevision, endpoints: [
       { methods: READABLE, args: revisionListArgs(), permission: (c) => readPermission(c, posts, 'parent', 'revisions'), handler: (c) => listRevisions(c, posts) },
@@ -29,6 +31,13 @@ export function revisionRoutes({ posts, pages }: RevisionedTypes): RouteTable {
     { path: '/pages/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)', schema: () => pageRevision, endpoints: [
       { methods: READABLE, args: revisionReadArgs(), permission: (c) => readPermission(c, pages, 'parent', 'revisions'), handler: (c) => readRevision(c, pages) },
       { methods: DELETABLE, args: revisionDeleteArgs(), permission: (c) => deletePermission(c, pages), handler: (c) => deleteRevision(c, pages, pageRevision) },
+    ] },
+    { path: '/blocks/(?P<parent>[\\d]+)/revisions', schema: () => blockRevision, endpoints: [
+      { methods: READABLE, args: revisionListArgs(), permission: (c) => readPermission(c, blocks, 'parent', 'revisions'), handler: (c) => listRevisions(c, blocks) },
+    ] },
+    { path: '/blocks/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)', schema: () => blockRevision, endpoints: [
+      { methods: READABLE, args: revisionReadArgs(), permission: (c) => readPermission(c, blocks, 'parent', 'revisions'), handler: (c) => readRevision(c, blocks) },
+      { methods: DELETABLE, args: revisionDeleteArgs(), permission: (c) => deletePermission(c, blocks), handler: (c) => deleteRevision(c, blocks, blockRevision) },
     ] },
   ];
 }

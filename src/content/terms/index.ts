@@ -1,4 +1,4 @@
-/** `cms/v2/categories` and `cms/v2/tags`, and the term counts that follow post writes. */
+/** `cms/v2/categories`, `cms/v2/tags` and `cms/v2/wp_pattern_category`, and the term counts that follow post writes. */
 import type { Registry } from '../../core/registry.js';
 import { TAXONOMIES, updateTermCountsForPost } from '../taxonomy/index.js';
 import type { TermsDeps } from './deps.js';
@@ -18,6 +18,7 @@ export function registerTerms(registry: Registry, deps: TermsDeps): void {
   registry.addRoutes('cms/v2', termRoutes({
     categories: { definition: TAXONOMIES.category, deps },
     tags: { definition: TAXONOMIES.post_tag, deps },
+    patternCategories: { definition: TAXONOMIES.wp_pattern_category, deps },
   }));
   deps.postEvents.onPostSaved((event) => updateTermCountsForPost(event.storage, event.previous, event.post));
   deps.postEvents.onPostDeleted((event) => updateTermCountsForPost(event.storage, event.post, null));

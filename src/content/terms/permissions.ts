@@ -1,4 +1,4 @@
-/** Permission checks of the category and tag routes, with the reference's codes and messages. */
+/** Permission checks of the term routes (categories, tags, pattern categories), with the reference's codes and messages. */
 import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';

@@ -1,5 +1,6 @@
 /** A term → its response fields and links (the parent, the taxonomy, the posts carrying it). */
 import type { Item, Links, RequestContext } from '../../core/context.js';
+import { REST_BASES } from '../post-type/index.js';
 import type { TermRecord } from '../taxonomy/index.js';
 import type { TermType } from './deps.js';
 
@@ -19,10 +20,14 @@ async function ancestorsOf(term: TermRecord, lookup: (id: number) => Promise<Ter
   return ancestors;
 }
 
-/** The public archive URL: `{home}/category/{ancestor slugs/}{slug}/`, `{home}/tag/{slug}/`. */
+/**
+ * The public archive URL: `{home}/category/{ancestor slugs/}{slug}/`, `{home}/tag/{slug}/`; a taxonomy without
+ * archives links by query, `{home}/?taxonomy={name}&term={slug}`.
+ */
 function publicLink(context: RequestContext, terms: TermType, term: TermRecord, ancestors: TermRecord[]): string {
   const home = context.site.home.replace(/\/+$/, '');
   const { definition } = terms;
+  if (definition.archiveBase === null) return `${home}/?taxonomy=${definition.name}&term=${term.slug}`;
   const path = definition.hierarchical ? [...ancestors].reverse().map((ancestor) => ancestor.slug).concat(term.slug) : [term.slug];
   return `${home}/${definition.archiveBase}/${path.join('/')}/`;
 }
@@ -54,7 +59,7 @@ export async function prepareTerm(
     links.up = [{ embeddable: true, href: context.url(`${base}/${term.parent}`) }];
   }
   links['https://api.w.org/post_type'] = definition.objectTypes.map((type) => ({
-    href: context.url(`/${NAMESPACE}/${type === 'post' ? 'posts' : type}`, { [definition.restBase]: term.id }),
+    href: context.url(`/${NAMESPACE}/${REST_BASES[type] ?? type}`, { [definition.restBase]: term.id }),
   }));
   return { data, links };
 }

@@ -1,4 +1,7 @@
-/** The routes of `cms/v2/categories` and `cms/v2/tags`; as the reference's, they may be sent in `/batch/v1`. */
+/**
+ * The routes of `cms/v2/categories`, `cms/v2/tags` and `cms/v2/wp_pattern_category`; as the reference's, they may
+ * be sent in `/batch/v1`.
+ */
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteTable } from '../../core/registry.js';
 import { deleteArgs, listArgs, readArgs, updateArgs, writeArgs } from './args.js';
 import type { TermType } from './deps.js';
@@ -6,7 +9,7 @@ import { createTerm, deleteTermHandler, listTerms, readTerm, updateTermHandler }
 import { canCreateTerm, canDeleteTerm, canListTerms, canReadTerm, canUpdateTerm } from './permissions.js';
 import { termSchema } from './schema.js';
 
-export function termRoutes({ categories, tags }: { categories: TermType; tags: TermType }): RouteTable {
+export function termRoutes({ categories, tags, patternCategories }: { categories: TermType; tags: TermType; patternCategories: TermType }): RouteTable {
   return [
     { path: '/categories', allowBatch: true, schema: () => termSchema('category'), cache: true, endpoints: [
       { methods: READABLE, args: listArgs('category'), permission: (c) => canListTerms(c, categories), handler: (c) => listTerms(c, categories) },
@@ -25,6 +28,15 @@ export function termRoutes({ categories, tags }: { categories: TermType; tags: T
       { methods: READABLE, args: readArgs(), permission: (c) => canReadTerm(c, tags), handler: (c) => readTerm(c, tags) },
       { methods: EDITABLE, args: updateArgs('post_tag'), permission: (c) => canUpdateTerm(c, tags), handler: (c) => updateTermHandler(c, tags) },
       { methods: DELETABLE, args: deleteArgs(), permission: (c) => canDeleteTerm(c, tags), handler: (c) => deleteTermHandler(c, tags) },
+    ] },
+    { path: '/wp_pattern_category', allowBatch: true, schema: () => termSchema('wp_pattern_category'), cache: true, endpoints: [
+      { methods: READABLE, args: listArgs('wp_pattern_category'), permission: (c) => canListTerms(c, patternCategories), handler: (c) => listTerms(c, patternCategories) },
+      { methods: CREATABLE, args: writeArgs('wp_pattern_category', true), permission: (c) => canCreateTerm(c, patternCategories), handler: (c) => createTerm(c, patternCategories) },
+    ] },
+    { path: '/wp_pattern_category/(?P<id>[\\d]+)', allowBatch: true, schema: () => termSchema('wp_pattern_category'), cache: true, endpoints: [
+      { methods: READABLE, args: readArgs(), permission: (c) => canReadTerm(c, patternCategories), handler: (c) => readTerm(c, patternCategories) },
+      { methods: EDITABLE, args: updateArgs('wp_pattern_category'), permission: (c) => canUpdateTerm(c, patternCategories), handler: (c) => updateTermHandler(c, patternCategories) },
+      { methods: DELETABLE, args: deleteArgs(), permission: (c) => canDeleteTerm(c, patternCategories), handler: (c) => deleteTermHandler(c, patternCategories) },
     ] },
   ];
 }
