@@ -66,7 +66,7 @@ export class KeepTracker {
   }
 }
 
-export interface KeyParts {
+interface KeyParts {
   /** The API root the links are built from (the configured site address, or the request's). */
   apiUrl: string;
   /** The site's offset from GMT now (it follows daylight saving time under a named time zone). */
