@@ -1,12 +1,12 @@
 import { createCapabilityRules, createRoleTable, createSiteSecret, createThrottles, NO_THROTTLES, type CapabilityRuleOptions, type RoleChanges, type ThrottleOptions } from './auth/index.js';
-import { registerBatch } from './batch/index.js';
 import type { Principal } from './core/context.js';
 import { Dispatcher, type Authenticator } from './core/dispatch.js';
 import { FragmentCache, type FragmentCacheOptions } from './core/cache/fragments.js';
 import { Generations } from './core/cache/generation.js';
 import { ResponseCache, type ResponseCacheOptions } from './core/cache/response-cache.js';
 import { namespaceRoot, registerIndex } from './core/index-document.js';
-import { namesFor, type Names, type NameScheme } from './core/names.js';
+import { NAMESPACE_DECLARATIONS, namesFor, type Names, type NameScheme } from './core/names.js';
+import { Resources, type ResourceOf } from './core/resource.js';
 import { Registry } from './core/registry.js';
 import { openApiDocument } from './core/openapi.js';
 import { normalizeApiRoot, resolveSite, type SiteSettings } from './core/site.js';
@@ -24,21 +24,17 @@ import type { StoragePort } from './ports/storage.js';
 import { createMemoryStorage } from './storage/memory/index.js';
 import { createMemoryThrottleStore } from './storage/throttle/index.js';
 import { createMemoryBlobStore } from './storage/blobs/index.js';
-import { registerPostsAndPages } from './content/index.js';
 import { BLOCK_TYPE } from './content/blocks/index.js';
 import { authorPostsHandler, createPostEvents, nextScheduledPublish, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
-import { createSafeHttpClient, registerMedia, resolveUploads, type ImageWorkOptions, type UploadsOptions } from './media/index.js';
-import { registerTerms } from './content/terms/index.js';
-import { createFormsApi, registerForms, type FormsApi, type FormsOptions } from './forms/index.js';
-import { createSlidersApi, registerSliders, type SlidersApi } from './sliders/index.js';
-import { createOembedApi, registerOembed, type OembedApi, type OembedDeps, type OembedOptions } from './embed/index.js';
-import { createMailingApi, createMailingDeps, registerMailing, type MailingApi, type MailingOptions } from './mailing/index.js';
-import { createCommentsApi, registerComments, type CommentOptions, type CommentsApi, type CommentsDeps } from './comments/index.js';
-import { registerDiscovery } from './discovery/index.js';
-import { createSiteSettingsStore, registerSettings } from './settings/index.js';
-import { registerSearch } from './search/index.js';
+import { createSafeHttpClient, resolveUploads, type ImageWorkOptions, type UploadsOptions } from './media/index.js';
+import type { FormsOptions } from './forms/index.js';
+import type { OembedOptions } from './embed/index.js';
+import type { MailingOptions } from './mailing/index.js';
+import type { CommentOptions } from './comments/index.js';
+import { settingsResource } from './settings/index.js';
+import { RESOURCES, type ResourceApiMembers } from './resources.js';
 import { createWxrApi, type WxrApi } from './wxr/index.js';
-import { createBasicAuthenticator, createUsersApi, DEFAULT_MAX_APPLICATION_PASSWORDS, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
+import { createBasicAuthenticator, DEFAULT_MAX_APPLICATION_PASSWORDS, getUser, principalOf, type CredentialMemoryOptions } from './users/index.js';
 
 export interface CmsOptions {
   /**
@@ -137,7 +133,11 @@ export interface CmsOptions {
   comments?: CommentOptions;
 }
 
-export interface Cms {
+/**
+ * The assembled site. Besides the members below, each resource's in-process API, under the name its declaration
+ * gives it: `users`, `forms`, `sliders`, `oembed`, `mailing`, `comments` (see src/resources.ts).
+ */
+export interface Cms extends ResourceApiMembers {
   /** Answers one request; never throws. */
   handle(request: CmsRequest): Promise<CmsResponse>;
   /** The API root path below the site address, e.g. `/cms-json`. */
@@ -148,20 +148,8 @@ export interface Cms {
   readonly registry: Registry;
   /** An OpenAPI 3.1 document of every route, from the same definitions as the index and the validators. */
   openapi(requestApiUrl?: string): Record<string, unknown>;
-  /** Users and their application passwords, in-process: seeding and administration without HTTP. */
-  readonly users: UsersApi;
-  /** Contact forms, their HTML and their kept submissions, in-process. */
-  readonly forms: FormsApi;
   /** The ports, settings and shared services every resource was given (one frozen object). */
   readonly deps: CmsDeps;
-  /** Sliders in-process: create, update, delete, get and list with the write routes' bodies. */
-  readonly sliders: SlidersApi;
-  /** oEmbed in-process: a post's discovery links for the page head, this site's oEmbed objects. */
-  readonly oembed: OembedApi;
-  /** Sign-up forms and subscribers, in-process. */
-  readonly mailing: MailingApi;
-  /** Comments in-process: seeding and moderation. */
-  readonly comments: CommentsApi;
   /** Whether the store answers with a current schema: `{status: 'ok'}`, or `unavailable` with a reason. */
   health(): Promise<HealthReport>;
   /** The same as an answer to mount at a health path: 200 `{"status":"ok"}`, 503 otherwise. */
@@ -173,9 +161,10 @@ export interface Cms {
 }
 
 /** Namespaces the index advertises, in its order. */
-export const NAMESPACES = [
-  'oembed/1.0', 'forms/v1', 'slider', 'mailing/v1', 'cms/v2', 'cms-site-health/v1', 'cms-block-editor/v1', 'cms-abilities/v1',
-] as const;
+export const NAMESPACES: readonly string[] = Object.freeze(NAMESPACE_DECLARATIONS.map((namespace) => namespace.name));
+
+/** The resources, each with dependencies made from the shared ones and the host's options (checked here). */
+const RESOURCE_LIST: readonly ResourceOf<CmsDeps, CmsOptions>[] = RESOURCES;
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** PHP's default `post_max_size`, which clients of the reference already live within. */
@@ -203,38 +192,16 @@ export function createCms(options: CmsOptions = {}): Cms {
   const names = namesFor(options.names);
   const registry = new Registry(names);
   const deps = createDeps(options, names);
-  const oembedDeps: OembedDeps = Object.freeze({ ...deps, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
-  const mailingDeps = createMailingDeps(deps, options.mailing);
-  const commentsDeps: CommentsDeps = Object.freeze({ ...deps, comments: options.comments });
-  const siteSettings = createSiteSettingsStore(deps.storage, deps.site);
+  const resources = new Resources(RESOURCE_LIST, deps, options);
+  const siteSettings = resources.depsOf(settingsResource).settings;
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
   if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
   authenticationSteps.push(createBasicAuthenticator({ ...deps, loginThrottle: deps.throttles.login }, options.credentialMemory));
 
-  // Routes in the index's order: the root routes, then each namespace's root followed by its own routes.
+  // Routes in the index's order: the index, the root routes, then each namespace's root followed by its own routes.
   registerIndex(registry);
-  registerBatch(registry, options.maxBatchSize === undefined ? {} : { maxItems: options.maxBatchSize });
-  const resources: Partial<Record<(typeof NAMESPACES)[number], ((registry: Registry) => void)[]>> = {
-    'oembed/1.0': [(into) => registerOembed(into, oembedDeps)],
-    'mailing/v1': [(into) => registerMailing(into, mailingDeps)],
-    'cms/v2': [
-      (into) => registerPostsAndPages(into, deps),
-      (into) => registerMedia(into, deps),
-      (into) => registerDiscovery(into, deps),
-      (into) => registerTerms(into, deps),
-      (into) => registerUsers(into, deps),
-      (into) => registerComments(into, commentsDeps),
-      (into) => registerSearch(into, deps),
-      (into) => registerSettings(into, { ...deps, settings: siteSettings }),
-    ],
-    'forms/v1': [(into) => registerForms(into, deps, options.forms)],
-    slider: [(into) => registerSliders(into, deps)],
-  };
-  for (const namespace of NAMESPACES) {
-    registry.namespace(namespace, namespaceRoot(registry));
-    for (const register of resources[namespace] ?? []) register(registry);
-  }
+  resources.register(registry, namespaceRoot(registry));
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const generations = generationsFor(deps);
@@ -293,13 +260,8 @@ export function createCms(options: CmsOptions = {}): Cms {
     discoveryLink: (requestApiUrl) => core.discoveryLink(requestApiUrl),
     registry,
     openapi: (requestApiUrl) => openApiDocument(registry, resolveSite(options.site ?? {}, requestApiUrl, names)),
-    users: createUsersApi(deps, options.site),
-    forms: createFormsApi(deps, options.forms),
+    ...(resources.apis() as unknown as ResourceApiMembers),
     deps,
-    sliders: createSlidersApi(deps),
-    oembed: createOembedApi(oembedDeps),
-    mailing: createMailingApi(mailingDeps),
-    comments: createCommentsApi(commentsDeps),
     health,
     healthResponse: async () => healthResponse(await health()),
     ...createWxrApi({ services: deps, currentSite: siteSettings.current }),

@@ -9,11 +9,11 @@ import { commentSchema } from './schema.js';
 export function commentRoutes(deps: CommentsDeps): RouteTable {
   const options = resolveCommentOptions(deps.comments);
   return [
-    { path: '/comments', schema: commentSchema, cache: true, endpoints: [
+    { path: '/comments', schema: commentSchema, cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: listArgs(), permission: (c) => canListComments(c, deps), handler: (c) => listCommentsHandler(c, deps) },
       { methods: CREATABLE, args: writeArgs(true), permission: (c) => canCreateComment(c, deps, options), handler: (c) => createCommentHandler(c, deps) },
     ] },
-    { path: '/comments/(?P<id>[\\d]+)', schema: commentSchema, cache: true, endpoints: [
+    { path: '/comments/(?P<id>[\\d]+)', schema: commentSchema, cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: readArgs(), permission: (c) => canReadComment(c, deps), handler: (c) => readCommentHandler(c, deps) },
       { methods: EDITABLE, args: writeArgs(false), permission: (c) => canUpdateComment(c, deps), handler: (c) => updateCommentHandler(c, deps) },
       { methods: DELETABLE, args: deleteArgs(), permission: (c) => canDeleteComment(c, deps), handler: (c) => deleteCommentHandler(c, deps) },

@@ -38,14 +38,14 @@ export interface Item {
 }
 
 /**
- * A record the core may keep shaped between requests (a view fragment, see core/cache/fragments.ts): `prepare`
- * runs only when no fragment is kept under `key`. The key names everything the record's fields and links depend
- * on besides the store's state, the site settings, the API root, the GMT offset and the response context (the
- * core adds those): the record's id and type, its status as read, and the caller wherever the answer differs by
- * caller. Two requests whose keys are equal must get byte-identical records.
+ * A record the core may keep shaped between requests (a view fragment, see core/cache/policy.ts): `prepare` runs
+ * only when no fragment is kept for it. `identity` names everything the record's fields and links depend on
+ * besides what the core follows (the store's state, the site settings, the API root, the GMT offset, the response
+ * context, and the caller in the edit context): the record's type and id, and its status as read. Two records of
+ * equal identity must be byte-identical when shown.
  */
 export interface KeyedItem {
-  readonly key: string;
+  readonly identity: readonly (string | number)[];
   prepare(): Promise<Item>;
 }
 
@@ -115,6 +115,12 @@ export interface RequestContext {
   url(path: string, query?: Record<string, unknown>): string;
   /** Caches a value for the rest of this request (records loaded by both permission check and handler). */
   memo<T>(key: string, compute: () => T): T;
+  /**
+   * True when nothing can have fallen due by the clock since the store last changed: the store is in the state
+   * the caches follow (core/cache/generation.ts) and the clock is before the next scheduled post's date. False
+   * when that cannot be told (a store without a change token).
+   */
+  nothingDue(): Promise<boolean>;
   /** Runs another request through the full pipeline as the same user (embeds and batches use this). */
   dispatch(request: InternalRequest): Promise<InternalResponse>;
   /** Matches and validates another request without running it (a batch validates every item first). */

@@ -9,17 +9,18 @@
  *       then `_envelope`, the route's own format (`serialize`), JSONP or `_pretty`
  *   → transport headers (fixed headers, CORS, no-cache) laid over it.
  *
- * GET and HEAD of routes declared `cache` take a side road (cache/): the answer is looked up in the response
- * cache, else computed as for GET and kept; either way it is sent encoded, with an `ETag`, or as a 304. Records
- * their handlers hand over keyed are rendered from view fragments kept per generation (cache/fragments.ts).
+ * GET and HEAD of routes declared `cache` take a side road: the answer is looked up in the response cache, else
+ * computed as for GET and kept; either way it is sent encoded, with an `ETag`, or as a 304. Records their
+ * handlers hand over keyed are rendered from view fragments. What is kept, under which key and until when is
+ * decided in cache/policy.ts.
  *
  * Batches and embeds run requests inside it through `prepareInternal` (internal.ts). Every error, whatever
  * throws it, goes through `toCmsError()`.
  */
 import { bodyTooLarge, emptyBody, mediaTypeOf, parseBody, type ParsedBody } from './body.js';
-import { fragmentPrefix, type FragmentCache, type FragmentScope } from './cache/fragments.js';
+import type { FragmentCache } from './cache/fragments.js';
 import type { Generations } from './cache/generation.js';
-import { cacheKey } from './cache/key.js';
+import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } from './cache/policy.js';
 import { keptAnswer, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { HandlerResult, Principal, RequestContext, Services } from './context.js';
@@ -78,19 +79,6 @@ export interface DispatcherOptions {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
-/** Request headers as routes declared `cache` see them: no such route reads one, and one that did is not kept. */
-function watchedHeaders(headers: Record<string, string>, tracked: { keep: boolean }): Record<string, string> {
-  const read = () => {
-    tracked.keep = false;
-  };
-  return new Proxy(headers, {
-    get: (target, name) => (read(), Reflect.get(target, name)),
-    has: (target, name) => (read(), Reflect.has(target, name)),
-    ownKeys: (target) => (read(), Reflect.ownKeys(target)),
-    getOwnPropertyDescriptor: (target, name) => (read(), Reflect.getOwnPropertyDescriptor(target, name)),
-  });
-}
-
 export class Dispatcher implements RouteSteps {
   readonly #internal: InternalDispatch = (request, parent) => prepareInternal(this, request, parent).run();
 
@@ -140,8 +128,9 @@ export class Dispatcher implements RouteSteps {
     const token = changeToken ? await changeToken() : undefined;
     const { settings, site } = await this.#siteFor(request, token);
 
-    if (this.#isCacheable(request, incoming, body)) return this.#throughCache(request, incoming, body, user, site, settings, token);
-    return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site), incoming), incoming, site, user);
+    const kept = keptRoute(this.options.registry, request, incoming, body);
+    if (kept) return this.#throughCache(kept, request, incoming, body, user, site, settings, token);
+    return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
   }
 
   /** An answer with the fixed and transport headers laid over it. */
@@ -157,23 +146,22 @@ export class Dispatcher implements RouteSteps {
    * tagged and kept. HEAD is answered as GET without the body, so both carry the same tag.
    */
   async #throughCache(
-    request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings, token: string | undefined,
+    route: Route, request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings,
+    token: string | undefined,
   ): Promise<CmsResponse> {
-    const { responseCache: cache, fragments, generations } = this.options;
-    const generation = generations && (cache || fragments) ? await generations.current(settings, this.options.registry.routes.length, token) : null;
-    const key = cache && generation ? cacheKey({ apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user }) : null;
+    const { responseCache: cache, fragments, generations, registry } = this.options;
+    const generation = generations && (cache || fragments) ? await generations.current(settings, registry.routes.length, token) : null;
+    const key = cache && generation
+      ? answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user })
+      : null;
     const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
     const kept = key === null ? undefined : cache!.get(key, generation!);
     if (kept) return replyWith(kept, reply);
-    const tracked = { keep: true };
-    // Fragments serve the plain JSON answer only: `_envelope`, `_jsonp` and `_pretty` take the usual road.
-    const plain = !incoming.envelope && !incoming.jsonp && !('_pretty' in incoming.query);
-    const scope: FragmentScope | null = fragments && generation && plain
-      ? { cache: fragments, generation, prefix: fragmentPrefix(site.apiUrl, site.gmtOffset), keep: () => tracked.keep }
-      : null;
-    const asGet = Object.assign(routeCall(request, incoming, body, user, site), { method: 'GET', headers: watchedHeaders(incoming.headers, tracked) });
-    const answer = await this.#answer(asGet, incoming, tracked, scope);
-    if (!tracked.keep) return this.#respond(answer, incoming, site, user);
+    const tracker = new KeepTracker(registry);
+    const scope = fragmentScope(fragments, generation, incoming, site, user, tracker);
+    const asGet = Object.assign(routeCall(request, incoming, body, user, site, token), { method: 'GET', headers: tracker.watch(incoming.headers) });
+    const answer = await this.#answer(asGet, incoming, tracker, scope);
+    if (!tracker.keep) return this.#respond(answer, incoming, site, user);
     const computed = keptAnswer(answer.status, stringHeaders(Object.assign(fixedHeaders(site, this.options.headerPrefix, incoming.jsonp), answer.headers)), answer.body);
     if (key !== null) cache!.set(key, generation!, computed);
     return replyWith(computed, reply, { body: answer.body });
@@ -181,19 +169,19 @@ export class Dispatcher implements RouteSteps {
 
   /**
    * The answer before transport headers: the route's (or OPTIONS') answer, enveloped, then in its output format.
-   * With `tracked` (routes declared `cache`) the body is rendered for HEAD too, and `keep` turns false unless the
-   * route answered 200 and every embedded link led to a route declared `cache` as well.
+   * With a `tracker` (routes declared `cache`) the body is rendered for HEAD too, and the tracker learns whether
+   * the answer may be kept.
    */
-  async #answer(call: RouteCall, incoming: Incoming, tracked?: { keep: boolean }, fragments: FragmentScope | null = null): Promise<Answer> {
+  async #answer(call: RouteCall, incoming: Incoming, tracker?: KeepTracker, fragments: FragmentScope | null = null): Promise<Answer> {
     let answer: Answer;
     let outcome: Outcome | null = null;
     if (call.method === 'OPTIONS') {
       answer = await this.#describe(call);
     } else {
       outcome = await this.#run(call);
-      if (tracked && outcome.status !== 200) tracked.keep = false;
-      const dispatch: InternalDispatch = tracked ? this.#trackedDispatch(tracked) : this.#internal;
-      const body = incoming.realMethod === 'HEAD' && !tracked ? null : await render(outcome, incoming.embed, dispatch, fragments);
+      tracker?.answered(outcome.status);
+      const dispatch: InternalDispatch = tracker ? tracker.embeds(this.#internal, splitPath) : this.#internal;
+      const body = incoming.realMethod === 'HEAD' && !tracker ? null : await render(outcome, incoming.embed, dispatch, fragments);
       answer = { status: outcome.status, headers: outcome.headers, body };
     }
     if (incoming.envelope) answer = envelope(answer);
@@ -213,22 +201,6 @@ export class Dispatcher implements RouteSteps {
     const allow = context ? await this.allowedMethods(found.route, context) : [];
     if (allow.length > 0) headers.Allow = allow.join(', ');
     return { status: 200, headers, body: describeRoute(found.route, 'help', call.site) ?? [] };
-  }
-
-  /** A GET or HEAD without a body, of a route declared `cache`. */
-  #isCacheable(request: CmsRequest, incoming: Incoming, body: ParsedBody): boolean {
-    const safe = (method: string) => method === 'GET' || method === 'HEAD';
-    if (!safe(incoming.method) || !safe(incoming.realMethod)) return false;
-    if (body.raw.length > 0 || request.parsedBody !== undefined) return false;
-    return this.options.registry.match('GET', incoming.path)?.route.cache === true;
-  }
-
-  /** Embeds of a kept answer: each must lead to a route declared `cache`, or the answer is not kept. */
-  #trackedDispatch(tracked: { keep: boolean }): InternalDispatch {
-    return (request, parent) => {
-      if (this.options.registry.match(request.method, splitPath(request.path)[0])?.route.cache !== true) tracked.keep = false;
-      return this.#internal(request, parent);
-    };
   }
 
   /** The settings for this request (the same object until a value changes: kept answers follow it), and its site. */
@@ -349,6 +321,7 @@ export class Dispatcher implements RouteSteps {
         if (!memo.has(key)) memo.set(key, compute());
         return memo.get(key) as T;
       },
+      nothingDue: () => this.options.generations?.nothingDue(call.changeToken) ?? Promise.resolve(false),
       dispatch: (inner) => this.#internal(inner, parent),
       prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { ...parent, origin }),
     };
@@ -363,12 +336,13 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 }
 
 /** The request as routes see it; made only when a route runs (a kept answer needs none of it). */
-function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site): RouteCall {
+function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, changeToken: string | undefined): RouteCall {
   const call: RouteCall = {
     method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
     user, origin: 'http', site,
   };
   if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
+  if (changeToken !== undefined) call.changeToken = changeToken;
   return call;
 }
 

@@ -88,7 +88,7 @@ export function registerIndex(registry: Registry): void {
     args: { context: args.untyped({ default: 'view' }) },
     permission: allowAnyone,
     handler: (context) => indexDocument(context, registry),
-  }], { cache: true });
+  }], { cache: { varies: 'nothing' } });
 }
 
 function indexDocument(context: RequestContext, registry: Registry): HandlerResult {
@@ -151,5 +151,5 @@ export function namespaceRoot(registry: Registry): (namespace: string) => [Endpo
       };
       return item({ data, links: { up: [{ href: context.site.apiLink('/') }] } });
     },
-  }], { cache: true }];
+  }], { cache: { varies: 'nothing' } }];
 }

@@ -15,16 +15,42 @@ export interface Names {
   path(path: string): string;
 }
 
-/** Neutral namespace → the reference's name. Namespaces not listed keep their name (`oembed/1.0`, `batch/v1`). */
-const WORDPRESS_NAMESPACES: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, {
-  'cms/v2': 'wp/v2',
-  'forms/v1': 'contact-form-7/v1',
-  'mailing/v1': 'mc4wp/v1',
-  slider: 'sliderrevolution',
-  'cms-site-health/v1': 'wp-site-health/v1',
-  'cms-block-editor/v1': 'wp-block-editor/v1',
-  'cms-abilities/v1': 'wp-abilities/v1',
-}));
+/** A namespace: the neutral name resources are registered under, and the reference's, served under `wordpress`. */
+export interface Namespace {
+  readonly name: string;
+  readonly wordpressName: string;
+}
+
+const declared: Namespace[] = [];
+
+/** Declares a namespace, once; the index lists namespaces in the order they are declared here. */
+function namespace(name: string, wordpressName = name): Namespace {
+  const declaration = Object.freeze({ name, wordpressName });
+  declared.push(declaration);
+  return declaration;
+}
+
+/**
+ * Every namespace the interface serves, each written once. A resource names its own in its declaration
+ * (`defineResource({ namespace: FORMS, … })`, see resource.ts); the names below derive everything else (the
+ * renames of `wordpress`, the order of the index), and the block editor's middleware (src/editor) reads them
+ * without loading any resource.
+ */
+export const OEMBED = namespace('oembed/1.0');
+export const FORMS = namespace('forms/v1', 'contact-form-7/v1');
+export const SLIDER = namespace('slider', 'sliderrevolution');
+export const MAILING = namespace('mailing/v1', 'mc4wp/v1');
+export const CMS = namespace('cms/v2', 'wp/v2');
+export const SITE_HEALTH = namespace('cms-site-health/v1', 'wp-site-health/v1');
+export const BLOCK_EDITOR = namespace('cms-block-editor/v1', 'wp-block-editor/v1');
+export const ABILITIES = namespace('cms-abilities/v1', 'wp-abilities/v1');
+
+/** The declared namespaces, in the index's order. */
+export const NAMESPACE_DECLARATIONS: readonly Namespace[] = Object.freeze(declared.slice());
+
+/** Neutral namespace → the reference's name. Namespaces not declared keep their name (`batch/v1`). */
+const WORDPRESS_NAMESPACES: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>,
+  Object.fromEntries(NAMESPACE_DECLARATIONS.filter((ns) => ns.wordpressName !== ns.name).map((ns) => [ns.name, ns.wordpressName]))));
 
 export const NEUTRAL_NAMES: Names = Object.freeze({
   scheme: 'neutral',

@@ -20,6 +20,8 @@ export interface RouteCall {
   site: Site;
   /** The client's address, when the adapter passed one. */
   remoteAddress?: string;
+  /** The store's change token as the outer request read it (internal requests read it afresh: a batch writes). */
+  changeToken?: string;
 }
 
 /** A matched, validated call; `error` is the first validation error, answered instead of running the handler. */

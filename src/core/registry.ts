@@ -11,6 +11,27 @@ export const CREATABLE: readonly Method[] = ['POST'];
 export const EDITABLE: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 export const DELETABLE: readonly Method[] = ['DELETE'];
 
+/**
+ * What a kept answer varies by besides the path, the query string, the stored records, the site settings and
+ * (through scheduled posts) the clock:
+ * - `caller`: every field of the caller (id, login, roles, capabilities, the application password used);
+ * - `capabilities`: the caller's roles and capabilities only (answers that check primitive capabilities, never
+ *   ownership, and show nothing of the caller);
+ * - `nothing`: the same answer for everyone (the index documents).
+ */
+export type Varies = 'caller' | 'capabilities' | 'nothing';
+
+/**
+ * A route row's `cache`: its GET answers may be kept and carry an `ETag` (what is kept, under which key and until
+ * when: core/cache/policy.ts). Declare it only where the answer depends on nothing but the path and query string,
+ * the caller as `varies` says, the stored records, the site settings and — through scheduled posts — the clock:
+ * no request headers, no other clock reading, no randomness or nonces, no outbound HTTP, no per-request side
+ * effects (rate limits, mail), no state kept outside the store.
+ */
+export interface CacheDeclaration {
+  readonly varies: Varies;
+}
+
 export interface EndpointDefinition {
   methods: readonly Method[];
   args?: Record<string, ArgSpec>;
@@ -25,13 +46,8 @@ export interface RouteOptions {
   /** The item schema: per-field contexts for response filtering, published in help context. */
   schema?: () => JsonSchema;
   allowBatch?: boolean;
-  /**
-   * GET answers may be kept by the response cache and carry an `ETag`. Declare it only where the answer depends on
-   * nothing but the path and query string, the caller, the stored records, the site settings and — through
-   * scheduled posts — the clock: no request headers, no other clock reading, no randomness or nonces, no
-   * outbound HTTP, no per-request side effects (rate limits, mail), no state kept outside the store.
-   */
-  cache?: boolean;
+  /** GET answers may be kept by the response cache and carry an `ETag`; see `CacheDeclaration`. */
+  cache?: CacheDeclaration;
   /**
    * Writes the final answer in a format other than JSON when the request asks for one (the oEmbed XML), errors
    * included. Returning null keeps JSON.
@@ -60,7 +76,7 @@ export interface Route {
   readonly namespace: string;
   readonly endpoints: readonly Endpoint[];
   readonly schema: (() => JsonSchema) | undefined;
-  readonly cache: boolean;
+  readonly cache: CacheDeclaration | null;
   readonly serialize: AnswerSerializer | undefined;
   readonly regex: RegExp;
   /** The pattern with groups replaced by `{name}`, or null when something else is variable. */
@@ -200,7 +216,7 @@ export class Registry {
       namespace,
       endpoints,
       schema: options.schema,
-      cache: options.cache ?? false,
+      cache: options.cache ?? null,
       serialize: options.serialize,
       regex: compilePattern(pattern),
       template: templateOf(pattern),

@@ -2,7 +2,8 @@
  * Shaping an outcome into the answer's body and headers: context filtering, `_fields`, compacted `_links`,
  * `_embedded` (the outer request only), and the paging headers of collections.
  */
-import { fragmentKey, listKey, type FragmentScope } from './cache/fragments.js';
+import { listKey } from './cache/fragments.js';
+import { fragmentKey, type FragmentScope } from './cache/policy.js';
 import type { HandlerResult, InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
 import { EncodedJson, joinJsonArray } from './encode.js';
 import type { InternalParent, Outcome } from './outcome.js';
@@ -34,7 +35,7 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
     return data;
   };
   if (fragments && fields.length === 0 && !embed && (result.keyedItem || result.keyedItems)) {
-    const encoded = (keyed: KeyedItem) => fragmentOf(keyed, fragments, fragmentKey(fragments, schema, shownContext, keyed.key), shown);
+    const encoded = (keyed: KeyedItem) => fragmentOf(keyed, fragments, fragmentKey(fragments, schema, shownContext, keyed), shown);
     if (result.keyedItem) return encoded(result.keyedItem);
     return joined(await Promise.all(result.keyedItems!.map(encoded)), fragments);
   }
@@ -61,12 +62,15 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
 
 const encoder = new TextEncoder();
 
-/** A record's fragment: kept, or prepared, shaped and encoded now (and kept while the answer may be). */
-async function fragmentOf(keyed: KeyedItem, scope: FragmentScope, key: string, shown: (record: Item) => unknown): Promise<EncodedJson> {
-  const kept = scope.cache.get(scope.generation, key);
+/**
+ * A record's fragment: kept, or prepared, shaped and encoded now (and kept while the answer may be, under a key:
+ * none when the caller it depends on cannot be told apart).
+ */
+async function fragmentOf(keyed: KeyedItem, scope: FragmentScope, key: string | null, shown: (record: Item) => unknown): Promise<EncodedJson> {
+  const kept = key === null ? undefined : scope.cache.get(scope.generation, key);
   if (kept) return kept;
   const fragment = new EncodedJson(encoder.encode(JSON.stringify(shown(await keyed.prepare()))));
-  if (scope.keep()) scope.cache.set(scope.generation, key, fragment);
+  if (key !== null && scope.keep()) scope.cache.set(scope.generation, key, fragment);
   return fragment;
 }
 

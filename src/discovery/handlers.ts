@@ -1,6 +1,7 @@
 /** The handlers of `/types`, `/taxonomies` and `/statuses`. */
 import type { HandlerResult, Item, RequestContext } from '../core/context.js';
 import { CmsError, forbidden } from '../core/errors.js';
+import { CMS } from '../core/names.js';
 import { collection, item, reply } from '../core/response.js';
 import { POST_TYPES, STATUSES, TAXONOMIES } from './definitions.js';
 import { canAssignTerms, canEditPostsOf, canSeeStatus, findStatus, type DiscoveryDeps } from './permissions.js';
@@ -10,7 +11,7 @@ import { ACTIVE_THEME, findTheme, prepareTheme } from './themes.js';
 
 /** The types' routes are served under the names in force, like every link. */
 function shownType(context: RequestContext, deps: DiscoveryDeps): ShownType {
-  return { wantsField: (field) => context.wantsField(field), url: (path, query) => context.url(path, query), namespace: deps.names.namespace('cms/v2') };
+  return { wantsField: (field) => context.wantsField(field), url: (path, query) => context.url(path, query), namespace: deps.names.namespace(CMS.name) };
 }
 
 export function listTypes(context: RequestContext, deps: DiscoveryDeps): HandlerResult {

@@ -1,10 +1,13 @@
 /** `cms/v2/types`, `/statuses` and `/taxonomies`: what clients learn about the site's post types, statuses and taxonomies. */
-import type { Registry } from '../core/registry.js';
+import { CMS } from '../core/names.js';
+import { defineResource } from '../core/resource.js';
 import type { DiscoveryDeps } from './permissions.js';
 import { discoveryRoutes } from './routes.js';
 
 export type { DiscoveryDeps } from './permissions.js';
 
-export function registerDiscovery(registry: Registry, deps: DiscoveryDeps): void {
-  registry.addRoutes('cms/v2', discoveryRoutes(deps));
-}
+export const discoveryResource = defineResource({
+  namespace: CMS,
+  deps: (shared: DiscoveryDeps) => shared,
+  routes: discoveryRoutes,
+});

@@ -10,22 +10,22 @@ import { themeItemSchema } from './themes.js';
 
 export function discoveryRoutes(deps: DiscoveryDeps): RouteTable {
   return [
-    { path: '/types', schema: postTypeSchema, cache: true, endpoints: [
+    { path: '/types', schema: postTypeSchema, cache: { varies: 'capabilities' }, endpoints: [
       { methods: READABLE, args: typeListArgs(), permission: (c) => canListTypes(c, deps), handler: (c) => listTypes(c, deps) },
     ] },
-    { path: '/types/(?P<type>[\\w-]+)', schema: postTypeSchema, cache: true, endpoints: [
+    { path: '/types/(?P<type>[\\w-]+)', schema: postTypeSchema, cache: { varies: 'capabilities' }, endpoints: [
       { methods: READABLE, args: typeItemArgs(), permission: allowAnyone, handler: (c) => readType(c, deps) },
     ] },
-    { path: '/statuses', schema: postStatusSchema, cache: true, endpoints: [
+    { path: '/statuses', schema: postStatusSchema, cache: { varies: 'capabilities' }, endpoints: [
       { methods: READABLE, args: statusListArgs(), permission: (c) => canListStatuses(c, deps), handler: (c) => listStatuses(c, deps) },
     ] },
-    { path: '/statuses/(?P<status>[\\w-]+)', schema: postStatusSchema, cache: true, endpoints: [
+    { path: '/statuses/(?P<status>[\\w-]+)', schema: postStatusSchema, cache: { varies: 'capabilities' }, endpoints: [
       { methods: READABLE, args: statusItemArgs(), permission: (c) => canReadStatus(c, deps), handler: readStatus },
     ] },
-    { path: '/taxonomies', schema: taxonomyItemSchema, cache: true, endpoints: [
+    { path: '/taxonomies', schema: taxonomyItemSchema, cache: { varies: 'capabilities' }, endpoints: [
       { methods: READABLE, args: taxonomyListArgs(), permission: (c) => canListTaxonomies(c, deps), handler: (c) => listTaxonomies(c, deps) },
     ] },
-    { path: '/taxonomies/(?P<taxonomy>[\\w-]+)', schema: taxonomyItemSchema, cache: true, endpoints: [
+    { path: '/taxonomies/(?P<taxonomy>[\\w-]+)', schema: taxonomyItemSchema, cache: { varies: 'capabilities' }, endpoints: [
       { methods: READABLE, args: taxonomyItemArgs(), permission: (c) => canReadTaxonomy(c, deps), handler: (c) => readTaxonomy(c, deps) },
     ] },
     // Read-only: the one theme, always active. The stylesheet may name a subfolder, as the reference's may.

@@ -1,7 +1,9 @@
 /** `oembed/1.0`: this site's posts as oEmbed objects, and the editors' proxy to other sites' providers. */
-import type { Registry } from '../core/registry.js';
+import { OEMBED } from '../core/names.js';
+import { defineResource } from '../core/resource.js';
+import type { CmsDeps } from '../deps.js';
 import { oembedApi, type OembedApi } from './api.js';
-import type { OembedDeps } from './options.js';
+import type { OembedDeps, OembedOptions } from './options.js';
 import { oembedRoutes } from './routes.js';
 import { createOembedRuntime, type OembedRuntime } from './runtime.js';
 
@@ -25,10 +27,11 @@ function runtimeOf(deps: OembedDeps): OembedRuntime {
   return runtime;
 }
 
-export function registerOembed(registry: Registry, deps: OembedDeps): void {
-  registry.addRoutes('oembed/1.0', oembedRoutes(runtimeOf(deps)));
-}
-
-export function createOembedApi(deps: OembedDeps): OembedApi {
-  return oembedApi(runtimeOf(deps));
-}
+export const oembedResource = defineResource({
+  namespace: OEMBED,
+  deps: (shared: CmsDeps, options: { uploads?: { baseUrl?: string }; oembed?: OembedOptions }): OembedDeps =>
+    Object.freeze({ ...shared, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed }),
+  routes: (deps) => oembedRoutes(runtimeOf(deps)),
+  /** oEmbed in-process: a post's discovery links for the page head, this site's oEmbed objects. */
+  api: { name: 'oembed', create: (deps): OembedApi => oembedApi(runtimeOf(deps)) },
+});

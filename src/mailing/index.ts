@@ -1,5 +1,8 @@
-import type { Registry } from '../core/registry.js';
-import type { MailingDeps } from './deps.js';
+import { MAILING } from '../core/names.js';
+import { defineResource } from '../core/resource.js';
+import type { CmsDeps } from '../deps.js';
+import { createMailingApi } from './api.js';
+import { createMailingDeps, type MailingOptions } from './deps.js';
 import { mailingRoutes } from './routes.js';
 
 export { createMailingApi, type MailingApi, type SignupFormInput } from './api.js';
@@ -11,7 +14,10 @@ export { createLocalMailingProvider, type LocalMailingProvider, type LocalMailin
 export { createMailchimpProvider, subscriberHash, type MailchimpProviderOptions } from './providers/mailchimp/provider.js';
 export { mailchimpBaseUrl } from './providers/mailchimp/client.js';
 
-/** Registers the `mailing/v1` routes (the namespace must be declared). */
-export function registerMailing(registry: Registry, deps: MailingDeps): void {
-  registry.addRoutes('mailing/v1', mailingRoutes(deps));
-}
+export const mailingResource = defineResource({
+  namespace: MAILING,
+  deps: (shared: CmsDeps, options: { mailing?: MailingOptions }) => createMailingDeps(shared, options.mailing),
+  routes: mailingRoutes,
+  /** Sign-up forms and subscribers, in-process. */
+  api: { name: 'mailing', create: createMailingApi },
+});

@@ -1,6 +1,7 @@
 /** `cms/v2/media`: uploads, sideloads, image sub-sizes and edits, and serving stored files. */
 import { definePostType, publishingDuePosts } from '../content/post-type/index.js';
-import type { Registry } from '../core/registry.js';
+import { CMS } from '../core/names.js';
+import { defineResource } from '../core/resource.js';
 import type { MediaDeps } from './deps.js';
 import { mediaRoutes } from './routes.js';
 import { ATTACHMENT_TYPE, buildMediaSchema } from './schema.js';
@@ -23,6 +24,8 @@ export { folderOf, isImageMetadata, joinKey } from './images/metadata.js';
 export { constrainDimensions } from './images/dimensions.js';
 export type { MediaDeps, MediaType } from './deps.js';
 
-export function registerMedia(registry: Registry, deps: MediaDeps): void {
-  registry.addRoutes('cms/v2', publishingDuePosts(mediaRoutes(definePostType(ATTACHMENT_TYPE, deps, { schema: buildMediaSchema() })), deps));
-}
+export const mediaResource = defineResource({
+  namespace: CMS,
+  deps: (shared: MediaDeps) => shared,
+  routes: (deps) => publishingDuePosts(mediaRoutes(definePostType(ATTACHMENT_TYPE, deps, { schema: buildMediaSchema() })), deps),
+});

@@ -1,10 +1,13 @@
 /** `cms/v2/search`: published posts and pages, terms and post formats, found by text. */
-import type { Registry } from '../core/registry.js';
+import { CMS } from '../core/names.js';
+import { defineResource } from '../core/resource.js';
 import type { SearchDeps } from './handlers.js';
 import { searchRoutes } from './routes.js';
 
 export type { SearchDeps } from './handlers.js';
 
-export function registerSearch(registry: Registry, deps: SearchDeps): void {
-  registry.addRoutes('cms/v2', searchRoutes(deps));
-}
+export const searchResource = defineResource({
+  namespace: CMS,
+  deps: (shared: SearchDeps) => shared,
+  routes: searchRoutes,
+});

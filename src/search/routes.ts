@@ -6,7 +6,7 @@ import { searchResultSchema } from './schema.js';
 
 export function searchRoutes(deps: SearchDeps): RouteTable {
   return [
-    { path: '/search', schema: searchResultSchema, cache: true, endpoints: [
+    { path: '/search', schema: searchResultSchema, cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: searchArgs(), permission: allowAnyone, handler: (c) => searchHandler(c, deps) },
     ] },
   ];

@@ -12,7 +12,7 @@ const canManageOptions = (rules: CapabilityRules) => (context: RequestContext) =
 export function settingsRoutes(deps: SettingsDeps & { capabilityRules: CapabilityRules }): RouteTable {
   const permission = canManageOptions(deps.capabilityRules);
   return [
-    { path: '/settings', schema: settingsSchema, cache: true, endpoints: [
+    { path: '/settings', schema: settingsSchema, cache: { varies: 'capabilities' }, endpoints: [
       { methods: READABLE, args: {}, permission, handler: (c) => readSettings(c, deps) },
       { methods: EDITABLE, args: updateArgs(), permission, handler: (c) => updateSettings(c, deps) },
     ] },

@@ -1,5 +1,6 @@
 import { definePostType, POST_TYPE } from '../content/post-type/index.js';
-import type { Registry } from '../core/registry.js';
+import { SLIDER } from '../core/names.js';
+import { defineResource } from '../core/resource.js';
 import { slidersApiOver, type SlidersApi } from './api.js';
 import { createFullObjectReader } from './full-object.js';
 import type { SliderRuntime, SlidersDeps } from './handlers.js';
@@ -24,10 +25,10 @@ function runtimeOf(deps: SlidersDeps): SliderRuntime {
   return runtime;
 }
 
-export function registerSliders(registry: Registry, deps: SlidersDeps, namespace = 'slider'): void {
-  registry.addRoutes(namespace, sliderRoutes(runtimeOf(deps)));
-}
-
-export function createSlidersApi(deps: SlidersDeps): SlidersApi {
-  return slidersApiOver(runtimeOf(deps).service);
-}
+export const slidersResource = defineResource({
+  namespace: SLIDER,
+  deps: (shared: SlidersDeps) => shared,
+  routes: (deps) => sliderRoutes(runtimeOf(deps)),
+  /** Sliders in-process: create, update, delete, get and list with the write routes' bodies. */
+  api: { name: 'sliders', create: (deps): SlidersApi => slidersApiOver(runtimeOf(deps).service) },
+});

@@ -1,5 +1,8 @@
 /** `cms/v2/users` and application passwords; users in-process; HTTP Basic authentication with application passwords. */
-import type { Registry } from '../core/registry.js';
+import { CMS } from '../core/names.js';
+import { defineResource } from '../core/resource.js';
+import type { SiteSettings } from '../core/site.js';
+import { createUsersApi, type UsersApiServices } from './api.js';
 import type { UsersDeps } from './deps.js';
 import { userRoutes } from './routes/routes.js';
 
@@ -19,7 +22,10 @@ export { findUserByEmail, findUserByLogin, findUserBySlug, getUser, type NewUser
 export type { UserDeletionActor, UserPostsHandler } from './user-posts.js';
 export type { UsersDeps } from './deps.js';
 
-/** Registers the users and application-password routes of `cms/v2`. */
-export function registerUsers(registry: Registry, deps: UsersDeps): void {
-  registry.addRoutes('cms/v2', userRoutes(deps));
-}
+export const usersResource = defineResource({
+  namespace: CMS,
+  deps: (shared: UsersDeps & UsersApiServices & { site: SiteSettings }) => shared,
+  routes: userRoutes,
+  /** Users and their application passwords, in-process: seeding and administration without HTTP. */
+  api: { name: 'users', create: (deps) => createUsersApi(deps, deps.site) },
+});

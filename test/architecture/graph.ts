@@ -115,3 +115,16 @@ export function importCycles(files: Map<string, SourceFile>, includeTypeOnly: bo
   for (const path of files.keys()) if (!index.has(path)) strongConnect(path);
   return cycles;
 }
+
+/**
+ * The top-level folders that declare a resource (`defineResource({…})`, src/core/resource.ts), sorted: the
+ * resources' area of the layering table.
+ */
+export function resourceFolders(): string[] {
+  const folders = new Set<string>();
+  for (const path of sourceFiles().keys()) {
+    if (path.startsWith('src/core/') || !/\bdefineResource\(/.test(readFileSync(join(ROOT, path), 'utf8'))) continue;
+    folders.add(path.split('/').slice(0, 2).join('/'));
+  }
+  return [...folders].sort();
+}

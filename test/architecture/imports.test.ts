@@ -1,15 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { importCycles, sourceFiles } from './graph.js';
+import { importCycles, resourceFolders, sourceFiles } from './graph.js';
 
 /**
  * Imports point down only. Each area of the source (a folder, or a single top-level file) and the areas its files
  * may import besides its own. Resources may use each other and everything below them; nothing below imports up.
+ * The resources are the folders that declare one (`defineResource`).
  */
-const RESOURCES = [
-  'src/batch', 'src/comments', 'src/content', 'src/discovery', 'src/embed', 'src/forms', 'src/mailing', 'src/media',
-  'src/search', 'src/settings', 'src/sliders', 'src/users',
-];
+const RESOURCES = resourceFolders();
+/**
+ * The dependency object's type (src/deps.ts) is built from the service types of these: they declare their own
+ * narrower dependencies and never import it.
+ */
+const BELOW_DEPS = ['src/content', 'src/media', 'src/users'];
 const ANYTHING = null;
 
 const MAY_IMPORT: Record<string, readonly string[] | null> = {
@@ -18,6 +21,8 @@ const MAY_IMPORT: Record<string, readonly string[] | null> = {
   // Moving a whole site in and out (WXR): above the resources it fills.
   'src/wxr': ['src/core', 'src/format', 'src/ports', 'src/auth', 'src/deps.ts', ...RESOURCES],
   'src/cms.ts': ANYTHING,
+  // The one list of resources createCms assembles.
+  'src/resources.ts': ['src/core', 'src/deps.ts', ...RESOURCES],
   'src/cli': ANYTHING,
   // Client-side helpers for the block editor: they only know the names.
   'src/editor': ['src/core'],
@@ -27,7 +32,9 @@ const MAY_IMPORT: Record<string, readonly string[] | null> = {
   'src/core/mount.ts': ['src/core', 'src/core/client-address.ts', 'src/format'],
   'src/core/client-address.ts': ['src/format'],
   // Resources: each registers its routes; no concrete store, no assembly.
-  ...Object.fromEntries(RESOURCES.map((area) => [area, ['src/core', 'src/format', 'src/ports', 'src/auth', 'src/deps.ts', ...RESOURCES]])),
+  ...Object.fromEntries(RESOURCES.map((area) => [area, [
+    'src/core', 'src/format', 'src/ports', 'src/auth', ...(BELOW_DEPS.includes(area) ? [] : ['src/deps.ts']), ...RESOURCES,
+  ]])),
   // The dependency object's type names the typed services resources share (post events, uploads, …).
   'src/deps.ts': ['src/core', 'src/format', 'src/ports', 'src/auth', ...RESOURCES],
   'src/auth': ['src/core', 'src/format', 'src/ports'],
@@ -76,6 +83,12 @@ function forbiddenImports(): string[] {
 }
 
 describe('imports', () => {
+  it('finds the resources from their declarations', () => {
+    assert.ok(RESOURCES.length >= 12, RESOURCES.join(', '));
+    for (const area of ['src/content', 'src/forms', 'src/users', 'src/batch']) assert.ok(RESOURCES.includes(area), area);
+    assert.equal(RESOURCES.includes('src/wxr'), false, 'the WXR import and export registers no route');
+  });
+
   it('every source file belongs to an area of the layering table', () => {
     const unplaced = [...sourceFiles().keys()].filter((path) => areaOf(path) === undefined);
     assert.deepEqual(unplaced, [], 'add the new folder to MAY_IMPORT');
@@ -100,5 +113,7 @@ describe('imports', () => {
     assert.deepEqual(importCycles(files, false), []);
     assert.equal(areaOf('src/core/dispatch.ts'), 'src/core');
     assert.equal(MAY_IMPORT[areaOf('src/core/dispatch.ts')!]!.includes(areaOf('src/content/posts/index.ts')!), false);
+    for (const area of BELOW_DEPS) assert.equal(MAY_IMPORT[area]!.includes('src/deps.ts'), false, area);
+    assert.equal(MAY_IMPORT['src/forms']!.includes('src/deps.ts'), true);
   });
 });

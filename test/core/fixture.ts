@@ -2,7 +2,7 @@ import { args } from '../../src/core/args/define.js';
 import type { JsonSchema } from '../../src/core/args/schema.js';
 import type { Principal } from '../../src/core/context.js';
 import { CmsError, forbidden } from '../../src/core/errors.js';
-import { registerBatch } from '../../src/batch/index.js';
+import { batchResource, DEFAULT_MAX_BATCH_SIZE } from '../../src/batch/index.js';
 import { Dispatcher } from '../../src/core/dispatch.js';
 import { namespaceRoot, registerIndex } from '../../src/core/index-document.js';
 import { allowAnyone, Registry } from '../../src/core/registry.js';
@@ -62,7 +62,7 @@ const canEdit = (context: { user: Principal | null }) =>
 export function makeCore(options: { onError?: (error: unknown) => void; maxBodyBytes?: number; users?: Record<string, Principal> } = {}) {
   const registry = new Registry();
   registerIndex(registry);
-  registerBatch(registry);
+  registry.addRoutes('', batchResource.routes!({ maxItems: DEFAULT_MAX_BATCH_SIZE }));
   registry.namespace('test/v1', namespaceRoot(registry));
   registry.namespace('empty/v1', namespaceRoot(registry));
 

@@ -2,10 +2,9 @@
  * The handlers of a post type's collection and item routes: list, read, create, update, delete. They run on
  * up-to-date records: the route table stores the due scheduled posts first (`publishingDuePosts`).
  */
-import { identityOf } from '../../core/cache/key.js';
 import type { Item, KeyedItem, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { collection, created, item, keyedCollection, keyedItem, paging, reply } from '../../core/response.js';
+import { created, item, keyedCollection, keyedItem, paging, reply } from '../../core/response.js';
 import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
 import { isViewable, type PostType } from './define.js';
@@ -54,15 +53,11 @@ async function withStickyFirst(records: PostRecord[], plan: ListPlan, type: stri
 }
 
 /**
- * A record as the core may keep it shaped (`KeyedItem`), or null when the caller cannot be told apart. The
- * fragment depends on the record (the store's state, which the core follows), its status as read (a scheduled
- * post falls due by the clock) and, in the edit context only, the caller (protected content, action links).
+ * A record as the core may keep it shaped (`KeyedItem`): its fragment depends on the record (the store's state,
+ * which the core follows) and its status as read (a scheduled post falls due by the clock).
  */
-function keyedPost(context: RequestContext, record: PostRecord, prepare: () => Promise<Item>): KeyedItem | null {
-  const caller = context.context === 'edit' ? context.memo('posts:caller', () => identityOf(context.user)) : '';
-  if (caller === null) return null;
-  const { type, status } = record;
-  return { key: `${type.length}:${type}${record.id}:${status.length}:${status}${caller}`, prepare };
+function keyedPost(record: PostRecord, prepare: () => Promise<Item>): KeyedItem {
+  return { identity: [record.type, record.id, record.status], prepare };
 }
 
 /** `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. */
@@ -86,9 +81,7 @@ export async function listPosts(context: RequestContext, postType: PostType): Pr
 
   const visible = await onlyVisible(records, scope, context);
   const options = scope.prepareOptions(context.context, { termsOf: termsOfRecords(scope.storage, visible, definition) });
-  const keyed = visible.map((record) => keyedPost(context, record, () => preparePost(record, options)));
-  if (keyed.every((entry) => entry !== null)) return keyedCollection(keyed as KeyedItem[], pages);
-  return collection(await Promise.all(visible.map((record) => preparePost(record, options))), pages);
+  return keyedCollection(visible.map((record) => keyedPost(record, () => preparePost(record, options))), pages);
 }
 
 export async function readPost(context: RequestContext, postType: PostType): Promise<unknown> {
@@ -99,8 +92,7 @@ export async function readPost(context: RequestContext, postType: PostType): Pro
   const prepare = () => preparePost(post, scope.prepareOptions(context.context, { password, excerptLength }));
   const init = isViewable(postType) ? { headers: { Link: `<${await permalinkOf(post, scope.links)}>; rel="alternate"; type=text/html` } } : {};
   // A password or an excerpt length shapes this answer alone: it is prepared for it and not kept.
-  const keyed = password === undefined && excerptLength === undefined ? keyedPost(context, post, prepare) : null;
-  return keyed ? keyedItem(keyed, init) : item(await prepare(), init);
+  return password === undefined && excerptLength === undefined ? keyedItem(keyedPost(post, prepare), init) : item(await prepare(), init);
 }
 
 /** An explicit slug on a draft or pending record is made unique as if the record were published. */

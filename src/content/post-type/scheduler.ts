@@ -27,28 +27,14 @@ function dueQuery(now: Date, limit?: number): ListQuery {
   return query;
 }
 
-/**
- * Per store, what the last probe that found nothing due learnt: the change token it ran under, and when the
- * earliest scheduled record goes live. Until the token changes or the clock reaches that date nothing can fall
- * due, so reads skip the probe.
- */
-const quietStores = new WeakMap<StoragePort, { token: string; until: number }>();
-
 /** Publishes every `future` record whose GMT date is not after `now`; returns how many went live. */
 export async function publishDuePosts(
   deps: Pick<PostTypeDeps, 'storage' | 'postEvents'>, now: Date, options: { user?: Principal | null; home?: string } = {},
 ): Promise<number> {
   const { storage } = deps;
-  // Read before the probe, so a write landing meanwhile leaves a token that no longer matches.
-  const token = storage.changeToken ? await storage.changeToken() : null;
-  const quiet = token === null ? undefined : quietStores.get(storage);
-  if (quiet && quiet.token === token && now.getTime() < quiet.until) return 0;
   // The common case, nothing due, costs one bounded index probe.
   const { items: probe } = await postsIn(storage).list(dueQuery(now, 1));
-  if (probe.length === 0) {
-    if (token !== null) quietStores.set(storage, { token, until: (await nextScheduledPublish(storage)) ?? Infinity });
-    return 0;
-  }
+  if (probe.length === 0) return 0;
   const due = dueQuery(now);
   return storage.transaction(async (tx) => {
     const posts = postsIn(tx);
@@ -70,9 +56,12 @@ export function requestNow(context: Pick<RequestContext, 'memo'>, deps: Pick<Pos
   return context.memo('posts:now', () => deps.clock.now());
 }
 
-/** Runs the publishing pass once per request, however many handlers ask for it. */
-function publishDueOnce(context: Pick<RequestContext, 'site' | 'memo'>, deps: Pick<PostTypeDeps, 'storage' | 'postEvents' | 'clock'>): Promise<number> {
-  return context.memo('posts:publish-due', () => publishDuePosts(deps, requestNow(context, deps), { home: context.site.home }));
+/**
+ * Runs the publishing pass once per request, however many handlers ask for it; not at all while the core's
+ * generation tells that nothing can be due (the store unchanged, the clock before the next scheduled date).
+ */
+function publishDueOnce(context: Pick<RequestContext, 'site' | 'memo' | 'nothingDue'>, deps: Pick<PostTypeDeps, 'storage' | 'postEvents' | 'clock'>): Promise<number> {
+  return context.memo('posts:publish-due', async () => (await context.nothingDue()) ? 0 : publishDuePosts(deps, requestNow(context, deps), { home: context.site.home }));
 }
 
 /** A `future` record whose date has passed, as it reads once published; any other record as it is. */

@@ -1,5 +1,6 @@
 /** `cms/v2/categories`, `cms/v2/tags` and `cms/v2/wp_pattern_category`, and the term counts that follow post writes. */
-import type { Registry } from '../../core/registry.js';
+import { CMS } from '../../core/names.js';
+import { defineResource } from '../../core/resource.js';
 import { TAXONOMIES, updateTermCountsForPost } from '../taxonomy/index.js';
 import type { TermsDeps } from './deps.js';
 import { termRoutes } from './routes.js';
@@ -14,12 +15,16 @@ export {
   TAXONOMIES, isTaxonomyName, type TaxonomyDefinition, type TaxonomyName, type TermInput, type TermRecord,
 } from '../taxonomy/index.js';
 
-export function registerTerms(registry: Registry, deps: TermsDeps): void {
-  registry.addRoutes('cms/v2', termRoutes({
-    categories: { definition: TAXONOMIES.category, deps },
-    tags: { definition: TAXONOMIES.post_tag, deps },
-    patternCategories: { definition: TAXONOMIES.wp_pattern_category, deps },
-  }));
-  deps.postEvents.onPostSaved((event) => updateTermCountsForPost(event.storage, event.previous, event.post));
-  deps.postEvents.onPostDeleted((event) => updateTermCountsForPost(event.storage, event.post, null));
-}
+export const termsResource = defineResource({
+  namespace: CMS,
+  deps: (shared: TermsDeps) => shared,
+  routes: (deps) => {
+    deps.postEvents.onPostSaved((event) => updateTermCountsForPost(event.storage, event.previous, event.post));
+    deps.postEvents.onPostDeleted((event) => updateTermCountsForPost(event.storage, event.post, null));
+    return termRoutes({
+      categories: { definition: TAXONOMIES.category, deps },
+      tags: { definition: TAXONOMIES.post_tag, deps },
+      patternCategories: { definition: TAXONOMIES.wp_pattern_category, deps },
+    });
+  },
+});

@@ -3,8 +3,9 @@ import type { Item, Links, RequestContext } from '../../core/context.js';
 import { REST_BASES } from '../post-type/index.js';
 import type { TermRecord } from '../taxonomy/index.js';
 import type { TermType } from './deps.js';
+import { CMS } from '../../core/names.js';
 
-const NAMESPACE = 'cms/v2';
+const NAMESPACE = CMS.name;
 
 /** Parent first, then its parent, and so on (stopping at a missing term or a loop). */
 async function ancestorsOf(term: TermRecord, lookup: (id: number) => Promise<TermRecord | null>): Promise<TermRecord[]> {

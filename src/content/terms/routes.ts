@@ -11,29 +11,29 @@ import { termSchema } from './schema.js';
 
 export function termRoutes({ categories, tags, patternCategories }: { categories: TermType; tags: TermType; patternCategories: TermType }): RouteTable {
   return [
-    { path: '/categories', allowBatch: true, schema: () => termSchema('category'), cache: true, endpoints: [
+    { path: '/categories', allowBatch: true, schema: () => termSchema('category'), cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: listArgs('category'), permission: (c) => canListTerms(c, categories), handler: (c) => listTerms(c, categories) },
       { methods: CREATABLE, args: writeArgs('category', true), permission: (c) => canCreateTerm(c, categories), handler: (c) => createTerm(c, categories) },
     ] },
-    { path: '/categories/(?P<id>[\\d]+)', allowBatch: true, schema: () => termSchema('category'), cache: true, endpoints: [
+    { path: '/categories/(?P<id>[\\d]+)', allowBatch: true, schema: () => termSchema('category'), cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: readArgs(), permission: (c) => canReadTerm(c, categories), handler: (c) => readTerm(c, categories) },
       { methods: EDITABLE, args: updateArgs('category'), permission: (c) => canUpdateTerm(c, categories), handler: (c) => updateTermHandler(c, categories) },
       { methods: DELETABLE, args: deleteArgs(), permission: (c) => canDeleteTerm(c, categories), handler: (c) => deleteTermHandler(c, categories) },
     ] },
-    { path: '/tags', allowBatch: true, schema: () => termSchema('post_tag'), cache: true, endpoints: [
+    { path: '/tags', allowBatch: true, schema: () => termSchema('post_tag'), cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: listArgs('post_tag'), permission: (c) => canListTerms(c, tags), handler: (c) => listTerms(c, tags) },
       { methods: CREATABLE, args: writeArgs('post_tag', true), permission: (c) => canCreateTerm(c, tags), handler: (c) => createTerm(c, tags) },
     ] },
-    { path: '/tags/(?P<id>[\\d]+)', allowBatch: true, schema: () => termSchema('post_tag'), cache: true, endpoints: [
+    { path: '/tags/(?P<id>[\\d]+)', allowBatch: true, schema: () => termSchema('post_tag'), cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: readArgs(), permission: (c) => canReadTerm(c, tags), handler: (c) => readTerm(c, tags) },
       { methods: EDITABLE, args: updateArgs('post_tag'), permission: (c) => canUpdateTerm(c, tags), handler: (c) => updateTermHandler(c, tags) },
       { methods: DELETABLE, args: deleteArgs(), permission: (c) => canDeleteTerm(c, tags), handler: (c) => deleteTermHandler(c, tags) },
     ] },
-    { path: '/wp_pattern_category', allowBatch: true, schema: () => termSchema('wp_pattern_category'), cache: true, endpoints: [
+    { path: '/wp_pattern_category', allowBatch: true, schema: () => termSchema('wp_pattern_category'), cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: listArgs('wp_pattern_category'), permission: (c) => canListTerms(c, patternCategories), handler: (c) => listTerms(c, patternCategories) },
       { methods: CREATABLE, args: writeArgs('wp_pattern_category', true), permission: (c) => canCreateTerm(c, patternCategories), handler: (c) => createTerm(c, patternCategories) },
     ] },
-    { path: '/wp_pattern_category/(?P<id>[\\d]+)', allowBatch: true, schema: () => termSchema('wp_pattern_category'), cache: true, endpoints: [
+    { path: '/wp_pattern_category/(?P<id>[\\d]+)', allowBatch: true, schema: () => termSchema('wp_pattern_category'), cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: readArgs(), permission: (c) => canReadTerm(c, patternCategories), handler: (c) => readTerm(c, patternCategories) },
       { methods: EDITABLE, args: updateArgs('wp_pattern_category'), permission: (c) => canUpdateTerm(c, patternCategories), handler: (c) => updateTermHandler(c, patternCategories) },
       { methods: DELETABLE, args: deleteArgs(), permission: (c) => canDeleteTerm(c, patternCategories), handler: (c) => deleteTermHandler(c, patternCategories) },

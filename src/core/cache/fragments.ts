@@ -4,13 +4,10 @@
  * A fragment belongs to a generation (generation.ts), like a kept answer: any write to the store, a settings
  * change or a scheduled post falling due starts a new one, and the fragments of older ones are dropped.
  *
- * The key is the core's part (schema, response context, API root, GMT offset) followed by the resource's
- * (`KeyedItem.key`: the record, its status as read, the caller where the answer depends on it). A joined list is
- * kept too, under the serials of its parts (`listKey`), so that the same page again costs no copying and no new
- * entity tag.
+ * Keys are made by the policy (policy.ts: `fragmentKey`). A joined list is kept too, under the serials of its
+ * parts (`listKey`), so that the same page again costs no copying and no new entity tag.
  */
 import { LRUCache } from 'lru-cache';
-import type { JsonSchema } from '../args/schema.js';
 import type { EncodedJson } from '../encode.js';
 import type { Generation } from './generation.js';
 
@@ -68,38 +65,9 @@ export class FragmentCache {
   }
 }
 
-/** One answer's use of the fragment cache: the generation it reads in and the core's part of every key. */
-export interface FragmentScope {
-  readonly cache: FragmentCache;
-  readonly generation: Generation;
-  /** API root and GMT offset, length-prefixed (see `fragmentPrefix`). */
-  readonly prefix: string;
-  /** Whether what this answer computes may be kept (false once the route read a request header, say). */
-  keep(): boolean;
-}
-
-/** The core's part of the keys for one site as one request sees it. */
-export function fragmentPrefix(apiUrl: string, gmtOffset: number): string {
-  const offset = String(gmtOffset);
-  return `${apiUrl.length}:${apiUrl}${offset.length}:${offset}`;
-}
-
-const schemaNumbers = new WeakMap<object, number>();
-let lastSchemaNumber = 0;
-
 /** The key of the list joined from these fragments, in this order (`[` cannot start a fragment's key). */
 export function listKey(parts: readonly EncodedJson[]): string {
   let key = '[';
   for (const part of parts) key += `${part.serial},`;
   return key;
-}
-
-/** The full key of a record's fragment, shaped with `schema` for `context`. */
-export function fragmentKey(scope: FragmentScope, schema: JsonSchema | undefined, context: string, itemKey: string): string {
-  let schemaNumber = 0;
-  if (schema) {
-    schemaNumber = schemaNumbers.get(schema) ?? 0;
-    if (schemaNumber === 0) schemaNumbers.set(schema, (schemaNumber = ++lastSchemaNumber));
-  }
-  return `${schemaNumber}:${context.length}:${context}${scope.prefix}${itemKey}`;
 }

@@ -2,7 +2,8 @@
  * When kept answers stop being valid. A generation is one state of everything an answer may depend on besides
  * the request: the store (its change token), the site settings in effect (their object, which stays the same
  * until a value changes), the routes (a host may add some while serving; the index lists them) and the clock, up
- * to the date the next scheduled post goes live.
+ * to the date the next scheduled post goes live. It is the one record of when to forget: the caches follow it, and
+ * the publishing of scheduled posts asks it whether anything can be due (`nothingDue`).
  */
 
 /** What the dispatcher's cache learns the state from; `createCms` fills it from the store and the clock. */
@@ -34,6 +35,7 @@ export class Generation {
 export class Generations {
   #current: Generation | null = null;
   #serial = 0;
+  #deadline: { token: string; at: number } | null = null;
   readonly #listeners: (() => void)[] = [];
 
   constructor(readonly sources: CacheSources) {}
@@ -50,20 +52,39 @@ export class Generations {
    * just read it.
    */
   async current(settings: object, routes: number, token?: string): Promise<Generation | null> {
-    const { changeToken, nextScheduled, now } = this.sources;
+    const { changeToken, now } = this.sources;
     if (!changeToken) return null;
     token ??= await changeToken();
     let generation = this.#current;
     if (!generation?.isFor(token, settings, routes)) {
-      const next = nextScheduled ? await nextScheduled() : null;
+      const deadline = await this.#deadlineOf(token);
       // Another request may have started the same generation while this one waited.
       generation = this.#current;
       if (!generation?.isFor(token, settings, routes)) {
-        generation = new Generation(token, settings, routes, next ?? Infinity, ++this.#serial);
+        generation = new Generation(token, settings, routes, deadline, ++this.#serial);
         this.#current = generation;
         for (const listener of this.#listeners) listener();
       }
     }
     return now() < generation.expiresAt ? generation : null;
+  }
+
+  /**
+   * Whether nothing can have fallen due by the clock: the store is unchanged since its next scheduled date was
+   * read, and the clock is before that date. False without a change token. `token`: as for `current`.
+   */
+  async nothingDue(token?: string): Promise<boolean> {
+    const { changeToken, now } = this.sources;
+    if (!changeToken) return false;
+    token ??= await changeToken();
+    return now() < await this.#deadlineOf(token);
+  }
+
+  /** When the earliest scheduled post of the store's state `token` goes live (Infinity: none), read once per state. */
+  async #deadlineOf(token: string): Promise<number> {
+    if (this.#deadline?.token === token) return this.#deadline.at;
+    const next = this.sources.nextScheduled ? await this.sources.nextScheduled() : null;
+    this.#deadline = { token, at: next ?? Infinity };
+    return this.#deadline.at;
   }
 }

@@ -13,16 +13,16 @@ import { canCreateUser, canDeleteUser, canUpdateUser, createUserHandler, deleteU
 
 export function userRoutes(deps: UsersDeps): RouteTable {
   return [
-    { path: '/users', schema: userSchema, cache: true, endpoints: [
+    { path: '/users', schema: userSchema, cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: userCollectionArgs(restPostTypes(deps.capabilityRules)), permission: (c) => canListUsers(c, deps), handler: (c) => listUsers(c, deps) },
       { methods: CREATABLE, args: userWriteArgs(true), permission: (c) => canCreateUser(c, deps), handler: (c) => createUserHandler(c, deps) },
     ] },
-    { path: '/users/(?P<id>[\\d]+)', schema: userSchema, cache: true, endpoints: [
+    { path: '/users/(?P<id>[\\d]+)', schema: userSchema, cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: { id: userIdArg(), context: contextArg() }, permission: (c) => canReadUser(c, deps), handler: (c) => readUser(c, deps) },
       { methods: EDITABLE, args: { id: userIdArg(), ...userWriteArgs(false) }, permission: (c) => canUpdateUser(c, deps), handler: (c) => updateUserHandler(c, deps) },
       { methods: DELETABLE, args: { id: userIdArg(), ...userDeleteArgs() }, permission: (c) => canDeleteUser(c, deps), handler: (c) => deleteUserHandler(c, deps) },
     ] },
-    { path: '/users/me', schema: userSchema, cache: true, endpoints: [
+    { path: '/users/me', schema: userSchema, cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: { context: contextArg() }, permission: allowAnyone, handler: (c) => readCurrentUser(c, deps) },
       { methods: EDITABLE, args: userWriteArgs(false), permission: (c) => canUpdateUser(c, deps), handler: (c) => updateUserHandler(c, deps) },
       { methods: DELETABLE, args: userDeleteArgs(), permission: (c) => canDeleteUser(c, deps), handler: (c) => deleteUserHandler(c, deps) },

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createPrincipal, createRoleTable } from '../../../src/auth/index.js';
-import { cacheKey, identityOf } from '../../../src/core/cache/key.js';
+import { answerKey, identityOf } from '../../../src/core/cache/policy.js';
 import type { Principal } from '../../../src/core/context.js';
 import { SealedSet } from '../../../src/core/sealed-set.js';
 
+const cacheKey = (keyParts: Parameters<typeof answerKey>[1]) => answerKey('caller', keyParts);
 const parts = { apiUrl: 'http://site.test/cms-json', gmtOffset: 0, path: '/cms/v2/posts', query: 'per_page=2', user: null };
 
 describe('the cache key', () => {
@@ -20,6 +21,32 @@ describe('the cache key', () => {
   it('cannot be spelt by moving text from one part into another', () => {
     assert.notEqual(cacheKey({ ...parts, path: '/a', query: '1:b' }), cacheKey({ ...parts, path: '/a1:b', query: '' }));
     assert.notEqual(cacheKey({ ...parts, apiUrl: 'x', path: 'y' }), cacheKey({ ...parts, apiUrl: 'xy', path: '' }));
+  });
+});
+
+describe('what the key varies by, as the route declares', () => {
+  const table = createRoleTable();
+  const editor = createPrincipal({ id: 3, login: 'ed', roles: ['editor'] }, table);
+  const otherEditor = createPrincipal({ id: 4, login: 'eve', roles: ['editor'] }, table);
+  const author = createPrincipal({ id: 3, login: 'ed', roles: ['author'] }, table);
+
+  it('caller: every caller apart', () => {
+    assert.notEqual(answerKey('caller', { ...parts, user: editor }), answerKey('caller', { ...parts, user: otherEditor }));
+    assert.notEqual(answerKey('caller', { ...parts, user: editor }), answerKey('caller', parts));
+  });
+
+  it('capabilities: callers of the same roles and capabilities share a key, anonymous callers stay apart', () => {
+    assert.equal(answerKey('capabilities', { ...parts, user: editor }), answerKey('capabilities', { ...parts, user: otherEditor }));
+    assert.notEqual(answerKey('capabilities', { ...parts, user: editor }), answerKey('capabilities', { ...parts, user: author }));
+    assert.notEqual(answerKey('capabilities', { ...parts, user: editor }), answerKey('capabilities', parts));
+    const bare: Principal = { id: 7, login: 'none', roles: [], capabilities: new Set() };
+    assert.notEqual(answerKey('capabilities', { ...parts, user: bare }), answerKey('capabilities', parts), 'signed in with nothing is not anonymous');
+  });
+
+  it('nothing: one key for everyone, apart from the keys of routes that vary', () => {
+    assert.equal(answerKey('nothing', { ...parts, user: editor }), answerKey('nothing', parts));
+    assert.notEqual(answerKey('nothing', parts), answerKey('caller', parts));
+    assert.notEqual(answerKey('capabilities', parts), answerKey('caller', parts));
   });
 });
 

@@ -24,7 +24,7 @@ function countingCms(options: CmsOptions = {}) {
       if (context.params.missing !== undefined) throw new CmsError('rest_missing', 'Not here.', 404);
       return reply({ call: calls.counted, user: context.user?.id ?? 0, params: context.params });
     },
-  }], { cache: true });
+  }], { cache: { varies: 'caller' } });
   cms.registry.add('cms/v2', '/uncached', [{
     methods: ['GET'], permission: allowAnyone,
     handler: () => ({ call: (calls.uncached += 1) }),
@@ -36,7 +36,7 @@ function countingCms(options: CmsOptions = {}) {
       const target = context.params.to === 'uncached' ? '/cms/v2/uncached' : '/cms/v2/counted';
       return item({ data: { call: calls.embedding }, links: { related: [{ embeddable: true, href: context.url(target) }] } });
     },
-  }], { cache: true });
+  }], { cache: { varies: 'caller' } });
   return { cms, calls, storage };
 }
 
@@ -101,6 +101,24 @@ describe('the response cache', () => {
     assert.equal((anonymous.body as { user: number }).user, 0);
   });
 
+  it('keys on the caller only as far as the route declares its answer varies', async () => {
+    const { cms } = countingCms();
+    const alice: Principal = { id: 5, login: 'alice', roles: ['editor'], capabilities: new Set(['read']) };
+    const bob: Principal = { id: 6, login: 'bob', roles: ['editor'], capabilities: new Set(['read']) };
+    const counts = { nothing: 0, capabilities: 0 };
+    for (const varies of ['nothing', 'capabilities'] as const) {
+      cms.registry.add('cms/v2', `/varies-${varies}`, [{
+        methods: ['GET'], permission: allowAnyone, handler: () => ({ call: (counts[varies] += 1) }),
+      }], { cache: { varies } });
+    }
+    for (const user of [undefined, alice, bob]) await cms.handle(get('/cms/v2/varies-nothing', '', user ? { user } : {}));
+    assert.equal(counts.nothing, 1, 'one answer for everyone');
+    for (const user of [undefined, alice, bob]) await cms.handle(get('/cms/v2/varies-capabilities', '', user ? { user } : {}));
+    assert.equal(counts.capabilities, 2, 'anonymous callers apart; callers of equal roles and capabilities share');
+    await cms.handle(get('/cms/v2/varies-capabilities', '', { user: { ...bob, capabilities: new Set(['read', 'edit_posts']) } }));
+    assert.equal(counts.capabilities, 3);
+  });
+
   it('keeps every output switch apart, and lays per-request headers (CORS) over a kept answer', async () => {
     const { cms, calls } = countingCms();
     const switches = ['', '_envelope', '_pretty', '_jsonp=cb', '_fields=call', '_embed', '_method=GET'];
@@ -162,7 +180,7 @@ describe('the response cache', () => {
     cms.registry.add('cms/v2', '/reads-header', [{
       methods: ['GET'], permission: allowAnyone,
       handler: (context) => ({ call: (calls += 1), language: context.headers['accept-language'] ?? null }),
-    }], { cache: true });
+    }], { cache: { varies: 'caller' } });
     const french = await cms.handle(get('/cms/v2/reads-header', '', { headers: { 'accept-language': 'fr' } }));
     const german = await cms.handle(get('/cms/v2/reads-header', '', { headers: { 'accept-language': 'de' } }));
     assert.deepEqual([french.body, german.body], [{ call: 1, language: 'fr' }, { call: 2, language: 'de' }]);

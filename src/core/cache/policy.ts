@@ -1,0 +1,178 @@
+/**
+ * The response cache's policy, whole: what may be kept, under which key, and until when.
+ *
+ * - What: the answer to a GET or HEAD without a body, of a route whose row declares `cache: { varies }`, when it is
+ *   a 200, the route read no request header, and every embedded link led to a route declared `cache` as well.
+ * - Under which key: the site address and GMT offset, the path and query string as sent, and the caller as far as
+ *   the route declares its answer varies by it (`varies`). A record a handler hands over keyed (`KeyedItem`) is kept
+ *   shaped under its identity (type, id, status as read), the schema and context it is shown in, and, in the edit
+ *   context only, the caller (protected content and action links follow the caller there). Resources name their
+ *   records; they never build a key.
+ * - Until when: the generation (generation.ts), one state of the store (its change token), the settings, the
+ *   routes and the clock up to the next scheduled post's date. Nothing else decides when to forget.
+ */
+import type { ParsedBody } from '../body.js';
+import type { JsonSchema } from '../args/schema.js';
+import type { KeyedItem, Principal } from '../context.js';
+import type { Registry, Route, Varies } from '../registry.js';
+import { isSealedSet } from '../sealed-set.js';
+import type { Site } from '../site.js';
+import type { Incoming } from '../transport.js';
+import type { CmsRequest, ParamMap } from '../types.js';
+import { FragmentCache } from './fragments.js';
+import type { Generation } from './generation.js';
+
+/** The route a GET or HEAD without a body goes to, when its row declares `cache`; null otherwise. */
+export function keptRoute(registry: Registry, request: CmsRequest, incoming: Incoming, body: ParsedBody): Route | null {
+  const safe = (method: string) => method === 'GET' || method === 'HEAD';
+  if (!safe(incoming.method) || !safe(incoming.realMethod)) return null;
+  if (body.raw.length > 0 || request.parsedBody !== undefined) return null;
+  const route = registry.match('GET', incoming.path)?.route;
+  return route?.cache ? route : null;
+}
+
+/** Whether what one answer computes may still be kept: it turns false at the first thing that rules it out. */
+export class KeepTracker {
+  keep = true;
+
+  constructor(readonly registry: Registry) {}
+
+  /** The answer's status: only a 200 is kept. */
+  answered(status: number): void {
+    if (status !== 200) this.keep = false;
+  }
+
+  /** Request headers as a kept route sees them: no such route reads one, and one that did is not kept. */
+  watch(headers: Record<string, string>): Record<string, string> {
+    const read = () => {
+      this.keep = false;
+    };
+    return new Proxy(headers, {
+      get: (target, name) => (read(), Reflect.get(target, name)),
+      has: (target, name) => (read(), Reflect.has(target, name)),
+      ownKeys: (target) => (read(), Reflect.ownKeys(target)),
+      getOwnPropertyDescriptor: (target, name) => (read(), Reflect.getOwnPropertyDescriptor(target, name)),
+    });
+  }
+
+  /** Embeds of a kept answer: each must lead to a route declared `cache`, or the answer is not kept. */
+  embeds<Request extends { method: string; path: string }, Parent, Response>(
+    dispatch: (request: Request, parent: Parent) => Response, splitPath: (path: string) => [string, string],
+  ): (request: Request, parent: Parent) => Response {
+    return (request, parent) => {
+      if (!this.registry.match(request.method, splitPath(request.path)[0])?.route.cache) this.keep = false;
+      return dispatch(request, parent);
+    };
+  }
+}
+
+interface KeyParts {
+  /** The API root the links are built from (the configured site address, or the request's). */
+  apiUrl: string;
+  /** The site's offset from GMT now (it follows daylight saving time under a named time zone). */
+  gmtOffset: number;
+  /** The resolved route path (`rest_route` applied, trailing slashes removed). */
+  path: string;
+  /** The query string exactly as sent (every output switch — `_fields`, `_embed`, `_envelope`, `_jsonp`… — is in it). */
+  query: string | ParamMap | undefined;
+  user: Principal | null;
+}
+
+/**
+ * The key of a kept answer, or null when the caller cannot be told apart reliably (a principal that does not
+ * serialise). Headers are not in it: the parts of an answer that follow request headers (CORS, `Vary`, no-cache)
+ * are laid over every answer afresh, and no kept route reads a header.
+ */
+export function answerKey(varies: Varies, parts: KeyParts): string | null {
+  const identity = varies === 'nothing' ? '' : varies === 'capabilities' ? capabilitiesOf(parts.user) : identityOf(parts.user);
+  if (identity === null) return null;
+  const query = typeof parts.query === 'object' ? `o${JSON.stringify(parts.query)}` : `s${parts.query ?? ''}`;
+  // Each part prefixed with its length (and the kind of identity), so no crafted path or query can spell another
+  // request's key.
+  const offset = String(parts.gmtOffset);
+  return `${varies}${identity.length}:${identity}${parts.apiUrl.length}:${parts.apiUrl}${offset.length}:${offset}${parts.path.length}:${parts.path}${query.length}:${query}`;
+}
+
+/**
+ * The caller as far as answers can tell: anonymous callers share one key space; a signed-in caller is every
+ * field of the principal (id, login, roles, capabilities, the application password used…), so a role or
+ * capability granted by the host's own login changes the key even when nothing in the store changed.
+ */
+export function identityOf(user: Principal | null): string | null {
+  if (user === null) return '';
+  try {
+    return JSON.stringify(user, (_name, value: unknown) => (value instanceof Set ? setText(value) : value));
+  } catch {
+    return null;
+  }
+}
+
+/** The caller's roles and capabilities; anonymous callers apart from every signed-in one. */
+function capabilitiesOf(user: Principal | null): string | null {
+  if (user === null) return '';
+  try {
+    return JSON.stringify([user.roles, setText(user.capabilities)]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Capability sets are shared between principals of the same roles (see `createPrincipal`) and sealed, so each
+ * stands for itself by a number; any other set is spelt out every time, since it may have changed.
+ */
+const sealedSetNumbers = new WeakMap<ReadonlySet<unknown>, number>();
+let lastSealedSetNumber = 0;
+
+function setText(set: ReadonlySet<unknown>): string | unknown[] {
+  if (!isSealedSet(set)) return [...set];
+  let number = sealedSetNumbers.get(set);
+  if (number === undefined) sealedSetNumbers.set(set, (number = ++lastSealedSetNumber));
+  return `sealed set ${number}`;
+}
+
+/** One answer's use of the fragment cache: the generation it reads in and the core's part of every key. */
+export interface FragmentScope {
+  readonly cache: FragmentCache;
+  readonly generation: Generation;
+  /** API root and GMT offset, length-prefixed. */
+  readonly prefix: string;
+  /** The caller as keys of records shown in the edit context spell it, worked out once per answer. */
+  caller(): string | null;
+  /** Whether what this answer computes may be kept (false once the route read a request header, say). */
+  keep(): boolean;
+}
+
+/** The fragment scope of one answer: fragments serve the plain JSON answer only (no `_envelope`, `_jsonp`, `_pretty`). */
+export function fragmentScope(
+  cache: FragmentCache | undefined, generation: Generation | null, incoming: Incoming, site: Site, user: Principal | null, tracker: KeepTracker,
+): FragmentScope | null {
+  if (!cache || !generation || incoming.envelope || incoming.jsonp || '_pretty' in incoming.query) return null;
+  const offset = String(site.gmtOffset);
+  const prefix = `${site.apiUrl.length}:${site.apiUrl}${offset.length}:${offset}`;
+  let caller: string | null | undefined;
+  return { cache, generation, prefix, caller: () => (caller === undefined ? (caller = identityOf(user)) : caller), keep: () => tracker.keep };
+}
+
+const schemaNumbers = new WeakMap<object, number>();
+let lastSchemaNumber = 0;
+
+/**
+ * The key of a record's fragment, shaped with `schema` for `context`; null when the caller it depends on cannot be
+ * told apart. Two keyed records with equal keys are byte-identical when shown.
+ */
+export function fragmentKey(scope: FragmentScope, schema: JsonSchema | undefined, context: string, record: KeyedItem): string | null {
+  let schemaNumber = 0;
+  if (schema) {
+    schemaNumber = schemaNumbers.get(schema) ?? 0;
+    if (schemaNumber === 0) schemaNumbers.set(schema, (schemaNumber = ++lastSchemaNumber));
+  }
+  const caller = context === 'edit' ? scope.caller() : '';
+  if (caller === null) return null;
+  let identity = '';
+  for (const part of record.identity) {
+    const text = String(part);
+    identity += `${text.length}:${text}`;
+  }
+  return `${schemaNumber}:${context.length}:${context}${scope.prefix}${identity}${caller}`;
+}
