@@ -37,6 +37,7 @@ import { registerDiscovery } from './discovery/index.js';
 import { createSiteSettingsStore, registerSettings } from './settings/index.js';
 import { registerSearch } from './search/index.js';
 import { createWxrApi, type WxrApi } from './wxr/index.js';
+import { createWebhooksApi, registerWebhooks, WebhookHub, type WebhookOptions, type WebhooksApi } from './webhooks/index.js';
 import { createBasicAuthenticator, createUsersApi, DEFAULT_MAX_APPLICATION_PASSWORDS, getUser, principalOf, registerUsers, type CredentialMemoryOptions, type UsersApi } from './users/index.js';
 
 export interface CmsOptions {
@@ -134,6 +135,11 @@ export interface CmsOptions {
   mailing?: MailingOptions;
   /** Comments: whether visitors may comment, moderation, flood and trash choices. */
   comments?: CommentOptions;
+  /**
+   * Webhooks (see docs/webhooks.md): fixed targets and their secret, private `host:port` pairs subscriptions may
+   * target, retries, deadlines and the delivery loop's pace.
+   */
+  webhooks?: WebhookOptions;
 }
 
 export interface Cms {
@@ -161,6 +167,8 @@ export interface Cms {
   readonly mailing: MailingApi;
   /** Comments in-process: seeding and moderation. */
   readonly comments: CommentsApi;
+  /** Webhook subscriptions, their delivery log and the delivery loop, in-process. */
+  readonly webhooks: WebhooksApi;
   /** Whether the store answers with a current schema: `{status: 'ok'}`, or `unavailable` with a reason. */
   health(): Promise<HealthReport>;
   /** The same as an answer to mount at a health path: 200 `{"status":"ok"}`, 503 otherwise. */
@@ -173,7 +181,7 @@ export interface Cms {
 
 /** Namespaces the index advertises, in its order. */
 export const NAMESPACES = [
-  'oembed/1.0', 'forms/v1', 'slider', 'mailing/v1', 'cms/v2', 'cms-site-health/v1', 'cms-block-editor/v1', 'cms-abilities/v1',
+  'oembed/1.0', 'forms/v1', 'slider', 'mailing/v1', 'cms/v2', 'cms-site-health/v1', 'cms-block-editor/v1', 'cms-abilities/v1', 'webhooks/v1',
 ] as const;
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -201,7 +209,9 @@ function isPrincipal(user: { id: number }): user is Principal {
 export function createCms(options: CmsOptions = {}): Cms {
   const names = namesFor(options.names);
   const registry = new Registry(names);
-  const deps = createDeps(options, names);
+  const webhooks = new WebhookHub(options.webhooks, options.clock ?? systemClock);
+  const deps = createDeps(options, names, webhooks);
+  const webhooksDeps = Object.freeze({ storage: deps.storage, clock: deps.clock, hub: webhooks });
   const oembedDeps: OembedDeps = Object.freeze({ ...deps, uploadsBaseUrl: options.uploads?.baseUrl, oembed: options.oembed });
   const mailingDeps = createMailingDeps(deps, options.mailing);
   const commentsDeps: CommentsDeps = Object.freeze({ ...deps, comments: options.comments });
@@ -229,6 +239,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     ],
     'forms/v1': [(into) => registerForms(into, deps, options.forms)],
     slider: [(into) => registerSliders(into, deps)],
+    'webhooks/v1': [(into) => registerWebhooks(into, webhooksDeps)],
   };
   for (const namespace of NAMESPACES) {
     registry.namespace(namespace, namespaceRoot(registry));
@@ -285,6 +296,15 @@ export function createCms(options: CmsOptions = {}): Cms {
     }, () => undefined);
     return core.handle(request, seen);
   };
+  webhooks.attach({
+    storage: deps.storage, httpClient: deps.httpClient, site: deps.site, names,
+    read: async (path) => {
+      const [route = '', query = ''] = path.split('?');
+      const { status, body } = await dispatch({ method: 'GET', path: names.path(route), query });
+      return { status, body };
+    },
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
   return {
     handle: options.onRequest ? loggedHandler(dispatch, apiRoot, options.onRequest, options.onError) : dispatch,
     apiRoot,
@@ -299,6 +319,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     oembed: createOembedApi(oembedDeps),
     mailing: createMailingApi(mailingDeps),
     comments: createCommentsApi(commentsDeps),
+    webhooks: createWebhooksApi(webhooksDeps),
     health,
     healthResponse: async () => healthResponse(await health()),
     ...createWxrApi({ services: deps, currentSite: siteSettings.current }),
@@ -334,8 +355,8 @@ function loggedHandler(dispatch: (request: CmsRequest, seen: { userId: number | 
  * services resources share. Post events exist before any resource registers, so subscriptions never depend on
  * registration order.
  */
-function createDeps(options: CmsOptions, names: Names): CmsDeps {
-  const storage = options.storage ?? createMemoryStorage();
+function createDeps(options: CmsOptions, names: Names, webhooks: WebhookHub): CmsDeps {
+  const storage = webhooks.outbox(options.storage ?? createMemoryStorage());
   const secret = createSiteSecret(storage, options.secret);
   const previewSecret = options.posts?.previewSecret;
   const postTypeDeps = {

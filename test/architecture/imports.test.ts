@@ -8,7 +8,7 @@ import { importCycles, sourceFiles } from './graph.js';
  */
 const RESOURCES = [
   'src/batch', 'src/comments', 'src/content', 'src/discovery', 'src/embed', 'src/forms', 'src/mailing', 'src/media',
-  'src/search', 'src/settings', 'src/sliders', 'src/users',
+  'src/search', 'src/settings', 'src/sliders', 'src/users', 'src/webhooks',
 ];
 const ANYTHING = null;
 
