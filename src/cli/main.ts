@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nodeTarget, toNodeListener, writeResponse } from '../../adapters/node.js';
-import { createCms, createSmtpMailer, encodeResponse, ImageCodecUnavailableError, serveUpload, splitTarget, type BlobStore, type Cms } from '../index.js';
+import { createCms, createSmtpMailer, encodeResponse, ImageCodecUnavailableError, serveUpload, splitTarget, type BlobStore, type Cms, type WebhookOptions } from '../index.js';
 import { ensureAdministrator } from '../users/index.js';
 import type { TrustProxy } from '../core/client-address.js';
 import { parseCliArgs, UsageError, type CliCommand } from './args.js';
+import type { WebhookChoice } from './webhook-args.js';
 import { USAGE } from './usage.js';
 import { clientAddressOf, loggedPath } from '../core/request-log.js';
 import { createLogger, logError, logRequest, type Logger } from './log.js';
@@ -67,6 +68,7 @@ async function main(argv: readonly string[]): Promise<void> {
         ? (error) => logError(logger, error)
         : (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
       ...(logger ? { onRequest: (entry) => logRequest(logger, entry) } : {}),
+      ...(command.command === 'serve' ? { webhooks: webhookOptionsOf(command.webhooks) } : {}),
     });
   } catch (error) {
     if (!(error instanceof ImageCodecUnavailableError)) throw error;
@@ -101,8 +103,8 @@ async function main(argv: readonly string[]): Promise<void> {
       process.stdout.write(`quire store: ${stores.description}\nquire listening: ${url}\n`);
     });
   });
-  process.once('SIGINT', () => shutDown(server, stores));
-  process.once('SIGTERM', () => shutDown(server, stores));
+  process.once('SIGINT', () => shutDown(server, stores, cms));
+  process.once('SIGTERM', () => shutDown(server, stores, cms));
 }
 
 /** The version in package.json, two folders up from both src/cli/ and dist/js/. */
@@ -201,9 +203,18 @@ async function siteAnswer(cms: Cms, site: SiteOptions, req: IncomingMessage, pat
   };
 }
 
-function shutDown(server: Server, stores: OpenedStores): void {
+/** A server sends webhooks, the fixed targets' included, and what earlier processes left behind. */
+function webhookOptionsOf(choice: WebhookChoice | undefined): WebhookOptions {
+  return {
+    start: true,
+    ...(choice && choice.targets.length > 0 ? { targets: choice.targets, secret: choice.secret } : {}),
+    ...(choice?.retryBaseMs !== undefined ? { retry: { baseDelayMs: choice.retryBaseMs } } : {}),
+  };
+}
+
+function shutDown(server: Server, stores: OpenedStores, cms: Cms): void {
   server.close(() => {
-    stores.close().finally(() => process.exit(0));
+    cms.webhooks.stop().finally(() => stores.close()).finally(() => process.exit(0));
   });
   server.closeIdleConnections();
   setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
