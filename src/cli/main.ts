@@ -209,6 +209,7 @@ function webhookOptionsOf(choice: WebhookChoice | undefined): WebhookOptions {
     start: true,
     ...(choice && choice.targets.length > 0 ? { targets: choice.targets, secret: choice.secret } : {}),
     ...(choice?.retryBaseMs !== undefined ? { retry: { baseDelayMs: choice.retryBaseMs } } : {}),
+    ...(choice?.timeoutMs !== undefined ? { timeoutMs: choice.timeoutMs } : {}),
   };
 }
 

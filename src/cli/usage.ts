@@ -75,7 +75,8 @@ Options:
                          URL, signed with QUIRE_WEBHOOK_SECRET (at least 16 characters); repeatable.
                          Trusted: loopback and private addresses are allowed. Failed deliveries
                          are retried for 24 h, the first after QUIRE_WEBHOOK_RETRY_MS (default
-                         10000), doubling up to an hour; see docs/webhooks.md
+                         10000), doubling up to an hour; each waits QUIRE_WEBHOOK_TIMEOUT_MS
+                         (default 10000) for an answer; see docs/webhooks.md
       GET /health answers 200 {"status":"ok"} or 503, outside the API root.
 
 Store options (serve, import, export): --data, --storage, --postgres, --uploads, --blobs, --uploads-url, and

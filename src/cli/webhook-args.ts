@@ -5,6 +5,8 @@ export interface WebhookChoice {
   targets: string[];
   secret: string;
   retryBaseMs: number | undefined;
+  /** The deadline of one delivery (`QUIRE_WEBHOOK_TIMEOUT_MS`). */
+  timeoutMs: number | undefined;
 }
 
 const MIN_SECRET_LENGTH = 16;
@@ -17,7 +19,12 @@ export function webhooksOf(values: readonly string[] | undefined, environment: N
   const retry = environment.QUIRE_WEBHOOK_RETRY_MS || undefined;
   if (retry !== undefined && !/^\d{1,9}$/.test(retry)) refuse(`QUIRE_WEBHOOK_RETRY_MS must be a whole number of milliseconds, not '${retry}'`);
   const retryBaseMs = retry === undefined ? undefined : Number(retry);
-  if (values === undefined || values.length === 0) return retryBaseMs === undefined ? undefined : { targets: [], secret: '', retryBaseMs };
+  const timeout = environment.QUIRE_WEBHOOK_TIMEOUT_MS || undefined;
+  if (timeout !== undefined && !/^[1-9]\d{0,6}$/.test(timeout)) refuse(`QUIRE_WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 1, not '${timeout}'`);
+  const timeoutMs = timeout === undefined ? undefined : Number(timeout);
+  if (values === undefined || values.length === 0) {
+    return retryBaseMs === undefined && timeoutMs === undefined ? undefined : { targets: [], secret: '', retryBaseMs, timeoutMs };
+  }
   for (const value of values) {
     let url: URL | null = null;
     try {
@@ -29,5 +36,5 @@ export function webhooksOf(values: readonly string[] | undefined, environment: N
   }
   const secret = environment.QUIRE_WEBHOOK_SECRET ?? '';
   if (secret.length < MIN_SECRET_LENGTH) refuse(`--webhook needs QUIRE_WEBHOOK_SECRET, the key deliveries are signed with (at least ${MIN_SECRET_LENGTH} characters)`);
-  return { targets: [...new Set(values)], secret, retryBaseMs };
+  return { targets: [...new Set(values)], secret, retryBaseMs, timeoutMs };
 }

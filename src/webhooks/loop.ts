@@ -50,6 +50,8 @@ export interface LoopOptions {
 }
 
 const PRUNE_EVERY_MS = 60_000;
+/** A lease lasts the request's deadline and this much more (recording the outcome). */
+const LEASE_MARGIN_MS = 5_000;
 
 export class DeliveryLoop {
   readonly #options: LoopOptions;
@@ -104,8 +106,24 @@ export class DeliveryLoop {
     this.#timer = this.#options.timers.setTimeout(() => {
       this.#timer = null;
       this.#timerAt = Infinity;
-      if (this.#running) void this.#pass().finally(() => { if (this.#running) this.#schedule(this.#options.pollMs); });
+      if (this.#running) void this.#pass().then(() => this.#nextWait()).then((wait) => { if (this.#running) this.#schedule(wait); });
     }, ms);
+  }
+
+  /** Until the next look: the poll interval, or less when a delivery (or a lease) comes due sooner. */
+  async #nextWait(): Promise<number> {
+    const { storage, clock, pollMs } = this.#options;
+    try {
+      const now = clock.now().getTime();
+      const [byDue, byLease] = await Promise.all(['due', 'lease_until'].map((field) => deliveriesIn(storage).list({
+        where: [{ field: 'state', op: 'eq', value: 'pending' }, { field, op: 'gt', value: now }], orderBy: [{ field, direction: 'asc' }], limit: 1,
+      })));
+      const next = Math.min(...[...byDue!.items, ...byLease!.items].map((delivery) => Math.max(delivery.due, delivery.lease_until)));
+      return Math.max(0, Math.min(pollMs, next - now));
+    } catch (error) {
+      this.#options.onError(error);
+      return pollMs;
+    }
   }
 
   #clearTimer(): void {
@@ -162,7 +180,7 @@ export class DeliveryLoop {
       const taken: DeliveryRecord[] = [];
       for (const delivery of items) {
         const leased = await deliveriesIn(tx).update(delivery.id, {
-          lease_until: now + timeoutMs * 2 + 30_000, lease_owner: this.#owner, attempts: delivery.attempts + 1,
+          lease_until: now + timeoutMs + LEASE_MARGIN_MS, lease_owner: this.#owner, attempts: delivery.attempts + 1,
         });
         if (leased) taken.push(leased);
       }

@@ -6,7 +6,7 @@
  * as such, and names that can only be local) and again on every delivery, after name resolution, by the HTTP
  * client.
  */
-import { isBlockedAddress, parseAddress } from '../media/outbound/addresses.js';
+import { isBlockedAddress, parseAddress } from '../media/index.js';
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
 const PUBLIC_PORTS = new Set(['80', '443', '8080']);
