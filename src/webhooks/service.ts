@@ -48,6 +48,9 @@ export function deliveryNotFound(): CmsError {
   return new CmsError('webhooks_delivery_not_found', 'The requested webhook delivery was not found.', 404);
 }
 
+/** Every write queues one row per subscription in its own transaction: their number is bounded. */
+export const MAX_SUBSCRIPTIONS = 100;
+
 const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
 
 export function toSubscription(record: SubscriptionRecord): WebhookSubscription {
@@ -70,9 +73,15 @@ export async function createSubscription(storage: StoragePort, clock: Clock, inp
   const now = clock.now().toISOString();
   const { params } = input;
   const secret = typeof params.secret === 'string' ? params.secret : newSecret();
-  const record = await subscriptionsIn(storage).insert({
-    url: params.url as string, events: params.events as string[], secret, active: params.active !== false,
-    description: typeof params.description === 'string' ? params.description : '', created: now, modified: now,
+  const record = await storage.transaction(async (tx) => {
+    const { total } = await subscriptionsIn(tx).list({ limit: 0, withTotal: true });
+    if ((total ?? 0) >= MAX_SUBSCRIPTIONS) {
+      throw new CmsError('webhooks_too_many_subscriptions', `A site may hold at most ${MAX_SUBSCRIPTIONS} webhook subscriptions.`, 400);
+    }
+    return subscriptionsIn(tx).insert({
+      url: params.url as string, events: params.events as string[], secret, active: params.active !== false,
+      description: typeof params.description === 'string' ? params.description : '', created: now, modified: now,
+    });
   });
   return { ...toSubscription(record), secret };
 }

@@ -66,6 +66,15 @@ describe('webhook subscriptions', () => {
     await assert.rejects(site.cms.webhooks.createSubscription({ url: 'http://192.168.1.1/x', events: ['*'] }), (error: Error & { code?: string }) => error.code === 'rest_invalid_param');
   });
 
+  it('are at most 100 per site', async () => {
+    const site = await makeSite(receiver);
+    for (let index = 0; index < 100; index++) await site.cms.webhooks.createSubscription({ url: `https://hooks.example.com/${index}`, events: ['*'] });
+    const refused = await site.admin('POST', '/webhooks/v1/subscriptions', { json: { url: 'https://hooks.example.com/one-more', events: ['*'] } });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.json.code, 'webhooks_too_many_subscriptions');
+    assert.equal(refused.json.data.status, 400);
+  });
+
   it('appear in the index with their namespace', async () => {
     const site = await makeSite(receiver);
     const index = await site.anonymous('GET', '/');
