@@ -118,6 +118,19 @@ describe('webhook deliveries', () => {
     assert.equal(receiver.received[0]!.json.id, failed.event_id);
   });
 
+  it('sends every event to a fixed target, signed with the configured secret, and logs it as subscription 0', async () => {
+    const site = await makeSite(receiver, { webhooks: { targets: [receiver.url], secret: 'the fixed targets secret' } });
+    await site.admin('POST', '/cms/v2/tags', { json: { name: 'Fixed' } });
+    await site.cms.webhooks.runDue();
+    const tag = receiver.received.find((delivery) => delivery.json.resource.taxonomy === 'post_tag')!;
+    assert.equal(tag.json.event, 'term.created');
+    assert.equal(tag.json.resource.name, 'Fixed');
+    assert.ok(receiver.received.every((delivery) => verifies(delivery, 'the fixed targets secret')));
+    const log = await site.cms.webhooks.listDeliveries(0);
+    assert.equal(log.items.length, receiver.received.length);
+    assert.ok(log.items.every((delivery) => delivery.state === 'delivered' && delivery.subscription === 0));
+  });
+
   it('queues nothing for a change that rolls back', async () => {
     const site = await makeSite(receiver);
     await subscribe(site);
