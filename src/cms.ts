@@ -35,6 +35,7 @@ import { settingsResource } from './settings/index.js';
 import { RESOURCES, type ResourceApiMembers } from './resources.js';
 import { createWxrApi, type WxrApi } from './wxr/index.js';
 import { createBasicAuthenticator, DEFAULT_MAX_APPLICATION_PASSWORDS, getUser, principalOf, type CredentialMemoryOptions } from './users/index.js';
+import { WebhookHub, type WebhookOptions } from './webhooks/index.js';
 
 export interface CmsOptions {
   /**
@@ -131,11 +132,16 @@ export interface CmsOptions {
   mailing?: MailingOptions;
   /** Comments: whether visitors may comment, moderation, flood and trash choices. */
   comments?: CommentOptions;
+  /**
+   * Webhooks (see docs/webhooks.md): fixed targets and their secret, private `host:port` pairs subscriptions may
+   * target, retries, deadlines and the delivery loop's pace.
+   */
+  webhooks?: WebhookOptions;
 }
 
 /**
  * The assembled site. Besides the members below, each resource's in-process API, under the name its declaration
- * gives it: `users`, `forms`, `sliders`, `oembed`, `mailing`, `comments` (see src/resources.ts).
+ * gives it: `users`, `forms`, `sliders`, `oembed`, `mailing`, `comments`, `webhooks` (see src/resources.ts).
  */
 export interface Cms extends ResourceApiMembers {
   /** Answers one request; never throws. */
@@ -191,7 +197,8 @@ function isPrincipal(user: { id: number }): user is Principal {
 export function createCms(options: CmsOptions = {}): Cms {
   const names = namesFor(options.names);
   const registry = new Registry(names);
-  const deps = createDeps(options, names);
+  const webhooks = new WebhookHub(options.webhooks, options.clock ?? systemClock);
+  const deps = createDeps(options, names, webhooks);
   const resources = new Resources(RESOURCE_LIST, deps, options);
   const siteSettings = resources.depsOf(settingsResource).settings;
   const authenticationSteps: AuthenticationStep[] = [];
@@ -253,6 +260,15 @@ export function createCms(options: CmsOptions = {}): Cms {
     }, () => undefined);
     return core.handle(request, seen);
   };
+  webhooks.attach({
+    storage: deps.storage, httpClient: deps.httpClient, site: deps.site, names,
+    read: async (path) => {
+      const [route = '', query = ''] = path.split('?');
+      const { status, body } = await dispatch({ method: 'GET', path: names.path(route), query });
+      return { status, body };
+    },
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
   return {
     handle: options.onRequest ? loggedHandler(dispatch, apiRoot, options.onRequest, options.onError) : dispatch,
     apiRoot,
@@ -297,8 +313,8 @@ function loggedHandler(dispatch: (request: CmsRequest, seen: { userId: number | 
  * services resources share. Post events exist before any resource registers, so subscriptions never depend on
  * registration order.
  */
-function createDeps(options: CmsOptions, names: Names): CmsDeps {
-  const storage = options.storage ?? createMemoryStorage();
+function createDeps(options: CmsOptions, names: Names, webhooks: WebhookHub): CmsDeps {
+  const storage = webhooks.outbox(options.storage ?? createMemoryStorage());
   const secret = createSiteSecret(storage, options.secret);
   const previewSecret = options.posts?.previewSecret;
   const postTypeDeps = {
@@ -322,6 +338,7 @@ function createDeps(options: CmsOptions, names: Names): CmsDeps {
     userPosts: authorPostsHandler(postTypeDeps, [POST_TYPE, PAGE_TYPE], [BLOCK_TYPE]),
     throttles: options.throttle === false ? NO_THROTTLES : createThrottles(options.throttle?.store ?? createMemoryThrottleStore(), options.throttle),
     maxApplicationPasswords: maxApplicationPasswordsOf(options.applicationPasswords?.max),
+    webhooks,
   });
 }
 

@@ -9,6 +9,7 @@ import type { HttpClient } from './ports/http-client.js';
 import type { Mailer } from './ports/mailer.js';
 import type { StoragePort } from './ports/storage.js';
 import type { UserPostsHandler } from './users/index.js';
+import type { WebhookHub } from './webhooks/hub.js';
 
 /**
  * What `createCms` hands to each resource's `register(registry, deps)`: the ports, the site's fixed settings and
@@ -44,4 +45,6 @@ export interface CmsDeps {
   readonly throttles: Throttles;
   /** Most application passwords one user may hold. */
   readonly maxApplicationPasswords: number;
+  /** Webhook subscriptions' outbox and delivery loop (the store above is already wrapped by its outbox). */
+  readonly webhooks: WebhookHub;
 }

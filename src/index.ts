@@ -50,6 +50,11 @@ export {
 } from './ports/mailing-list.js';
 export type { CommentsApi, CommentOptions, CommentRecord, CommentStatus, NewCommentInput } from './comments/index.js';
 export {
+  WEBHOOK_EVENTS, signatureHeader,
+  type WebhooksApi, type WebhookOptions, type WebhookEvent, type WebhookSubscription, type WebhookSubscriptionInput,
+  type WebhookDelivery, type EventSubject, type RetryPolicy, type Timers,
+} from './webhooks/index.js';
+export {
   WxrError, isWxrError, createProgressReporter,
   type WxrErrorCode, type WxrImportOptions, type WxrImportSummary, type WxrProgress, type WxrCounts, type WxrSource,
   type WxrLimits, type WxrIdMaps, type WxrSite, type ProgressReporter, type ProgressReporterOptions,

@@ -17,6 +17,7 @@ import { searchResource } from './search/index.js';
 import { settingsResource } from './settings/index.js';
 import { slidersResource } from './sliders/index.js';
 import { usersResource } from './users/index.js';
+import { webhooksResource } from './webhooks/index.js';
 
 export const RESOURCES = [
   batchResource,
@@ -25,6 +26,7 @@ export const RESOURCES = [
   slidersResource,
   mailingResource,
   postsAndPagesResource, mediaResource, discoveryResource, termsResource, usersResource, commentsResource, searchResource, settingsResource,
+  webhooksResource,
 ] as const;
 
 /** The in-process APIs the resources add to the `Cms` object (`cms.forms`, `cms.users`, …). */

@@ -5,6 +5,7 @@ import { compileTrustProxy, type TrustProxy } from '../core/client-address.js';
 import type { NameScheme } from '../core/names.js';
 import { logChoiceOf, type LogChoice } from './log-args.js';
 import { parseUsersArgs, type UsersCommand } from './users-args.js';
+import { webhooksOf, type WebhookChoice } from './webhook-args.js';
 import { workersOf } from './workers-args.js';
 
 import { DEFAULT_ADMIN_LOGIN, DEFAULT_API_ROOT, DEFAULT_DATA_FILE, DEFAULT_HOST, DEFAULT_PORT, WORDPRESS_API_ROOT } from './defaults.js';
@@ -44,6 +45,8 @@ export type CliCommand =
     log: LogChoice;
     /** How many server processes share the port (1: this process serves alone). */
     workers: number;
+    /** Fixed webhook targets (`--webhook`, `QUIRE_WEBHOOK_SECRET`) and the first retry delay, when given. */
+    webhooks: WebhookChoice | undefined;
   }
   | (UsersCommand & { store: StoreChoice })
   | (StoreCommand & {
@@ -114,6 +117,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     siteUrl: siteUrlOf(values['site-url'] ?? (environment.QUIRE_SITE_URL || undefined)),
     log,
     workers: workersOf(values.workers, stores.store.kind === 'memory', refuse),
+    webhooks: webhooksOf(values.webhook, environment, refuse),
   };
 }
 
@@ -152,6 +156,7 @@ function parseOrExplain(argv: readonly string[]) {
         'log-level': { type: 'string' },
         quiet: { type: 'boolean' },
         workers: { type: 'string' },
+        webhook: { type: 'string', multiple: true },
       },
     });
   } catch (error) {
@@ -164,7 +169,7 @@ function parseOrExplain(argv: readonly string[]) {
 type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 const STORE_OPTIONS = ['data', 'storage', 'postgres', 'uploads', 'blobs', 'uploads-url', 'help'];
-const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret', 'trust-proxy', 'site-url', 'log-format', 'log-level', 'quiet', 'workers'];
+const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret', 'trust-proxy', 'site-url', 'log-format', 'log-level', 'quiet', 'workers', 'webhook'];
 const IMPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'fetch-attachments', 'author-role'];
 const EXPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'output'];
 

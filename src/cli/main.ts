@@ -2,11 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nodeTarget, toNodeListener, writeResponse } from '../../adapters/node.js';
-import { createCms, createSmtpMailer, encodeResponse, ImageCodecUnavailableError, serveUpload, type BlobStore, type Cms } from '../index.js';
+import { createCms, createSmtpMailer, encodeResponse, ImageCodecUnavailableError, serveUpload, type BlobStore, type Cms, type WebhookOptions } from '../index.js';
 import { splitTarget } from '../core/mount.js';
 import { ensureAdministrator } from '../users/index.js';
 import type { TrustProxy } from '../core/client-address.js';
 import { parseCliArgs, UsageError, type CliCommand } from './args.js';
+import type { WebhookChoice } from './webhook-args.js';
 import { USAGE } from './usage.js';
 import { clientAddressOf, loggedPath } from '../core/request-log.js';
 import { createLogger, logError, logRequest, type Logger } from './log.js';
@@ -69,6 +70,7 @@ async function main(argv: readonly string[]): Promise<void> {
         ? (error) => logError(logger, error)
         : (error) => process.stderr.write(`quire: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`),
       ...(logger ? { onRequest: (entry) => logRequest(logger, entry) } : {}),
+      ...(command.command === 'serve' ? { webhooks: webhookOptionsOf(command.webhooks) } : {}),
     });
   } catch (error) {
     if (!(error instanceof ImageCodecUnavailableError)) throw error;
@@ -106,7 +108,7 @@ async function main(argv: readonly string[]): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       reportStopSignal(signal);
-      shutDown(server, stores);
+      shutDown(server, stores, cms);
     });
   }
 }
@@ -207,9 +209,19 @@ async function siteAnswer(cms: Cms, site: SiteOptions, req: IncomingMessage, pat
   };
 }
 
-function shutDown(server: Server, stores: OpenedStores): void {
+/** A server sends webhooks, the fixed targets' included, and what earlier processes left behind. */
+function webhookOptionsOf(choice: WebhookChoice | undefined): WebhookOptions {
+  return {
+    start: true,
+    ...(choice && choice.targets.length > 0 ? { targets: choice.targets, secret: choice.secret } : {}),
+    ...(choice?.retryBaseMs !== undefined ? { retry: { baseDelayMs: choice.retryBaseMs } } : {}),
+    ...(choice?.timeoutMs !== undefined ? { timeoutMs: choice.timeoutMs } : {}),
+  };
+}
+
+function shutDown(server: Server, stores: OpenedStores, cms: Cms): void {
   server.close(() => {
-    stores.close().finally(() => process.exit(0));
+    cms.webhooks.stop().finally(() => stores.close()).finally(() => process.exit(0));
   });
   server.closeIdleConnections();
   setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();

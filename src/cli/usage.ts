@@ -71,6 +71,12 @@ Options:
                          core; default 1); needs a SQLite file or PostgreSQL, not memory. One of
                          them creates the administrator; SIGTERM stops them all; one that dies is
                          replaced
+      --webhook <url>    send every event (posts, comments, terms, media, forms, sign-ups) to this
+                         URL, signed with QUIRE_WEBHOOK_SECRET (at least 16 characters); repeatable.
+                         Trusted: loopback and private addresses are allowed. Failed deliveries
+                         are retried for 24 h, the first after QUIRE_WEBHOOK_RETRY_MS (default
+                         10000), doubling up to an hour; each waits QUIRE_WEBHOOK_TIMEOUT_MS
+                         (default 10000) for an answer; see docs/webhooks.md
       GET /health answers 200 {"status":"ok"} or 503, outside the API root.
 
 Store options (serve, import, export): --data, --storage, --postgres, --uploads, --blobs, --uploads-url, and

@@ -44,6 +44,7 @@ export const CMS = namespace('cms/v2', 'wp/v2');
 export const SITE_HEALTH = namespace('cms-site-health/v1', 'wp-site-health/v1');
 export const BLOCK_EDITOR = namespace('cms-block-editor/v1', 'wp-block-editor/v1');
 export const ABILITIES = namespace('cms-abilities/v1', 'wp-abilities/v1');
+export const WEBHOOKS = namespace('webhooks/v1');
 
 /** The declared namespaces, in the index's order. */
 export const NAMESPACE_DECLARATIONS: readonly Namespace[] = Object.freeze(declared.slice());

@@ -8,7 +8,7 @@ import { ATTACHMENT_TYPE, buildMediaSchema } from './schema.js';
 
 export { resolveUploads, DEFAULT_MAX_UPLOAD_BYTES, type UploadsOptions, type UploadsConfig } from './config.js';
 export { ImageCodecUnavailableError, type ImageWorkOptions } from './images/work.js';
-export { createSafeHttpClient, type SafeHttpClientOptions } from './outbound/index.js';
+export { createSafeHttpClient, isBlockedAddress, parseAddress, type SafeHttpClientOptions } from './outbound/index.js';
 export { serveUpload, keyOfUploadPath, type ServeUploadRequest, type ServeUploadOptions } from './serve.js';
 export { ATTACHMENT_TYPE } from './schema.js';
 export { attachmentsIn, fileUrl, isAttachment, uploadsBaseUrl, type AttachmentRecord } from './record.js';

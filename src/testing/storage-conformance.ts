@@ -8,6 +8,7 @@
  */
 import { describe, useRunner, type TestRunner } from './runner.js';
 import { changeTokenTests } from './conformance/change-token.js';
+import { claimTests } from './conformance/claims.js';
 import { conditionTests } from './conformance/conditions.js';
 import { orderingTests } from './conformance/ordering.js';
 import { randomisedTests } from './conformance/randomised.js';
@@ -23,6 +24,7 @@ export function runStorageConformance(name: string, makeStore: MakeStore, runner
     conditionTests(makeStore);
     orderingTests(makeStore);
     transactionTests(makeStore);
+    claimTests(makeStore);
     changeTokenTests(makeStore);
     randomisedTests(makeStore);
     termListTests(makeStore);

@@ -9,7 +9,7 @@ import { ROOT } from './graph.js';
  * more. The ceilings only come down; raise one only with a name a host or a resource imports.
  */
 const CEILINGS: Record<string, number> = {
-  'src/index.ts': 164,
+  'src/index.ts': 175,
   'src/content/post-type/index.ts': 77,
 };
 

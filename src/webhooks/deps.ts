@@ -1,0 +1,10 @@
+import type { Clock } from '../ports/clock.js';
+import type { StoragePort } from '../ports/storage.js';
+import type { WebhookHub } from './hub.js';
+
+/** What the webhooks routes and API use. */
+export interface WebhooksDeps {
+  readonly storage: StoragePort;
+  readonly clock: Clock;
+  readonly hub: WebhookHub;
+}
