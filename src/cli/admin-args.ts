@@ -14,8 +14,9 @@ export function adminPathOf(path: string | undefined, noAdmin: boolean | undefin
   if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(trimmed) || /(^|\/)\.\.?(\/|$)/.test(trimmed)) {
     refuse(`--admin-path must be a path such as /admin (letters, digits, . _ ~ - and /), not '${path}'`);
   }
+  // An API at the site root is no clash: the server answers the app's path before the API's.
   const overlaps = (other: string) => other !== '' && (trimmed === other || trimmed.startsWith(`${other}/`) || other.startsWith(`${trimmed}/`));
-  const clash = [apiRoot, ...TAKEN].find(overlaps) ?? (apiRoot === '' ? apiRoot : undefined);
-  if (clash !== undefined) refuse(`--admin-path ${trimmed} overlaps ${clash || 'the API at the site root'}`);
+  const clash = [apiRoot.replace(/\/+$/, ''), ...TAKEN].find(overlaps);
+  if (clash !== undefined) refuse(`--admin-path ${trimmed} overlaps ${clash}`);
   return trimmed;
 }
