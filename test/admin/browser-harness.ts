@@ -33,14 +33,25 @@ export interface Site {
   close(): Promise<void>;
 }
 
+/** A host's own block, as a host would ship it: a plain script against the editor's `wp` globals. */
+export const HOST_BLOCK_SCRIPT = `
+const { createElement } = wp.element;
+wp.blocks.registerBlockType('acme/notice', {
+  apiVersion: 3, title: 'Acme notice', category: 'text', icon: 'warning',
+  edit: () => createElement('p', wp.blockEditor.useBlockProps({ className: 'acme-notice' }), 'Acme notice'),
+  save: () => createElement('p', wp.blockEditor.useBlockProps.save({ className: 'acme-notice' }), 'Acme notice'),
+});
+`;
+
 export async function startSite(options: { autosaveInterval?: number } = {}): Promise<Site> {
   const cms = createCms();
   await ensureAdministrator(cms, { login: 'admin', applicationPassword: ADMIN_PASSWORD });
   const api = toNodeListener(cms);
-  const admin = await adminHandler({ apiRoot: cms.apiRoot, autosaveInterval: options.autosaveInterval ?? 60 });
+  const admin = await adminHandler({ apiRoot: cms.apiRoot, autosaveInterval: options.autosaveInterval ?? 60, scripts: ['/host/notice-block.js'] });
   const server = createServer((req, res) => {
     const { pathname } = splitTarget(req.url ?? '/');
     if (admin.matches(pathname)) return admin.node(req, res);
+    if (pathname === '/host/notice-block.js') return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(HOST_BLOCK_SCRIPT);
     if (pathname.startsWith('/uploads/')) {
       void serveUpload(cms.deps.blobs, pathname.slice('/uploads'.length), { method: req.method ?? 'GET', headers: {} })
         .then((response) => writeResponse(res, encodeResponse(response)));

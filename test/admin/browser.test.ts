@@ -147,6 +147,42 @@ describe('the authoring app in Chromium', { skip, timeout: 110_000 }, () => {
     log.assertClean();
   });
 
+  it('offers a block the host registered from its own script', async () => {
+    await page.goto(`${site.adminUrl}#/new/post`);
+    await page.locator('.block-editor-rich-text__editable').first().click();
+    await typeInCanvas('/Acme');
+    await page.locator('.components-autocomplete__result', { hasText: 'Acme notice' }).click();
+    await page.locator('.acme-notice').waitFor();
+    await page.getByLabel('Add title').fill('With a host block');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await notice('Draft saved.').waitFor();
+    const id = Number(/#\/edit\/post\/(\d+)/.exec(page.url())?.[1]);
+    assert.match((await site.api(`/cms/v2/posts/${id}?context=edit`)).body.content.raw, /<!-- wp:acme\/notice -->\s*<p class="wp-block-acme-notice acme-notice">Acme notice<\/p>/);
+    log.assertClean();
+  });
+
+  it('uploads to the media library with progress, edits the alternative text and deletes', async () => {
+    await page.goto(`${site.adminUrl}#/media`);
+    await page.getByRole('heading', { name: 'Media' }).waitFor();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#22aa44' } }).png().toBuffer();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await (await chooser).setFiles({ name: 'green.png', mimeType: 'image/png', buffer: png });
+    const item = page.locator('.quire-admin-media-item', { hasText: 'green' });
+    await item.waitFor();
+    await screenshot(page, 'media');
+    await item.getByLabel('Alternative text').fill('A green square');
+    await item.getByRole('button', { name: 'Save' }).click();
+    await item.getByRole('button', { name: 'Save' }).and(page.locator('[disabled], [aria-disabled="true"]')).waitFor();
+    const { body: media } = await site.api('/cms/v2/media?search=green&context=edit');
+    assert.equal(media.length, 1);
+    assert.equal(media[0].alt_text, 'A green square');
+    await item.getByRole('button', { name: 'Delete permanently' }).click();
+    await item.waitFor({ state: 'detached' });
+    assert.equal((await site.api(`/cms/v2/media/${media[0].id}`)).status, 404);
+    log.assertClean();
+  });
+
   it('moves a post to the trash and restores it from the list', async () => {
     await page.goto(`${site.adminUrl}#/posts`);
     const row = page.getByRole('row').filter({ hasText: 'A post from the browser' });

@@ -52,8 +52,8 @@ export async function signIn(login: string, password: string): Promise<void> {
 export function signOut(): void {
   credentials = null;
   sessionStorage.removeItem(CREDENTIALS_KEY);
-  location.hash = '#/';
-  location.reload();
+  // A new page load, not a hash change: nothing of the signed-in app runs again without credentials.
+  location.replace(`${location.pathname}${location.search}`);
 }
 
 /** The `Authorization` header for requests made outside api-fetch (uploads with progress). */

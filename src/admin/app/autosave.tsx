@@ -34,7 +34,8 @@ export function useAutosave(input: AutosaveInput): { notice: ReactNode } {
     const { base, record } = latest.current;
     apiFetch<Autosave[]>({ path: `/wp/v2/${base}/${recordId}/autosaves?context=edit` }).then((autosaves) => {
       const own = autosaves.find((autosave) => autosave.author === user.id);
-      if (!own || !record || own.modified_gmt <= record.modified_gmt) return;
+      // Times are to the second: an autosave made in the second of the last save still counts when it differs.
+      if (!own || !record || own.modified_gmt < record.modified_gmt) return;
       const differs = own.content.raw !== record.content?.raw || own.title.raw !== record.title?.raw || own.excerpt.raw !== record.excerpt?.raw;
       if (differs) setNewer(own);
     }, () => undefined);
