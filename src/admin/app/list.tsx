@@ -70,7 +70,7 @@ export function ContentList({ type }: { type: 'post' | 'page' }) {
                 <tr key={row.id}>
                   <td>{editable ? <a href={`#/edit/${type}/${row.id}`}>{title}</a> : title}</td>
                   <td>{STATUS_LABELS[row.status] ?? row.status}</td>
-                  <td>{new Date(`${row.date}Z`).toLocaleString()}</td>
+                  <td>{row.date.replace('T', ' ').slice(0, 16)}</td>
                   <td className="quire-admin-row-actions">
                     {deletable && row.status !== 'trash' && <Button variant="link" isDestructive onClick={() => act(row, 'trash')}>Trash</Button>}
                     {deletable && row.status === 'trash' && <Button variant="link" onClick={() => act(row, 'restore')}>Restore</Button>}
