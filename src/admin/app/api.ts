@@ -69,7 +69,8 @@ export interface Page<T> { items: T[]; total: number; totalPages: number }
 
 /** A collection page with its `X-WP-Total` and `X-WP-TotalPages`. */
 export async function fetchPage<T>(path: string): Promise<Page<T>> {
-  const response = await apiFetch<Response>({ path, parse: false });
+  // Unparsed, for the headers; api-fetch's types only know parsed answers.
+  const response = await (apiFetch as unknown as (options: { path: string; parse: boolean }) => Promise<Response>)({ path, parse: false });
   return {
     items: (await response.json()) as T[],
     total: Number(response.headers.get('X-WP-Total') ?? 0),

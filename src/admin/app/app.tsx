@@ -54,7 +54,7 @@ function useRoute(): Route {
 
 export function App({ config }: { config: AdminConfig }) {
   const [user, setUser] = useState<CurrentUser | null>(null);
-  const [signedIn, setSignedIn] = useState(isSignedIn());
+  const [signedIn] = useState(isSignedIn());
   const [failure, setFailure] = useState<string | null>(null);
   const route = useRoute();
 

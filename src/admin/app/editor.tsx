@@ -23,7 +23,7 @@ export type PostRecord = Record<string, any> & { id: number; status: string; aut
 export type Edits = Record<string, unknown>;
 
 export function Editor({ type, id }: { type: 'post' | 'page'; id: number | null }) {
-  const { user, config } = useSession();
+  const { user } = useSession();
   const base = type === 'post' ? 'posts' : 'pages';
   const [record, setRecord] = useState<PostRecord | null>(null);
   const [edits, setEdits] = useState<Edits>({});
