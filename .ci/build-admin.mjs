@@ -15,6 +15,10 @@ import { build } from 'esbuild';
 /** Client-side media processing (a WebAssembly image library, video conversion): the app leaves it off and the
  *  server makes the image sizes, so these are left out of the bundle. */
 const LEFT_OUT = /^@wordpress\/(vips|video-conversion)(\/.*)?$/;
+/** Every time zone's rules (700 KiB): the editor formats dates in UTC and the site's offset, as the reference's
+ *  own editor does when it loads no zone data; UTC alone stays. */
+const ZONE_DATA = /^\.\/data\/packed\/latest\.json$/;
+const UTC_ONLY = JSON.stringify({ version: 'utc-only', zones: ['Etc/UTC|UTC|0|0||'], links: ['Etc/UTC|UTC'] });
 const SHARED = /^(@wordpress\/[^/]+|react|react-dom)(\/.*)?$/;
 
 /** @param {string} root the package root, ending with `/` */
@@ -27,6 +31,8 @@ export async function buildAdmin(root) {
     setup(build) {
       build.onResolve({ filter: LEFT_OUT }, (args) => ({ path: args.path, namespace: 'left-out' }));
       build.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+      build.onResolve({ filter: ZONE_DATA }, (args) => (/moment-timezone/.test(args.importer) ? { path: 'utc-only', namespace: 'zone-data' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'zone-data' }, () => ({ contents: UTC_ONLY, loader: 'json' }));
       build.onResolve({ filter: SHARED }, (args) => {
         if (args.pluginData === 'one-copy') return undefined;
         // The packages' stylesheets, which some of them leave out of their "exports".

@@ -12,6 +12,7 @@ interface AutosaveInput {
   base: string;
   record: PostRecord | null;
   dirty: boolean;
+  saving: boolean;
   title: string;
   excerpt: string;
   blocks: unknown[];
@@ -43,9 +44,11 @@ export function useAutosave(input: AutosaveInput): { notice: ReactNode } {
 
   useEffect(() => {
     const timer = setInterval(() => {
-      const { base, record, dirty, title, excerpt, blocks, save } = latest.current;
-      if (!record || !dirty) return;
+      const { base, record, dirty, saving, title, excerpt, blocks, save } = latest.current;
+      if (!record || !dirty || saving) return;
       const content = contentOf(blocks as never[]);
+      // The API refuses an autosave that matches the record (nothing to save): a change undone, or one just saved.
+      if (record.id && title === (record.title?.raw ?? '') && content === (record.content?.raw ?? '') && excerpt === (record.excerpt?.raw ?? '')) return;
       const snapshot = JSON.stringify([title, excerpt, content]);
       if (snapshot === lastSaved.current) return;
       lastSaved.current = snapshot;

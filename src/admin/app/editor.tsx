@@ -83,7 +83,7 @@ export function Editor({ type, id }: { type: 'post' | 'page'; id: number | null 
     }
   }, [record, edits, blocks, base, id, type]);
 
-  const autosave = useAutosave({ base, record, dirty, title: value('title', ''), excerpt: value('excerpt', ''), blocks, save, replaceContent });
+  const autosave = useAutosave({ base, record, dirty, saving, title: value('title', ''), excerpt: value('excerpt', ''), blocks, save, replaceContent });
 
   const settings = useMemo(() => ({
     hasFixedToolbar: false,
