@@ -133,6 +133,19 @@ describe('the authoring app in Chromium', { skip, timeout: 110_000 }, () => {
     log.assertClean();
   });
 
+  it('schedules a post for a later date', async () => {
+    await page.goto(`${site.adminUrl}#/new/post`);
+    await page.getByLabel('Add title').fill('Later');
+    await page.getByLabel('Publish date').fill(`${new Date().getUTCFullYear() + 1}-06-01T09:30`);
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await notice('Scheduled.').waitFor();
+    const id = Number(/#\/edit\/post\/(\d+)/.exec(page.url())?.[1]);
+    const { body: post } = await site.api(`/cms/v2/posts/${id}?context=edit`);
+    assert.equal(post.status, 'future');
+    assert.equal(post.date, `${new Date().getUTCFullYear() + 1}-06-01T09:30:00`);
+    log.assertClean();
+  });
+
   it('makes a page with a parent', async () => {
     const parent = await site.api('/cms/v2/pages', { method: 'POST', body: { title: 'Parent page', status: 'publish' } });
     await page.goto(`${site.adminUrl}#/new/page`);

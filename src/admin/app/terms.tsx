@@ -48,6 +48,9 @@ export function Categories({ selected, onChange }: { selected: number[]; onChang
 }
 
 export function Tags({ selected, onChange }: { selected: number[]; onChange: (next: number[]) => void }) {
+  const { user } = useSession();
+  // Creating a tag takes the same capability as managing categories; without it only existing tags are offered.
+  const mayCreate = can(user, 'manage_categories');
   const [known, setKnown] = useState<Term[]>([]);
   const [error, setError] = useState<string | null>(null);
 
@@ -63,6 +66,10 @@ export function Tags({ selected, onChange }: { selected: number[]; onChange: (ne
       const added: Term[] = [];
       for (const tag of wanted) {
         const existing = [...known, ...added].find((term) => decode(term.name).toLowerCase() === tag.toLowerCase());
+        if (!existing && !mayCreate) {
+          setError(`“${tag}” is not a tag yet, and your account may not add tags.`);
+          continue;
+        }
         const term = existing ?? await apiFetch<Term>({ path: '/wp/v2/tags', method: 'POST', data: { name: tag } });
         if (!existing) added.push(term);
         ids.push(term.id);
