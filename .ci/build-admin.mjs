@@ -8,7 +8,8 @@
  * @wordpress/patterns…); two copies of a data store or of React break the editor, so every @wordpress/* and React
  * import resolves to the single top-level copy.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { relative } from 'node:path';
 import { build } from 'esbuild';
 
@@ -67,10 +68,14 @@ export async function buildAdmin(root) {
     logLevel: 'warning',
   });
   const outputs = Object.keys(result.metafile.outputs).map((path) => relative('dist/admin', path));
+  // The script and the stylesheet also gzipped once here, for clients that accept it.
+  const gzip = outputs.filter((path) => /\.(js|css)$/.test(path));
+  for (const path of gzip) writeFileSync(`${out}/${path}.gz`, gzipSync(readFileSync(`${out}/${path}`), { level: 9 }));
   const manifest = {
     script: outputs.find((path) => /^assets\/app-[^/]+\.js$/.test(path)),
     stylesheet: outputs.find((path) => /^assets\/app-[^/]+\.css$/.test(path)),
     files: outputs.filter((path) => !path.endsWith('.map')),
+    gzip,
   };
   if (!manifest.script || !manifest.stylesheet) throw new Error('the admin build wrote no script or stylesheet');
   if (process.env.QUIRE_BUILD_META) writeFileSync(`${root}dist/admin-meta.json`, JSON.stringify(result.metafile));

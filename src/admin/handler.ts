@@ -9,9 +9,11 @@ export interface AdminManifest {
   script: string;
   stylesheet: string;
   files: string[];
+  /** Files with a gzipped copy beside them (`<file>.gz`), served to clients that accept gzip. */
+  gzip?: string[];
 }
 
-/** Where the prebuilt files come from: `read('assets/app-….js')` → its bytes, or null. */
+/** Where the prebuilt files come from: `read('assets/app-….js')` → its bytes, or null (`.gz` for a gzipped copy). */
 export interface AdminAssets {
   manifest: AdminManifest;
   read(file: string): Promise<Uint8Array | null>;
@@ -36,6 +38,8 @@ export interface AdminRequest {
   method: string;
   /** The request path below the mount point, `/` for the page itself; undecoded. */
   path: string;
+  /** The `Accept-Encoding` header, when there is one. */
+  acceptEncoding?: string | undefined;
 }
 
 export interface AdminResponse {
@@ -129,6 +133,7 @@ export function createAdminApp(options: AdminOptions, assets: AdminAssets): Admi
   const policy = contentSecurityPolicy(options);
   const page = encoder.encode(indexHtml(options, assets.manifest));
   const servable = new Set(assets.manifest.files);
+  const gzipped = new Set(assets.manifest.gzip ?? []);
 
   const handle = async (request: AdminRequest): Promise<AdminResponse> => {
     const isPage = request.path === '/' || request.path === '/index.html';
@@ -147,16 +152,26 @@ export function createAdminApp(options: AdminOptions, assets: AdminAssets): Admi
         body: head ? null : page,
       };
     }
-    const body = await assets.read(file);
+    const compressed = gzipped.has(file) && acceptsGzip(request.acceptEncoding) ? await assets.read(`${file}.gz`) : null;
+    const body = compressed ?? await assets.read(file);
     if (!body) return text(404, 'Not found.\n');
     const extension = file.slice(file.lastIndexOf('.') + 1);
-    return {
-      status: 200,
-      headers: { ...COMMON_HEADERS, 'Content-Type': CONTENT_TYPES[extension] ?? 'application/octet-stream', 'Cache-Control': IMMUTABLE, 'Content-Length': String(body.byteLength) },
-      body: head ? null : body,
-    };
+    const headers: Record<string, string> = { ...COMMON_HEADERS, 'Content-Type': CONTENT_TYPES[extension] ?? 'application/octet-stream', 'Cache-Control': IMMUTABLE, 'Content-Length': String(body.byteLength) };
+    if (gzipped.has(file)) headers.Vary = 'Accept-Encoding';
+    if (compressed) headers['Content-Encoding'] = 'gzip';
+    return { status: 200, headers, body: head ? null : body };
   };
   return { basePath, handle };
+}
+
+/** Whether `Accept-Encoding` names gzip (or `*`) with a weight above zero. */
+function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.toLowerCase().split(',').some((entry) => {
+    const [coding = '', ...parameters] = entry.split(';').map((part) => part.trim());
+    const weight = parameters.find((parameter) => parameter.startsWith('q='));
+    return (coding === 'gzip' || coding === '*') && (weight === undefined || Number(weight.slice(2)) > 0);
+  });
 }
 
 function text(status: number, message: string): AdminResponse {

@@ -38,7 +38,8 @@ export async function diskAssets(directory?: URL | string): Promise<AdminAssets>
   return {
     manifest,
     async read(file) {
-      if (!manifest.files.includes(file)) return null;
+      const listed = manifest.files.includes(file) || (file.endsWith('.gz') && (manifest.gzip ?? []).includes(file.slice(0, -3)));
+      if (!listed) return null;
       const cached = cache.get(file);
       if (cached) return cached;
       const body = new Uint8Array(await readFile(new URL(file, root)));
@@ -60,9 +61,9 @@ export async function adminHandler(options: AdminOptions & { assets?: AdminAsset
   const below = (pathname: string) => pathname.slice(basePath.length);
   const redirect = (pathname: string, query: string): AdminResponse => ({ status: 308, headers: { Location: `${pathname}/${query ? `?${query}` : ''}`, 'Content-Length': '0' }, body: null });
 
-  const answer = (method: string, pathname: string, query: string): Promise<AdminResponse> => (below(pathname) === ''
+  const answer = (method: string, pathname: string, query: string, acceptEncoding: string | undefined): Promise<AdminResponse> => (below(pathname) === ''
     ? Promise.resolve(redirect(pathname, query))
-    : app.handle({ method, path: below(pathname) }));
+    : app.handle({ method, path: below(pathname), acceptEncoding }));
 
   return {
     ...app,
@@ -70,7 +71,7 @@ export async function adminHandler(options: AdminOptions & { assets?: AdminAsset
     async fetch(request) {
       const url = new URL(request.url);
       if (!matches(url.pathname)) return new Response('Not found.\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-      const response = await answer(request.method, url.pathname, url.search.slice(1));
+      const response = await answer(request.method, url.pathname, url.search.slice(1), request.headers.get('accept-encoding') ?? undefined);
       return new Response(response.body as BodyInit | null, { status: response.status, headers: response.headers });
     },
     node(req, res, next) {
@@ -82,7 +83,8 @@ export async function adminHandler(options: AdminOptions & { assets?: AdminAsset
         else res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found.\n');
         return;
       }
-      answer(req.method ?? 'GET', pathname, mark === -1 ? '' : target.slice(mark + 1)).then((response) => {
+      const acceptEncoding = req.headers['accept-encoding'];
+      answer(req.method ?? 'GET', pathname, mark === -1 ? '' : target.slice(mark + 1), Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding).then((response) => {
         res.writeHead(response.status, response.headers);
         res.end(response.body ?? undefined);
       }, (error: unknown) => (next ? next(error) : res.destroy()));

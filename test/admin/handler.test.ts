@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { createAdaptorServer } from '@hono/node-server';
 import express from 'express';
 import { Hono } from 'hono';
@@ -59,6 +60,26 @@ describe('the authoring app handler', () => {
     assert.equal(head.headers['Content-Length'], String('/* assets/app-ABC123.js */'.length));
   });
 
+  it('serves the gzipped copy to clients that accept gzip, and says it varies', async () => {
+    const zipped = createAdminApp({ apiRoot: '/cms-json' }, {
+      manifest: { ...assets.manifest, gzip: ['assets/app-ABC123.js'] },
+      read: async (file) => (file === 'assets/app-ABC123.js.gz' ? gzipSync('/* zipped */') : assets.read(file)),
+    });
+    const compressed = await zipped.handle({ method: 'GET', path: '/assets/app-ABC123.js', acceptEncoding: 'br;q=1, gzip;q=0.8' });
+    assert.equal(compressed.headers['Content-Encoding'], 'gzip');
+    assert.equal(compressed.headers.Vary, 'Accept-Encoding');
+    assert.equal(gunzipSync(compressed.body!).toString(), '/* zipped */');
+    for (const acceptEncoding of [undefined, 'br', 'gzip;q=0', 'identity']) {
+      const plain = await zipped.handle({ method: 'GET', path: '/assets/app-ABC123.js', acceptEncoding });
+      assert.equal(plain.headers['Content-Encoding'], undefined, String(acceptEncoding));
+      assert.equal(plain.headers.Vary, 'Accept-Encoding');
+      assert.equal(text(plain.body), '/* assets/app-ABC123.js */');
+    }
+    assert.equal((await zipped.handle({ method: 'GET', path: '/assets/app-ABC123.js.gz' })).status, 404, 'the copy is no file of its own');
+    const stylesheet = await zipped.handle({ method: 'GET', path: '/assets/app-DEF456.css', acceptEncoding: 'gzip' });
+    assert.equal(stylesheet.headers['Content-Encoding'], undefined, 'only what the manifest lists as gzipped');
+  });
+
   it('answers 404 for anything but the page and the built files, traversal included', async () => {
     for (const path of ['/manifest.json', '/assets/', '/assets/../manifest.json', '/assets/%2e%2e/manifest.json', '/../package.json', '/assets/app-ABC123.js/', '//etc/passwd', '/assets/app-abc123.js', '/constructor', '/__proto__']) {
       const response = await app.handle({ method: 'GET', path });
@@ -103,6 +124,8 @@ describe('the authoring app handler', () => {
     assert.match(built.manifest.script, /^assets\/app-[A-Z0-9]+\.js$/);
     assert.ok((await built.read(built.manifest.script))!.byteLength > 100_000);
     assert.equal(await built.read('manifest.json'), null);
+    assert.ok(built.manifest.gzip?.includes(built.manifest.script));
+    assert.equal(gunzipSync((await built.read(`${built.manifest.script}.gz`))!).byteLength, (await built.read(built.manifest.script))!.byteLength);
     await assert.rejects(diskAssets(new URL('file:///nonexistent/quire-admin/')), /not built/);
   });
 });

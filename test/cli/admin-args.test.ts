@@ -46,6 +46,8 @@ describe('quire serve --admin-path, --no-admin', () => {
       const asset = await fetch(`${origin}/studio/${script}`);
       assert.equal(asset.headers.get('content-type'), 'text/javascript; charset=utf-8');
       assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.equal(asset.headers.get('content-encoding'), 'gzip', 'fetch asks for gzip, and gets it');
+      assert.match(await asset.text(), /^(?:\/\*|[!"'(a-z])/i, 'the script, decompressed');
       assert.equal((await fetch(`${origin}/admin/`)).status, 404);
       assert.equal((await fetch(`${origin}/studio/assets/x.js`)).status, 404);
     } finally {
