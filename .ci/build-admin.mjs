@@ -68,6 +68,7 @@ export async function buildAdmin(root) {
     logLevel: 'warning',
   });
   const outputs = Object.keys(result.metafile.outputs).map((path) => relative('dist/admin', path));
+  writeFileSync(`${out}/LICENSES.md`, licenceList(root, result.metafile));
   // The script and the stylesheet also gzipped once here, for clients that accept it.
   const gzip = outputs.filter((path) => /\.(js|css)$/.test(path));
   for (const path of gzip) writeFileSync(`${out}/${path}.gz`, gzipSync(readFileSync(`${out}/${path}`), { level: 9 }));
@@ -81,4 +82,26 @@ export async function buildAdmin(root) {
   if (process.env.QUIRE_BUILD_META) writeFileSync(`${root}dist/admin-meta.json`, JSON.stringify(result.metafile));
   writeFileSync(`${out}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
+}
+
+/**
+ * The packages bundled into the app with their licences (the WordPress packages are GPL-2.0-or-later, React and
+ * most others MIT), written beside the bundle as dist/admin/LICENSES.md; each package's licence text is in its
+ * own repository and npm page.
+ */
+function licenceList(root, metafile) {
+  const packages = new Map();
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (!match || packages.has(match[1])) continue;
+    const directory = input.slice(0, match.index + match[0].length);
+    try {
+      const manifest = JSON.parse(readFileSync(`${root}${directory}package.json`, 'utf8'));
+      packages.set(match[1], `${manifest.version} ${typeof manifest.license === 'string' ? manifest.license : 'see the package'}`);
+    } catch {
+      packages.set(match[1], 'see the package');
+    }
+  }
+  const lines = [...packages].sort(([a], [b]) => a.localeCompare(b)).map(([name, about]) => `- ${name} ${about}`);
+  return `# Bundled in the authoring app\n\nThe script and the stylesheet in assets/ bundle these packages (version, licence):\n\n${lines.join('\n')}\n`;
 }

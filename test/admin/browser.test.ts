@@ -11,7 +11,7 @@ import { ADMIN_PASSWORD, type BrowserLog, chromiumSkip, createUser, launch, scre
 
 const skip = chromiumSkip();
 
-describe('the authoring app in Chromium', { skip, timeout: 110_000 }, () => {
+describe('the authoring app in Chromium', { skip, timeout: 150_000 }, () => {
   let site: Site;
   let browser: Browser;
   let page: Page;
