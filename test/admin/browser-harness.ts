@@ -43,11 +43,11 @@ wp.blocks.registerBlockType('acme/notice', {
 });
 `;
 
-export async function startSite(options: { autosaveInterval?: number; hostBlock?: boolean } = {}): Promise<Site> {
-  const cms = createCms();
+export async function startSite(options: { autosaveInterval?: number; hostBlock?: boolean; names?: 'neutral' | 'wordpress' } = {}): Promise<Site> {
+  const cms = createCms({ names: options.names ?? 'neutral' });
   await ensureAdministrator(cms, { login: 'admin', applicationPassword: ADMIN_PASSWORD });
   const api = toNodeListener(cms);
-  const admin = await adminHandler({ apiRoot: cms.apiRoot, autosaveInterval: options.autosaveInterval ?? 60, scripts: options.hostBlock === false ? [] : ['/host/notice-block.js'] });
+  const admin = await adminHandler({ apiRoot: cms.apiRoot, names: options.names ?? 'neutral', autosaveInterval: options.autosaveInterval ?? 60, scripts: options.hostBlock === false ? [] : ['/host/notice-block.js'] });
   const server = createServer((req, res) => {
     const { pathname } = splitTarget(req.url ?? '/');
     if (admin.matches(pathname)) return admin.node(req, res);

@@ -229,3 +229,27 @@ describe('the authoring app in Chromium', { skip, timeout: 150_000 }, () => {
     log.assertClean();
   });
 });
+
+describe('the authoring app against the reference names', { skip, timeout: 60_000 }, () => {
+  it('signs in, writes and publishes a post under /wp-json/wp/v2', async () => {
+    const site = await startSite({ names: 'wordpress' });
+    const { browser, page, log } = await launch();
+    try {
+      await signIn(page, site.adminUrl, ['admin', ADMIN_PASSWORD]);
+      await page.getByRole('link', { name: 'Add post' }).click();
+      await page.getByLabel('Add title').fill('Under the reference names');
+      await page.locator('.block-editor-rich-text__editable').first().click();
+      await page.keyboard.type('Some text.');
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      await page.locator('.components-notice__content', { hasText: 'Published.' }).waitFor();
+      const id = Number(/#\/edit\/post\/(\d+)/.exec(page.url())?.[1]);
+      const { body: post } = await site.api(`/wp/v2/posts/${id}?context=edit`);
+      assert.equal(post.status, 'publish');
+      assert.match(post.content.raw, /<!-- wp:paragraph -->\s*<p>Some text\.<\/p>/);
+      log.assertClean();
+    } finally {
+      await browser.close();
+      await site.close();
+    }
+  });
+});
