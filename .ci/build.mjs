@@ -7,14 +7,17 @@
  * Dependencies stay external (the host installs them) except valibot: quire uses four of its functions, and
  * loading the whole library cost a fifth of the import time. It stays a dependency for the declarations.
  *
- *   node .ci/build.mjs          JavaScript and declarations (npm run build)
- *   node .ci/build.mjs --js     JavaScript only, in about a second (npm start)
+ * The authoring app (`quire/admin`) is a browser bundle of its own, built by .ci/build-admin.mjs into dist/admin/.
+ *
+ *   node .ci/build.mjs          JavaScript, the authoring app and declarations (npm run build)
+ *   node .ci/build.mjs --js     JavaScript only, in about a second (npm start); the authoring app only when missing
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildAdmin } from './build-admin.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const jsOnly = process.argv.includes('--js');
@@ -31,6 +34,7 @@ const ENTRIES = {
   postgres: 'src/storage/postgres/index.ts',
   s3: 'src/storage/blobs/s3.ts',
   editor: 'src/editor/index.ts',
+  admin: 'src/admin/index.ts',
   testing: 'src/testing/index.ts',
   cli: 'src/cli/bin.ts',
   'image-worker': 'src/media/images/pool/worker.ts',
@@ -64,7 +68,7 @@ const result = await build({
   // (the `quire` command reads them when it writes a trace, src/cli/stack-traces.ts; a host runs
   // `node --enable-source-maps`).
   sourcemap: true,
-  define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js'), QUIRE_RENDER_WORKER: JSON.stringify('./render-worker.js') },
+  define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js'), QUIRE_RENDER_WORKER: JSON.stringify('./render-worker.js'), QUIRE_ADMIN_ASSETS: JSON.stringify('../admin/') },
   logLevel: 'warning',
   metafile: Boolean(process.env.QUIRE_BUILD_META),
 });
@@ -79,6 +83,8 @@ for (const name of readdirSync(`${root}dist/js`).filter((file) => file.endsWith(
 
 if (result.metafile) writeFileSync(`${root}dist/meta.json`, JSON.stringify(result.metafile));
 for (const name of BUNDLED) copyFileSync(`${root}node_modules/${name}/LICENSE.md`, `${root}dist/js/${name}.LICENSE.md`);
+
+if (!jsOnly || !existsSync(`${root}dist/admin/manifest.json`)) await buildAdmin(root);
 
 if (!jsOnly) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

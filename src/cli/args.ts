@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { MIN_SITE_SECRET_LENGTH, siteSecretProblem } from '../auth/index.js';
 import { compileTrustProxy, type TrustProxy } from '../core/client-address.js';
 import type { NameScheme } from '../core/names.js';
+import { adminPathOf } from './admin-args.js';
 import { logChoiceOf, type LogChoice } from './log-args.js';
 import { parseUsersArgs, type UsersCommand } from './users-args.js';
 import { webhooksOf, type WebhookChoice } from './webhook-args.js';
@@ -22,6 +23,8 @@ export type CliCommand =
     names: NameScheme;
     adminLogin: string;
     adminAppPassword: string | undefined;
+    /** Where the authoring app is served (`/admin`), or null with `--no-admin`. */
+    adminPath: string | null;
     store: StoreChoice;
     /** Where uploaded files are kept: a folder, an S3 bucket, or memory (null, with `--storage memory`). */
     uploads: UploadsChoice | null;
@@ -106,6 +109,7 @@ export function parseCliArgs(argv: readonly string[], environment: NodeJS.Proces
     names: namesOf(values.names),
     adminLogin: adminLoginOf(values['admin-login']),
     adminAppPassword: adminAppPasswordOf(values['admin-app-password'] ?? (environment.QUIRE_ADMIN_APP_PASSWORD || undefined)),
+    adminPath: adminPathOf(values['admin-path'], values['no-admin'], apiRootOf(values['api-root'], namesOf(values.names)), refuse),
     ...stores,
     uploadsUrl: uploadsUrlOf(values['uploads-url']),
     importFile: values.import,
@@ -134,6 +138,8 @@ function parseOrExplain(argv: readonly string[]) {
         names: { type: 'string' },
         'admin-login': { type: 'string' },
         'admin-app-password': { type: 'string' },
+        'admin-path': { type: 'string' },
+        'no-admin': { type: 'boolean' },
         secret: { type: 'string' },
         data: { type: 'string' },
         storage: { type: 'string' },
@@ -169,7 +175,7 @@ function parseOrExplain(argv: readonly string[]) {
 type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 const STORE_OPTIONS = ['data', 'storage', 'postgres', 'uploads', 'blobs', 'uploads-url', 'help'];
-const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret', 'trust-proxy', 'site-url', 'log-format', 'log-level', 'quiet', 'workers', 'webhook'];
+const SERVE_OPTIONS = [...STORE_OPTIONS, 'port', 'host', 'api-root', 'admin-login', 'admin-app-password', 'import', 'smtp', 'names', 'image-codec', 'response-cache', 'secret', 'trust-proxy', 'site-url', 'log-format', 'log-level', 'quiet', 'workers', 'webhook', 'admin-path', 'no-admin'];
 const IMPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'fetch-attachments', 'author-role'];
 const EXPORT_OPTIONS = [...STORE_OPTIONS, 'site-url', 'output'];
 

@@ -5,3 +5,4 @@ export const DEFAULT_API_ROOT = '/cms-json';
 export const WORDPRESS_API_ROOT = '/wp-json';
 export const DEFAULT_ADMIN_LOGIN = 'admin';
 export const DEFAULT_DATA_FILE = './quire.db';
+export const DEFAULT_ADMIN_PATH = '/admin';

@@ -6,6 +6,8 @@ import { createCms, createSmtpMailer, encodeResponse, ImageCodecUnavailableError
 import { splitTarget } from '../core/mount.js';
 import { ensureAdministrator } from '../users/index.js';
 import type { TrustProxy } from '../core/client-address.js';
+import type { NameScheme } from '../core/names.js';
+import { adminHandler, type AdminHandler } from '../admin/index.js';
 import { parseCliArgs, UsageError, type CliCommand } from './args.js';
 import type { WebhookChoice } from './webhook-args.js';
 import { USAGE } from './usage.js';
@@ -85,8 +87,10 @@ async function main(argv: readonly string[]): Promise<void> {
   if (command.importFile !== undefined && (workers === 1 || isFirstWorker())) await importBeforeServing(cms, command.importFile);
   const apiListener = toNodeListener(cms, command.trustProxy === undefined ? {} : { trustProxy: command.trustProxy });
   const site: SiteOptions = { blobs: stores.blobs, logger: logger!, siteUrl: command.siteUrl, trustProxy: command.trustProxy };
+  const admin = command.adminPath === null ? null : await openAdmin(cms, command.adminPath, command.names);
   const server = createServer((req, res) => {
     if (isHealthCheck(req.url)) void answerSiteRequest(cms, site, req, res);
+    else if (admin?.matches(splitTarget(req.url ?? '/').pathname)) admin.node(req, res);
     else apiListener(req, res, () => void answerSiteRequest(cms, site, req, res));
   });
 
@@ -102,7 +106,8 @@ async function main(argv: readonly string[]): Promise<void> {
     // Only now that the port is ours: a start that fails to listen creates no administrator whose password is lost.
     // The server is announced once the administrator exists, so its credentials work from that line on.
     void announceAdministrator(cms, command.adminLogin, command.adminAppPassword).then(() => {
-      process.stdout.write(`quire store: ${stores.description}\nquire listening: ${url}\n`);
+      const adminLine = admin ? `quire admin: http://${host}:${port}${admin.basePath}/\n` : '';
+      process.stdout.write(`quire store: ${stores.description}\nquire listening: ${url}\n${adminLine}`);
     });
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -110,6 +115,16 @@ async function main(argv: readonly string[]): Promise<void> {
       reportStopSignal(signal);
       shutDown(server, stores, cms);
     });
+  }
+}
+
+/** The authoring app for this server's API; without its prebuilt files (a source checkout not built) none, said once. */
+async function openAdmin(cms: Cms, basePath: string, names: NameScheme): Promise<AdminHandler | null> {
+  try {
+    return await adminHandler({ apiRoot: cms.apiRoot, names, basePath });
+  } catch (error) {
+    process.stderr.write(`quire: the authoring app is not served: ${error instanceof Error ? error.message : String(error)}\n`);
+    return null;
   }
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_ADMIN_LOGIN, DEFAULT_API_ROOT, DEFAULT_DATA_FILE, DEFAULT_HOST, DEFAULT_PORT, WORDPRESS_API_ROOT } from './defaults.js';
+import { DEFAULT_ADMIN_LOGIN, DEFAULT_ADMIN_PATH, DEFAULT_API_ROOT, DEFAULT_DATA_FILE, DEFAULT_HOST, DEFAULT_PORT, WORDPRESS_API_ROOT } from './defaults.js';
 import { MIN_SITE_SECRET_LENGTH } from '../auth/index.js';
 
 /** The text of `quire --help`. */
@@ -52,6 +52,9 @@ Options:
                          a hop count (1: the one proxy before quire), or proxy addresses and ranges
                          (10.0.0.0/8,::1, or loopback, linklocal, uniquelocal); default: forwarded
                          headers are ignored and the socket's address is the client's
+      --admin-path <path>
+                         where the authoring app (the block editor) is served (default ${DEFAULT_ADMIN_PATH})
+      --no-admin         serve the API without the authoring app
       --admin-login <login>
                          login of the first administrator, created on a new store (default ${DEFAULT_ADMIN_LOGIN})
       --admin-app-password <password>

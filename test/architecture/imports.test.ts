@@ -26,6 +26,8 @@ const MAY_IMPORT: Record<string, readonly string[] | null> = {
   'src/cli': ANYTHING,
   // Client-side helpers for the block editor: they only know the names.
   'src/editor': ['src/core'],
+  // The authoring app: the browser code under app/ and the handler serving it; the app talks to the API over HTTP.
+  'src/admin': ['src/editor', 'src/core'],
   // Adapters only convert, through the package's public surface and the mounting helpers (`quire/mount`, with
   // the client-address rules they compile once).
   adapters: ['src/index.ts', 'src/core/mount.ts', 'src/core/client-address.ts'],
