@@ -3,7 +3,7 @@ import { filterDateToLocal } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import type { Condition, ListQuery, SortKey } from '../ports/storage.js';
 import { canModerate, readableCondition, type Viewer } from './readability.js';
-import { pageOffset } from '../core/response.js';
+import { pageOffset } from '../core/paging.js';
 
 const SEARCHED_FIELDS = ['author_name', 'author_email', 'author_url', 'author_ip', 'content'];
 /** The fields only callers who may read them (moderators, as for the edit context) filter or search by. */

@@ -2,7 +2,8 @@
 import { userCan } from '../auth/index.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { collection, paging, reply } from '../core/response.js';
+import { collection, reply } from '../core/response.js';
+import { paging } from '../core/paging.js';
 import type { Site } from '../core/site.js';
 import { isDryRun, listQueryOf, phpInt } from './args.js';
 import { validateConfiguration, type ConfigErrors } from './config-errors.js';

@@ -1,7 +1,8 @@
 /** Handlers of the routes we add to `mailing/v1`: sign-up forms, subscribers, confirmation and unsubscribe links. */
 import type { Item, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { collection, created, item, paging, reply } from '../core/response.js';
+import { collection, created, item, reply } from '../core/response.js';
+import { paging } from '../core/paging.js';
 import { isMailingListError, type Subscriber, type SubscriberStatus, type TokenOutcome } from '../ports/mailing-list.js';
 import type { MailingDeps } from './deps.js';
 import { createForm, deleteForm, readForm, updateForm } from './forms-service.js';

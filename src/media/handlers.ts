@@ -1,7 +1,8 @@
 /** Handlers of `/cms/v2/media` and `/cms/v2/media/{id}`. */
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { collection, created, item, paging, reply } from '../core/response.js';
+import { collection, created, item, reply } from '../core/response.js';
+import { paging } from '../core/paging.js';
 import { filterByContext } from '../core/shape.js';
 import {
   buildListPlan, checkListOrder, deletePost, listVisibility, nowDates, onlyVisible, postsIn, savePost, scopeOf,

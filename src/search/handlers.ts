@@ -2,7 +2,8 @@
 import type { ResolvedPostSettings } from '../content/post-type/index.js';
 import type { HandlerResult, Item, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { collection, paging } from '../core/response.js';
+import { collection } from '../core/response.js';
+import { paging } from '../core/paging.js';
 import type { StoragePort } from '../ports/storage.js';
 import { ANY } from './args.js';
 import { SEARCH_HANDLERS, type SearchEnvironment } from './handlers-types.js';

@@ -2,7 +2,8 @@
 import { toInt } from '../core/args/php.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { pageOffset, reply } from '../core/response.js';
+import { reply } from '../core/response.js';
+import { pageOffset } from '../core/paging.js';
 import type { PostType } from '../content/post-type/index.js';
 import type { CmsDeps } from '../deps.js';
 import { answering, SliderFailure } from './failure.js';

@@ -5,7 +5,8 @@
 import { identityOf } from '../../core/cache/key.js';
 import type { Item, KeyedItem, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { collection, created, item, keyedCollection, keyedItem, paging, reply } from '../../core/response.js';
+import { collection, created, item, keyedCollection, keyedItem, reply } from '../../core/response.js';
+import { paging } from '../../core/paging.js';
 import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
 import type { PostType } from './define.js';

@@ -1,7 +1,8 @@
 /** The revision handlers: the list of a post's revisions, one revision, and its removal. */
 import type { Paging, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { collection, item, pageOffset, reply } from '../../core/response.js';
+import { collection, item, reply } from '../../core/response.js';
+import { pageOffset } from '../../core/paging.js';
 import { filterByContext } from '../../core/shape.js';
 import type { Condition, ListQuery, SortKey } from '../../ports/storage.js';
 import {

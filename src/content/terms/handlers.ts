@@ -1,7 +1,8 @@
 /** Handlers of the category and tag routes: list, read, create, update, delete. */
 import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { collection, created, item, paging, reply } from '../../core/response.js';
+import { collection, created, item, reply } from '../../core/response.js';
+import { paging } from '../../core/paging.js';
 import { deleteTerm, getTerm, insertTerm, updateTerm, type TermInput } from '../taxonomy/index.js';
 import type { TermType } from './deps.js';
 import { isSet, loadPostOf, requireTerm, termLookup } from './load.js';

@@ -1,6 +1,7 @@
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { forbidden } from '../../core/errors.js';
-import { collection, item, paging } from '../../core/response.js';
+import { collection, item } from '../../core/response.js';
+import { paging } from '../../core/paging.js';
 import { invalidUserIdError, notLoggedInError } from '../errors.js';
 import { AUTHORED_POST_TYPES, countVisiblePosts, restPostTypes } from '../posts.js';
 import { usersIn } from '../records.js';
