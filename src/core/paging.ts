@@ -32,9 +32,12 @@ export function pageArgs(options: PageArgOptions = {}) {
   return { page, per_page };
 }
 
-const pageArg = (description: string) => args.integer({ description, default: 1, minimum: 1 });
-const perPageArg = (description: string) => args.integer({ description, minimum: 1, maximum: MAX_PER_PAGE });
-const defaultedPerPageArg = (description: string) => args.integer({ description, default: DEFAULT_PER_PAGE, minimum: 1, maximum: MAX_PER_PAGE });
+/** The reference's `absint` sanitising of both (a value cast past the integer range wraps to a negative one). */
+const absint = (value: unknown) => Math.abs(Number(value));
+const pageArg = (description: string) => args.integer({ description, default: 1, minimum: 1 }, { transform: absint });
+const perPageArg = (description: string) => args.integer({ description, minimum: 1, maximum: MAX_PER_PAGE }, { transform: absint });
+const defaultedPerPageArg = (description: string) =>
+  args.integer({ description, default: DEFAULT_PER_PAGE, minimum: 1, maximum: MAX_PER_PAGE }, { transform: absint });
 
 /** The paging parameters of a list, as its arguments leave them. */
 export interface PagingParams {
@@ -44,35 +47,46 @@ export interface PagingParams {
 }
 
 /**
- * How a list reads `offset`, after the reference's query class behind it:
+ * How a list reads `page` and `offset`, after the reference's query behind it:
+ * - `page`: the page as asked, no offset (the store pages by itself);
  * - `post`: any offset sent replaces the page's, negative ones counted from the start (`absint`);
+ * - `revision`: as `post`, and without `per_page` the page holds every record (`perPage` is null);
  * - `comment`: only a positive offset replaces the page's;
  * - `user`: a non-zero offset replaces the page's, negative ones read as 0; the page reported is the one the
  *   offset falls on;
  * - `term`: as `user`, but negative offsets count from the start.
  */
-export type OffsetRule = 'post' | 'comment' | 'user' | 'term';
+export type OffsetRule = 'page' | 'post' | 'revision' | 'comment' | 'user' | 'term';
 
 /** The records a page asks for: `offset` is where the store starts, `page` the page the headers report. */
-export interface PageWindow {
+export interface PageWindow<PerPage extends number | null = number> {
   readonly page: number;
-  readonly perPage: number;
+  readonly perPage: PerPage;
   readonly offset: number;
 }
 
-/** The window of a paged list; `per_page` falls back to `DEFAULT_PER_PAGE`. */
-export function pageWindow(params: PagingParams, rule: OffsetRule): PageWindow {
-  const perPage = params.per_page !== undefined && params.per_page > 0 ? params.per_page : DEFAULT_PER_PAGE;
-  const page = params.page !== undefined && params.page > 0 ? params.page : 1;
+/** The window of a paged list; `per_page` falls back to `DEFAULT_PER_PAGE`, or to every record for revisions. */
+export function pageWindow(params: PagingParams, rule: 'revision'): PageWindow<number | null>;
+export function pageWindow(params: PagingParams, rule: Exclude<OffsetRule, 'revision'>): PageWindow;
+export function pageWindow(params: PagingParams, rule: OffsetRule): PageWindow<number | null> {
+  const asked = params.page ?? 1;
+  const page = asked > 0 ? asked : 1;
+  const sentPerPage = params.per_page !== undefined && params.per_page > 0 ? params.per_page : null;
+  const perPage = sentPerPage ?? DEFAULT_PER_PAGE;
   const { offset } = params;
   switch (rule) {
+    case 'page':
+      return { page: asked, perPage, offset: pageOffset(asked, perPage) };
     case 'post':
       return { page, perPage, offset: storableOffset(offset !== undefined ? Math.abs(offset) : (page - 1) * perPage) };
+    case 'revision':
+      if (sentPerPage === null) return { page, perPage: null, offset: 0 };
+      return { page, perPage, offset: offset !== undefined ? storableOffset(Math.abs(offset)) : pageOffset(page, perPage) };
     case 'comment':
       return { page, perPage, offset: offset !== undefined && Number.isSafeInteger(offset) && offset > 0 ? offset : pageOffset(page, perPage) };
     case 'user':
     case 'term': {
-      const requested = offset !== undefined && offset !== 0 ? offset : (page - 1) * perPage;
+      const requested = offset !== undefined && offset !== 0 ? offset : (asked - 1) * perPage;
       const start = rule === 'term' ? Math.abs(requested) : Number.isNaN(requested) || requested <= 0 ? 0 : storableOffset(requested);
       return { page: Math.ceil(requested / perPage + 1), perPage, offset: start };
     }
