@@ -127,12 +127,16 @@ type TypeValue<Type> =
             : Type extends 'array' ? unknown[]
               : unknown;
 
-/** What the engine makes of a value for `schema` (lists typed by their items; a value fitting no type of a type list is null). */
+/**
+ * What the engine makes of a value for `schema`: lists typed by their items, one of the `enum` values where the
+ * schema lists them, null for a value fitting no type of a type list.
+ */
 export type SchemaValue<S> =
   S extends { readonly type: readonly (infer Types)[] } ? TypeValue<Types> | null
     : S extends { readonly type: 'array'; readonly items: infer Items } ? SchemaValue<Items>[]
-      : S extends { readonly type: infer Type } ? TypeValue<Type>
-        : unknown;
+      : S extends { readonly type: infer Type; readonly enum: readonly (infer Allowed)[] } ? Extract<Allowed, TypeValue<Type>>
+        : S extends { readonly type: infer Type } ? TypeValue<Type>
+          : unknown;
 
 type ArgOutput<S, O> =
   O extends { readonly phase: 'none' } ? unknown
@@ -200,7 +204,7 @@ function typed(type: JsonSchema['type'], keywords: Keywords): JsonSchema {
   return description === undefined ? { type, ...rest } : { description, type, ...rest };
 }
 
-type Built<Type, K, O> = ArgSpec<ArgOutput<{ type: Type }, O>, Settled<K, O>>;
+type Built<Type, K, O> = ArgSpec<ArgOutput<{ type: Type } & Pick<K, 'enum' & keyof K>, O>, Settled<K, O>>;
 
 function builder<const Type extends JsonSchema['type'] & string>(type: Type) {
   return <const K extends Keywords = Record<never, never>, O extends ArgOptions = ArgOptions<never>>(keywords?: K, options?: O): Built<Type, K, O> =>
