@@ -123,7 +123,8 @@ type TypeValue<Type> =
     : Type extends 'string' ? string
       : Type extends 'boolean' ? boolean
         : Type extends 'null' ? null
-          : Type extends 'object' ? Record<string, unknown>
+          // A list given for an object stays a list while its indices remain 0..n-1.
+          : Type extends 'object' ? Record<string, unknown> | unknown[]
             : Type extends 'array' ? unknown[]
               : unknown;
 
@@ -157,6 +158,14 @@ type ParamsOf<A> = { readonly [Name in keyof A]-?: ArgValue<NonNullable<A[Name]>
  * argument engine leaves them: coerced to their types, defaults filled in. Parameters not declared pass raw.
  */
 export type Params<A> = A extends (...input: never[]) => infer Built ? ParamsOf<Built> : ParamsOf<A>;
+
+/**
+ * Marks an argument that every route declaring it takes from its own path (`id` of `/forms/(?P<id>[\\d]+)`), so
+ * it always has a value. Nothing changes at run time.
+ */
+export function fromPath<T>(spec: ArgSpec<T>): ArgSpec<T, true> {
+  return spec as ArgSpec<T, true>;
+}
 
 export function compileArg(name: string, spec: ArgSpec): Arg {
   const { schema, options } = spec;

@@ -1,4 +1,4 @@
-import { arg, type ArgCheck } from '../../core/args/define.js';
+import { arg, fromPath, type ArgCheck } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
 import { isValidLogin, userSlug } from '../fields.js';
@@ -24,7 +24,7 @@ export function contextArg() {
 }
 
 export function userIdArg() {
-  return arg({ description: 'Unique identifier for the user.', type: 'integer' }, { phase: 'sanitize' });
+  return fromPath(arg({ description: 'Unique identifier for the user.', type: 'integer' }, { phase: 'sanitize' }));
 }
 
 export function userCollectionArgs(postTypes: readonly string[]) {

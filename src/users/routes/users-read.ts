@@ -72,7 +72,7 @@ export async function canReadUser(context: RequestContext, deps: UsersDeps): Pro
 }
 
 export async function readUser(context: RequestContext<Params<{ id: ReturnType<typeof userIdArg>; context: ReturnType<typeof contextArg> }>>, deps: UsersDeps) {
-  return item(userItem(await requireUser(context, deps, context.params.id ?? 0), context, deps));
+  return item(userItem(await requireUser(context, deps, context.params.id), context, deps));
 }
 
 /** `GET /users/me`. */
