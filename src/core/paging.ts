@@ -93,6 +93,16 @@ export function pageWindow(params: PagingParams, rule: OffsetRule): PageWindow<n
   }
 }
 
+/**
+ * The page size of a list that declares no `per_page`, as the reference's post query reads `posts_per_page`:
+ * every record (-1) when none is sent, a negative size counted from the start, 0 as 1.
+ */
+export function postsPerPage(sent: number | undefined): number {
+  if (sent === undefined) return -1;
+  if (sent < -1) return Math.abs(sent);
+  return sent === 0 ? 1 : sent;
+}
+
 /** The store offset of a page: `(page - 1) * perPage`, held at the largest safe integer, which no store reaches. */
 export function pageOffset(page: number, perPage: number): number {
   const offset = (page - 1) * perPage;
