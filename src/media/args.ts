@@ -26,7 +26,7 @@ function statusCheck(rules: CapabilityRules): ArgCheck {
 const integerList = (description: string): ArgSpec =>
   arg({ description, type: 'array', items: { type: 'integer' }, default: [] }, { phase: 'sanitize' });
 
-export function mediaCollectionArgs(rules: CapabilityRules): Record<string, ArgSpec> {
+export function mediaCollectionArgs(rules: CapabilityRules) {
   const base = collectionArgs(ATTACHMENT_TYPE, rules);
   const result: Record<string, ArgSpec> = {};
   for (const [name, spec] of Object.entries(base)) {
@@ -51,7 +51,8 @@ export function mediaCollectionArgs(rules: CapabilityRules): Record<string, ArgS
     { default: null, description: 'Only items of these MIME types.', type: 'array', items: { type: 'string' } },
     { phase: 'sanitize' },
   );
-  return result;
+  // The post-type list's arguments with media's own status and filters: the paging ones are the kit's.
+  return result as typeof base;
 }
 
 /** Fields whose value goes to the handler as sent (a string or a `{raw}` object). */

@@ -3,12 +3,14 @@
  * up-to-date records: the route table stores the due scheduled posts first (`publishingDuePosts`).
  */
 import { identityOf } from '../../core/cache/key.js';
+import type { Params } from '../../core/args/define.js';
 import type { Item, KeyedItem, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
 import { collection, created, item, keyedCollection, keyedItem, reply } from '../../core/response.js';
 import { paging } from '../../core/paging.js';
 import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
+import type { collectionArgs } from './args.js';
 import type { PostType } from './define.js';
 import { permalinkOf } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
@@ -67,7 +69,7 @@ function keyedPost(context: RequestContext, record: PostRecord, prepare: () => P
 }
 
 /** `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. */
-export async function listPosts(context: RequestContext, postType: PostType): Promise<unknown> {
+export async function listPosts(context: RequestContext<Params<typeof collectionArgs>>, postType: PostType): Promise<unknown> {
   const { params } = context;
   checkListOrder(params);
   const scope = scopeOf(context, postType);
@@ -79,10 +81,7 @@ export async function listPosts(context: RequestContext, postType: PostType): Pr
   let records = result.items;
   const total = result.total ?? records.length;
 
-  const pages = paging(total, plan.page, plan.perPage);
-  if (plan.page > pages.totalPages && total > 0) {
-    throw new CmsError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
-  }
+  const pages = paging(total, plan.page, plan.perPage, { pastTheEnd: 'rest_post_invalid_page_number' });
   if (plan.stickyFirst) records = await withStickyFirst(records, plan, definition.type, scope.storage);
 
   const visible = await onlyVisible(records, scope, context);

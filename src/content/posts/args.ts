@@ -4,7 +4,7 @@ import { collectionArgs, contextArg, itemArgs, type PostType } from '../post-typ
 
 const idArg = () => args.integer({ description: 'Unique identifier of the post.' });
 
-export function listArgs(postType: PostType): Record<string, ArgSpec> {
+export function listArgs(postType: PostType) {
   return collectionArgs(postType.definition, postType.deps.capabilityRules);
 }
 

@@ -1,5 +1,5 @@
 /** The routes of `cms/v2/posts` and `cms/v2/pages`: one post-type kit, two types. */
-import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteTable } from '../../core/registry.js';
+import { CREATABLE, DELETABLE, EDITABLE, endpoint, READABLE, type RouteTable } from '../../core/registry.js';
 import {
   createPermission, createPost, deletePermission, listPermission, listPosts, readPermission, readPost, removePost,
   updatePermission, updatePost, type PostType,
@@ -14,7 +14,7 @@ export interface PostsAndPages {
 export function postRoutes({ posts, pages }: PostsAndPages): RouteTable {
   return [
     { path: '/posts', schema: () => posts.schema, allowBatch: true, cache: true, endpoints: [
-      { methods: READABLE, args: listArgs(posts), permission: (c) => listPermission(c, posts), handler: (c) => listPosts(c, posts) },
+      endpoint({ methods: READABLE, args: listArgs(posts), permission: (c) => listPermission(c, posts), handler: (c) => listPosts(c, posts) }),
       { methods: CREATABLE, args: createArgs(posts), permission: (c) => createPermission(c, posts), handler: (c) => createPost(c, posts) },
     ] },
     { path: '/posts/(?P<id>[\\d]+)', schema: () => posts.schema, allowBatch: true, cache: true, endpoints: [
@@ -23,7 +23,7 @@ export function postRoutes({ posts, pages }: PostsAndPages): RouteTable {
       { methods: DELETABLE, args: deleteArgs(), permission: (c) => deletePermission(c, posts), handler: (c) => removePost(c, posts) },
     ] },
     { path: '/pages', schema: () => pages.schema, allowBatch: true, cache: true, endpoints: [
-      { methods: READABLE, args: listArgs(pages), permission: (c) => listPermission(c, pages), handler: (c) => listPosts(c, pages) },
+      endpoint({ methods: READABLE, args: listArgs(pages), permission: (c) => listPermission(c, pages), handler: (c) => listPosts(c, pages) }),
       { methods: CREATABLE, args: createArgs(pages), permission: (c) => createPermission(c, pages), handler: (c) => createPost(c, pages) },
     ] },
     { path: '/pages/(?P<id>[\\d]+)', schema: () => pages.schema, allowBatch: true, cache: true, endpoints: [
