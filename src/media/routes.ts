@@ -26,7 +26,7 @@ export function mediaRoutes(media: MediaType): RouteTable {
       { methods: CREATABLE, args: mediaPostProcessArgs(), permission: (c) => updatePermission(c, media), handler: (c) => postProcessMedia(c, media) },
     ] },
     { path: '/media/(?P<id>[\\d]+)/edit', schema, endpoints: [
-      { methods: CREATABLE, args: mediaEditArgs(media.schema), permission: (c) => editPermission(c, media), handler: (c) => editMedia(c, media) },
+      endpoint({ methods: CREATABLE, args: mediaEditArgs(media.schema), permission: (c) => editPermission(c, media), handler: (c) => editMedia(c, media) }),
     ] },
   ];
 }
