@@ -22,10 +22,10 @@ export function contextArg() {
   );
 }
 
-const integerList = (description: string): ArgSpec =>
+const integerList = (description: string) =>
   arg({ description, type: 'array', items: { type: 'integer' }, default: [] }, { phase: 'sanitize' });
 
-const dateArg = (description: string): ArgSpec =>
+const dateArg = (description: string) =>
   arg({ description, type: 'string', format: 'date-time' }, { phase: 'sanitize' });
 
 function termFilterSchema(description: string, taxonomyIsHierarchical: boolean, withOperator: boolean): JsonSchema {
@@ -74,12 +74,9 @@ export function orderbyValues(definition: PostTypeDefinition): string[] {
 }
 
 export function collectionArgs(definition: PostTypeDefinition, rules: CapabilityRules) {
-  const paged = {
+  const filters = {
     context: contextArg(),
     ...pageArgs({ page: 'The page of the collection.', perPage: 'The largest number of items in the result.' }),
-  };
-  const params: Record<string, ArgSpec> = {
-    ...paged,
     search: arg({ description: 'Only items that match this text.', type: 'string' }, { transform: (value) => sanitizeTextField(value) }),
     after: dateArg('Only items published after this date (ISO 8601).'),
     modified_after: dateArg('Only items changed after this date (ISO 8601).'),
@@ -90,17 +87,19 @@ export function collectionArgs(definition: PostTypeDefinition, rules: Capability
     exclude: integerList('Leave out these ids.'),
     include: integerList('Only these ids.'),
   };
-  if (definition.supportsPageAttributes) {
-    params.menu_order = arg({ description: 'Only items with this menu order.', type: 'integer' }, { phase: 'sanitize' });
-  }
+  const params: Record<string, ArgSpec> = { ...filters };
+  const menuOrder = arg({ description: 'Only items with this menu order.', type: 'integer' }, { phase: 'sanitize' });
+  if (definition.supportsPageAttributes) params.menu_order = menuOrder;
   params.search_semantics = arg({ description: 'How the search text is matched.', type: 'string', enum: ['exact'] }, { phase: 'sanitize' });
   const offset = arg({ description: 'Skip this many items.', type: 'integer' }, { phase: 'sanitize' });
   params.offset = offset;
-  params.order = arg({ description: 'Ascending or descending order.', type: 'string', default: 'desc', enum: ['asc', 'desc'] }, { phase: 'sanitize' });
-  params.orderby = arg(
+  const order = arg({ description: 'Ascending or descending order.', type: 'string', default: 'desc', enum: ['asc', 'desc'] }, { phase: 'sanitize' });
+  params.order = order;
+  const orderby = arg(
     { description: 'The attribute the collection is sorted by.', type: 'string', default: 'date', enum: orderbyValues(definition) },
     { phase: 'sanitize' },
   );
+  params.orderby = orderby;
   if (definition.hierarchical) {
     params.parent = integerList('Only items with these parent ids.');
     params.parent_exclude = integerList('Leave out items with these parent ids.');
@@ -140,8 +139,9 @@ export function collectionArgs(definition: PostTypeDefinition, rules: Capability
       { phase: 'sanitize' },
     );
   }
-  // The arguments the list's paging reads, typed; the others depend on the type's taxonomies and supports.
-  return params as typeof paged & { offset: typeof offset } & Record<string, ArgSpec>;
+  // The arguments every type's list has, typed; the others depend on the type's taxonomies and supports.
+  return params as typeof filters & { offset: typeof offset; order: typeof order; orderby: typeof orderby; menu_order?: typeof menuOrder }
+    & Record<string, ArgSpec>;
 }
 
 /*

@@ -106,9 +106,9 @@ async function taxonomyClauses(
 }
 
 function orderKeys(
-  definition: PostTypeDefinition, params: Readonly<Record<string, unknown>>, direction: 'asc' | 'desc', rank: Condition[] | null,
+  definition: PostTypeDefinition, params: Params<typeof collectionArgs>, direction: 'asc' | 'desc', rank: Condition[] | null,
 ): SortKey[] {
-  const orderby = typeof params.orderby === 'string' ? params.orderby : 'date';
+  const { orderby } = params;
   const include = list<number>(params.include);
   const slugs = list<string>(params.slug);
   if (orderby === 'include' && include.length > 0) return [{ rank: include.map((id) => eq('id', id)) }];
@@ -152,7 +152,7 @@ export async function buildListPlan(
     const parentsExcluded = list<number>(params.parent_exclude);
     if (parentsExcluded.length > 0) where.push({ field: 'parent', op: 'notIn', values: parentsExcluded });
   }
-  if (definition.supportsPageAttributes && typeof params.menu_order === 'number') where.push(eq('menu_order', params.menu_order));
+  if (definition.supportsPageAttributes && params.menu_order !== undefined) where.push(eq('menu_order', params.menu_order));
 
   const slugs = list<string>(params.slug).map((slug) => sanitizeTitle(slug));
   if (slugs.length > 0) where.push(oneOf('slug', slugs));
@@ -160,13 +160,14 @@ export async function buildListPlan(
   for (const [name, field, op] of [
     ['after', 'date', 'gt'], ['before', 'date', 'lt'], ['modified_after', 'modified', 'gt'], ['modified_before', 'modified', 'lt'],
   ] as const) {
-    if (typeof params[name] !== 'string') continue;
-    const local = filterDateToLocal(params[name], site);
+    const value = params[name];
+    if (value === undefined) continue;
+    const local = filterDateToLocal(value, site);
     if (local !== null) where.push({ field, op, value: local });
   }
 
   // As PHP's empty(): "0" searches for nothing.
-  const searchText = typeof params.search === 'string' && params.search !== '0' ? params.search : '';
+  const searchText = params.search !== undefined && params.search !== '0' ? params.search : '';
   let search: ListQuery['search'];
   let rank: Condition[] | null = null;
   if (searchText !== '') {
