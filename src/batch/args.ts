@@ -1,10 +1,10 @@
 /** Arguments of `POST /batch/v1`. */
-import { args, type ArgSpec } from '../core/args/define.js';
+import { args } from '../core/args/define.js';
 
 export const DEFAULT_MAX_BATCH_SIZE = 25;
 
 /** `validation` and `requests`, at most `maxItems` of them. */
-export function batchArgs(maxItems: number): Record<string, ArgSpec> {
+export function batchArgs(maxItems: number) {
   return {
     validation: args.string({ enum: ['require-all-validate', 'normal'], default: 'normal' }, { phase: 'sanitize' }),
     requests: args.array({

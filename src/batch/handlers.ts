@@ -1,8 +1,10 @@
 /** Handler of `POST /batch/v1`: every item is matched and validated first, then run in order as the caller. */
+import type { Params } from '../core/args/define.js';
 import type { InternalResponse, PreparedRequest, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { reply } from '../core/response.js';
 import { nextTurn, TURN_MS } from '../core/turn.js';
+import type { batchArgs } from './args.js';
 
 interface BatchItem {
   method?: string;
@@ -47,8 +49,9 @@ function plan(context: RequestContext, item: BatchItem): Planned {
   return { prepared, error: prepared.error };
 }
 
-export async function serveBatch(context: RequestContext): Promise<unknown> {
-  const items = context.params.requests as BatchItem[];
+export async function runBatch(context: RequestContext<Params<typeof batchArgs>>): Promise<unknown> {
+  // Each item's shape is checked by the engine against batchArgs(); the body and headers go on as sent.
+  const items = context.params.requests as unknown as BatchItem[];
   // A large batch (where `maxBatchSize` allows one) takes turns of the event loop, so other requests go on meanwhile.
   let turnStarted = performance.now();
   const takeTurn = async () => {

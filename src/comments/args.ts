@@ -2,13 +2,13 @@
 import { arg, args, type ArgSpec } from '../core/args/define.js';
 import type { JsonSchema } from '../core/args/schema.js';
 import { sanitizeKey, sanitizeTextField } from '../format/text.js';
+import { pageArgs } from '../core/paging.js';
 import { checkAuthorEmail } from './fields.js';
 import { commentSchema } from './schema.js';
 
-const absoluteInteger = (value: unknown) => Math.abs(Math.trunc(Number(value) || 0));
 const asText = (value: unknown) => sanitizeTextField(value);
 
-export function contextArg(): ArgSpec {
+export function contextArg() {
   return args.string(
     { description: 'Scope under which the request is made; determines fields present in response.', enum: ['view', 'embed', 'edit'], default: 'view' },
     { transform: sanitizeKey },
@@ -17,15 +17,14 @@ export function contextArg(): ArgSpec {
 
 const idArg = () => args.integer({ description: 'Unique identifier for the comment.' });
 const passwordArg = () => args.string({ description: 'The password for the parent post of the comment (if the post is password protected).' }, { phase: 'sanitize' });
-const integerList = (description: string, withDefault: boolean): ArgSpec =>
+const integerList = (description: string, withDefault: boolean) =>
   arg({ description, type: 'array', items: { type: 'integer' }, ...(withDefault ? { default: [] } : {}) }, { phase: 'sanitize' });
 
 /** `GET /comments`, in the reference's order. */
-export function listArgs(): Record<string, ArgSpec> {
+export function listArgs() {
   return {
     context: contextArg(),
-    page: args.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }, { transform: absoluteInteger }),
-    per_page: args.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }, { transform: absoluteInteger }),
+    ...pageArgs(),
     search: args.string({ description: 'Limit results to those matching a string.' }, { transform: asText }),
     after: args.string({ description: 'Limit response to comments published after a given ISO8601 compliant date.', format: 'date-time' }, { phase: 'sanitize' }),
     author: integerList('Limit result set to comments assigned to specific user IDs. Requires authorization.', false),
@@ -58,11 +57,11 @@ export function listArgs(): Record<string, ArgSpec> {
   };
 }
 
-export function readArgs(): Record<string, ArgSpec> {
+export function readArgs() {
   return { id: idArg(), context: contextArg(), password: passwordArg() };
 }
 
-export function deleteArgs(): Record<string, ArgSpec> {
+export function deleteArgs() {
   return {
     id: idArg(),
     force: args.boolean({ description: 'Whether to bypass Trash and force deletion.', default: false }, { phase: 'sanitize' }),

@@ -4,7 +4,10 @@ import { takeOrRefuse, userCan } from '../auth/index.js';
 import { filterByContext } from '../core/shape.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { collection, created, item, paging, reply } from '../core/response.js';
+import { collection, created, item, reply } from '../core/response.js';
+import type { Params } from '../core/args/define.js';
+import { paging } from '../core/paging.js';
+import type { deleteArgs, listArgs, readArgs } from './args.js';
 import { getUser, principalOf } from '../users/index.js';
 import { checkLengths, cleanAuthorFields, readChanges, type CommentChanges } from './fields.js';
 import { applyStatus, checkDuplicate, checkFlood, initialStatus, isKnownStatusRequest } from './moderation.js';
@@ -15,7 +18,7 @@ import { listQuery } from './query.js';
 import { canModerate } from './readability.js';
 import type { CommentRecord } from './record.js';
 import { commentSchema } from './schema.js';
-import { deleteComment, getComment, getPost, insertComment, listComments, postFactsOf, updateComment } from './service.js';
+import { deleteComment as removeComment, getComment, getPost, insertComment, listComments as findComments, postFactsOf, updateComment as saveComment } from './service.js';
 import { addUserGeneratedRel, sanitizeCommentHtml } from './text.js';
 import { isEmpty } from '../format/php.js';
 
@@ -32,23 +35,23 @@ export function environment(context: RequestContext, deps: CommentsDeps): Prepar
   };
 }
 
-export async function listCommentsHandler(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
+export async function listComments(context: RequestContext<Params<typeof listArgs>>, deps: CommentsDeps): Promise<HandlerResult> {
   const viewer = viewerOf(context, deps);
-  const posts = Array.isArray(context.params.post) ? context.params.post : [];
+  const posts = context.params.post;
   let unlockedPost = 0;
   if (posts.length === 1) {
-    const post = await getPost(deps.storage, Number(posts[0]));
+    const post = await getPost(deps.storage, posts[0]!);
     if (post && unlocksPost(post, context, viewer, await postFactsOf(deps.storage, post))) unlockedPost = post.id;
   }
   const { query, page, perPage } = listQuery(context.params, viewer, context.site, unlockedPost);
-  const { items, total } = await listComments(deps.storage, query);
+  const { items, total } = await findComments(deps.storage, query);
   const env = environment(context, deps);
   const records = [];
   for (const comment of items) records.push(await prepareComment(comment, env));
   return collection(records, paging(total, page, perPage));
 }
 
-export async function readCommentHandler(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
+export async function readComment(context: RequestContext<Params<typeof readArgs>>, deps: CommentsDeps): Promise<HandlerResult> {
   const { comment } = await loadComment(context, deps);
   return item(await prepareComment(comment, environment(context, deps)));
 }
@@ -75,7 +78,7 @@ function requestedStatus(status: unknown): string | undefined {
   return typeof status === 'string' && isKnownStatusRequest(status) ? status : undefined;
 }
 
-export async function createCommentHandler(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
+export async function createComment(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
   const { params } = context;
   if (!isEmpty(params.id)) throw new CmsError('rest_comment_exists', 'Cannot create existing comment.', 400);
   if (!isEmpty(params.type) && params.type !== 'comment') throw new CmsError('rest_invalid_comment_type', 'Cannot create a comment with that type.', 400);
@@ -140,7 +143,7 @@ function dateFields(deps: CommentsDeps, context: RequestContext): { date: string
   return { date: local, date_gmt: gmt };
 }
 
-export async function updateCommentHandler(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
+export async function updateComment(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
   const { comment } = await loadComment(context, deps);
   const { params } = context;
   if (params.type !== undefined && params.type !== null && params.type !== comment.type) {
@@ -162,19 +165,19 @@ export async function updateCommentHandler(context: RequestContext, deps: Commen
     if (Object.keys(changes).length > 0) {
       const patch: Partial<CommentRecord> = { ...changes };
       if (changes.post !== undefined && changes.post !== comment.post) Object.assign(patch, await postFactsOf(tx, await getPost(tx, changes.post)));
-      current = (await updateComment(tx, comment.id, patch)) ?? comment;
+      current = (await saveComment(tx, comment.id, patch)) ?? comment;
     }
     return status !== undefined ? applyStatus(tx, current, status) : current;
   });
   return item(await prepareComment(saved, environment(context, deps)), EDIT);
 }
 
-export async function deleteCommentHandler(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
+export async function deleteComment(context: RequestContext<Params<typeof deleteArgs>>, deps: CommentsDeps): Promise<HandlerResult> {
   const { comment } = await loadComment(context, deps);
   const env = environment(context, deps);
   if (context.params.force === true) {
     const previous = await prepareComment(comment, env);
-    await deps.storage.transaction((tx) => deleteComment(tx, comment));
+    await deps.storage.transaction((tx) => removeComment(tx, comment));
     return reply({ deleted: true, previous: filterByContext(previous.data, commentSchema(), 'edit') });
   }
   if (!resolveCommentOptions(deps.comments).trash) {

@@ -3,7 +3,9 @@ import { filterDateToLocal } from '../content/post-type/index.js';
 import type { Site } from '../core/site.js';
 import type { Condition, ListQuery, SortKey } from '../ports/storage.js';
 import { canModerate, readableCondition, type Viewer } from './readability.js';
-import { pageOffset } from '../core/response.js';
+import type { Params } from '../core/args/define.js';
+import { pageWindow } from '../core/paging.js';
+import type { listArgs } from './args.js';
 
 const SEARCHED_FIELDS = ['author_name', 'author_email', 'author_url', 'author_ip', 'content'];
 /** The fields only callers who may read them (moderators, as for the edit context) filter or search by. */
@@ -14,9 +16,9 @@ const ORDER_FIELDS: Readonly<Record<string, string>> = {
   date: 'date', date_gmt: 'date_gmt', id: 'id', post: 'post', parent: 'parent', type: 'type',
 };
 
-function integers(value: unknown): number[] {
-  if (value === undefined || value === null) return [];
-  return (Array.isArray(value) ? value : [value]).map(Number).filter(Number.isSafeInteger);
+/** The ids of a list argument; ids past the largest safe integer name no record. */
+function integers(value: readonly number[] | undefined): number[] {
+  return value === undefined ? [] : value.filter(Number.isSafeInteger);
 }
 
 /** `status`: `approve` and `hold` (also `1` and `0`), `all` (both), `any` (every status), or a stored status. */
@@ -60,7 +62,7 @@ export interface ListWindow {
   perPage: number;
 }
 
-export function listQuery(params: Readonly<Record<string, unknown>>, viewer: Viewer, site: Pick<Site, 'timezone' | 'gmtOffset'>, unlockedPost: number): ListWindow {
+export function listQuery(params: Params<typeof listArgs>, viewer: Viewer, site: Pick<Site, 'timezone' | 'gmtOffset'>, unlockedPost: number): ListWindow {
   const where: Condition[] = [readableCondition(viewer, unlockedPost)];
   const add = (condition: Condition | null) => {
     if (condition) where.push(condition);
@@ -76,14 +78,14 @@ export function listQuery(params: Readonly<Record<string, unknown>>, viewer: Vie
   inList('parent', integers(params.parent_exclude), 'notIn');
   inList('post', integers(params.post), 'in');
   const readsPrivate = canModerate(viewer);
-  if (readsPrivate && typeof params.author_email === 'string' && params.author_email !== '') {
+  if (readsPrivate && params.author_email !== undefined && params.author_email !== '') {
     add({ field: 'author_email', op: 'textEquals', value: params.author_email });
   }
-  add(statusCondition(typeof params.status === 'string' ? params.status : 'approve'));
-  add(typeCondition(typeof params.type === 'string' ? params.type : 'comment'));
+  add(statusCondition(params.status));
+  add(typeCondition(params.type));
   for (const [name, op] of [['after', 'gt'], ['before', 'lt']] as const) {
     const value = params[name];
-    const local = typeof value === 'string' ? filterDateToLocal(value, site) : null;
+    const local = value !== undefined ? filterDateToLocal(value, site) : null;
     if (local !== null) add({ field: 'date', op, value: local });
   }
 
@@ -93,16 +95,13 @@ export function listQuery(params: Readonly<Record<string, unknown>>, viewer: Vie
   if (params.orderby === 'include' && include.length > 0) {
     orderBy = [{ rank: include.map((id): Condition => ({ field: 'id', op: 'eq', value: id })) }];
   } else {
-    const field = ORDER_FIELDS[String(params.orderby)] ?? 'date_gmt';
+    const field = ORDER_FIELDS[params.orderby] ?? 'date_gmt';
     orderBy = [{ field, direction }];
   }
 
-  const perPage = Number(params.per_page) || 10;
-  const page = Math.max(1, Number(params.page) || 1);
-  const offsetParam = Number(params.offset);
-  const offset = Number.isSafeInteger(offsetParam) && offsetParam > 0 ? offsetParam : pageOffset(page, perPage);
+  const { page, perPage, offset } = pageWindow(params, 'comment');
   const query: ListQuery = { where, orderBy, offset, limit: perPage, withTotal: true };
-  const search = typeof params.search === 'string' ? params.search : '';
+  const search = params.search ?? '';
   if (search !== '') query.search = { fields: readsPrivate ? SEARCHED_FIELDS : PUBLIC_SEARCHED_FIELDS, terms: [search] };
   return { query, page, perPage };
 }

@@ -84,8 +84,14 @@ export interface HandlerResult {
 /** Where a request came from: the outer HTTP request, a batch item, or an `_embed` lookup. */
 export type RequestOrigin = 'http' | 'batch' | 'embed';
 
-/** What permission checks and handlers receive. */
-export interface RequestContext {
+/** The parameters of a route whose arguments are not known here: each may be anything. */
+export type AnyParams = Readonly<Record<string, unknown>>;
+
+/**
+ * What permission checks and handlers receive. `P` types the parameters from the endpoint's declared arguments
+ * (`RequestContext<Params<typeof listArgs>>`, see `Params`).
+ */
+export interface RequestContext<P extends AnyParams = AnyParams> {
   /** The effective method (after `_method` / `X-HTTP-Method-Override`). */
   readonly method: string;
   /** The matched route pattern, e.g. `/cms/v2/posts/(?P<id>[\d]+)`. */
@@ -93,7 +99,7 @@ export interface RequestContext {
   /** The request path, relative to the API root. */
   readonly path: string;
   /** Validated, sanitised parameters merged with the reference's precedence; unknown parameters pass raw. */
-  readonly params: Readonly<Record<string, unknown>>;
+  readonly params: P;
   /** Whether a parameter was sent at all (a JSON `null` counts as sent). */
   has(name: string): boolean;
   /** The query string parameters as sent (used to carry them into pagination links). */
@@ -157,6 +163,6 @@ export interface InternalRequest {
 
 export type PermissionResult = boolean | CmsError;
 
-export type PermissionCheck = (context: RequestContext) => PermissionResult | Promise<PermissionResult>;
+export type PermissionCheck<P extends AnyParams = AnyParams> = (context: RequestContext<P>) => PermissionResult | Promise<PermissionResult>;
 
-export type Handler = (context: RequestContext) => unknown | Promise<unknown>;
+export type Handler<P extends AnyParams = AnyParams> = (context: RequestContext<P>) => unknown | Promise<unknown>;

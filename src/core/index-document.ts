@@ -87,11 +87,11 @@ export function registerIndex(registry: Registry): void {
     methods: ['GET'],
     args: { context: args.untyped({ default: 'view' }) },
     permission: allowAnyone,
-    handler: (context) => indexDocument(context, registry),
+    handler: (context) => readIndex(context, registry),
   }], { cache: { varies: 'nothing' } });
 }
 
-function indexDocument(context: RequestContext, registry: Registry): HandlerResult {
+function readIndex(context: RequestContext, registry: Registry): HandlerResult {
   const { site } = context;
   const data: Record<string, unknown> = {
     name: site.name,

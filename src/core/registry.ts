@@ -1,6 +1,6 @@
-import { compileArg, type Arg, type ArgSpec } from './args/define.js';
+import { compileArg, type Arg, type ArgMap, type Params } from './args/define.js';
 import type { JsonSchema } from './args/schema.js';
-import type { Handler, PermissionCheck } from './context.js';
+import type { AnyParams, Handler, PermissionCheck } from './context.js';
 import { NEUTRAL_NAMES, type Names } from './names.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -34,12 +34,28 @@ export interface CacheDeclaration {
 
 export interface EndpointDefinition {
   methods: readonly Method[];
-  args?: Record<string, ArgSpec>;
+  args?: ArgMap;
   /** Required: a public endpoint says so with `allowAnyone`. */
   permission: PermissionCheck;
   handler: Handler;
   allowBatch?: boolean;
   showInIndex?: boolean;
+}
+
+/** An endpoint whose permission check and handler receive the parameters its `args` declare, typed. */
+export interface TypedEndpoint<A extends ArgMap> extends Omit<EndpointDefinition, 'args' | 'permission' | 'handler'> {
+  args?: A;
+  permission: PermissionCheck<Params<A>>;
+  handler: Handler<Params<A>>;
+}
+
+/**
+ * One row of a route table with its parameters typed from its arguments: `args` is declared once, and the
+ * permission check and handler see each declared argument as the argument engine leaves it (coerced, defaulted).
+ */
+export function endpoint<A extends ArgMap = Record<never, never>>(definition: TypedEndpoint<A>): EndpointDefinition {
+  // The engine checked every declared argument before either runs, so the parameters are what `Params<A>` says.
+  return definition as unknown as EndpointDefinition;
 }
 
 export interface RouteOptions {
@@ -112,7 +128,7 @@ export interface RouteMatch {
 }
 
 /** Permission for endpoints anyone may call. */
-export const allowAnyone: PermissionCheck = () => true;
+export const allowAnyone: PermissionCheck<AnyParams> = () => true;
 
 /** Turns the reference's PCRE route fragment into an anchored, case-insensitive JS regex. */
 export function compilePattern(pattern: string): RegExp {

@@ -4,7 +4,7 @@
  */
 import { listKey } from './cache/fragments.js';
 import { fragmentKey, type FragmentScope } from './cache/policy.js';
-import type { HandlerResult, InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
+import type { InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
 import { EncodedJson, joinJsonArray } from './encode.js';
 import type { InternalParent, Outcome } from './outcome.js';
 import { parseQueryString } from './query.js';
@@ -124,31 +124,6 @@ class Embedder {
     const response = await this.dispatch({ method: 'GET', path, query }, { user, site, origin: 'embed' });
     return response.body;
   }
-}
-
-/** `X-WP-Total`, `X-WP-TotalPages` and `Link` rel prev/next for a collection. */
-export function pagingHeaders(paging: NonNullable<HandlerResult['paging']>, context: RequestContext, prefix: string): Record<string, string | number> {
-  const headers: Record<string, string | number> = {
-    [`${prefix}-Total`]: paging.total,
-    [`${prefix}-TotalPages`]: paging.totalPages,
-  };
-  // The links name the route in their path, so `rest_route` is not carried over.
-  const withPage = (page: number) => {
-    const query = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(context.query)) if (key !== 'rest_route') query[key] = context.query[key];
-    query.page = page;
-    return query;
-  };
-  const links: string[] = [];
-  if (paging.page > 1) {
-    const previous = paging.previousUnclamped ? paging.page - 1 : Math.min(paging.page - 1, paging.totalPages);
-    links.push(`<${context.url(context.path, withPage(previous))}>; rel="prev"`);
-  }
-  if (paging.totalPages > paging.page) {
-    links.push(`<${context.url(context.path, withPage(paging.page + 1))}>; rel="next"`);
-  }
-  if (links.length > 0) headers.Link = links.join(', ');
-  return headers;
 }
 
 export function splitPath(pathWithQuery: string): [string, string] {

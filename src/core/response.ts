@@ -61,19 +61,3 @@ export function reply(body: unknown, init: ResultInit = {}): HandlerResult {
 export function isHandlerResult(value: unknown): value is HandlerResult {
   return typeof value === 'object' && value !== null && (value as HandlerResult).kind === 'result';
 }
-
-/** Paging figures for a list: total pages is 0 when there are no items. */
-export function paging(total: number, page: number, perPage: number): Paging {
-  return { total, totalPages: total === 0 ? 0 : Math.ceil(total / perPage), page };
-}
-
-/**
- * The store offset of a page: `(page - 1) * perPage`, held at the largest safe integer, which no store reaches.
- * Pages are checked only to be at least 1, so a page near 2^53 or beyond would otherwise give an offset the stores
- * refuse.
- */
-export function pageOffset(page: number, perPage: number): number {
-  const offset = (page - 1) * perPage;
-  // A page that is no finite number (1e309 reads as Infinity, and Infinity × 0 is NaN) is past the end as well.
-  return offset >= 0 && offset < Number.MAX_SAFE_INTEGER ? Math.floor(offset) : Number.MAX_SAFE_INTEGER;
-}

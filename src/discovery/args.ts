@@ -1,8 +1,8 @@
 /** Arguments of the discovery routes, as the reference declares them. */
-import { args, type ArgSpec } from '../core/args/define.js';
+import { args, fromPath } from '../core/args/define.js';
 import { sanitizeKey } from '../format/text.js';
 
-export function contextArg(): ArgSpec {
+export function contextArg() {
   return args.string(
     { description: 'Scope under which the request is made; determines fields present in response.', enum: ['view', 'embed', 'edit'], default: 'view' },
     { transform: sanitizeKey },
@@ -10,7 +10,7 @@ export function contextArg(): ArgSpec {
 }
 
 export const typeListArgs = () => ({ context: contextArg() });
-export const typeItemArgs = () => ({ type: args.string({ description: 'An alphanumeric identifier for the post type.' }), context: contextArg() });
+export const typeItemArgs = () => ({ type: fromPath(args.string({ description: 'An alphanumeric identifier for the post type.' })), context: contextArg() });
 export const taxonomyListArgs = () => ({
   context: contextArg(),
   type: args.string({ description: 'Limit results to taxonomies associated with a specific post type.' }, { phase: 'sanitize' }),

@@ -1,5 +1,7 @@
 /** The handlers of `/types`, `/taxonomies` and `/statuses`. */
+import type { Params } from '../core/args/define.js';
 import type { HandlerResult, Item, RequestContext } from '../core/context.js';
+import type { taxonomyListArgs, typeItemArgs } from './args.js';
 import { CmsError, forbidden } from '../core/errors.js';
 import { CMS } from '../core/names.js';
 import { collection, item, reply } from '../core/response.js';
@@ -22,9 +24,9 @@ export function listTypes(context: RequestContext, deps: DiscoveryDeps): Handler
   return reply(keyedCollection(entries, postTypeSchema(), context.context));
 }
 
-export function readType(context: RequestContext, deps: DiscoveryDeps): HandlerResult {
+export function readType(context: RequestContext<Params<typeof typeItemArgs>>, deps: DiscoveryDeps): HandlerResult {
   const rules = deps.capabilityRules;
-  const slug = String(context.params.type);
+  const slug = context.params.type;
   const type = POST_TYPES.find((candidate) => candidate.slug === slug);
   if (!type) {
     // Types the capability rules know but that have no routes here are the reference's types hidden from REST.
@@ -37,9 +39,9 @@ export function readType(context: RequestContext, deps: DiscoveryDeps): HandlerR
   return item(preparePostType(type, rules, shownType(context, deps)));
 }
 
-export function listTaxonomies(context: RequestContext, deps: DiscoveryDeps): HandlerResult {
+export function listTaxonomies(context: RequestContext<Params<typeof taxonomyListArgs>>, deps: DiscoveryDeps): HandlerResult {
   const rules = deps.capabilityRules;
-  const type = typeof context.params.type === 'string' ? context.params.type : '';
+  const type = context.params.type ?? '';
   const entries: [string, Item][] = TAXONOMIES
     .filter((taxonomy) => type === '' || taxonomy.types.includes(type))
     .filter((taxonomy) => context.context !== 'edit' || canAssignTerms(context, rules, taxonomy.slug))

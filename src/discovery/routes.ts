@@ -1,5 +1,5 @@
 /** The routes of `cms/v2/types`, `/statuses`, `/taxonomies` and `/themes`, in the reference's order. */
-import { allowAnyone, READABLE, type RouteTable } from '../core/registry.js';
+import { allowAnyone, endpoint, READABLE, type RouteTable } from '../core/registry.js';
 import { statusItemArgs, statusListArgs, taxonomyItemArgs, taxonomyListArgs, themeItemArgs, themeListArgs, typeItemArgs, typeListArgs } from './args.js';
 import { listStatuses, listTaxonomies, listThemes, listTypes, readStatus, readTaxonomy, readTheme, readType } from './handlers.js';
 import {
@@ -14,7 +14,7 @@ export function discoveryRoutes(deps: DiscoveryDeps): RouteTable {
       { methods: READABLE, args: typeListArgs(), permission: (c) => canListTypes(c, deps), handler: (c) => listTypes(c, deps) },
     ] },
     { path: '/types/(?P<type>[\\w-]+)', schema: postTypeSchema, cache: { varies: 'capabilities' }, endpoints: [
-      { methods: READABLE, args: typeItemArgs(), permission: allowAnyone, handler: (c) => readType(c, deps) },
+      endpoint({ methods: READABLE, args: typeItemArgs(), permission: allowAnyone, handler: (c) => readType(c, deps) }),
     ] },
     { path: '/statuses', schema: postStatusSchema, cache: { varies: 'capabilities' }, endpoints: [
       { methods: READABLE, args: statusListArgs(), permission: (c) => canListStatuses(c, deps), handler: (c) => listStatuses(c, deps) },
@@ -23,7 +23,7 @@ export function discoveryRoutes(deps: DiscoveryDeps): RouteTable {
       { methods: READABLE, args: statusItemArgs(), permission: (c) => canReadStatus(c, deps), handler: readStatus },
     ] },
     { path: '/taxonomies', schema: taxonomyItemSchema, cache: { varies: 'capabilities' }, endpoints: [
-      { methods: READABLE, args: taxonomyListArgs(), permission: (c) => canListTaxonomies(c, deps), handler: (c) => listTaxonomies(c, deps) },
+      endpoint({ methods: READABLE, args: taxonomyListArgs(), permission: (c) => canListTaxonomies(c, deps), handler: (c) => listTaxonomies(c, deps) }),
     ] },
     { path: '/taxonomies/(?P<taxonomy>[\\w-]+)', schema: taxonomyItemSchema, cache: { varies: 'capabilities' }, endpoints: [
       { methods: READABLE, args: taxonomyItemArgs(), permission: (c) => canReadTaxonomy(c, deps), handler: (c) => readTaxonomy(c, deps) },

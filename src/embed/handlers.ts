@@ -1,9 +1,10 @@
 /** The handlers of `GET /oembed/1.0/embed` and `GET /oembed/1.0/proxy`. */
+import type { Params } from '../core/args/define.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import type { AnswerSerializer } from '../core/registry.js';
+import type { embedArgs, proxyArgs } from './args.js';
 import { cacheKey } from './cache.js';
-import { absint } from './escape.js';
 import { DEFAULT_EMBED_SIZE, fallbackEmbed } from './fallback-handlers.js';
 import { findEmbeddablePost, isOwnHost } from './local.js';
 import { postEmbedData } from './post-embed.js';
@@ -17,9 +18,9 @@ export function invalidUrl(): CmsError {
 }
 
 /** One of this site's posts or pages as an oEmbed object. */
-export async function embedPost(context: RequestContext, runtime: OembedRuntime): Promise<Record<string, unknown>> {
+export async function embedPost(context: RequestContext<Params<typeof embedArgs>>, runtime: OembedRuntime): Promise<Record<string, unknown>> {
   const site = runtime.embedSite(context.site);
-  const post = await findEmbeddablePost(String(context.params.url ?? ''), site);
+  const post = await findEmbeddablePost(context.params.url, site);
   if (!post) throw invalidUrl();
   return postEmbedData(post, context.params.maxwidth, site);
 }
@@ -29,7 +30,7 @@ export async function embedPost(context: RequestContext, runtime: OembedRuntime)
  * fetched); the trusted providers, then discovery (never for this site's own host); the built-in handlers.
  * Failures that cost a fetch are cached briefly.
  */
-export async function proxyLookup(context: RequestContext, runtime: OembedRuntime): Promise<Record<string, unknown>> {
+export async function proxyEmbed(context: RequestContext<Params<typeof proxyArgs>>, runtime: OembedRuntime): Promise<Record<string, unknown>> {
   const { params } = context;
   const key = cacheKey(params, context.user?.id ?? 0);
   const cached = await runtime.cache.get(key);
@@ -38,9 +39,9 @@ export async function proxyLookup(context: RequestContext, runtime: OembedRuntim
     return cached.data;
   }
 
-  const url = String(params.url ?? '');
-  const width = absint(params.maxwidth);
-  const height = params.maxheight === undefined || params.maxheight === null ? null : absint(params.maxheight);
+  const { url } = params;
+  const width = params.maxwidth;
+  const height = params.maxheight ?? null;
   const site = runtime.embedSite(context.site);
   const post = await findEmbeddablePost(url, site);
   if (post) return postEmbedData(post, width, site);

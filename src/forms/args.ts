@@ -3,7 +3,7 @@
  * `"args": []` for each endpoint) and casts what it reads as PHP does, so the casts live here instead of in
  * argument definitions; only the submissions list (ours) declares paging arguments.
  */
-import { args } from '../core/args/define.js';
+import { pageArgs, postsPerPage } from '../core/paging.js';
 import type { FormListQuery } from './service.js';
 import { phpString } from './text.js';
 
@@ -26,9 +26,7 @@ function phpText(value: unknown): string {
 
 /** The list query as the reference's post query reads `per_page`, `offset`, `order`, `orderby` and `search`. */
 export function listQueryOf(params: Readonly<Record<string, unknown>>): FormListQuery {
-  let perPage = params.per_page === undefined || params.per_page === null ? -1 : phpInt(params.per_page);
-  if (perPage < -1) perPage = Math.abs(perPage);
-  else if (perPage === 0) perPage = 1;
+  const perPage = postsPerPage(params.per_page === undefined || params.per_page === null ? undefined : phpInt(params.per_page));
   const order = params.order === undefined || params.order === null ? 'ASC' : phpText(params.order);
   return {
     perPage,
@@ -44,7 +42,4 @@ export function isDryRun(params: Readonly<Record<string, unknown>>): boolean {
   return params.context === 'dry-run';
 }
 
-export const submissionListArgs = {
-  page: args.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
-  per_page: args.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
-};
+export const submissionListArgs = pageArgs();

@@ -64,7 +64,7 @@ function invalidFieldsJson(outcome: SubmissionOutcome, unitTag: string): Record<
   }));
 }
 
-export async function feedbackHandler(context: RequestContext, runtime: FormsRuntime) {
+export async function submitFeedback(context: RequestContext, runtime: FormsRuntime) {
   if (!acceptsBody(context)) throw unsupportedMediaType();
   const record = await requireForm(context, runtime);
   const unitTag = unitTagOf({ _wpcf7_unit_tag: context.params._wpcf7_unit_tag });

@@ -1,10 +1,12 @@
 /** The handlers of the form routes: list, create, read, update, delete, schema, refill and submissions. */
 import { userCan } from '../auth/index.js';
+import type { Params } from '../core/args/define.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { collection, paging, reply } from '../core/response.js';
+import { collection, reply } from '../core/response.js';
+import { pageWindow, paging } from '../core/paging.js';
 import type { Site } from '../core/site.js';
-import { isDryRun, listQueryOf, phpInt } from './args.js';
+import { isDryRun, listQueryOf, phpInt, type submissionListArgs } from './args.js';
 import { validateConfiguration, type ConfigErrors } from './config-errors.js';
 import { defaultFromEmail } from './defaults.js';
 import { mailTagContext, modelOf, schemaOf } from './form-model.js';
@@ -13,7 +15,8 @@ import { applyWrite, isValidLocale, propertiesJson, type FormWrite } from './pro
 import { quizRefill } from './quiz.js';
 import type { ContactForm, FormRecord } from './record.js';
 import {
-  deleteForm, formOf, listForms, listSubmissions, loadFormRecord, removeSubmissionsOf, saveForm, templateForm,
+  deleteForm as removeForm, formOf, listForms as findForms, listSubmissions as findSubmissions, loadFormRecord, removeSubmissionsOf, saveForm,
+  templateForm,
 } from './service.js';
 
 export function notFound(): CmsError {
@@ -35,8 +38,8 @@ export function listItem(record: FormRecord): Record<string, unknown> {
   };
 }
 
-export async function listFormsHandler(context: RequestContext, runtime: FormsRuntime) {
-  const records = await listForms(runtime.deps.storage, listQueryOf(context.params));
+export async function listForms(context: RequestContext, runtime: FormsRuntime) {
+  const records = await findForms(runtime.deps.storage, listQueryOf(context.params));
   return reply(records.map(listItem));
 }
 
@@ -74,7 +77,7 @@ function writeContext(context: RequestContext, runtime: FormsRuntime) {
   return { unfilteredHtml: userCan(context.user, 'unfiltered_html', undefined, runtime.deps.capabilityRules) };
 }
 
-export async function createFormHandler(context: RequestContext, runtime: FormsRuntime) {
+export async function createForm(context: RequestContext, runtime: FormsRuntime) {
   if (phpInt(context.params.id) !== 0) {
     throw new CmsError('wpcf7_post_exists', 'Cannot create existing contact form.', 400);
   }
@@ -86,12 +89,12 @@ export async function createFormHandler(context: RequestContext, runtime: FormsR
   return answerWrite({ ...form, id: record.id, hash: record.hash, slug: null }, context, runtime);
 }
 
-export async function getFormHandler(context: RequestContext, runtime: FormsRuntime) {
+export async function readForm(context: RequestContext, runtime: FormsRuntime) {
   const record = await requireForm(context, runtime);
   return reply(formJson(formOf(record, runtime.adminEmail)));
 }
 
-export async function updateFormHandler(context: RequestContext, runtime: FormsRuntime) {
+export async function updateForm(context: RequestContext, runtime: FormsRuntime) {
   const record = await requireForm(context, runtime);
   const form = applyWrite(formOf(record, runtime.adminEmail), writeOf(context.params), writeContext(context, runtime));
   if (!isDryRun(context.params)) {
@@ -100,31 +103,30 @@ export async function updateFormHandler(context: RequestContext, runtime: FormsR
   return answerWrite(form, context, runtime);
 }
 
-export async function deleteFormHandler(context: RequestContext, runtime: FormsRuntime) {
+export async function deleteForm(context: RequestContext, runtime: FormsRuntime) {
   const record = await requireForm(context, runtime);
   await removeSubmissionsOf(runtime.deps.storage, record.id);
-  if (!(await deleteForm(runtime.deps.storage, record.id))) {
+  if (!(await removeForm(runtime.deps.storage, record.id))) {
     throw new CmsError('wpcf7_cannot_delete', 'There was an error deleting the contact form.', 500);
   }
   return reply({ deleted: true });
 }
 
-export async function schemaHandler(context: RequestContext, runtime: FormsRuntime) {
+export async function readFeedbackSchema(context: RequestContext, runtime: FormsRuntime) {
   const model = modelOf(formOf(await requireForm(context, runtime), runtime.adminEmail));
   return reply(schemaOf(model, runtime, context.site, mailTagContext(model, runtime, context.site, null)));
 }
 
-export async function refillHandler(context: RequestContext, runtime: FormsRuntime) {
+export async function readRefill(context: RequestContext, runtime: FormsRuntime) {
   const model = modelOf(formOf(await requireForm(context, runtime), runtime.adminEmail));
   const quiz = quizRefill(model, runtime);
   return reply(quiz ? { quiz } : []);
 }
 
-export async function listSubmissionsHandler(context: RequestContext, runtime: FormsRuntime) {
+export async function listSubmissions(context: RequestContext<Params<typeof submissionListArgs>>, runtime: FormsRuntime) {
   const record = await requireForm(context, runtime);
-  const page = typeof context.params.page === 'number' ? context.params.page : 1;
-  const perPage = typeof context.params.per_page === 'number' ? context.params.per_page : 10;
-  const { items, total } = await listSubmissions(runtime.deps.storage, record.id, page, perPage);
+  const { page, perPage } = pageWindow(context.params, 'page');
+  const { items, total } = await findSubmissions(runtime.deps.storage, record.id, page, perPage);
   const shown = items.map((item) => ({
     data: {
       id: item.id, contact_form_id: item.form_id, status: item.status, date_gmt: item.date_gmt,

@@ -14,7 +14,7 @@ import {
 } from './record.js';
 import { completeMessages } from './properties.js';
 import { flatten, phpString } from './text.js';
-import { pageOffset } from '../core/response.js';
+import { pageOffset } from '../core/paging.js';
 
 type SiteTime = Pick<Site, 'timezone' | 'gmtOffset'>;
 

@@ -2,16 +2,17 @@
  * Arguments of the routes we add to `mailing/v1` (the sign-up route itself declares none, as the reference).
  * The same definitions check the in-process API's input, so both accept exactly the same shapes.
  */
-import { arg, args, type ArgSpec } from '../core/args/define.js';
+import { arg, args, fromPath } from '../core/args/define.js';
 import type { JsonSchema } from '../core/args/schema.js';
+import { pageArgs } from '../core/paging.js';
 import { LIST_ID_PATTERN, MESSAGE_KEYS } from './settings.js';
 
 export const MAX_LISTS = 20;
 
-const listId: JsonSchema = { type: 'string', pattern: LIST_ID_PATTERN };
-const text = (description: string, maxLength: number): JsonSchema => ({ description, type: 'string', maxLength });
+const listId = { type: 'string', pattern: LIST_ID_PATTERN } as const satisfies JsonSchema;
+const text = (description: string, maxLength: number) => ({ description, type: 'string', maxLength }) as const satisfies JsonSchema;
 
-const settingsSchema: JsonSchema = {
+const settingsSchema = {
   description: 'The form settings; keys not sent keep their value.',
   type: 'object',
   properties: {
@@ -28,17 +29,17 @@ const settingsSchema: JsonSchema = {
     email_typo_check: { description: 'Suggest corrections to mistyped email domains.', type: 'boolean' },
   },
   additionalProperties: false,
-};
+} as const satisfies JsonSchema;
 
-const messagesSchema: JsonSchema = {
+const messagesSchema = {
   description: 'Messages shown after a sign-up, by key; an empty text restores the default.',
   type: 'object',
   properties: Object.fromEntries(MESSAGE_KEYS.map((key) => [key, { type: 'string', maxLength: 2000 }])),
   additionalProperties: false,
-};
+} as const satisfies JsonSchema;
 
 /** The body of a form create or update. */
-export function formWriteArgs(): Record<string, ArgSpec> {
+export function formWriteArgs() {
   return {
     title: arg(text('The form name.', 500)),
     slug: arg(text('An alphanumeric identifier for the form, unique among forms.', 200)),
@@ -49,25 +50,18 @@ export function formWriteArgs(): Record<string, ArgSpec> {
   };
 }
 
-export function formIdArg(): ArgSpec {
-  return args.integer({ description: 'Unique identifier for the form.' });
+export function formIdArg() {
+  return fromPath(args.integer({ description: 'Unique identifier for the form.' }));
 }
 
-export function pagingArgs(): Record<string, ArgSpec> {
-  return {
-    page: args.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
-    per_page: args.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
-  };
-}
-
-export function subscriberListArgs(): Record<string, ArgSpec> {
+export function subscriberListArgs() {
   return {
     list: arg({ description: 'The audience id.', ...listId }, { required: true }),
     status: args.string({ description: 'Only subscribers with this status.', enum: ['pending', 'subscribed', 'unsubscribed'] }),
-    ...pagingArgs(),
+    ...pageArgs(),
   };
 }
 
-export function tokenArgs(): Record<string, ArgSpec> {
+export function tokenArgs() {
   return { token: args.string({ description: 'The token of the link sent by email.' }, { required: true }) };
 }

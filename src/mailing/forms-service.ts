@@ -3,8 +3,7 @@
  * checked by the routes' own argument definitions (`args.ts`), so both accept exactly the same bodies.
  */
 import { sanitizeHtml } from '../format/lazy-modules.js';
-import type { ArgSpec } from '../core/args/define.js';
-import { compileArg } from '../core/args/define.js';
+import { compileArg, type ArgMap, type Params } from '../core/args/define.js';
 import { phpTrim } from '../format/php.js';
 import { stripAllTags } from '../format/strip-tags.js';
 import { ALLOWED_PROTOCOLS } from '../format/url.js';
@@ -22,20 +21,20 @@ import {
   toSignupForm,
   uniqueFormSlug,
   updateFormRecord,
-  type FormStatus,
   type SignupForm,
   type SignupFormFields,
 } from './forms-store.js';
+import type { formWriteArgs } from './args.js';
 import { DEFAULT_CONTENT, MESSAGE_KEYS, SETTING_KEYS, type FormMessages, type FormSettings } from './settings.js';
 
 /** Checked input: sanitised values and whether each was sent. */
+/** A form create or update, checked by `formWriteArgs()`. */
 export interface FormInput {
-  readonly params: Readonly<Record<string, unknown>>;
-  has(name: string): boolean;
+  readonly params: Params<typeof formWriteArgs>;
 }
 
 /** Runs a plain object through argument definitions as a JSON body would go (400 `rest_invalid_param` ...). */
-export function checkInput(input: unknown, specs: Record<string, ArgSpec>): FormInput {
+export function checkInput<A extends ArgMap>(input: unknown, specs: A): { readonly params: Params<A>; has(name: string): boolean } {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new CmsError('rest_invalid_param', 'The input must be an object.', 400);
   }
@@ -48,8 +47,8 @@ export function checkInput(input: unknown, specs: Record<string, ArgSpec>): Form
   }
   const groups = new ParamGroups({ json, post: null, query: {}, url: {}, endpoint: declared });
   validateParams(groups, declared, { user: null, method: 'POST', param: (name) => groups.get(name) });
-  const params = groups.merged();
-  return { params, has: (name) => groups.has(name) };
+  // Checked by the engine against `specs`, so the parameters are what `Params<A>` says.
+  return { params: groups.merged() as Params<A>, has: (name) => groups.has(name) };
 }
 
 export function formNotFound(): CmsError {
@@ -120,19 +119,19 @@ function messagesFrom(sent: Record<string, unknown>, current: Partial<FormMessag
 const asObject = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : {};
 
-const titleOf = (value: unknown) => phpTrim(stripAllTags(String(value)));
+const titleOf = (value: string) => phpTrim(stripAllTags(value));
 
 export async function createForm(deps: MailingDeps, input: FormInput): Promise<SignupForm> {
-  const { params, has } = input;
-  const title = has('title') ? titleOf(params.title) : '';
+  const { params } = input;
+  const title = params.title !== undefined ? titleOf(params.title) : '';
   const dates = nowDates(deps);
-  const base = slugOf(has('slug') && params.slug !== '' ? String(params.slug) : title) || 'sign-up-form';
+  const base = slugOf(params.slug !== undefined && params.slug !== '' ? params.slug : title) || 'sign-up-form';
   const record = await insertFormRecord(deps.storage, {
     type: FORM_TYPE,
-    status: (params.status as FormStatus | undefined) ?? 'publish',
+    status: params.status ?? 'publish',
     title,
     slug: await uniqueFormSlug(deps.storage, base),
-    content: has('content') ? String(params.content) : DEFAULT_CONTENT,
+    content: params.content ?? DEFAULT_CONTENT,
     date: dates.local,
     date_gmt: dates.gmt,
     modified: dates.local,
@@ -149,17 +148,17 @@ export async function createForm(deps: MailingDeps, input: FormInput): Promise<S
 export async function updateForm(deps: MailingDeps, id: number, input: FormInput): Promise<SignupForm> {
   const existing = await getFormRecord(deps.storage, id);
   if (!existing) throw formNotFound();
-  const { params, has } = input;
+  const { params } = input;
   const patch: Partial<SignupFormFields> = {};
-  if (has('title') && params.title !== null) patch.title = titleOf(params.title);
-  if (has('slug') && typeof params.slug === 'string') {
+  if (params.title !== undefined) patch.title = titleOf(params.title);
+  if (params.slug !== undefined) {
     const base = slugOf(params.slug) || slugOf(patch.title ?? existing.title) || 'sign-up-form';
     patch.slug = await uniqueFormSlug(deps.storage, base, id);
   }
-  if (typeof params.status === 'string') patch.status = params.status as FormStatus;
-  if (typeof params.content === 'string') patch.content = params.content;
-  if (has('settings')) patch.settings = settingsFrom(asObject(params.settings), settingsOf(existing));
-  if (has('messages')) patch.messages = messagesFrom(asObject(params.messages), existing.messages ?? {});
+  if (params.status !== undefined) patch.status = params.status;
+  if (params.content !== undefined) patch.content = params.content;
+  if (params.settings !== undefined) patch.settings = settingsFrom(asObject(params.settings), settingsOf(existing));
+  if (params.messages !== undefined) patch.messages = messagesFrom(asObject(params.messages), existing.messages ?? {});
   const dates = nowDates(deps);
   patch.modified = dates.local;
   patch.modified_gmt = dates.gmt;

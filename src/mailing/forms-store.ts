@@ -5,7 +5,7 @@
  */
 import type { Condition, StoragePort, StoredRecord } from '../ports/storage.js';
 import { DEFAULT_MESSAGES, DEFAULT_SETTINGS, MESSAGE_KEYS, SETTING_KEYS, type FormMessages, type FormSettings, type MessageKey } from './settings.js';
-import { pageOffset } from '../core/response.js';
+import { pageOffset } from '../core/paging.js';
 
 export const POSTS_COLLECTION = 'posts';
 export const FORM_TYPE = 'mc4wp-form';

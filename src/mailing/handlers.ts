@@ -1,10 +1,13 @@
 /** Handlers of the routes we add to `mailing/v1`: sign-up forms, subscribers, confirmation and unsubscribe links. */
+import type { Params } from '../core/args/define.js';
 import type { Item, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { collection, created, item, paging, reply } from '../core/response.js';
-import { isMailingListError, type Subscriber, type SubscriberStatus, type TokenOutcome } from '../ports/mailing-list.js';
+import { collection, created, item, reply } from '../core/response.js';
+import { pageArgs, pageWindow, paging } from '../core/paging.js';
+import { isMailingListError, type Subscriber, type TokenOutcome } from '../ports/mailing-list.js';
+import type { formIdArg, formWriteArgs, subscriberListArgs, tokenArgs } from './args.js';
 import type { MailingDeps } from './deps.js';
-import { createForm, deleteForm, readForm, updateForm } from './forms-service.js';
+import { createForm as insertForm, deleteForm as removeForm, readForm as loadForm, updateForm as saveForm } from './forms-service.js';
 import { listFormRecords, toSignupForm, type SignupForm } from './forms-store.js';
 
 function formItem(context: RequestContext, form: SignupForm): Item {
@@ -17,30 +20,30 @@ function formItem(context: RequestContext, form: SignupForm): Item {
   };
 }
 
-const idOf = (context: RequestContext) => Number(context.params.id);
+type IdParams = Params<{ id: ReturnType<typeof formIdArg> }>;
+type WriteParams = Params<typeof formWriteArgs> & IdParams;
 
-export async function listForms(context: RequestContext, deps: MailingDeps) {
-  const page = Number(context.params.page);
-  const perPage = Number(context.params.per_page);
+export async function listForms(context: RequestContext<Params<typeof pageArgs>>, deps: MailingDeps) {
+  const { page, perPage } = pageWindow(context.params, 'page');
   const { items, total } = await listFormRecords(deps.storage, page, perPage);
   return collection(items.map((record) => formItem(context, toSignupForm(record))), paging(total, page, perPage));
 }
 
-export async function readFormHandler(context: RequestContext, deps: MailingDeps) {
-  return item(formItem(context, await readForm(deps, idOf(context))));
+export async function readForm(context: RequestContext<IdParams>, deps: MailingDeps) {
+  return item(formItem(context, await loadForm(deps, context.params.id)));
 }
 
-export async function createFormHandler(context: RequestContext, deps: MailingDeps) {
-  const form = await createForm(deps, context);
+export async function createForm(context: RequestContext<Params<typeof formWriteArgs>>, deps: MailingDeps) {
+  const form = await insertForm(deps, context);
   return created(formItem(context, form), context.url(`/mailing/v1/forms/${form.id}`));
 }
 
-export async function updateFormHandler(context: RequestContext, deps: MailingDeps) {
-  return item(formItem(context, await updateForm(deps, idOf(context), context)));
+export async function updateForm(context: RequestContext<WriteParams>, deps: MailingDeps) {
+  return item(formItem(context, await saveForm(deps, context.params.id, context)));
 }
 
-export async function deleteFormHandler(context: RequestContext, deps: MailingDeps) {
-  const form = await deleteForm(deps, idOf(context));
+export async function deleteForm(context: RequestContext<IdParams>, deps: MailingDeps) {
+  const form = await removeForm(deps, context.params.id);
   return reply({ deleted: true, previous: form });
 }
 
@@ -67,15 +70,15 @@ function subscriberData(subscriber: Subscriber): Record<string, unknown> {
   };
 }
 
-export async function listSubscribers(context: RequestContext, deps: MailingDeps) {
+export async function listSubscribers(context: RequestContext<Params<typeof subscriberListArgs>>, deps: MailingDeps) {
   if (!deps.provider.listSubscribers) throw unsupported('list subscribers');
-  const page = Number(context.params.page);
-  const perPage = Number(context.params.per_page);
+  const { params } = context;
+  const { page, perPage } = pageWindow(params, 'page');
   const result = await deps.provider.listSubscribers({
-    list: String(context.params.list),
+    list: params.list,
     page,
     perPage,
-    ...(typeof context.params.status === 'string' ? { status: context.params.status as SubscriberStatus } : {}),
+    ...(params.status !== undefined ? { status: params.status } : {}),
   });
   return collection(result.items.map((subscriber) => ({ data: subscriberData(subscriber) })), paging(result.total, page, perPage));
 }
@@ -101,16 +104,16 @@ function linkAnswer(outcome: TokenOutcome, redirect: string | undefined) {
   return reply({ status: outcome.status, email: outcome.email, lists: outcome.lists });
 }
 
-export async function confirmHandler(context: RequestContext, deps: MailingDeps) {
+export async function confirmSubscription(context: RequestContext<Params<typeof tokenArgs>>, deps: MailingDeps) {
   const { provider } = deps;
   if (!provider.confirm) throw unsupported('confirm sign-ups through links of this site');
-  const outcome = await followLink(() => provider.confirm!(String(context.params.token)));
+  const outcome = await followLink(() => provider.confirm!(context.params.token));
   return linkAnswer(outcome, deps.mailing.redirects.confirmed);
 }
 
-export async function unsubscribeHandler(context: RequestContext, deps: MailingDeps) {
+export async function cancelSubscription(context: RequestContext<Params<typeof tokenArgs>>, deps: MailingDeps) {
   const { provider } = deps;
   if (!provider.unsubscribe) throw unsupported('unsubscribe through links of this site');
-  const outcome = await followLink(() => provider.unsubscribe!(String(context.params.token)));
+  const outcome = await followLink(() => provider.unsubscribe!(context.params.token));
   return linkAnswer(outcome, deps.mailing.redirects.unsubscribed);
 }

@@ -6,6 +6,7 @@ import { sanitizeTextField } from '../format/text.js';
 import { authorizationStatus } from '../core/errors.js';
 import type { Principal } from '../core/context.js';
 import { capabilitiesOf, collectionArgs, contextArg, itemArgs, type ItemSchema } from '../content/post-type/index.js';
+import type { Modifier } from './images/edit.js';
 import { ATTACHMENT_TYPE, MEDIA_TYPES } from './schema.js';
 
 /** Statuses other than `inherit` need the type's `edit_posts` (`private` may also be had with `read_private_posts`). */
@@ -26,7 +27,7 @@ function statusCheck(rules: CapabilityRules): ArgCheck {
 const integerList = (description: string): ArgSpec =>
   arg({ description, type: 'array', items: { type: 'integer' }, default: [] }, { phase: 'sanitize' });
 
-export function mediaCollectionArgs(rules: CapabilityRules): Record<string, ArgSpec> {
+export function mediaCollectionArgs(rules: CapabilityRules) {
   const base = collectionArgs(ATTACHMENT_TYPE, rules);
   const result: Record<string, ArgSpec> = {};
   for (const [name, spec] of Object.entries(base)) {
@@ -51,7 +52,8 @@ export function mediaCollectionArgs(rules: CapabilityRules): Record<string, ArgS
     { default: null, description: 'Only items of these MIME types.', type: 'array', items: { type: 'string' } },
     { phase: 'sanitize' },
   );
-  return result;
+  // The post-type list's arguments with media's own status and filters: the paging ones are the kit's.
+  return result as typeof base;
 }
 
 /** Fields whose value goes to the handler as sent (a string or a `{raw}` object). */
@@ -169,14 +171,15 @@ const MODIFIERS_SCHEMA: JsonSchema = {
   },
 };
 
-const percentage = (description: string): ArgSpec => args.number({ description, minimum: 0, maximum: 100 });
+const percentage = (description: string) => args.number({ description, minimum: 0, maximum: 100 });
 
 /** Arguments of `POST /media/{id}/edit`: the source, the modifiers (or the older separate fields), new fields. */
-export function mediaEditArgs(schema: ItemSchema): Record<string, ArgSpec> {
+export function mediaEditArgs(schema: ItemSchema) {
   const writeArgs = mediaWriteArgs(schema);
-  const result: Record<string, ArgSpec> = {
+  const edit = {
     src: args.string({ description: 'Address of the edited image file.', format: 'uri' }, { required: true }),
-    modifiers: arg(MODIFIERS_SCHEMA),
+    // The schema checks each modifier's `type` and the `args` that type takes.
+    modifiers: arg(MODIFIERS_SCHEMA) as ArgSpec<Modifier[]>,
     rotation: args.integer({
       description: 'Degrees to rotate the image clockwise. Superseded by `modifiers`.',
       minimum: 0, exclusiveMinimum: true, maximum: 360, exclusiveMaximum: true,
@@ -186,8 +189,10 @@ export function mediaEditArgs(schema: ItemSchema): Record<string, ArgSpec> {
     width: percentage('Width of the crop, as a percentage of the image. Superseded by `modifiers`.'),
     height: percentage('Height of the crop, as a percentage of the image. Superseded by `modifiers`.'),
   };
+  const result: Record<string, ArgSpec> = { ...edit };
   for (const name of ['caption', 'description', 'title', 'post', 'alt_text']) {
     if (writeArgs[name]) result[name] = writeArgs[name]!;
   }
-  return result;
+  // The edit's own arguments typed; the fields taken from the item schema are known only at run time.
+  return result as typeof edit & Record<string, ArgSpec>;
 }

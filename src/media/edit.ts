@@ -3,11 +3,13 @@
  * first) and stores the result as a new attachment (`{name}-edited.{ext}` in the current month's folder),
  * leaving the source untouched.
  */
+import type { Params } from '../core/args/define.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { created } from '../core/response.js';
 import { nowDates, savePost, scopeOf } from '../content/post-type/index.js';
 import { alternateExtensions, monthFolder } from './accept.js';
+import type { mediaEditArgs } from './args.js';
 import { checkParentType, textOf } from './changes.js';
 import type { MediaType } from './deps.js';
 import { splitExtension } from './files/file-name.js';
@@ -42,16 +44,15 @@ function sourceMatches(src: string, metadata: ImageMetadata): boolean {
 }
 
 /** The modifiers asked for: `modifiers` when sent, else the older `rotation` and `x`/`y`/`width`/`height`. */
-function modifiersOf(context: RequestContext): Modifier[] {
-  const { params } = context;
-  if (Array.isArray(params.modifiers)) return params.modifiers as Modifier[];
+type EditParams = Params<typeof mediaEditArgs>;
+
+function modifiersOf(params: EditParams): Modifier[] {
+  if (params.modifiers !== undefined) return params.modifiers;
   const modifiers: Modifier[] = [];
-  if (typeof params.rotation === 'number' && params.rotation !== 0) modifiers.push({ type: 'rotate', args: { angle: params.rotation } });
-  if ([params.x, params.y, params.width, params.height].every((value) => typeof value === 'number')) {
-    modifiers.push({
-      type: 'crop',
-      args: { left: params.x as number, top: params.y as number, width: params.width as number, height: params.height as number },
-    });
+  if (params.rotation !== undefined && params.rotation !== 0) modifiers.push({ type: 'rotate', args: { angle: params.rotation } });
+  const { x: left, y: top, width, height } = params;
+  if (left !== undefined && top !== undefined && width !== undefined && height !== undefined) {
+    modifiers.push({ type: 'crop', args: { left, top, width, height } });
   }
   if (modifiers.length === 0) {
     throw new CmsError('rest_image_not_edited', 'The image was not edited. Edit the image before applying the changes.', 400);
@@ -80,15 +81,15 @@ function mergedImageMeta(fresh: ImageMeta, source: ImageMeta | undefined): Image
   return merged;
 }
 
-export async function editMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+export async function editMedia(context: RequestContext<EditParams>, mediaType: MediaType): Promise<unknown> {
   await checkParentType(context, mediaType);
   const source = await requireAttachment(context, mediaType);
   const metadata = source.media_details;
-  if (!isImageMetadata(metadata) || typeof context.params.src !== 'string' || !sourceMatches(context.params.src, metadata)) {
+  if (!isImageMetadata(metadata) || !sourceMatches(context.params.src, metadata)) {
     throw new CmsError('rest_unknown_attachment', 'Unable to get meta information for file.', 404);
   }
   if (!canEdit(source.mime_type)) throw new CmsError('rest_cannot_edit_file_type', 'This type of file cannot be edited.', 400);
-  const modifiers = modifiersOf(context);
+  const modifiers = modifiersOf(context.params);
 
   const { blobs, uploads, storage, clock } = mediaType.deps;
   const originalKey = originalKeyOf(metadata);

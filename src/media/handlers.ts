@@ -1,7 +1,9 @@
 /** Handlers of `/cms/v2/media` and `/cms/v2/media/{id}`. */
+import type { Params } from '../core/args/define.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { collection, created, item, paging, reply } from '../core/response.js';
+import { collection, created, item, reply } from '../core/response.js';
+import { paging } from '../core/paging.js';
 import { filterByContext } from '../core/shape.js';
 import {
   buildListPlan, checkListOrder, deletePost, listVisibility, nowDates, onlyVisible, postsIn, savePost, scopeOf,
@@ -11,6 +13,7 @@ import { sanitizeTitle } from '../format/slug.js';
 import type { Condition } from '../ports/storage.js';
 import { acceptFile, allowedTypesFor, monthFolder } from './accept.js';
 import { checkParentType, mediaChanges } from './changes.js';
+import type { mediaCollectionArgs } from './args.js';
 import type { MediaDeps, MediaType } from './deps.js';
 import { splitExtension } from './files/file-name.js';
 import { mediaTypeGroups } from '../format/mime-types.js';
@@ -36,7 +39,7 @@ function mimeFilter(context: RequestContext, deps: MediaDeps): string[] {
   return [...new Set(types)];
 }
 
-export async function listMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+export async function listMedia(context: RequestContext<Params<typeof mediaCollectionArgs>>, mediaType: MediaType): Promise<unknown> {
   const { params } = context;
   checkListOrder(params);
   const scope = scopeOf(context, mediaType);
@@ -56,10 +59,7 @@ export async function listMedia(context: RequestContext, mediaType: MediaType): 
 
   const result = await attachmentsIn(scope.storage).list(plan.query);
   const total = result.total ?? result.items.length;
-  const pages = paging(total, plan.page, plan.perPage);
-  if (plan.page > pages.totalPages && total > 0) {
-    throw new CmsError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
-  }
+  const pages = paging(total, plan.page, plan.perPage, { pastTheEnd: 'rest_post_invalid_page_number' });
   const visible = await onlyVisible(result.items, scope, context);
   const items = await Promise.all(visible.map((record) => prepareAttachment(record, context, mediaType)));
   return collection(items, pages);

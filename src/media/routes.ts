@@ -1,5 +1,5 @@
 /** The media routes under `cms/v2`: the collection, single items, post-processing and image edits. */
-import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteTable } from '../core/registry.js';
+import { CREATABLE, DELETABLE, EDITABLE, endpoint, READABLE, type RouteTable } from '../core/registry.js';
 import { deletePermission, listPermission, readPermission, updatePermission } from '../content/post-type/index.js';
 import {
   mediaCollectionArgs, mediaCreateArgs, mediaDeleteArgs, mediaEditArgs, mediaPostProcessArgs, mediaReadArgs, mediaUpdateArgs,
@@ -14,7 +14,7 @@ export function mediaRoutes(media: MediaType): RouteTable {
   const schema = () => media.schema;
   return [
     { path: '/media', schema, cache: { varies: 'caller' }, endpoints: [
-      { methods: READABLE, args: mediaCollectionArgs(media.deps.capabilityRules), permission: (c) => listPermission(c, media), handler: (c) => listMedia(c, media) },
+      endpoint({ methods: READABLE, args: mediaCollectionArgs(media.deps.capabilityRules), permission: (c) => listPermission(c, media), handler: (c) => listMedia(c, media) }),
       { methods: CREATABLE, args: mediaCreateArgs(media.schema), permission: (c) => createMediaPermission(c, media), handler: (c) => createMedia(c, media) },
     ] },
     { path: '/media/(?P<id>[\\d]+)', schema, cache: { varies: 'caller' }, endpoints: [
@@ -26,7 +26,7 @@ export function mediaRoutes(media: MediaType): RouteTable {
       { methods: CREATABLE, args: mediaPostProcessArgs(), permission: (c) => updatePermission(c, media), handler: (c) => postProcessMedia(c, media) },
     ] },
     { path: '/media/(?P<id>[\\d]+)/edit', schema, endpoints: [
-      { methods: CREATABLE, args: mediaEditArgs(media.schema), permission: (c) => editPermission(c, media), handler: (c) => editMedia(c, media) },
+      endpoint({ methods: CREATABLE, args: mediaEditArgs(media.schema), permission: (c) => editPermission(c, media), handler: (c) => editMedia(c, media) }),
     ] },
   ];
 }

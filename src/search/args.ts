@@ -1,13 +1,12 @@
 /** Arguments of `GET /search`, as the reference declares them. */
-import { arg, args, type ArgSpec } from '../core/args/define.js';
+import { arg, args } from '../core/args/define.js';
 import { sanitizeKey, sanitizeTextField } from '../format/text.js';
+import { pageArgs } from '../core/paging.js';
 import { SEARCH_HANDLERS } from './handlers-types.js';
-
-const absoluteInteger = (value: unknown) => Math.abs(Math.trunc(Number(value) || 0));
 
 export const ANY = 'any';
 
-export function searchArgs(): Record<string, ArgSpec> {
+export function searchArgs() {
   const types = SEARCH_HANDLERS.map((handler) => handler.type);
   const subtypes = [...new Set(SEARCH_HANDLERS.flatMap((handler) => handler.subtypes))];
   return {
@@ -15,8 +14,7 @@ export function searchArgs(): Record<string, ArgSpec> {
       { description: 'Scope under which the request is made; determines fields present in response.', enum: ['view', 'embed'], default: 'view' },
       { transform: sanitizeKey },
     ),
-    page: args.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }, { transform: absoluteInteger }),
-    per_page: args.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }, { transform: absoluteInteger }),
+    ...pageArgs(),
     search: args.string({ description: 'Limit results to those matching a string.' }, { transform: (value) => sanitizeTextField(value) }),
     type: args.string({ default: types[0], description: 'Limit results to items of an object type.', enum: types }, { phase: 'sanitize' }),
     subtype: arg(

@@ -10,7 +10,7 @@ import { renderTitle } from '../content/render/index.js';
 import { allTerms, compareText, type TermRecord } from '../content/taxonomy/index.js';
 import type { Links } from '../core/context.js';
 import type { Condition, ListQuery, SortKey, StoragePort } from '../ports/storage.js';
-import { pageOffset } from '../core/response.js';
+import { pageOffset } from '../core/paging.js';
 
 export interface SearchRequest {
   search: string;

@@ -2,7 +2,8 @@
 import { toInt } from '../format/php.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { pageOffset, reply } from '../core/response.js';
+import { reply } from '../core/response.js';
+import { pageOffset, paging } from '../core/paging.js';
 import type { PostType } from '../content/post-type/index.js';
 import type { CmsDeps } from '../deps.js';
 import { answering, SliderFailure } from './failure.js';
@@ -39,12 +40,13 @@ async function listSliders(context: RequestContext, runtime: SliderRuntime): Pro
   const page = positive(context.params.page, 1, Number.MAX_SAFE_INTEGER);
   const offset = pageOffset(page, perPage);
   const { items, total } = await runtime.service.list(Number.isSafeInteger(offset) ? offset : 0, perPage);
+  const figures = paging(total, page, perPage);
   return reply({
     success: true,
     message: '',
     sliders: items.map((slider) => ({ id: slider.id, alias: slider.alias, title: slider.title })),
-    total,
-    total_pages: Math.ceil(total / perPage),
+    total: figures.total,
+    total_pages: figures.totalPages,
   });
 }
 

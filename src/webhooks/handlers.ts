@@ -1,6 +1,7 @@
 /** Handlers of the `webhooks/v1` routes: subscriptions, their delivery log and redelivery. */
 import type { Item, RequestContext } from '../core/context.js';
-import { collection, created, item, paging, reply } from '../core/response.js';
+import { collection, created, item, reply } from '../core/response.js';
+import { paging } from '../core/paging.js';
 import { WEBHOOK_EVENTS } from './events.js';
 import type { DeliveryState } from './records.js';
 import {

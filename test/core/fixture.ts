@@ -6,7 +6,8 @@ import { batchResource, DEFAULT_MAX_BATCH_SIZE } from '../../src/batch/index.js'
 import { Dispatcher } from '../../src/core/dispatch.js';
 import { namespaceRoot, registerIndex } from '../../src/core/index-document.js';
 import { allowAnyone, Registry } from '../../src/core/registry.js';
-import { collection, created, item, paging } from '../../src/core/response.js';
+import { collection, created, item } from '../../src/core/response.js';
+import { paging } from '../../src/core/paging.js';
 import type { Services } from '../../src/core/context.js';
 import { systemClock } from '../../src/ports/clock.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { pageOffset } from '../../src/core/response.js';
+import { pageOffset } from '../../src/core/paging.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 
 it('pageOffset gives every page an offset the stores accept', async () => {

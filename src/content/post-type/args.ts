@@ -3,6 +3,7 @@
  * create and update arguments derived from the item schema.
  */
 import { arg, type ArgCheck, type ArgSpec } from '../../core/args/define.js';
+import { pageArgs } from '../../core/paging.js';
 import type { JsonSchema } from '../../core/args/schema.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
 import { authorizationStatus } from '../../core/errors.js';
@@ -13,20 +14,18 @@ import { capabilitiesOf } from './capabilities.js';
 import type { ItemSchema } from './schema.js';
 import { sanitizeTitle } from './slug.js';
 
-const toNonNegativeInteger = (value: unknown) => Math.abs(Math.trunc(Number(value) || 0));
-
 /** `context`: the response context (`view`, `embed`, `edit`). */
-export function contextArg(): ArgSpec {
+export function contextArg() {
   return arg(
     { description: 'The scope of the request; decides which fields the response carries.', type: 'string', enum: ['view', 'embed', 'edit'], default: 'view' },
     { transform: sanitizeKey },
   );
 }
 
-const integerList = (description: string): ArgSpec =>
+const integerList = (description: string) =>
   arg({ description, type: 'array', items: { type: 'integer' }, default: [] }, { phase: 'sanitize' });
 
-const dateArg = (description: string): ArgSpec =>
+const dateArg = (description: string) =>
   arg({ description, type: 'string', format: 'date-time' }, { phase: 'sanitize' });
 
 function termFilterSchema(description: string, taxonomyIsHierarchical: boolean, withOperator: boolean): JsonSchema {
@@ -74,14 +73,10 @@ export function orderbyValues(definition: PostTypeDefinition): string[] {
   return values;
 }
 
-export function collectionArgs(definition: PostTypeDefinition, rules: CapabilityRules): Record<string, ArgSpec> {
-  const params: Record<string, ArgSpec> = {
+export function collectionArgs(definition: PostTypeDefinition, rules: CapabilityRules) {
+  const filters = {
     context: contextArg(),
-    page: arg({ description: 'The page of the collection.', type: 'integer', default: 1, minimum: 1 }, { transform: toNonNegativeInteger }),
-    per_page: arg(
-      { description: 'The largest number of items in the result.', type: 'integer', default: 10, minimum: 1, maximum: 100 },
-      { transform: toNonNegativeInteger },
-    ),
+    ...pageArgs({ page: 'The page of the collection.', perPage: 'The largest number of items in the result.' }),
     search: arg({ description: 'Only items that match this text.', type: 'string' }, { transform: (value) => sanitizeTextField(value) }),
     after: dateArg('Only items published after this date (ISO 8601).'),
     modified_after: dateArg('Only items changed after this date (ISO 8601).'),
@@ -92,16 +87,19 @@ export function collectionArgs(definition: PostTypeDefinition, rules: Capability
     exclude: integerList('Leave out these ids.'),
     include: integerList('Only these ids.'),
   };
-  if (definition.supportsPageAttributes) {
-    params.menu_order = arg({ description: 'Only items with this menu order.', type: 'integer' }, { phase: 'sanitize' });
-  }
+  const params: Record<string, ArgSpec> = { ...filters };
+  const menuOrder = arg({ description: 'Only items with this menu order.', type: 'integer' }, { phase: 'sanitize' });
+  if (definition.supportsPageAttributes) params.menu_order = menuOrder;
   params.search_semantics = arg({ description: 'How the search text is matched.', type: 'string', enum: ['exact'] }, { phase: 'sanitize' });
-  params.offset = arg({ description: 'Skip this many items.', type: 'integer' }, { phase: 'sanitize' });
-  params.order = arg({ description: 'Ascending or descending order.', type: 'string', default: 'desc', enum: ['asc', 'desc'] }, { phase: 'sanitize' });
-  params.orderby = arg(
+  const offset = arg({ description: 'Skip this many items.', type: 'integer' }, { phase: 'sanitize' });
+  params.offset = offset;
+  const order = arg({ description: 'Ascending or descending order.', type: 'string', default: 'desc', enum: ['asc', 'desc'] }, { phase: 'sanitize' });
+  params.order = order;
+  const orderby = arg(
     { description: 'The attribute the collection is sorted by.', type: 'string', default: 'date', enum: orderbyValues(definition) },
     { phase: 'sanitize' },
   );
+  params.orderby = orderby;
   if (definition.hierarchical) {
     params.parent = integerList('Only items with these parent ids.');
     params.parent_exclude = integerList('Leave out items with these parent ids.');
@@ -141,7 +139,9 @@ export function collectionArgs(definition: PostTypeDefinition, rules: Capability
       { phase: 'sanitize' },
     );
   }
-  return params;
+  // The arguments every type's list has, typed; the others depend on the type's taxonomies and supports.
+  return params as typeof filters & { offset: typeof offset; order: typeof order; orderby: typeof orderby; menu_order?: typeof menuOrder }
+    & Record<string, ArgSpec>;
 }
 
 /*

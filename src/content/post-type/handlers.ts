@@ -2,11 +2,14 @@
  * The handlers of a post type's collection and item routes: list, read, create, update, delete. They run on
  * up-to-date records: the route table stores the due scheduled posts first (`publishingDuePosts`).
  */
+import type { Params } from '../../core/args/define.js';
 import type { Item, KeyedItem, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { created, item, keyedCollection, keyedItem, paging, reply } from '../../core/response.js';
+import { created, item, keyedCollection, keyedItem, reply } from '../../core/response.js';
+import { paging } from '../../core/paging.js';
 import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
+import type { collectionArgs } from './args.js';
 import { isViewable, type PostType } from './define.js';
 import { permalinkOf } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
@@ -61,7 +64,7 @@ function keyedPost(record: PostRecord, prepare: () => Promise<Item>): KeyedItem 
 }
 
 /** `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. */
-export async function listPosts(context: RequestContext, postType: PostType): Promise<unknown> {
+export async function listPosts(context: RequestContext<Params<typeof collectionArgs>>, postType: PostType): Promise<unknown> {
   const { params } = context;
   checkListOrder(params);
   const scope = scopeOf(context, postType);
@@ -73,10 +76,7 @@ export async function listPosts(context: RequestContext, postType: PostType): Pr
   let records = result.items;
   const total = result.total ?? records.length;
 
-  const pages = paging(total, plan.page, plan.perPage);
-  if (plan.page > pages.totalPages && total > 0) {
-    throw new CmsError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
-  }
+  const pages = paging(total, plan.page, plan.perPage, { pastTheEnd: 'rest_post_invalid_page_number' });
   if (plan.stickyFirst) records = await withStickyFirst(records, plan, definition.type, scope.storage);
 
   const visible = await onlyVisible(records, scope, context);

@@ -3,10 +3,13 @@
  * slug, sticky, menu_order when asked) with a single order field lets an indexed store answer a page without
  * scanning; ranges on the order field become index bounds.
  */
+import type { Params } from '../../core/args/define.js';
 import type { Principal } from '../../core/context.js';
+import { pageWindow } from '../../core/paging.js';
 import type { Site } from '../../core/site.js';
 import type { Condition, ListQuery, Scalar, SortKey, StoragePort } from '../../ports/storage.js';
 import { descendantIds, type TaxonomyName } from '../taxonomy/index.js';
+import type { collectionArgs } from './args.js';
 import { filterDateToLocal } from './dates.js';
 import { EXCLUDED_FROM_ANY, REGISTERED_STATUSES, type PostTypeDefinition, type TaxonomyBinding } from './definition.js';
 import { parseSearch, protectedTextSearch, relevanceRank, SEARCH_COLUMNS, textSearch } from './search.js';
@@ -31,18 +34,6 @@ export interface ListEnvironment {
   visibility?: ListVisibility;
   /** Fields a search looks in besides the post fields (media: the file name). */
   extraSearchFields?: readonly string[];
-}
-
-/**
- * The largest offset handed to a store. Offsets arrive as the reference's 64-bit integers (or larger); no store
- * holds this many records, so anything beyond is past the end all the same.
- */
-export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
-
-/** A requested offset (negative ones count from the start, as `absint` does) that a store accepts. */
-export function storableOffset(value: number): number {
-  const offset = Math.abs(value);
-  return Number.isFinite(offset) ? Math.min(Math.floor(offset), MAX_OFFSET) : MAX_OFFSET;
 }
 
 const eq = (field: string, value: Scalar): Condition => ({ field, op: 'eq', value });
@@ -115,9 +106,9 @@ async function taxonomyClauses(
 }
 
 function orderKeys(
-  definition: PostTypeDefinition, params: Readonly<Record<string, unknown>>, direction: 'asc' | 'desc', rank: Condition[] | null,
+  definition: PostTypeDefinition, params: Params<typeof collectionArgs>, direction: 'asc' | 'desc', rank: Condition[] | null,
 ): SortKey[] {
-  const orderby = typeof params.orderby === 'string' ? params.orderby : 'date';
+  const { orderby } = params;
   const include = list<number>(params.include);
   const slugs = list<string>(params.slug);
   if (orderby === 'include' && include.length > 0) return [{ rank: include.map((id) => eq('id', id)) }];
@@ -137,7 +128,7 @@ function orderKeys(
  * `include`) are the caller's to report first.
  */
 export async function buildListPlan(
-  definition: PostTypeDefinition, params: Readonly<Record<string, unknown>>, environment: ListEnvironment,
+  definition: PostTypeDefinition, params: Params<typeof collectionArgs>, environment: ListEnvironment,
 ): Promise<ListPlan> {
   const { storage, site, user, visibility } = environment;
   const where: Condition[] = [eq('type', definition.type)];
@@ -161,7 +152,7 @@ export async function buildListPlan(
     const parentsExcluded = list<number>(params.parent_exclude);
     if (parentsExcluded.length > 0) where.push({ field: 'parent', op: 'notIn', values: parentsExcluded });
   }
-  if (definition.supportsPageAttributes && typeof params.menu_order === 'number') where.push(eq('menu_order', params.menu_order));
+  if (definition.supportsPageAttributes && params.menu_order !== undefined) where.push(eq('menu_order', params.menu_order));
 
   const slugs = list<string>(params.slug).map((slug) => sanitizeTitle(slug));
   if (slugs.length > 0) where.push(oneOf('slug', slugs));
@@ -169,13 +160,14 @@ export async function buildListPlan(
   for (const [name, field, op] of [
     ['after', 'date', 'gt'], ['before', 'date', 'lt'], ['modified_after', 'modified', 'gt'], ['modified_before', 'modified', 'lt'],
   ] as const) {
-    if (typeof params[name] !== 'string') continue;
-    const local = filterDateToLocal(params[name], site);
+    const value = params[name];
+    if (value === undefined) continue;
+    const local = filterDateToLocal(value, site);
     if (local !== null) where.push({ field, op, value: local });
   }
 
   // As PHP's empty(): "0" searches for nothing.
-  const searchText = typeof params.search === 'string' && params.search !== '0' ? params.search : '';
+  const searchText = params.search !== undefined && params.search !== '0' ? params.search : '';
   let search: ListQuery['search'];
   let rank: Condition[] | null = null;
   if (searchText !== '') {
@@ -202,9 +194,7 @@ export async function buildListPlan(
   }
 
   const direction = params.order === 'asc' ? 'asc' : 'desc';
-  const page = typeof params.page === 'number' && params.page > 0 ? params.page : 1;
-  const perPage = typeof params.per_page === 'number' && params.per_page > 0 ? params.per_page : 10;
-  const offset = storableOffset(typeof params.offset === 'number' ? params.offset : (page - 1) * perPage);
+  const { page, perPage, offset } = pageWindow(params, 'post');
 
   const query: ListPlan['query'] = { where, orderBy: orderKeys(definition, params, direction, rank), offset, limit: perPage, withTotal: true };
   if (search) query.search = search;

@@ -4,14 +4,12 @@ import { collectionArgs, contextArg, itemArgs, type PostType } from '../post-typ
 
 const idArg = () => args.integer({ description: 'Unique identifier of the post.' });
 
-export function listArgs(postType: PostType): Record<string, ArgSpec> {
+export function listArgs(postType: PostType) {
   const list = collectionArgs(postType.definition, postType.deps.capabilityRules);
+  if (postType.schema.properties.author) return list;
   // A type without authors (reusable blocks) is not filtered by author.
-  if (!postType.schema.properties.author) {
-    delete list.author;
-    delete list.author_exclude;
-  }
-  return list;
+  const { author: _author, author_exclude: _authorExclude, ...withoutAuthors } = list;
+  return withoutAuthors as typeof list;
 }
 
 export function createArgs(postType: PostType): Record<string, ArgSpec> {

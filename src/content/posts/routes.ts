@@ -1,5 +1,5 @@
-/** The routes of `cms/v2/posts`, `cms/v2/pages` and `cms/v2/blocks`: one post-type kit, three types. */
-import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteTable } from '../../core/registry.js';
+/** The routes of `cms/v2/posts` and `cms/v2/pages`: one post-type kit, two types. */
+import { CREATABLE, DELETABLE, EDITABLE, endpoint, READABLE, type RouteTable } from '../../core/registry.js';
 import {
   createPermission, createPost, deletePermission, listPermission, listPosts, readPermission, readPost, removePost,
   updatePermission, updatePost, type PostType,
@@ -16,7 +16,7 @@ export interface PostsAndPages {
 export function postRoutes({ posts, pages, blocks }: PostsAndPages): RouteTable {
   return [
     { path: '/posts', schema: () => posts.schema, allowBatch: true, cache: { varies: 'caller' }, endpoints: [
-      { methods: READABLE, args: listArgs(posts), permission: (c) => listPermission(c, posts), handler: (c) => listPosts(c, posts) },
+      endpoint({ methods: READABLE, args: listArgs(posts), permission: (c) => listPermission(c, posts), handler: (c) => listPosts(c, posts) }),
       { methods: CREATABLE, args: createArgs(posts), permission: (c) => createPermission(c, posts), handler: (c) => createPost(c, posts) },
     ] },
     { path: '/posts/(?P<id>[\\d]+)', schema: () => posts.schema, allowBatch: true, cache: { varies: 'caller' }, endpoints: [
@@ -25,7 +25,7 @@ export function postRoutes({ posts, pages, blocks }: PostsAndPages): RouteTable 
       { methods: DELETABLE, args: deleteArgs(), permission: (c) => deletePermission(c, posts), handler: (c) => removePost(c, posts) },
     ] },
     { path: '/pages', schema: () => pages.schema, allowBatch: true, cache: { varies: 'caller' }, endpoints: [
-      { methods: READABLE, args: listArgs(pages), permission: (c) => listPermission(c, pages), handler: (c) => listPosts(c, pages) },
+      endpoint({ methods: READABLE, args: listArgs(pages), permission: (c) => listPermission(c, pages), handler: (c) => listPosts(c, pages) }),
       { methods: CREATABLE, args: createArgs(pages), permission: (c) => createPermission(c, pages), handler: (c) => createPost(c, pages) },
     ] },
     { path: '/pages/(?P<id>[\\d]+)', schema: () => pages.schema, allowBatch: true, cache: { varies: 'caller' }, endpoints: [
@@ -34,13 +34,13 @@ export function postRoutes({ posts, pages, blocks }: PostsAndPages): RouteTable 
       { methods: DELETABLE, args: deleteArgs(), permission: (c) => deletePermission(c, pages), handler: (c) => removePost(c, pages) },
     ] },
     { path: '/blocks', schema: () => blocks.schema, allowBatch: true, cache: { varies: 'caller' }, endpoints: [
-      { methods: READABLE, args: listArgs(blocks), permission: (c) => listPermission(c, blocks), handler: (c) => listPosts(c, blocks) },
-      { methods: CREATABLE, args: createArgs(blocks), permission: (c) => createPermission(c, blocks), handler: (c) => createPost(c, blocks) },
+      endpoint({ methods: READABLE, args: listArgs(blocks), permission: (c) => listPermission(c, blocks), handler: (c) => listPosts(c, blocks) }),
+      endpoint({ methods: CREATABLE, args: createArgs(blocks), permission: (c) => createPermission(c, blocks), handler: (c) => createPost(c, blocks) }),
     ] },
     { path: '/blocks/(?P<id>[\\d]+)', schema: () => blocks.schema, allowBatch: true, cache: { varies: 'caller' }, endpoints: [
-      { methods: READABLE, args: readArgs(), permission: (c) => readPermission(c, blocks), handler: (c) => readPost(c, blocks) },
-      { methods: EDITABLE, args: updateArgs(blocks), permission: (c) => updatePermission(c, blocks), handler: (c) => updatePost(c, blocks) },
-      { methods: DELETABLE, args: deleteArgs(), permission: (c) => deletePermission(c, blocks), handler: (c) => removePost(c, blocks) },
+      endpoint({ methods: READABLE, args: readArgs(), permission: (c) => readPermission(c, blocks), handler: (c) => readPost(c, blocks) }),
+      endpoint({ methods: EDITABLE, args: updateArgs(blocks), permission: (c) => updatePermission(c, blocks), handler: (c) => updatePost(c, blocks) }),
+      endpoint({ methods: DELETABLE, args: deleteArgs(), permission: (c) => deletePermission(c, blocks), handler: (c) => removePost(c, blocks) }),
     ] },
   ];
 }

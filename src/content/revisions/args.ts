@@ -1,30 +1,27 @@
 /** Arguments of the revision routes, in the order the route index publishes them (the URL ids first). */
-import { arg, args, type ArgSpec } from '../../core/args/define.js';
+import { arg, args } from '../../core/args/define.js';
+import { pageArgs } from '../../core/paging.js';
 import { sanitizeTextField } from '../../format/text.js';
 import { contextArg } from '../post-type/index.js';
 
-const toNonNegativeInteger = (value: unknown) => Math.abs(Math.trunc(Number(value) || 0));
-
-export const parentArg = (description = 'The id of the post the revision belongs to.'): ArgSpec =>
+export const parentArg = (description = 'The id of the post the revision belongs to.') =>
   args.integer({ description }, { phase: 'sanitize' });
 
-export const revisionIdArg = (): ArgSpec => args.integer({ description: 'Unique identifier of the revision.' }, { phase: 'sanitize' });
+export const revisionIdArg = () => args.integer({ description: 'Unique identifier of the revision.' }, { phase: 'sanitize' });
 
-const integerList = (description: string): ArgSpec =>
+const integerList = (description: string) =>
   arg({ description, type: 'array', items: { type: 'integer' }, default: [] }, { phase: 'sanitize' });
 
 export const REVISION_ORDERBY = ['date', 'id', 'include', 'relevance', 'slug', 'include_slugs', 'title'] as const;
 
 /** `per_page` has no default: without it the list holds every revision. */
-export function revisionListArgs(): Record<string, ArgSpec> {
+export function revisionListArgs() {
   return {
     parent: parentArg(),
     context: contextArg(),
-    page: arg({ description: 'The page of the collection.', type: 'integer', default: 1, minimum: 1 }, { transform: toNonNegativeInteger }),
-    per_page: arg(
-      { description: 'The largest number of items in the result; all of them when absent.', type: 'integer', minimum: 1, maximum: 100 },
-      { transform: toNonNegativeInteger },
-    ),
+    ...pageArgs({
+      page: 'The page of the collection.', perPage: 'The largest number of items in the result; all of them when absent.', perPageDefault: false,
+    }),
     search: arg({ description: 'Only revisions that match this text.', type: 'string' }, { transform: (value) => sanitizeTextField(value) }),
     exclude: integerList('Leave out these ids.'),
     include: integerList('Only these ids.'),
@@ -37,11 +34,11 @@ export function revisionListArgs(): Record<string, ArgSpec> {
   };
 }
 
-export function revisionReadArgs(): Record<string, ArgSpec> {
+export function revisionReadArgs() {
   return { parent: parentArg(), id: revisionIdArg(), context: contextArg() };
 }
 
-export function revisionDeleteArgs(): Record<string, ArgSpec> {
+export function revisionDeleteArgs() {
   return {
     parent: parentArg(),
     id: revisionIdArg(),

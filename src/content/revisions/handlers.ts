@@ -1,21 +1,24 @@
 /** The revision handlers: the list of a post's revisions, one revision, and its removal. */
-import type { Paging, RequestContext } from '../../core/context.js';
+import type { Params } from '../../core/args/define.js';
+import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { collection, item, pageOffset, reply } from '../../core/response.js';
+import { collection, item, reply } from '../../core/response.js';
+import { pageWindow, paging } from '../../core/paging.js';
 import { filterByContext } from '../../core/shape.js';
 import type { Condition, ListQuery, SortKey } from '../../ports/storage.js';
 import {
   checkListOrder, parseSearch, postsIn, relevanceRank, textSearch, type ItemSchema, type PostType,
 } from '../post-type/index.js';
+import type { revisionDeleteArgs, revisionListArgs } from './args.js';
 import { requireParent, requireRevision } from './permissions.js';
 import { prepareRevision, revisionPrepareOptions } from './prepare.js';
 import { revisionsOf } from './record.js';
 
-const numbers = (value: unknown): number[] => (Array.isArray(value) ? value as number[] : []);
+type ListParams = Params<typeof revisionListArgs>;
 
-function orderOf(params: Readonly<Record<string, unknown>>, rank: Condition[] | null): SortKey[] {
-  const direction = params.order === 'asc' ? 'asc' : 'desc';
-  const include = numbers(params.include);
+function orderOf(params: ListParams, rank: Condition[] | null): SortKey[] {
+  const direction = params.order;
+  const { include } = params;
   switch (params.orderby) {
     case 'id': return [{ field: 'id', direction }];
     case 'slug': return [{ field: 'slug', direction }];
@@ -32,53 +35,46 @@ function orderOf(params: Readonly<Record<string, unknown>>, rank: Condition[] | 
  * `per_page` the list holds every revision on one page and `offset` selects nothing (it is still checked against
  * the total), as the reference's unpaged query does.
  */
-export async function listRevisions(context: RequestContext, postType: PostType): Promise<unknown> {
+export async function listRevisions(context: RequestContext<ListParams>, postType: PostType): Promise<unknown> {
   const parent = await requireParent(context, postType, 'parent');
   const { params } = context;
   checkListOrder(params);
 
   const where = revisionsOf(parent.id);
-  const include = numbers(params.include);
-  const exclude = numbers(params.exclude);
+  const { include, exclude } = params;
   if (include.length > 0) where.push({ field: 'id', op: 'in', values: [...new Set(include)] });
   if (exclude.length > 0) where.push({ field: 'id', op: 'notIn', values: [...new Set(exclude)] });
   const query: ListQuery = { where, withTotal: true };
   let rank: Condition[] | null = null;
-  if (typeof params.search === 'string' && params.search !== '') {
+  if (params.search !== undefined && params.search !== '') {
     const parsed = parseSearch(params.search);
     query.search = textSearch(parsed, ['title', 'excerpt', 'content'], false);
     rank = relevanceRank(parsed, false);
   }
   query.orderBy = orderOf(params, rank);
 
-  const page = typeof params.page === 'number' && params.page > 0 ? params.page : 1;
-  const perPage = typeof params.per_page === 'number' && params.per_page > 0 ? params.per_page : null;
-  const offset = typeof params.offset === 'number' ? params.offset : null;
-  if (perPage !== null) {
-    query.offset = offset !== null ? Math.min(Math.abs(offset), Number.MAX_SAFE_INTEGER) : pageOffset(page, perPage);
-    query.limit = perPage;
+  const window = pageWindow(params, 'revision');
+  if (window.perPage !== null) {
+    query.offset = window.offset;
+    query.limit = window.perPage;
   }
 
   const result = await postsIn(postType.deps.storage).list(query);
   const total = result.total ?? result.items.length;
-  const totalPages = perPage !== null ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
-  if (total > 0) {
-    if (offset !== null && offset >= total) {
-      throw new CmsError(
-        'rest_revision_invalid_offset_number',
-        'The offset number requested is larger than or equal to the number of available revisions.',
-        400,
-      );
-    }
-    if (!offset && page > totalPages) {
-      throw new CmsError('rest_revision_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
-    }
+  const { offset } = params;
+  if (total > 0 && offset !== undefined && offset >= total) {
+    throw new CmsError(
+      'rest_revision_invalid_offset_number',
+      'The offset number requested is larger than or equal to the number of available revisions.',
+      400,
+    );
   }
+  // A page past the end is an error only when no offset chose the records.
+  const figures = paging(total, window.page, window.perPage, offset ? {} : { pastTheEnd: 'rest_revision_invalid_page_number' });
 
   const options = revisionPrepareOptions(context, postType);
   const items = await Promise.all(result.items.map((record) => prepareRevision(record, options)));
-  const paging: Paging = { total, totalPages, page };
-  return collection(items, paging);
+  return collection(items, figures);
 }
 
 export async function readRevision(context: RequestContext, postType: PostType): Promise<unknown> {
@@ -88,7 +84,7 @@ export async function readRevision(context: RequestContext, postType: PostType):
 }
 
 /** Revisions cannot be trashed: only `force=true` removes one, answering with what it was. */
-export async function deleteRevision(context: RequestContext, postType: PostType, schema: ItemSchema): Promise<unknown> {
+export async function deleteRevision(context: RequestContext<Params<typeof revisionDeleteArgs>>, postType: PostType, schema: ItemSchema): Promise<unknown> {
   const parent = await requireParent(context, postType, 'parent');
   const revision = await requireRevision(context, postType, parent);
   if (context.params.force !== true) {

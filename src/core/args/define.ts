@@ -22,13 +22,13 @@ export interface ArgCheckContext {
 
 export type ArgCheck = (value: unknown, context: ArgCheckContext, param: string) => ArgIssue | null;
 
-export interface ArgOptions {
+export interface ArgOptions<Out = unknown> {
   required?: boolean;
   phase?: ArgPhase;
   /** An extra rule run after the schema's, in the same pass (e.g. a status the user may not ask for). */
   check?: ArgCheck;
   /** Applied to the sanitised value (the reference's sanitize callbacks: absint, sanitize_key, ...). */
-  transform?: (value: unknown) => unknown;
+  transform?: (value: unknown) => Out;
   /** A JSON `null` stays `null` instead of being cast to the type (settings: null resets a value). */
   keepNull?: boolean;
 }
@@ -91,16 +91,80 @@ function compileSanitizer(schema: JsonSchema, name: string, validateFirst: boole
 
 /**
  * Declares an argument from its JSON schema. The name is bound when the endpoint is registered (messages
- * carry it), so `arg()` returns a factory-like description that the registry completes.
+ * carry it), so `arg()` returns a factory-like description that the registry completes. Its type says what a
+ * handler receives (see `Params`): the schema's type, or what `transform` returns, or anything for an argument
+ * the engine passes through untouched.
  */
-export function arg(schema: JsonSchema, options: ArgOptions = {}): ArgSpec {
-  const phase = options.phase ?? (schema.type === undefined && !schema.anyOf && !schema.oneOf ? 'none' : 'validate');
-  return { schema, options: { ...options, phase } };
+export function arg<const S extends JsonSchema, O extends ArgOptions = ArgOptions<never>>(
+  schema: S, options?: O,
+): ArgSpec<ArgOutput<S, O>, Settled<S, O>> {
+  const given = (options ?? {}) as ArgOptions;
+  const phase = given.phase ?? (schema.type === undefined && !schema.anyOf && !schema.oneOf ? 'none' : 'validate');
+  return { schema, options: { ...given, phase } };
 }
 
-export interface ArgSpec {
+/**
+ * One declared argument. `T` (the value a handler receives) and `Present` (whether it always has one: a default
+ * or `required`) exist for the type checker only.
+ */
+export interface ArgSpec<T = unknown, Present extends boolean = boolean> {
   readonly schema: JsonSchema;
   readonly options: ArgOptions & { phase: ArgPhase };
+  readonly valueType?: T;
+  readonly present?: Present;
+}
+
+/** The arguments of an endpoint by name. */
+export type ArgMap = Readonly<Record<string, ArgSpec>>;
+
+/** The value of a JSON-schema type once the engine has coerced it. */
+type TypeValue<Type> =
+  Type extends 'integer' | 'number' ? number
+    : Type extends 'string' ? string
+      : Type extends 'boolean' ? boolean
+        : Type extends 'null' ? null
+          // A list given for an object stays a list while its indices remain 0..n-1.
+          : Type extends 'object' ? Record<string, unknown> | unknown[]
+            : Type extends 'array' ? unknown[]
+              : unknown;
+
+/**
+ * What the engine makes of a value for `schema`: lists typed by their items, one of the `enum` values where the
+ * schema lists them, null for a value fitting no type of a type list.
+ */
+export type SchemaValue<S> =
+  S extends { readonly type: readonly (infer Types)[] } ? TypeValue<Types> | null
+    : S extends { readonly type: 'array'; readonly items: infer Items } ? SchemaValue<Items>[]
+      : S extends { readonly type: infer Type; readonly enum: readonly (infer Allowed)[] } ? Extract<Allowed, TypeValue<Type>>
+        : S extends { readonly type: infer Type } ? TypeValue<Type>
+          : unknown;
+
+type ArgOutput<S, O> =
+  O extends { readonly phase: 'none' } ? unknown
+    : S extends { readonly type: unknown } ? ([TransformOutput<O>] extends [never] ? SchemaValue<S> : TransformOutput<O>) | KeptNull<O>
+      : unknown;
+
+type TransformOutput<O> = O extends { readonly transform: (value: unknown) => infer Out } ? Out : never;
+type KeptNull<O> = O extends { readonly keepNull: true } ? null : never;
+type Settled<S, O> = S extends { readonly default: NonNullable<unknown> } ? true : O extends { readonly required: true } ? true : false;
+
+/** The value a handler receives for one argument: `undefined` when it was not sent and has no default. */
+type ArgValue<Spec> = Spec extends ArgSpec<infer T, infer Present> ? ([Present] extends [true] ? T : T | undefined) : unknown;
+
+type ParamsOf<A> = { readonly [Name in keyof A]-?: ArgValue<NonNullable<A[Name]>> } & Readonly<Record<string, unknown>>;
+
+/**
+ * The parameters a handler receives for the arguments `A` (an argument map, or a function returning one), as the
+ * argument engine leaves them: coerced to their types, defaults filled in. Parameters not declared pass raw.
+ */
+export type Params<A> = A extends (...input: never[]) => infer Built ? ParamsOf<Built> : ParamsOf<A>;
+
+/**
+ * Marks an argument that every route declaring it takes from its own path (`id` of `/forms/(?P<id>[\\d]+)`), so
+ * it always has a value. Nothing changes at run time.
+ */
+export function fromPath<T>(spec: ArgSpec<T>): ArgSpec<T, true> {
+  return spec as ArgSpec<T, true>;
 }
 
 export function compileArg(name: string, spec: ArgSpec): Arg {
@@ -149,14 +213,22 @@ function typed(type: JsonSchema['type'], keywords: Keywords): JsonSchema {
   return description === undefined ? { type, ...rest } : { description, type, ...rest };
 }
 
+type Built<Type, K, O> = ArgSpec<ArgOutput<{ type: Type } & Pick<K, 'enum' & keyof K>, O>, Settled<K, O>>;
+
+function builder<const Type extends JsonSchema['type'] & string>(type: Type) {
+  return <const K extends Keywords = Record<never, never>, O extends ArgOptions = ArgOptions<never>>(keywords?: K, options?: O): Built<Type, K, O> =>
+    arg(typed(type, keywords ?? {}), options) as Built<Type, K, O>;
+}
+
 export const args = {
-  integer: (keywords: Keywords = {}, options?: ArgOptions) => arg(typed('integer', keywords), options),
-  number: (keywords: Keywords = {}, options?: ArgOptions) => arg(typed('number', keywords), options),
-  string: (keywords: Keywords = {}, options?: ArgOptions) => arg(typed('string', keywords), options),
-  boolean: (keywords: Keywords = {}, options?: ArgOptions) => arg(typed('boolean', keywords), options),
-  object: (keywords: Keywords = {}, options?: ArgOptions) => arg(typed('object', keywords), options),
-  array: (items: JsonSchema, keywords: Keywords = {}, options?: ArgOptions) =>
-    arg(typed('array', { ...keywords, items }), options),
+  integer: builder('integer'),
+  number: builder('number'),
+  string: builder('string'),
+  boolean: builder('boolean'),
+  object: builder('object'),
+  array: <const I extends JsonSchema, const K extends Keywords = Record<never, never>, O extends ArgOptions = ArgOptions<never>>(items: I, keywords?: K, options?: O) =>
+    arg(typed('array', { ...keywords, items }), options) as ArgSpec<ArgOutput<{ type: 'array'; items: I }, O>, Settled<K, O>>,
   /** An argument with no type: documented in the index, never validated (the reference's untyped args). */
-  untyped: (keywords: Keywords = {}) => arg(keywords, { phase: 'none' }),
+  untyped: <const K extends Keywords = Record<never, never>>(keywords?: K): ArgSpec<unknown, Settled<K, object>> =>
+    arg(keywords ?? {}, { phase: 'none' }) as ArgSpec<unknown, Settled<K, object>>,
 };

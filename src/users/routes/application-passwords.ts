@@ -1,3 +1,4 @@
+import type { Params } from '../../core/args/define.js';
 import type { Item, PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
 import { collection, created, item, reply } from '../../core/response.js';
@@ -14,6 +15,7 @@ import {
 import { applicationPasswordNotFoundError, invalidUserIdError, notLoggedInError } from '../errors.js';
 import { authenticatedApplicationPassword } from '../principal.js';
 import type { UserRecord } from '../records.js';
+import type { applicationPasswordWriteArgs } from './args.js';
 import { can, requireUser } from './load.js';
 import { applicationPasswordSchema } from './schema.js';
 import { IN_EDIT_CONTEXT } from './user-item.js';
@@ -99,12 +101,12 @@ export async function listPasswords(context: RequestContext, deps: UsersDeps) {
   return collection(passwords.map((password) => passwordItem(context, user, password)));
 }
 
-export async function createPassword(context: RequestContext, deps: UsersDeps) {
+export async function createPassword(context: RequestContext<Params<typeof applicationPasswordWriteArgs>>, deps: UsersDeps) {
   const user = await routeUser(context, deps);
   const { params } = context;
-  const appId = typeof params.app_id === 'string' && params.app_id !== '' && !params.uuid ? params.app_id : undefined;
+  const appId = params.app_id !== undefined && params.app_id !== '' && !params.uuid ? params.app_id : undefined;
   const { password, item: stored } = await createApplicationPassword(deps.storage, deps.clock, user.id, {
-    name: String(params.name ?? ''),
+    name: params.name ?? '',
     ...(appId === undefined ? {} : { appId }),
   }, undefined, deps.maxApplicationPasswords);
   const record = passwordItem(context, user, stored, password);
@@ -122,10 +124,10 @@ export async function readPassword(context: RequestContext, deps: UsersDeps) {
   return item(passwordItem(context, user, await requirePassword(context, deps, user)));
 }
 
-export async function renamePassword(context: RequestContext, deps: UsersDeps) {
+export async function renamePassword(context: RequestContext<Params<typeof applicationPasswordWriteArgs>>, deps: UsersDeps) {
   const user = await routeUser(context, deps);
   const current = await requirePassword(context, deps, user);
-  const renamed = await renameApplicationPassword(deps.storage, user.id, current.uuid, String(context.params.name ?? ''));
+  const renamed = await renameApplicationPassword(deps.storage, user.id, current.uuid, context.params.name ?? '');
   if (renamed === null) throw applicationPasswordNotFoundError();
   return item(passwordItem(context, user, renamed), IN_EDIT_CONTEXT);
 }
@@ -151,7 +153,7 @@ export async function canIntrospect(context: RequestContext, deps: UsersDeps): P
   return true;
 }
 
-export async function introspect(context: RequestContext, deps: UsersDeps) {
+export async function introspectPassword(context: RequestContext, deps: UsersDeps) {
   const user = await routeUser(context, deps);
   const uuid = authenticatedApplicationPassword(context.user);
   if (uuid === null) throw new CmsError('rest_no_authenticated_app_password', 'Cannot introspect application password.', 404);

@@ -1,4 +1,5 @@
-import { arg, type ArgCheck, type ArgSpec } from '../../core/args/define.js';
+import { arg, fromPath, type ArgCheck } from '../../core/args/define.js';
+import { pageArgs } from '../../core/paging.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
 import { isValidLogin, userSlug } from '../fields.js';
 import { USER_LOCALES } from './schema.js';
@@ -8,10 +9,9 @@ import { USER_LOCALES } from './schema.js';
  * order (the route index shows them as they are written here).
  */
 
-const absoluteInteger = (value: unknown) => Math.abs(Number(value));
 const asText = (value: unknown) => sanitizeTextField(value);
 
-export function contextArg(): ArgSpec {
+export function contextArg() {
   return arg(
     {
       description: 'Scope under which the request is made; determines fields present in response.',
@@ -23,20 +23,16 @@ export function contextArg(): ArgSpec {
   );
 }
 
-export function userIdArg(): ArgSpec {
-  return arg({ description: 'Unique identifier for the user.', type: 'integer' }, { phase: 'sanitize' });
+export function userIdArg() {
+  return fromPath(arg({ description: 'Unique identifier for the user.', type: 'integer' }, { phase: 'sanitize' }));
 }
 
-export function userCollectionArgs(postTypes: readonly string[]): Record<string, ArgSpec> {
+export function userCollectionArgs(postTypes: readonly string[]) {
   const integerList = { type: 'integer' } as const;
   const stringList = { type: 'string' } as const;
   return {
     context: contextArg(),
-    page: arg({ description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 }, { transform: absoluteInteger }),
-    per_page: arg(
-      { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 },
-      { transform: absoluteInteger },
-    ),
+    ...pageArgs(),
     search: arg({ description: 'Limit results to those matching a string.', type: 'string' }, { transform: asText }),
     exclude: arg({ description: 'Ensure result set excludes specific IDs.', type: 'array', items: integerList, default: [] }, { phase: 'sanitize' }),
     include: arg({ description: 'Limit result set to specific IDs.', type: 'array', items: integerList, default: [] }, { phase: 'sanitize' }),
@@ -102,8 +98,8 @@ const checkPassword: ArgCheck = (value) => {
 };
 
 /** The writable fields of a user, as arguments; `creating` makes username, email and password required. */
-export function userWriteArgs(creating: boolean): Record<string, ArgSpec> {
-  const required = creating ? { required: true } : {};
+export function userWriteArgs(creating: boolean) {
+  const required = creating ? { required: true as const } : {};
   return {
     username: arg({ description: 'Login name for the user.', type: 'string' }, { ...required, check: checkUsername }),
     name: arg({ description: 'Display name for the user.', type: 'string' }, { transform: asText }),
@@ -121,7 +117,7 @@ export function userWriteArgs(creating: boolean): Record<string, ArgSpec> {
   };
 }
 
-export function userDeleteArgs(): Record<string, ArgSpec> {
+export function userDeleteArgs() {
   return {
     force: arg({ type: 'boolean', default: false, description: 'Required to be true, as users do not support trashing.' }, { phase: 'sanitize' }),
     // Read by the delete checks themselves: the reference accepts an id, `false` or "" here.
@@ -132,7 +128,7 @@ export function userDeleteArgs(): Record<string, ArgSpec> {
   };
 }
 
-export function applicationPasswordWriteArgs(creating: boolean): Record<string, ArgSpec> {
+export function applicationPasswordWriteArgs(creating: boolean) {
   return {
     app_id: arg({
       description:
@@ -142,7 +138,7 @@ export function applicationPasswordWriteArgs(creating: boolean): Record<string, 
     }),
     name: arg(
       { description: 'The name of the application password.', type: 'string', minLength: 1, pattern: '.*\\S.*' },
-      creating ? { required: true } : {},
+      creating ? { required: true as const } : {},
     ),
   };
 }

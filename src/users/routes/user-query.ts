@@ -1,14 +1,20 @@
+import type { Params } from '../../core/args/define.js';
 import type { RequestContext } from '../../core/context.js';
+import { pageWindow } from '../../core/paging.js';
 import type { Condition, ListQuery, SortKey } from '../../ports/storage.js';
 import { publishedAuthorIds, restPostTypes } from '../posts.js';
 import { isEmpty } from '../../format/php.js';
 import { can } from './load.js';
 import type { UsersDeps } from '../deps.js';
+import type { userCollectionArgs } from './args.js';
+
+type ListParams = Params<typeof userCollectionArgs>;
 
 /** The list query for `GET /users`, with the paging figures the response headers need. */
 export interface UserListPlan {
   query: ListQuery;
-  offset: number;
+  /** The page the offset falls on, as the paging headers report it. */
+  page: number;
   perPage: number;
 }
 
@@ -23,13 +29,6 @@ const ORDER_FIELDS: Readonly<Record<string, string>> = {
   url: 'url',
 };
 
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : [];
-}
-
-function integerList(value: unknown): number[] {
-  return Array.isArray(value) ? value.map(Number).filter((id) => Number.isInteger(id)) : [];
-}
 
 /** Users holding one of the named roles or own capabilities. */
 function holdingAny(names: readonly string[]): Condition {
@@ -79,14 +78,13 @@ function rolesGranting(capabilities: readonly string[], deps: UsersDeps): string
  * quirks: `who=authors` ignores the role and capability filters, callers who may not list users only see
  * users with published posts, and `include`/`include_slugs` order by the position in the list.
  */
-export async function planUserList(context: RequestContext, deps: UsersDeps): Promise<UserListPlan> {
+export async function planUserList(context: RequestContext<ListParams>, deps: UsersDeps): Promise<UserListPlan> {
   const { params } = context;
   const mayListUsers = can(context, deps, 'list_users');
   const where: Condition[] = [];
 
-  const include = integerList(params.include);
-  const exclude = integerList(params.exclude);
-  const slugs = stringList(params.slug);
+  const { include, exclude } = params;
+  const slugs = params.slug ?? [];
   if (include.length > 0) where.push({ field: 'id', op: 'in', values: include });
   if (exclude.length > 0) where.push({ field: 'id', op: 'notIn', values: exclude });
   if (slugs.length > 0) where.push({ field: 'slug', op: 'in', values: slugs });
@@ -94,9 +92,8 @@ export async function planUserList(context: RequestContext, deps: UsersDeps): Pr
   const restTypes = restPostTypes(deps.capabilityRules);
   const forAuthors = params.who === 'authors';
   let publishedTypes: readonly string[] | null = !forAuthors && !mayListUsers ? restTypes : null;
-  if (!isEmpty(params.has_published_posts)) {
-    publishedTypes = params.has_published_posts === true ? restTypes : stringList(params.has_published_posts);
-  }
+  const published = params.has_published_posts;
+  if (!isEmpty(published)) publishedTypes = Array.isArray(published) ? published.map(String) : restTypes;
   if (publishedTypes !== null) {
     const authors = await publishedAuthorIds(deps.storage, publishedTypes);
     where.push({ field: 'id', op: 'in', values: authors });
@@ -112,33 +109,23 @@ export async function planUserList(context: RequestContext, deps: UsersDeps): Pr
       ],
     });
   } else {
-    const roles = stringList(params.roles);
-    const capabilities = stringList(params.capabilities);
+    const roles = params.roles ?? [];
+    const capabilities = params.capabilities ?? [];
     const wanted = [...roles, ...rolesGranting(capabilities, deps), ...capabilities];
     if (wanted.length > 0) where.push(holdingAny([...new Set(wanted)]));
   }
 
-  const term = typeof params.search === 'string' ? params.search.trim() : '';
+  const term = (params.search ?? '').trim();
   if (term !== '') where.push(searchCondition(term, mayListUsers));
 
-  const perPage = Number(params.per_page);
-  const offset = !isEmpty(params.offset) ? Number(params.offset) : (Number(params.page) - 1) * perPage;
-  const query: ListQuery = { where, orderBy: orderOf(context, include, slugs), offset: storableOffset(offset), limit: perPage, withTotal: true };
-  return { query, offset, perPage };
+  const { page, perPage, offset } = pageWindow(params, 'user');
+  const query: ListQuery = { where, orderBy: orderOf(params, include, slugs), offset, limit: perPage, withTotal: true };
+  return { query, page, perPage };
 }
 
-/**
- * Offsets arrive as the reference's 64-bit integers (or larger, or not numbers at all); no store holds more
- * records than the largest safe integer, so anything beyond it is past the end all the same.
- */
-function storableOffset(offset: number): number {
-  if (Number.isNaN(offset) || offset <= 0) return 0;
-  return Number.isFinite(offset) ? Math.min(Math.floor(offset), Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
-}
-
-function orderOf(context: RequestContext, include: number[], slugs: string[]): SortKey[] {
-  const direction = context.params.order === 'desc' ? 'desc' : 'asc';
-  const orderby = String(context.params.orderby ?? 'name');
+function orderOf(params: ListParams, include: readonly number[], slugs: readonly string[]): SortKey[] {
+  const direction = params.order;
+  const { orderby } = params;
   if (orderby === 'include') {
     if (include.length === 0) return [{ field: 'login', direction }];
     const positions = direction === 'desc' ? [...include].reverse() : include;

@@ -1,11 +1,14 @@
+import type { Params } from '../../core/args/define.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { forbidden } from '../../core/errors.js';
-import { collection, item, paging } from '../../core/response.js';
+import { collection, item } from '../../core/response.js';
+import { paging } from '../../core/paging.js';
 import { invalidUserIdError, notLoggedInError } from '../errors.js';
 import { AUTHORED_POST_TYPES, countVisiblePosts, restPostTypes } from '../posts.js';
 import { usersIn } from '../records.js';
 import { isEmpty } from '../../format/php.js';
 import { can, loadUser, requireUser } from './load.js';
+import type { contextArg, userCollectionArgs, userIdArg } from './args.js';
 import { planUserList } from './user-query.js';
 import { userItem } from './user-item.js';
 import type { UsersDeps } from '../deps.js';
@@ -39,14 +42,13 @@ export function canListUsers(context: RequestContext, deps: UsersDeps): Permissi
   return true;
 }
 
-export async function listUsers(context: RequestContext, deps: UsersDeps) {
+export async function listUsers(context: RequestContext<Params<typeof userCollectionArgs>>, deps: UsersDeps) {
   const plan = await planUserList(context, deps);
   const { items, total = 0 } = await usersIn(deps.storage).list(plan.query);
   const records = items
     .filter((user) => context.context !== 'edit' || can(context, deps, 'edit_user', user.id))
     .map((user) => userItem(user, context, deps));
-  const page = Math.ceil(plan.offset / plan.perPage + 1);
-  return collection(records, paging(total, page, plan.perPage));
+  return collection(records, paging(total, plan.page, plan.perPage));
 }
 
 /**
@@ -70,8 +72,8 @@ export async function canReadUser(context: RequestContext, deps: UsersDeps): Pro
   return true;
 }
 
-export async function readUser(context: RequestContext, deps: UsersDeps) {
-  return item(userItem(await requireUser(context, deps, Number(context.params.id)), context, deps));
+export async function readUser(context: RequestContext<Params<{ id: ReturnType<typeof userIdArg>; context: ReturnType<typeof contextArg> }>>, deps: UsersDeps) {
+  return item(userItem(await requireUser(context, deps, context.params.id), context, deps));
 }
 
 /** `GET /users/me`. */

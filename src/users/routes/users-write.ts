@@ -1,3 +1,4 @@
+import type { Params } from '../../core/args/define.js';
 import { filterByContext } from '../../core/shape.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
@@ -5,8 +6,11 @@ import { isEmpty, isNumeric, toInt } from '../../format/php.js';
 import { created, item, reply } from '../../core/response.js';
 import { notLoggedInError, unknownRoleError } from '../errors.js';
 import { usersIn, type UserRecord } from '../records.js';
-import { createUser, findUserByEmail, findUserBySlug, getUser, updateUser, type NewUser, type UserChanges } from '../store.js';
-import { can, isSet, loadUser, requireUser } from './load.js';
+import { createUser as insertUser, findUserByEmail, findUserBySlug, getUser, updateUser as saveUser, type NewUser, type UserChanges } from '../store.js';
+import type { userDeleteArgs, userWriteArgs } from './args.js';
+import { can, loadUser, requireUser } from './load.js';
+
+type WriteParams = Params<typeof userWriteArgs>;
 import { userSchema } from './schema.js';
 import { IN_EDIT_CONTEXT, userItem, userUrl } from './user-item.js';
 import type { UsersDeps } from '../deps.js';
@@ -34,14 +38,10 @@ function checkRoleUpdate(context: RequestContext, deps: UsersDeps, userId: numbe
   }
 }
 
-function text(context: RequestContext, name: string): string | undefined {
-  return isSet(context, name) ? String(context.params[name]) : undefined;
-}
-
 /** The writable fields sent with the request, as the store takes them. */
-function changesFrom(context: RequestContext): UserChanges {
+function changesFrom(params: WriteParams): UserChanges {
   const changes: UserChanges = {};
-  const fields: [keyof UserChanges, string][] = [
+  const fields: [keyof UserChanges, 'email' | 'password' | 'name' | 'first_name' | 'last_name' | 'nickname' | 'slug' | 'description' | 'url' | 'locale'][] = [
     ['email', 'email'],
     ['password', 'password'],
     ['name', 'name'],
@@ -54,15 +54,15 @@ function changesFrom(context: RequestContext): UserChanges {
     ['locale', 'locale'],
   ];
   for (const [key, param] of fields) {
-    const value = text(context, param);
+    const value = params[param];
     if (value !== undefined) (changes as Record<string, string>)[key] = value;
   }
-  if (isSet(context, 'roles')) changes.roles = (context.params.roles as unknown[]).map(String);
+  if (params.roles !== undefined) changes.roles = params.roles;
   return changes;
 }
 
-function requestedRoles(context: RequestContext): string[] {
-  return isEmpty(context.params.roles) ? [] : (context.params.roles as unknown[]).map(String);
+function requestedRoles(params: WriteParams): string[] {
+  return params.roles ?? [];
 }
 
 export function canCreateUser(context: RequestContext, deps: UsersDeps): PermissionResult {
@@ -71,20 +71,20 @@ export function canCreateUser(context: RequestContext, deps: UsersDeps): Permiss
     : forbidden(context.user, 'rest_cannot_create_user', 'Sorry, you are not allowed to create new users.');
 }
 
-export async function createUserHandler(context: RequestContext, deps: UsersDeps) {
+export async function createUser(context: RequestContext<WriteParams>, deps: UsersDeps) {
   if (!isEmpty(context.params.id)) throw new CmsError('rest_user_exists', 'Cannot create existing user.', 400);
-  const roles = requestedRoles(context);
+  const roles = requestedRoles(context.params);
   if (roles.length > 0) checkRoleUpdate(context, deps, null, roles);
-  const { email = '', ...changes } = changesFrom(context);
-  const input: NewUser = { login: String(context.params.username ?? ''), email, ...changes };
-  const user = await createUser(deps, input);
+  const { email = '', ...changes } = changesFrom(context.params);
+  const input: NewUser = { login: context.params.username ?? '', email, ...changes };
+  const user = await insertUser(deps, input);
   return created(userItem(user, context, deps), userUrl(context, user.id), IN_EDIT_CONTEXT);
 }
 
 /** Roles need `promote_user` (and nothing else when only roles change); everything else `edit_user`. */
-export async function canUpdateUser(context: RequestContext, deps: UsersDeps): Promise<PermissionResult> {
+export async function canUpdateUser(context: RequestContext<WriteParams>, deps: UsersDeps): Promise<PermissionResult> {
   const target = await requireUser(context, deps, targetId(context));
-  if (requestedRoles(context).length > 0) {
+  if (requestedRoles(context.params).length > 0) {
     if (!can(context, deps, 'promote_user', target.id)) {
       return forbidden(context.user, 'rest_cannot_edit_roles', 'Sorry, you are not allowed to edit roles of this user.');
     }
@@ -98,22 +98,23 @@ export async function canUpdateUser(context: RequestContext, deps: UsersDeps): P
   return true;
 }
 
-export async function updateUserHandler(context: RequestContext, deps: UsersDeps) {
+export async function updateUser(context: RequestContext<WriteParams>, deps: UsersDeps) {
   const target = await requireUser(context, deps, targetId(context));
   const { params } = context;
-  if (typeof params.email === 'string') {
+  if (params.email !== undefined) {
     const owner = await findUserByEmail(deps.storage, params.email.trim());
     if (owner !== null && owner.id !== target.id) throw new CmsError('rest_user_invalid_email', 'Invalid email address.', 400);
   }
   if (!isEmpty(params.username) && params.username !== target.login) {
     throw new CmsError('rest_user_invalid_argument', 'Username is not editable.', 400);
   }
-  if (!isEmpty(params.slug) && params.slug !== target.slug && (await findUserBySlug(deps.storage, String(params.slug)))) {
+  const { slug } = params;
+  if (slug !== undefined && !isEmpty(slug) && slug !== target.slug && (await findUserBySlug(deps.storage, slug))) {
     throw new CmsError('rest_user_invalid_slug', 'Invalid slug.', 400);
   }
-  const roles = requestedRoles(context);
+  const roles = requestedRoles(params);
   if (roles.length > 0) checkRoleUpdate(context, deps, target.id, roles);
-  const updated = await updateUser(deps, target.id, changesFrom(context));
+  const updated = await saveUser(deps, target.id, changesFrom(params));
   if (updated === null) throw new CmsError('rest_user_invalid_id', 'Invalid user ID.', 404);
   return item(userItem(updated, context, deps), IN_EDIT_CONTEXT);
 }
@@ -148,7 +149,7 @@ function previousData(user: UserRecord, context: RequestContext, deps: UsersDeps
   return filterByContext(userItem(user, context, deps).data, userSchema(), 'edit');
 }
 
-export async function deleteUserHandler(context: RequestContext, deps: UsersDeps) {
+export async function deleteUser(context: RequestContext<Params<typeof userDeleteArgs>>, deps: UsersDeps) {
   const target = await requireUser(context, deps, targetId(context));
   const reassign = readReassign(context) ?? null;
   if (context.params.force !== true) {

@@ -5,7 +5,7 @@
  */
 import type { MergeValue, Subscriber, SubscriberPage, SubscriberQuery, SubscriberStatus } from '../../../ports/mailing-list.js';
 import type { Condition, StoragePort, StoredRecord } from '../../../ports/storage.js';
-import { pageOffset } from '../../../core/response.js';
+import { pageOffset } from '../../../core/paging.js';
 
 export const SUBSCRIBERS_COLLECTION = 'mailing_subscribers';
 

@@ -1,0 +1,160 @@
+/**
+ * Paged lists, in one place: the `page` and `per_page` arguments, the window of records a page asks for (each of
+ * the reference's queries reads `offset` its own way), the figures behind `X-WP-Total`, `X-WP-TotalPages` and
+ * `Link` rel prev/next, and the error for a page past the end.
+ */
+import { args } from './args/define.js';
+import type { Paging, RequestContext } from './context.js';
+import { CmsError } from './errors.js';
+
+/** Records on a page when `per_page` is not sent. */
+export const DEFAULT_PER_PAGE = 10;
+/** The most records a page may hold. */
+export const MAX_PER_PAGE = 100;
+
+interface PageArgOptions {
+  /** The published descriptions; the reference's own wording when not given. */
+  page?: string;
+  perPage?: string;
+  /** Without a default, a list that is not given `per_page` holds every record (revisions). */
+  perPageDefault?: boolean;
+}
+
+/** `page` and `per_page` as every paged list declares them: integers from 1, at most `MAX_PER_PAGE` a page. */
+export function pageArgs(options: PageArgOptions & { perPageDefault: false }): {
+  page: ReturnType<typeof pageArg>; per_page: ReturnType<typeof perPageArg>;
+};
+export function pageArgs(options?: PageArgOptions): { page: ReturnType<typeof pageArg>; per_page: ReturnType<typeof defaultedPerPageArg> };
+export function pageArgs(options: PageArgOptions = {}) {
+  const page = pageArg(options.page ?? 'Current page of the collection.');
+  const perPageDescription = options.perPage ?? 'Maximum number of items to be returned in result set.';
+  const per_page = options.perPageDefault === false ? perPageArg(perPageDescription) : defaultedPerPageArg(perPageDescription);
+  return { page, per_page };
+}
+
+/** The reference's `absint` sanitising of both (a value cast past the integer range wraps to a negative one). */
+const absint = (value: unknown) => Math.abs(Number(value));
+const pageArg = (description: string) => args.integer({ description, default: 1, minimum: 1 }, { transform: absint });
+const perPageArg = (description: string) => args.integer({ description, minimum: 1, maximum: MAX_PER_PAGE }, { transform: absint });
+const defaultedPerPageArg = (description: string) =>
+  args.integer({ description, default: DEFAULT_PER_PAGE, minimum: 1, maximum: MAX_PER_PAGE }, { transform: absint });
+
+/** The paging parameters of a list, as its arguments leave them. */
+export interface PagingParams {
+  readonly page?: number | undefined;
+  readonly per_page?: number | undefined;
+  readonly offset?: number | undefined;
+}
+
+/**
+ * How a list reads `page` and `offset`, after the reference's query behind it:
+ * - `page`: the page as asked, no offset (the store pages by itself);
+ * - `post`: any offset sent replaces the page's, negative ones counted from the start (`absint`);
+ * - `revision`: as `post`, and without `per_page` the page holds every record (`perPage` is null);
+ * - `comment`: only a positive offset replaces the page's;
+ * - `user`: a non-zero offset replaces the page's, negative ones read as 0; the page reported is the one the
+ *   offset falls on;
+ * - `term`: as `user`, but negative offsets count from the start.
+ */
+export type OffsetRule = 'page' | 'post' | 'revision' | 'comment' | 'user' | 'term';
+
+/** The records a page asks for: `offset` is where the store starts, `page` the page the headers report. */
+export interface PageWindow<PerPage extends number | null = number> {
+  readonly page: number;
+  readonly perPage: PerPage;
+  readonly offset: number;
+}
+
+/** The window of a paged list; `per_page` falls back to `DEFAULT_PER_PAGE`, or to every record for revisions. */
+export function pageWindow(params: PagingParams, rule: 'revision'): PageWindow<number | null>;
+export function pageWindow(params: PagingParams, rule: Exclude<OffsetRule, 'revision'>): PageWindow;
+export function pageWindow(params: PagingParams, rule: OffsetRule): PageWindow<number | null> {
+  const asked = params.page ?? 1;
+  const page = asked > 0 ? asked : 1;
+  const sentPerPage = params.per_page !== undefined && params.per_page > 0 ? params.per_page : null;
+  const perPage = sentPerPage ?? DEFAULT_PER_PAGE;
+  const { offset } = params;
+  switch (rule) {
+    case 'page':
+      return { page: asked, perPage, offset: pageOffset(asked, perPage) };
+    case 'post':
+      return { page, perPage, offset: storableOffset(offset !== undefined ? Math.abs(offset) : (page - 1) * perPage) };
+    case 'revision':
+      if (sentPerPage === null) return { page, perPage: null, offset: 0 };
+      return { page, perPage, offset: offset !== undefined ? storableOffset(Math.abs(offset)) : pageOffset(page, perPage) };
+    case 'comment':
+      return { page, perPage, offset: offset !== undefined && Number.isSafeInteger(offset) && offset > 0 ? offset : pageOffset(page, perPage) };
+    case 'user':
+    case 'term': {
+      const requested = offset !== undefined && offset !== 0 ? offset : (asked - 1) * perPage;
+      const start = rule === 'term' ? Math.abs(requested) : Number.isNaN(requested) || requested <= 0 ? 0 : storableOffset(requested);
+      return { page: Math.ceil(requested / perPage + 1), perPage, offset: start };
+    }
+  }
+}
+
+/**
+ * The page size of a list that declares no `per_page`, as the reference's post query reads `posts_per_page`:
+ * every record (-1) when none is sent, a negative size counted from the start, 0 as 1.
+ */
+export function postsPerPage(sent: number | undefined): number {
+  if (sent === undefined) return -1;
+  if (sent < -1) return Math.abs(sent);
+  return sent === 0 ? 1 : sent;
+}
+
+/** The store offset of a page: `(page - 1) * perPage`, held at the largest safe integer, which no store reaches. */
+export function pageOffset(page: number, perPage: number): number {
+  const offset = (page - 1) * perPage;
+  // A page that is no finite number (1e309 reads as Infinity, and Infinity × 0 is NaN) is past the end as well.
+  return offset >= 0 && offset < Number.MAX_SAFE_INTEGER ? Math.floor(offset) : Number.MAX_SAFE_INTEGER;
+}
+
+/** A non-negative offset a store accepts: offsets beyond the largest safe integer are past the end all the same. */
+function storableOffset(offset: number): number {
+  return Number.isFinite(offset) ? Math.min(Math.floor(offset), Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
+}
+
+interface PagingOptions {
+  /** The route's error code for a page past the last one (`rest_post_invalid_page_number`); none: no error. */
+  pastTheEnd?: string;
+  /** `prev` names the page before the one asked for even past the end (the reference's search). */
+  previousUnclamped?: boolean;
+}
+
+/**
+ * The paging figures of a list of `total` records seen `perPage` at a time, or `null` per page for a list that
+ * holds them all on one page; a page past the last one is refused with the route's `pastTheEnd` code.
+ */
+export function paging(total: number, page: number, perPage: number | null, options: PagingOptions = {}): Paging {
+  const totalPages = perPage === null ? (total > 0 ? 1 : 0) : total === 0 ? 0 : Math.ceil(total / perPage);
+  if (options.pastTheEnd !== undefined && total > 0 && page > totalPages) {
+    throw new CmsError(options.pastTheEnd, 'The page number requested is larger than the number of pages available.', 400);
+  }
+  return options.previousUnclamped ? { total, totalPages, page, previousUnclamped: true } : { total, totalPages, page };
+}
+
+/** `X-WP-Total`, `X-WP-TotalPages` and `Link` rel prev/next for a collection. */
+export function pagingHeaders(figures: Paging, context: RequestContext, prefix: string): Record<string, string | number> {
+  const headers: Record<string, string | number> = {
+    [`${prefix}-Total`]: figures.total,
+    [`${prefix}-TotalPages`]: figures.totalPages,
+  };
+  // The links name the route in their path, so `rest_route` is not carried over.
+  const withPage = (page: number) => {
+    const query = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(context.query)) if (key !== 'rest_route') query[key] = context.query[key];
+    query.page = page;
+    return query;
+  };
+  const links: string[] = [];
+  if (figures.page > 1) {
+    const previous = figures.previousUnclamped ? figures.page - 1 : Math.min(figures.page - 1, figures.totalPages);
+    links.push(`<${context.url(context.path, withPage(previous))}>; rel="prev"`);
+  }
+  if (figures.totalPages > figures.page) {
+    links.push(`<${context.url(context.path, withPage(figures.page + 1))}>; rel="next"`);
+  }
+  if (links.length > 0) headers.Link = links.join(', ');
+  return headers;
+}
