@@ -29,6 +29,7 @@ const requiredFunctions: Record<string, string[]> = {
   './postgres': ['postgresStorage'],
   './s3': ['s3BlobStore'],
   './editor': ['neutralNamesMiddleware', 'neutralApiPath'],
+  './admin': ['adminHandler', 'createAdminApp', 'diskAssets', 'contentSecurityPolicy'],
   './testing': ['runStorageConformance', 'runBlobStoreConformance'],
 };
 

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { toNodeListener, writeResponse } from '../../adapters/node.js';
 import { adminHandler } from '../../src/admin/index.js';
-import { createCms, encodeResponse, ensureAdministrator, serveUpload, splitTarget, type Cms } from '../../src/index.js';
+import { createCms, encodeResponse, ensureAdministrator, serveUpload, type Cms } from '../../src/index.js';
+import { splitTarget } from '../../src/core/mount.js';
 
 export const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
 export const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
