@@ -2,14 +2,17 @@
  * `cms.webhooks`: subscriptions, their delivery log and the delivery loop, in-process. Inputs are the routes'
  * bodies and are checked by the same argument definitions; a bad one throws the route's `CmsError`.
  */
-import { checkInput } from '../mailing/forms-service.js';
+import { compileArg, type ArgCheckContext, type Params } from '../core/args/define.js';
+import { CmsError } from '../core/errors.js';
+import { pageOffset } from '../core/paging.js';
+import { validateValues } from '../core/params.js';
 import { subscriptionWriteArgs } from './args.js';
 import type { WebhooksDeps } from './deps.js';
 import type { WebhookEvent } from './events.js';
 import type { DeliveryState } from './records.js';
 import {
   createSubscription, deleteSubscription, listDeliveries, listSubscriptions, readSubscription, redeliver, toSubscription,
-  updateSubscription, type WebhookDelivery, type WebhookSubscription,
+  updateSubscription, type SubscriptionInput, type WebhookDelivery, type WebhookSubscription,
 } from './service.js';
 
 /** The body of `POST /webhooks/v1/subscriptions`. */
@@ -42,14 +45,33 @@ export interface WebhooksApi {
   runDue(): Promise<number>;
 }
 
+/** The write routes' own arguments, checked by the core's engine as a JSON body is; throws the routes' `CmsError`s. */
+function subscriptionInputChecker(allowedPrivate: ReadonlySet<string>): (creating: boolean, input: unknown) => SubscriptionInput {
+  const declared = (creating: boolean) => ({
+    args: new Map(Object.entries(subscriptionWriteArgs(allowedPrivate, creating)).map(([name, spec]) => [name, compileArg(name, spec)])),
+  });
+  const create = declared(true);
+  const update = declared(false);
+  return (creating, input) => {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      throw new CmsError('rest_invalid_param', 'The input must be an object.', 400);
+    }
+    const values = input as Readonly<Record<string, unknown>>;
+    const context: ArgCheckContext = { user: null, method: creating ? 'POST' : 'PATCH', param: (name) => values[name] };
+    // Checked by the engine against `subscriptionWriteArgs`, so the values are what its `Params` says.
+    const params = validateValues(values, creating ? create : update, context) as Params<typeof subscriptionWriteArgs>;
+    return { params, has: (name) => params[name] !== undefined };
+  };
+}
+
 export function createWebhooksApi(deps: WebhooksDeps): WebhooksApi {
-  const write = (creating: boolean, input: unknown) => checkInput(input, subscriptionWriteArgs(deps.hub.settings.allowedPrivate, creating));
+  const write = subscriptionInputChecker(deps.hub.settings.allowedPrivate);
   return {
     createSubscription: async (input) => createSubscription(deps.storage, deps.clock, write(true, input)),
     async listSubscriptions() {
       const all: WebhookSubscription[] = [];
       for (let page = 1; ; page++) {
-        const { items, total } = await listSubscriptions(deps.storage, page, 100);
+        const { items, total } = await listSubscriptions(deps.storage, { offset: pageOffset(page, 100), perPage: 100 });
         all.push(...items);
         if (items.length === 0 || all.length >= total) return all;
       }
@@ -70,9 +92,10 @@ export function createWebhooksApi(deps: WebhooksDeps): WebhooksApi {
         return false;
       }
     },
-    listDeliveries: (subscription, query = {}) => listDeliveries(deps.storage, subscription, {
-      page: query.page ?? 1, perPage: query.perPage ?? 100, ...(query.state ? { state: query.state } : {}),
-    }),
+    listDeliveries(subscription, query = {}) {
+      const perPage = query.perPage ?? 100;
+      return listDeliveries(deps.storage, subscription, { offset: pageOffset(query.page ?? 1, perPage), perPage, state: query.state });
+    },
     async redeliver(subscription, delivery) {
       const queued = await redeliver(deps.storage, deps.clock, subscription, delivery, deps.hub.settings.retry.maxAgeMs);
       deps.hub.start();

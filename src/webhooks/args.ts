@@ -2,7 +2,8 @@
  * Arguments of the `webhooks/v1` routes. The same definitions check the in-process API's input, so both accept
  * exactly the same shapes.
  */
-import { arg, args, type ArgCheck, type ArgSpec } from '../core/args/define.js';
+import { arg, args, fromPath, type ArgCheck } from '../core/args/define.js';
+import { pageArgs } from '../core/paging.js';
 import { WEBHOOK_EVENTS } from './events.js';
 import { EVERY_EVENT } from './records.js';
 import { MAX_URL_LENGTH, targetProblem } from './targets.js';
@@ -19,7 +20,7 @@ function urlCheck(allowedPrivate: ReadonlySet<string>): ArgCheck {
 }
 
 /** The body of a subscription create (`creating`) or update. */
-export function subscriptionWriteArgs(allowedPrivate: ReadonlySet<string>, creating: boolean): Record<string, ArgSpec> {
+export function subscriptionWriteArgs(allowedPrivate: ReadonlySet<string>, creating: boolean) {
   const required = creating ? { required: true } : {};
   return {
     url: arg({ description: 'Where events are sent: an http or https URL.', type: 'string', format: 'uri', maxLength: MAX_URL_LENGTH },
@@ -32,25 +33,28 @@ export function subscriptionWriteArgs(allowedPrivate: ReadonlySet<string>, creat
   };
 }
 
-export function idArg(): ArgSpec {
-  return args.integer({ description: 'Unique identifier for the subscription.' });
+function idArg() {
+  return fromPath(args.integer({ description: 'Unique identifier for the subscription.' }));
 }
 
-export function deliveryIdArg(): ArgSpec {
-  return args.integer({ description: 'Unique identifier for the delivery.' });
+/** The routes of one subscription. */
+export function subscriptionArgs() {
+  return { id: idArg() };
 }
 
-export function pagingArgs(): Record<string, ArgSpec> {
-  return {
-    page: args.integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
-    per_page: args.integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
-  };
+export function subscriptionUpdateArgs(allowedPrivate: ReadonlySet<string>) {
+  return { ...subscriptionArgs(), ...subscriptionWriteArgs(allowedPrivate, false) };
 }
 
-export function deliveryListArgs(): Record<string, ArgSpec> {
+/** The routes of one delivery of a subscription. */
+export function deliveryArgs() {
+  return { id: idArg(), delivery: fromPath(args.integer({ description: 'Unique identifier for the delivery.' })) };
+}
+
+export function deliveryListArgs() {
   return {
     id: idArg(),
-    ...pagingArgs(),
+    ...pageArgs(),
     state: args.string({ description: 'Only deliveries in this state.', enum: ['pending', 'delivered', 'failed'] }),
   };
 }

@@ -1,17 +1,18 @@
 /** Handlers of the `webhooks/v1` routes: subscriptions, their delivery log and redelivery. */
+import type { Params } from '../core/args/define.js';
 import type { Item, RequestContext } from '../core/context.js';
 import { collection, created, item, reply } from '../core/response.js';
-import { paging } from '../core/paging.js';
+import { pageArgs, pageWindow, paging } from '../core/paging.js';
+import type { deliveryArgs, deliveryListArgs, subscriptionArgs, subscriptionUpdateArgs, subscriptionWriteArgs } from './args.js';
 import { WEBHOOK_EVENTS } from './events.js';
-import type { DeliveryState } from './records.js';
 import {
-  createSubscription, deleteSubscription, listDeliveries, listSubscriptions, readDelivery, readSubscription, redeliver,
-  toDelivery, toSubscription, updateSubscription, type WebhookDelivery, type WebhookSubscription,
+  createSubscription as insertSubscription, deleteSubscription as removeSubscription, listDeliveries as loadDeliveries,
+  listSubscriptions as loadSubscriptions, readDelivery as loadDelivery, readSubscription as loadSubscription, redeliver,
+  toDelivery, toSubscription, updateSubscription as saveSubscription, type WebhookDelivery, type WebhookSubscription,
 } from './service.js';
 import type { WebhooksDeps } from './deps.js';
 
 const base = '/webhooks/v1/subscriptions';
-const idOf = (context: RequestContext) => Number(context.params.id);
 
 function subscriptionItem(context: RequestContext, subscription: WebhookSubscription): Item {
   return {
@@ -36,52 +37,51 @@ function deliveryItem(context: RequestContext, delivery: WebhookDelivery): Item 
   };
 }
 
-export function listEventsHandler() {
+export function listEvents() {
   return reply([...WEBHOOK_EVENTS]);
 }
 
-export async function listSubscriptionsHandler(context: RequestContext, deps: WebhooksDeps) {
-  const page = Number(context.params.page);
-  const perPage = Number(context.params.per_page);
-  const { items, total } = await listSubscriptions(deps.storage, page, perPage);
-  return collection(items.map((subscription) => subscriptionItem(context, subscription)), paging(total, page, perPage));
+export async function listSubscriptions(context: RequestContext<Params<typeof pageArgs>>, deps: WebhooksDeps) {
+  const window = pageWindow(context.params, 'page');
+  const { items, total } = await loadSubscriptions(deps.storage, window);
+  return collection(items.map((subscription) => subscriptionItem(context, subscription)), paging(total, window.page, window.perPage));
 }
 
-export async function createSubscriptionHandler(context: RequestContext, deps: WebhooksDeps) {
-  const subscription = await createSubscription(deps.storage, deps.clock, context);
+export async function createSubscription(context: RequestContext<Params<typeof subscriptionWriteArgs>>, deps: WebhooksDeps) {
+  const subscription = await insertSubscription(deps.storage, deps.clock, context);
   return created(subscriptionItem(context, subscription), context.url(`${base}/${subscription.id}`));
 }
 
-export async function readSubscriptionHandler(context: RequestContext, deps: WebhooksDeps) {
-  return item(subscriptionItem(context, toSubscription(await readSubscription(deps.storage, idOf(context)))));
+export async function readSubscription(context: RequestContext<Params<typeof subscriptionArgs>>, deps: WebhooksDeps) {
+  return item(subscriptionItem(context, toSubscription(await loadSubscription(deps.storage, context.params.id))));
 }
 
-export async function updateSubscriptionHandler(context: RequestContext, deps: WebhooksDeps) {
-  return item(subscriptionItem(context, await updateSubscription(deps.storage, deps.clock, idOf(context), context)));
+export async function updateSubscription(context: RequestContext<Params<typeof subscriptionUpdateArgs>>, deps: WebhooksDeps) {
+  return item(subscriptionItem(context, await saveSubscription(deps.storage, deps.clock, context.params.id, context)));
 }
 
-export async function deleteSubscriptionHandler(context: RequestContext, deps: WebhooksDeps) {
-  const previous = await deleteSubscription(deps.storage, idOf(context));
+export async function deleteSubscription(context: RequestContext<Params<typeof subscriptionArgs>>, deps: WebhooksDeps) {
+  const previous = await removeSubscription(deps.storage, context.params.id);
   return reply({ deleted: true, previous: { ...previous } });
 }
 
-export async function listDeliveriesHandler(context: RequestContext, deps: WebhooksDeps) {
-  const subscription = idOf(context);
-  await readSubscription(deps.storage, subscription);
-  const page = Number(context.params.page);
-  const perPage = Number(context.params.per_page);
-  const state = typeof context.params.state === 'string' ? context.params.state as DeliveryState : undefined;
-  const { items, total } = await listDeliveries(deps.storage, subscription, { page, perPage, ...(state ? { state } : {}) });
-  return collection(items.map((delivery) => deliveryItem(context, delivery)), paging(total, page, perPage));
+export async function listDeliveries(context: RequestContext<Params<typeof deliveryListArgs>>, deps: WebhooksDeps) {
+  const { params } = context;
+  await loadSubscription(deps.storage, params.id);
+  const window = pageWindow(params, 'page');
+  const { items, total } = await loadDeliveries(deps.storage, params.id, { ...window, state: params.state });
+  return collection(items.map((delivery) => deliveryItem(context, delivery)), paging(total, window.page, window.perPage));
 }
 
-export async function readDeliveryHandler(context: RequestContext, deps: WebhooksDeps) {
-  await readSubscription(deps.storage, idOf(context));
-  return item(deliveryItem(context, toDelivery(await readDelivery(deps.storage, idOf(context), Number(context.params.delivery)))));
+export async function readDelivery(context: RequestContext<Params<typeof deliveryArgs>>, deps: WebhooksDeps) {
+  const { id, delivery } = context.params;
+  await loadSubscription(deps.storage, id);
+  return item(deliveryItem(context, toDelivery(await loadDelivery(deps.storage, id, delivery))));
 }
 
-export async function redeliverHandler(context: RequestContext, deps: WebhooksDeps) {
-  const delivery = await redeliver(deps.storage, deps.clock, idOf(context), Number(context.params.delivery), deps.hub.settings.retry.maxAgeMs);
+export async function createRedelivery(context: RequestContext<Params<typeof deliveryArgs>>, deps: WebhooksDeps) {
+  const { id, delivery } = context.params;
+  const queued = await redeliver(deps.storage, deps.clock, id, delivery, deps.hub.settings.retry.maxAgeMs);
   deps.hub.start();
-  return created(deliveryItem(context, delivery), context.url(`${base}/${delivery.subscription}/deliveries/${delivery.id}`));
+  return created(deliveryItem(context, queued), context.url(`${base}/${queued.subscription}/deliveries/${queued.id}`));
 }

@@ -2,9 +2,11 @@
  * Subscriptions and their delivery log, shared by the routes and the in-process API. Input arrives checked by
  * the routes' argument definitions (`args.ts`).
  */
+import type { Params } from '../core/args/define.js';
 import { CmsError } from '../core/errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { StoragePort } from '../ports/storage.js';
+import type { subscriptionWriteArgs } from './args.js';
 import type { EventSubject } from './events.js';
 import { deliveriesIn, subscriptionsIn, type DeliveryRecord, type DeliveryState, type SubscriptionRecord } from './records.js';
 import { newSecret } from './signature.js';
@@ -35,9 +37,16 @@ export interface WebhookDelivery {
   last_error: string | null;
 }
 
-export interface CheckedInput {
-  readonly params: Readonly<Record<string, unknown>>;
+/** A subscription write, checked by `subscriptionWriteArgs()`: the sanitised values and whether each was sent. */
+export interface SubscriptionInput {
+  readonly params: Params<typeof subscriptionWriteArgs>;
   has(name: string): boolean;
+}
+
+/** The records of a list page: where it starts and how many it holds. */
+export interface ListWindow {
+  readonly offset: number;
+  readonly perPage: number;
 }
 
 export function subscriptionNotFound(): CmsError {
@@ -69,10 +78,10 @@ export function toDelivery(record: DeliveryRecord): WebhookDelivery {
 }
 
 /** Creates a subscription; answers it with its secret, the one time the secret is shown. */
-export async function createSubscription(storage: StoragePort, clock: Clock, input: CheckedInput): Promise<WebhookSubscription & { secret: string }> {
+export async function createSubscription(storage: StoragePort, clock: Clock, input: SubscriptionInput): Promise<WebhookSubscription & { secret: string }> {
   const now = clock.now().toISOString();
   const { params } = input;
-  const secret = typeof params.secret === 'string' ? params.secret : newSecret();
+  const secret = params.secret ?? newSecret();
   const record = await storage.transaction(async (tx) => {
     const { total } = await subscriptionsIn(tx).list({ limit: 0, withTotal: true });
     if ((total ?? 0) >= MAX_SUBSCRIPTIONS) {
@@ -80,7 +89,7 @@ export async function createSubscription(storage: StoragePort, clock: Clock, inp
     }
     return subscriptionsIn(tx).insert({
       url: params.url as string, events: params.events as string[], secret, active: params.active !== false,
-      description: typeof params.description === 'string' ? params.description : '', created: now, modified: now,
+      description: params.description ?? '', created: now, modified: now,
     });
   });
   return { ...toSubscription(record), secret };
@@ -92,7 +101,7 @@ export async function readSubscription(storage: StoragePort, id: number): Promis
   return record;
 }
 
-export async function updateSubscription(storage: StoragePort, clock: Clock, id: number, input: CheckedInput): Promise<WebhookSubscription> {
+export async function updateSubscription(storage: StoragePort, clock: Clock, id: number, input: SubscriptionInput): Promise<WebhookSubscription> {
   const patch: Partial<SubscriptionRecord> = {};
   for (const name of ['url', 'events', 'secret', 'active', 'description'] as const) {
     if (input.has(name)) (patch as Record<string, unknown>)[name] = input.params[name];
@@ -119,17 +128,17 @@ export async function deleteSubscription(storage: StoragePort, id: number): Prom
   });
 }
 
-export async function listSubscriptions(storage: StoragePort, page: number, perPage: number): Promise<{ items: WebhookSubscription[]; total: number }> {
-  const { items, total } = await subscriptionsIn(storage).list({ offset: (page - 1) * perPage, limit: perPage, withTotal: true });
+export async function listSubscriptions(storage: StoragePort, window: ListWindow): Promise<{ items: WebhookSubscription[]; total: number }> {
+  const { items, total } = await subscriptionsIn(storage).list({ offset: window.offset, limit: window.perPage, withTotal: true });
   return { items: items.map(toSubscription), total: total ?? items.length };
 }
 
 /** A subscription's deliveries, newest first. */
-export async function listDeliveries(storage: StoragePort, subscription: number, query: { page: number; perPage: number; state?: DeliveryState }): Promise<{ items: WebhookDelivery[]; total: number }> {
+export async function listDeliveries(storage: StoragePort, subscription: number, query: ListWindow & { state?: DeliveryState | undefined }): Promise<{ items: WebhookDelivery[]; total: number }> {
   const where = [{ field: 'subscription', op: 'eq' as const, value: subscription }];
   if (query.state) where.push({ field: 'state', op: 'eq', value: query.state } as never);
   const { items, total } = await deliveriesIn(storage).list({
-    where, orderBy: [{ field: 'occurred', direction: 'desc' }], offset: (query.page - 1) * query.perPage, limit: query.perPage, withTotal: true,
+    where, orderBy: [{ field: 'occurred', direction: 'desc' }], offset: query.offset, limit: query.perPage, withTotal: true,
   });
   return { items: items.map(toDelivery), total: total ?? items.length };
 }

@@ -66,6 +66,43 @@ describe('webhook subscriptions', () => {
     await assert.rejects(site.cms.webhooks.createSubscription({ url: 'http://192.168.1.1/x', events: ['*'] }), (error: Error & { code?: string }) => error.code === 'rest_invalid_param');
   });
 
+  it('are listed a page at a time, with the shared paging arguments and headers', async () => {
+    const site = await makeSite(receiver);
+    for (let index = 0; index < 3; index++) await site.cms.webhooks.createSubscription({ url: `https://hooks.example.com/${index}`, events: ['*'] });
+    const second = await site.admin('GET', '/webhooks/v1/subscriptions?per_page=2&page=2');
+    assert.equal(second.status, 200);
+    assert.deepEqual(second.json.map((subscription: { url: string }) => subscription.url), ['https://hooks.example.com/2']);
+    assert.equal(second.headers['X-WP-Total'], '3');
+    assert.equal(second.headers['X-WP-TotalPages'], '2');
+    assert.equal((await site.admin('GET', '/webhooks/v1/subscriptions?page=3&per_page=2')).json.length, 0);
+    for (const query of ['per_page=101', 'page=0', 'per_page=x']) {
+      const refused = await site.admin('GET', `/webhooks/v1/subscriptions?${query}`);
+      assert.equal(refused.status, 400, query);
+      assert.equal(refused.json.code, 'rest_invalid_param', query);
+    }
+    const [first] = await site.cms.webhooks.listSubscriptions();
+    const log = await site.admin('GET', `/webhooks/v1/subscriptions/${first!.id}/deliveries?per_page=5&state=failed`);
+    assert.equal(log.status, 200);
+    assert.deepEqual(log.json, []);
+    assert.equal((await site.admin('GET', `/webhooks/v1/subscriptions/${first!.id}/deliveries?state=lost`)).json.code, 'rest_invalid_param');
+  });
+
+  it('are checked in-process by the routes\' arguments, and updated in the members given only', async () => {
+    const site = await makeSite(receiver);
+    const invalid = (error: Error & { code?: string }) => error.code === 'rest_invalid_param';
+    await assert.rejects(site.cms.webhooks.createSubscription(null as never), invalid);
+    await assert.rejects(site.cms.webhooks.createSubscription([] as never), invalid);
+    await assert.rejects(site.cms.webhooks.createSubscription({ events: ['*'] }), (error: Error & { code?: string }) => error.code === 'rest_missing_callback_param');
+    const created = await site.cms.webhooks.createSubscription({ url: 'https://hooks.example.com/a', events: ['*'], description: 'Front end' });
+    assert.equal(created.active, true);
+    const { secret, ...kept } = created;
+    assert.ok(secret.length >= 16);
+    const updated = await site.cms.webhooks.updateSubscription(created.id, { active: false });
+    assert.deepEqual(updated, { ...kept, active: false });
+    await assert.rejects(site.cms.webhooks.updateSubscription(created.id, { events: ['post.exploded' as never] }), invalid);
+    assert.equal((await site.cms.webhooks.getSubscription(created.id))!.active, false);
+  });
+
   it('are at most 100 per site', async () => {
     const site = await makeSite(receiver);
     for (let index = 0; index < 100; index++) await site.cms.webhooks.createSubscription({ url: `https://hooks.example.com/${index}`, events: ['*'] });
