@@ -1,5 +1,6 @@
 import { CmsError } from './errors.js';
-import { decodeJson, invalidJson } from './json-body.js';
+import { invalidJson } from './json-body.js';
+import { decodeJsonInTurns } from './json-body-large.js';
 import { hasBoundary, parseMultipart } from './multipart.js';
 import { parseQueryString } from './query.js';
 import { toSafeTree } from './safe-object.js';
@@ -69,7 +70,7 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
     const text = decodeUtf8(raw);
     if (text === null) parsed.jsonError = invalidJson(5, 'Malformed UTF-8 characters, possibly incorrectly encoded');
     else if (text !== '0') {
-      const result = decodeJson(text);
+      const result = await decodeJsonInTurns(text);
       if (result.ok) parsed.json = result.value;
       else parsed.jsonError = result.error;
     }
