@@ -31,6 +31,27 @@ describe('the server log', () => {
     assert.match((error!.err as { stack: string }).stack, /^TypeError: boom\n\s+at /);
   });
 
+  test('JSON: a request line is the line pino writes for the same fields, byte for byte but the time', () => {
+    const out = capture();
+    const logger = createLogger({ format: 'json', level: 'debug' }, out);
+    const entries = [
+      entry,
+      { ...entry, path: '/cms-json/cms/v2/posts?search=%22a%22&x="quoted"\\\u0001é😀', clientAddress: null, userId: null, durationMs: 0.125 },
+      { ...entry, method: 'PATCH', status: 500, bytes: 0 },
+    ];
+    for (const [index, logged] of entries.entries()) {
+      logRequest(logger, logged, index === 0);
+      const { time: _time, ...fields } = logged;
+      logger[index === 0 ? 'debug' : logged.status >= 500 ? 'warn' : 'info'](fields, 'request');
+    }
+    const untimed = (line: string) => line.replace(/"time":"[^"]+"/, '"time":""');
+    for (let index = 0; index < out.lines.length; index += 2) {
+      assert.equal(untimed(out.lines[index]!), untimed(out.lines[index + 1]!));
+      assert.match(out.lines[index]!, /"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/);
+    }
+    assert.equal(out.lines.length, 6);
+  });
+
   test('pretty: readable lines, and the stack of an error under its message', () => {
     const out = capture();
     const logger = createLogger({ format: 'pretty', level: 'warn' }, out);
