@@ -11,7 +11,7 @@ export type { Logger } from 'pino';
 
 interface Writable { write(text: string): unknown }
 
-/** Lines are written in batches of this many bytes at least, or after FLUSH_EVERY_MS: one write per line costs more than the line. */
+/** Lines are written in batches of this many characters at least, or after FLUSH_EVERY_MS: one write per line costs more than the line. */
 const BATCH_BYTES = 4096;
 const FLUSH_EVERY_MS = 250;
 
@@ -36,11 +36,52 @@ export function createLogger(choice: LogChoice, output: Writable = process.stdou
  */
 const requestLines = new WeakMap<Logger, { destination: Writable; bindings: string }>();
 
-/** A file descriptor or path written in batches; pino flushes what is left when the process exits. */
-export function batchedDestination(dest: number | string): ReturnType<typeof pino.destination> {
-  const destination = pino.destination({ dest, sync: false, minLength: BATCH_BYTES });
-  setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref();
-  return destination;
+/**
+ * A file descriptor or path written in batches: lines are gathered here and handed to the destination (pino's
+ * sonic-boom) a batch at a time, which writes them without waiting; what is left is written when the process exits.
+ * (Given line by line, sonic-boom measures its whole pending buffer again for every line.)
+ */
+export function batchedDestination(dest: number | string): LineBatches {
+  const batches = new LineBatches(pino.destination({ dest, sync: false }));
+  setInterval(() => batches.flush(), FLUSH_EVERY_MS).unref();
+  process.once('exit', () => batches.flushSync());
+  return batches;
+}
+
+export class LineBatches implements Writable {
+  #lines: string[] = [];
+  #characters = 0;
+
+  constructor(readonly destination: ReturnType<typeof pino.destination>) {}
+
+  write(line: string): boolean {
+    this.#lines.push(line);
+    this.#characters += line.length;
+    if (this.#characters >= BATCH_BYTES) this.#handOver();
+    return true;
+  }
+
+  flush(): void {
+    this.#handOver();
+    this.destination.flush();
+  }
+
+  flushSync(): void {
+    this.#handOver();
+    try {
+      this.destination.flushSync();
+    } catch {
+      // Not open yet (an exit before the file opened): nothing was written to it either.
+    }
+  }
+
+  #handOver(): void {
+    if (this.#lines.length === 0) return;
+    const text = this.#lines.join('');
+    this.#lines = [];
+    this.#characters = 0;
+    this.destination.write(text);
+  }
 }
 
 /** One request: `info`, or `warn` for a server error; health checks only at `debug`, as they come every second. */

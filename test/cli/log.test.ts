@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createLogger, logError, logRequest } from '../../src/cli/log.js';
 
@@ -50,6 +54,31 @@ describe('the server log', () => {
       assert.match(out.lines[index]!, /"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/);
     }
     assert.equal(out.lines.length, 6);
+  });
+
+  test('a file is written in batches, in order, and whatever is left when the process exits', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'quire-log-'));
+    try {
+      const file = join(directory, 'server.log');
+      const script = `
+        const { batchedDestination, createLogger, logError, logRequest } = await import(${JSON.stringify(new URL('../../src/cli/log.ts', import.meta.url).href)});
+        const destination = batchedDestination(${JSON.stringify(file)});
+        const logger = createLogger({ format: 'json', level: 'info' }, destination);
+        const entry = ${JSON.stringify(entry)};
+        // Once the file is open, lines are logged and the process exits at once: the last batch is written on exit.
+        destination.destination.once('ready', () => {
+          for (let index = 0; index < 100; index += 1) logRequest(logger, { ...entry, bytes: index });
+          logError(logger, new Error('in between'));
+          for (let index = 100; index < 103; index += 1) logRequest(logger, { ...entry, bytes: index });
+          process.exit(0);
+        });`;
+      const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      assert.deepEqual(lines.map((line) => line.bytes ?? line.msg), [...Array.from({ length: 100 }, (_, index) => index), 'unexpected error', 100, 101, 102]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   test('pretty: readable lines, and the stack of an error under its message', () => {
