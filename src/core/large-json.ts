@@ -28,25 +28,36 @@ function isWalkable(value: object): boolean {
 
 /**
  * Whether the JSON text of `value` is at least `LARGE_JSON_CHARS` long, by a lower estimate (string lengths and a
- * few characters a node); the walk stops as soon as that is certain.
+ * character or two a value); the walk stops as soon as that is certain. It runs on every answer built afresh, so
+ * it allocates nothing.
  */
 export function isLargeJson(value: unknown): boolean {
   if (typeof value === 'string') return value.length >= LARGE_JSON_CHARS;
   if (value === null || typeof value !== 'object' || !isWalkable(value)) return false;
-  let estimate = 0;
-  const stack: object[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const children = Array.isArray(node) ? node : Object.values(node);
-    estimate += 2 + children.length;
-    for (const child of children) {
-      if (typeof child === 'string') estimate += child.length;
-      else if (child !== null && typeof child === 'object' && isWalkable(child)) stack.push(child);
-      else estimate += 1;
-    }
-    if (estimate >= LARGE_JSON_CHARS) return true;
+  return estimateLeft(value, LARGE_JSON_CHARS) <= 0;
+}
+
+/** `left` less the estimated length of `node`'s JSON text; stops once nothing is left. */
+function estimateLeft(node: object, left: number): number {
+  if (Array.isArray(node)) {
+    left -= 2 + node.length;
+    for (let index = 0; index < node.length && left > 0; index += 1) left = childLeft(node[index], left);
+    return left;
   }
-  return false;
+  left -= 2;
+  for (const key in node) {
+    left = childLeft((node as Record<string, unknown>)[key], left - key.length - 4);
+    if (left <= 0) break;
+  }
+  return left;
+}
+
+function childLeft(child: unknown, left: number): number {
+  if (typeof child === 'string') return left - child.length;
+  if (child === null || typeof child !== 'object') return left - 1;
+  // Bytes and values with their own JSON form (an answer already encoded) are not walked.
+  if (ArrayBuffer.isView(child) || typeof (child as { toJSON?: unknown }).toJSON === 'function') return left - 1;
+  return estimateLeft(child, left);
 }
 
 /** The JSON text of `value` in pieces, in order; their concatenation is `JSON.stringify(value)`. */
