@@ -2,15 +2,17 @@
  * Event-loop stalls on the largest content an author may store: `npm run bench:stalls [-- case[,case…]]`.
  * For each worst case, the work runs while a concurrent reader asks for a small post over and over through
  * `cms.handle()` in the same process; printed are the work's own time, the longest event-loop delay seen
- * meanwhile (the longest gap between ticks of a 5 ms timer, beyond 5 ms; and, of every between ticks, its main thread's CPU time, which on a busy machine leaves out time spent waiting for a core) and
- * the reader's slowest answer. The goal is
+ * meanwhile (the longest gap between ticks of a 5 ms timer, beyond 5 ms), the main thread's CPU time within the
+ * longest gap (Linux; a busy machine's wall-clock gaps also hold time spent waiting for a core) and the reader's
+ * slowest answer. Bodies go in as bytes and answers are encoded as an adapter encodes them. The goal is
  * that no request holds the loop longer than 50 ms. Cases:
  *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`): the write, then the
  *                   first read (nothing cached yet)
  *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
  *   wxr-export      the WXR export of 10,000 posts
- * Wall-clock figures swing with other work on the machine; the load average is printed with them.
+ * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
+ * `over` goes by the CPU time.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
