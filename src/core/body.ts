@@ -1,5 +1,7 @@
 import { CmsError } from './errors.js';
-import { decodeJson, invalidJson } from './json-body.js';
+import { invalidJson } from './json-body.js';
+import { decodeJsonInTurns } from './json-body-large.js';
+import { turnTaker } from './large-json.js';
 import { hasBoundary, parseMultipart } from './multipart.js';
 import { parseQueryString } from './query.js';
 import { toSafeTree } from './safe-object.js';
@@ -66,10 +68,10 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
   const isForm = mediaType === 'application/x-www-form-urlencoded' || (mediaType === '' && method !== 'POST');
   if ((isJsonMediaType(mediaType) || isForm) && raw.length > maxParsedBytes) throw bodyTooLarge(maxParsedBytes);
   if (isJsonMediaType(mediaType)) {
-    const text = decodeUtf8(raw);
+    const text = await decodeUtf8InTurns(raw);
     if (text === null) parsed.jsonError = invalidJson(5, 'Malformed UTF-8 characters, possibly incorrectly encoded');
     else if (text !== '0') {
-      const result = decodeJson(text);
+      const result = await decodeJsonInTurns(text);
       if (result.ok) parsed.json = result.value;
       else parsed.jsonError = result.error;
     }
@@ -85,6 +87,25 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
     parsed.files = content.files;
   }
   return parsed;
+}
+
+/** The most bytes decoded at once: a large body is decoded in slices, with turns of the event loop between. */
+const DECODE_SLICE_BYTES = 1024 * 1024;
+
+async function decodeUtf8InTurns(bytes: Uint8Array): Promise<string | null> {
+  if (bytes.byteLength <= DECODE_SLICE_BYTES) return decodeUtf8(bytes);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const turn = turnTaker();
+  let text = '';
+  try {
+    for (let offset = 0; offset < bytes.byteLength; offset += DECODE_SLICE_BYTES) {
+      text += decoder.decode(bytes.subarray(offset, offset + DECODE_SLICE_BYTES), { stream: true });
+      await turn();
+    }
+    return text + decoder.decode();
+  } catch {
+    return null;
+  }
 }
 
 function decodeUtf8(bytes: Uint8Array): string | null {

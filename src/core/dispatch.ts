@@ -28,6 +28,7 @@ import { responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
+import { encodedIfLarge } from './large-json.js';
 import { errorOutcome, type InternalParent, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
 import { ParamGroups, validateParams } from './params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
@@ -189,7 +190,8 @@ export class Dispatcher implements RouteSteps {
     // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
     const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
     if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
-    return { status: answer.status, headers: answer.headers, body: formatBody(answer.body, incoming.query) };
+    // A large body is encoded here, in turns, rather than in one call by whoever sends it.
+    return { status: answer.status, headers: answer.headers, body: await encodedIfLarge(formatBody(answer.body, incoming.query)) };
   }
 
   /** OPTIONS: the first route matching the path, described in help context, with the methods the caller may use. */

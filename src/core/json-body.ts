@@ -11,10 +11,10 @@ export function invalidJson(code: number, message: string): CmsError {
   return new CmsError('rest_invalid_json', 'Invalid JSON body passed.', 400, { json_error_code: code, json_error_message: message });
 }
 
-const DEPTH_ERROR = () => invalidJson(1, 'Maximum stack depth exceeded');
-const SYNTAX_ERROR = () => invalidJson(4, 'Syntax error');
-const CONTROL_ERROR = () => invalidJson(3, 'Control character error, possibly incorrectly encoded');
-const SURROGATE_ERROR = () => invalidJson(10, 'Single unpaired UTF-16 surrogate in unicode escape');
+export const DEPTH_ERROR = () => invalidJson(1, 'Maximum stack depth exceeded');
+export const SYNTAX_ERROR = () => invalidJson(4, 'Syntax error');
+export const CONTROL_ERROR = () => invalidJson(3, 'Control character error, possibly incorrectly encoded');
+export const SURROGATE_ERROR = () => invalidJson(10, 'Single unpaired UTF-16 surrogate in unicode escape');
 
 /**
  * Decodes a JSON body as the reference does (`json_decode($body, true)` with its error codes), giving back
@@ -54,7 +54,7 @@ function depthLimitPosition(text: string): number {
  * The reference reports the first error in the text: when everything before the too-deep bracket is a valid
  * beginning of a JSON text, that is the depth error, else the earlier one.
  */
-function errorBeforeDepthLimit(prefix: string): CmsError {
+export function errorBeforeDepthLimit(prefix: string): CmsError {
   if (hasLoneSurrogateEscape(prefix)) return SURROGATE_ERROR();
   try {
     JSON.parse(prefix);
@@ -68,7 +68,7 @@ function errorBeforeDepthLimit(prefix: string): CmsError {
   return DEPTH_ERROR();
 }
 
-function hasLoneSurrogateEscape(text: string): boolean {
+export function hasLoneSurrogateEscape(text: string): boolean {
   if (!text.includes('\\u')) return false;
   return /\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])/.test(text) || /(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F]/.test(text);
 }

@@ -6,6 +6,7 @@ import { listKey } from './cache/fragments.js';
 import { fragmentKey, type FragmentScope } from './cache/policy.js';
 import type { InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
 import { EncodedJson, joinJsonArray } from './encode.js';
+import { encodeLargeJson, entityTagInTurns, LARGE_JSON_CHARS } from './large-json.js';
 import type { InternalParent, Outcome } from './outcome.js';
 import { parseQueryString } from './query.js';
 import { shallowCopy } from './safe-object.js';
@@ -69,17 +70,19 @@ const encoder = new TextEncoder();
 async function fragmentOf(keyed: KeyedItem, scope: FragmentScope, key: string | null, shown: (record: Item) => unknown): Promise<EncodedJson> {
   const kept = key === null ? undefined : scope.cache.get(scope.generation, key);
   if (kept) return kept;
-  const fragment = new EncodedJson(encoder.encode(JSON.stringify(shown(await keyed.prepare()))));
+  const data = shown(await keyed.prepare());
+  const fragment = await encodeLargeJson(data) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
   if (key !== null && scope.keep()) scope.cache.set(scope.generation, key, fragment);
   return fragment;
 }
 
-/** The JSON array of these fragments: kept, or joined now. */
-function joined(parts: EncodedJson[], scope: FragmentScope): EncodedJson {
+/** The JSON array of these fragments: kept, or joined now (and tagged in turns when large). */
+async function joined(parts: EncodedJson[], scope: FragmentScope): Promise<EncodedJson> {
   const key = listKey(parts);
   const kept = scope.cache.get(scope.generation, key);
   if (kept) return kept;
   const list = new EncodedJson(joinJsonArray(parts.map((part) => part.bytes)));
+  if (list.bytes.byteLength >= LARGE_JSON_CHARS) list.etag = await entityTagInTurns(list.bytes);
   if (scope.keep()) scope.cache.set(scope.generation, key, list);
   return list;
 }

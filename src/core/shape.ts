@@ -3,36 +3,58 @@ import type { Links, LinkTarget } from './context.js';
 
 const API_REL_PREFIX = 'https://api.w.org/';
 
-/** Removes fields whose schema `context` list does not include the requested context, recursively. */
+/**
+ * Removes fields whose schema `context` list does not include the requested context, recursively. Every record of
+ * an answer built afresh passes here, so it loops in place (no entry arrays) and compiles each pattern once.
+ */
 export function filterByContext(data: unknown, schema: JsonSchema, context: string): unknown {
   if (data === null || typeof data !== 'object') return data;
   const type = schema.type ?? (schema.properties ? 'object' : undefined);
   if (type === undefined) return data;
-  const types = Array.isArray(type) ? type : [type];
+  const hasArray = type === 'array' || (Array.isArray(type) && type.includes('array'));
+  const hasObject = type === 'object' || (Array.isArray(type) && type.includes('object'));
   const isList = Array.isArray(data);
-  const asArray = types.includes('array') && (isList || !types.includes('object'));
-  const asObject = !asArray && types.includes('object');
+  const asArray = hasArray && (isList || !hasObject);
+  const asObject = !asArray && hasObject;
   const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  const schemaOf = (key: string | number): JsonSchema | undefined => {
+    if (asArray) return schema.items;
+    if (asObject) return schema.properties?.[key] ?? patternSchema(String(key), schema) ?? additional;
+    return undefined;
+  };
 
-  const entries = isList ? data.map((value, index) => [index, value] as const) : Object.entries(data);
-  const output: Record<string, unknown> | unknown[] = isList ? [] : {};
-  for (const [key, value] of entries) {
-    let fieldSchema: JsonSchema | undefined;
-    if (asArray) fieldSchema = schema.items;
-    else if (asObject) {
-      fieldSchema = schema.properties?.[key] ?? patternSchema(String(key), schema) ?? additional;
+  if (isList) {
+    const output: unknown[] = [];
+    for (let index = 0; index < data.length; index += 1) {
+      const fieldSchema = schemaOf(index);
+      if (fieldSchema?.context && !fieldSchema.context.includes(context)) continue;
+      output.push(fieldSchema ? filterByContext(data[index], fieldSchema, context) : data[index]);
     }
+    return output;
+  }
+  const output: Record<string, unknown> = {};
+  const source = data as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
+    const fieldSchema = schemaOf(key);
     if (fieldSchema?.context && !fieldSchema.context.includes(context)) continue;
-    const filtered = fieldSchema ? filterByContext(value, fieldSchema, context) : value;
-    if (Array.isArray(output)) output.push(filtered);
-    else output[key] = filtered;
+    output[key] = fieldSchema ? filterByContext(source[key], fieldSchema, context) : source[key];
   }
   return output;
 }
 
+const compiledPatterns = new Map<string, RegExp>();
+
 function patternSchema(key: string, schema: JsonSchema): JsonSchema | undefined {
-  for (const [pattern, child] of Object.entries(schema.patternProperties ?? {})) {
-    if (new RegExp(pattern, 'u').test(key)) return child;
+  const patterns = schema.patternProperties;
+  if (!patterns) return undefined;
+  for (const pattern of Object.keys(patterns)) {
+    let compiled = compiledPatterns.get(pattern);
+    if (!compiled) {
+      compiled = new RegExp(pattern, 'u');
+      // Patterns come from route schemas, a fixed few; the bound only guards against a host registering many.
+      if (compiledPatterns.size < 1000) compiledPatterns.set(pattern, compiled);
+    }
+    if (compiled.test(key)) return patterns[pattern];
   }
   return undefined;
 }

@@ -12,7 +12,7 @@ import {
 import type { Clock } from '../ports/clock.js';
 import type { StoragePort } from '../ports/storage.js';
 import { invalidUserIdError } from './errors.js';
-import { gmtDateTime, parseGmtDateTime, usersIn, type ApplicationPasswordRecord } from './records.js';
+import { gmtDateTime, parseGmtDateTime, usersIn, type ApplicationPasswordRecord, type UserRecord } from './records.js';
 import { getUser } from './store.js';
 
 /** An application password as callers see it: never the password or its hash. */
@@ -234,11 +234,13 @@ export async function recordApplicationPasswordUse(
   userId: number,
   uuid: string,
   address: string | null,
+  /** The user as just read, when the caller has it: most uses are recent, and then nothing more is read. */
+  known?: UserRecord | null,
 ): Promise<void> {
   const now = clock.now();
   const isRecent = (record: ApplicationPasswordRecord) =>
     record.last_used !== null && parseGmtDateTime(record.last_used) + USAGE_RECORDING_INTERVAL_MS > now.getTime();
-  const user = await getUser(storage, userId);
+  const user = known?.id === userId ? known : await getUser(storage, userId);
   const current = user?.application_passwords.find((record) => record.uuid === uuid);
   if (current === undefined || isRecent(current)) return;
   await changePasswords(storage, userId, (passwords) => {

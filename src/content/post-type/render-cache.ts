@@ -25,6 +25,11 @@ class TextCache<Key> {
     return this.peek(key) ?? this.put(key, keySize, await compute());
   }
 
+  /** Whether an entry this large could be kept at all: when not, looking it up only costs hashing its key. */
+  static keeps(keySize: number): boolean {
+    return keySize <= CHARACTER_BUDGET / 4;
+  }
+
   peek(key: Key): string | undefined {
     const hit = this.#entries.get(key);
     if (hit === undefined) return undefined;
@@ -62,12 +67,14 @@ export function renderedExcerpt(excerpt: string, content: string, excerptLength:
 /** As `renderedContent`, with large texts rendered on a worker thread (the same output; the loop stays free). */
 export function renderedContentAsync(raw: string): string | Promise<string> {
   if (raw.length <= OFF_THREAD_CHARACTERS) return renderedContent(raw);
-  return contents.getAsync(raw, raw.length, () => renderOffThread({ kind: 'content', raw }, renderedContent));
+  const render = () => renderOffThread({ kind: 'content', raw }, renderedContent);
+  return TextCache.keeps(raw.length) ? contents.getAsync(raw, raw.length, render) : render();
 }
 
 /** As `renderedExcerpt`, with large texts rendered on a worker thread. */
 export function renderedExcerptAsync(excerpt: string, content: string, excerptLength: number | undefined): string | Promise<string> {
   if (excerpt.length + content.length <= OFF_THREAD_CHARACTERS) return renderedExcerpt(excerpt, content, excerptLength);
+  if (!TextCache.keeps(excerpt.length + content.length)) return renderOffThread({ kind: 'excerpt', excerpt, content, excerptLength }, renderedContent);
   const key = excerptKey(excerpt, content, excerptLength);
   return excerpts.getAsync(key, key.length, () => renderOffThread({ kind: 'excerpt', excerpt, content, excerptLength }, renderedContent));
 }

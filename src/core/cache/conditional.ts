@@ -1,9 +1,14 @@
 /** Entity tags and conditional GETs (RFC 9110 §8.8.3, §13.1.2). */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 
 /** A strong entity tag of the encoded body: its SHA-1, base64url. Equal bytes, equal tags, whoever asked. */
 export function entityTag(bytes: Uint8Array | null): string {
-  return `"${createHash('sha1').update(bytes ?? new Uint8Array(0)).digest('base64url')}"`;
+  return entityTagOf(createHash('sha1').update(bytes ?? new Uint8Array(0)));
+}
+
+/** The entity tag of bytes fed to a SHA-1 `hash` piece by piece (large bodies, in turns). */
+export function entityTagOf(hash: Hash): string {
+  return `"${hash.digest('base64url')}"`;
 }
 
 /** One list element: a tag, `*`, or nothing (empty elements are allowed), then a comma or the end. */
