@@ -26,7 +26,7 @@ import { createMemoryThrottleStore } from './storage/throttle/index.js';
 import { createMemoryBlobStore } from './storage/blobs/index.js';
 import { BLOCK_TYPE } from './content/blocks/index.js';
 import { authorPostsHandler, createPostEvents, nextScheduledPublish, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
-import { createSafeHttpClient, resolveUploads, type ImageWorkOptions, type UploadsOptions } from './media/index.js';
+import { createSafeHttpClient, resolveUploads, type ImageWorkOptions, type UploadsConfig, type UploadsOptions } from './media/index.js';
 import type { FormsOptions } from './forms/index.js';
 import type { OembedOptions } from './embed/index.js';
 import type { MailingOptions } from './mailing/index.js';
@@ -155,7 +155,7 @@ export interface Cms extends ResourceApiMembers {
   /** An OpenAPI 3.1 document of every route, from the same definitions as the index and the validators. */
   openapi(requestApiUrl?: string): Record<string, unknown>;
   /** The ports, settings and shared services every resource was given (one frozen object). */
-  readonly deps: CmsDeps;
+  readonly deps: SiteDeps;
   /** Whether the store answers with a current schema: `{status: 'ok'}`, or `unavailable` with a reason. */
   health(): Promise<HealthReport>;
   /** The same as an answer to mount at a health path: 200 `{"status":"ok"}`, 503 otherwise. */
@@ -169,8 +169,14 @@ export interface Cms extends ResourceApiMembers {
 /** Namespaces the index advertises, in its order. */
 export const NAMESPACES: readonly string[] = Object.freeze(NAMESPACE_DECLARATIONS.map((namespace) => namespace.name));
 
+/**
+ * The dependency object as `createCms` makes it: `CmsDeps`, its uploads being media's resolved settings (with the
+ * image sizes, formats and worker pool the media routes use).
+ */
+type SiteDeps = CmsDeps & { readonly uploads: UploadsConfig };
+
 /** The resources, each with dependencies made from the shared ones and the host's options (checked here). */
-const RESOURCE_LIST: readonly ResourceOf<CmsDeps, CmsOptions>[] = RESOURCES;
+const RESOURCE_LIST: readonly ResourceOf<SiteDeps, CmsOptions>[] = RESOURCES;
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** PHP's default `post_max_size`, which clients of the reference already live within. */
@@ -313,7 +319,7 @@ function loggedHandler(dispatch: (request: CmsRequest, seen: { userId: number | 
  * services resources share. Post events exist before any resource registers, so subscriptions never depend on
  * registration order.
  */
-function createDeps(options: CmsOptions, names: Names, webhooks: WebhookHub): CmsDeps {
+function createDeps(options: CmsOptions, names: Names, webhooks: WebhookHub): SiteDeps {
   const storage = webhooks.outbox(options.storage ?? createMemoryStorage());
   const secret = createSiteSecret(storage, options.secret);
   const previewSecret = options.posts?.previewSecret;

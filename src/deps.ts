@@ -1,22 +1,21 @@
 import type { CapabilityRules, RoleTable, SiteSecret, Throttles } from './auth/index.js';
 import type { Names } from './core/names.js';
-import type { PostEventHub, ResolvedPostSettings } from './content/post-type/index.js';
 import type { SiteSettings } from './core/site.js';
-import type { UploadsConfig } from './media/index.js';
 import type { BlobStore } from './ports/blobs.js';
 import type { Clock } from './ports/clock.js';
 import type { HttpClient } from './ports/http-client.js';
 import type { Mailer } from './ports/mailer.js';
 import type { StoragePort } from './ports/storage.js';
-import type { UserPostsHandler } from './users/index.js';
-import type { WebhookHub } from './webhooks/hub.js';
+import type { PostEventHub, ResolvedPostSettings } from './services/posts.js';
+import type { UploadsSettings } from './services/uploads.js';
+import type { UserPostsHandler } from './services/user-posts.js';
+import type { WebhookService } from './services/webhooks.js';
 
 /**
- * What `createCms` hands to each resource's `register(registry, deps)`: the ports, the site's fixed settings and
- * the typed services resources share, assembled once (before any resource registers) and frozen. A resource
- * declares the members it uses as its own narrower interface (`FormsDeps`, `MediaDeps`, ...), which this object
- * satisfies; the post-type kit, media and users declare theirs without importing this file, which is built
- * from them.
+ * What `createCms` hands to each resource's declaration: the ports, the site's fixed settings and the typed
+ * services resources share, assembled once (before any resource registers) and frozen. A resource declares the
+ * members it uses as its own narrower interface (`FormsDeps`, `MediaDeps`, ...), which this object satisfies.
+ * The services' types live below the resources (src/services/), so this file imports no resource.
  */
 export interface CmsDeps {
   readonly storage: StoragePort;
@@ -37,8 +36,11 @@ export interface CmsDeps {
   readonly secret: SiteSecret;
   /** The key autosave preview links are signed with: `posts.previewSecret`, or one derived from the site secret. */
   readonly previewKey: () => string | Buffer;
-  /** Uploads: base URL, size limit, types, image sizes and formats. */
-  readonly uploads: UploadsConfig;
+  /**
+   * Uploads: base URL, size limit and types. The object `createCms` makes is media's resolved settings
+   * (`UploadsConfig`, adding the image sizes, formats and worker pool), and the media resource is given it as such.
+   */
+  readonly uploads: UploadsSettings;
   /** What becomes of a deleted user's posts (posts and pages go to the trash). */
   readonly userPosts: UserPostsHandler;
   /** Failed-login, comment, sign-up and feedback throttles (from `createCms({ throttle })`), shared by every route. */
@@ -46,5 +48,5 @@ export interface CmsDeps {
   /** Most application passwords one user may hold. */
   readonly maxApplicationPasswords: number;
   /** Webhook subscriptions' outbox and delivery loop (the store above is already wrapped by its outbox). */
-  readonly webhooks: WebhookHub;
+  readonly webhooks: WebhookService;
 }

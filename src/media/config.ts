@@ -1,5 +1,6 @@
 /** What a host can set for uploads, and the settings the media routes read, resolved once. */
 import { MIME_TYPES, type MimeTable } from '../format/mime-types.js';
+import type { UploadsSettings } from '../services/uploads.js';
 import type { ImageSize } from './images/sizes.js';
 import { resolveImageOptions, type ImageProcessingOptions } from './images/subsizes.js';
 import { createImageWork, type ImageWorkOptions } from './images/work.js';
@@ -26,10 +27,8 @@ export interface UploadsOptions {
   maxImagePixels?: number;
 }
 
-export interface UploadsConfig {
-  baseUrl: string | undefined;
-  maxUploadBytes: number;
-  mimeTypes: MimeTable;
+/** The upload settings every resource shares, with media's own image settings (sizes, formats, the worker pool). */
+export interface UploadsConfig extends UploadsSettings {
   images: ImageProcessingOptions;
 }
 

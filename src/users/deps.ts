@@ -2,7 +2,7 @@
 import type { CapabilityRules, RoleTable } from '../auth/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { StoragePort } from '../ports/storage.js';
-import type { UserPostsHandler } from './user-posts.js';
+import type { UserPostsHandler } from '../services/user-posts.js';
 
 export interface UsersDeps {
   readonly storage: StoragePort;

@@ -19,7 +19,7 @@ export { authenticatedApplicationPassword, principalOf } from './principal.js';
 export { escapeSpecialCharacters } from './fields.js';
 export { USERS, toUserRecord, type ApplicationPasswordRecord, type UserRecord } from './records.js';
 export { findUserByEmail, findUserByLogin, findUserBySlug, getUser, type NewUser, type UserChanges } from './store.js';
-export type { UserDeletionActor, UserPostsHandler } from './user-posts.js';
+export type { UserDeletionActor, UserPostsHandler } from '../services/user-posts.js';
 export type { UsersDeps } from './deps.js';
 
 export const usersResource = defineResource({

@@ -8,6 +8,7 @@ import { createSafeHttpClient } from '../media/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { HttpClient } from '../ports/http-client.js';
 import type { StoragePort } from '../ports/storage.js';
+import type { WebhookService } from '../services/webhooks.js';
 import { checkRetryPolicy, type RetryPolicy } from './attempt.js';
 import { DeliveryLoop, systemTimers, type Timers } from './loop.js';
 import { withOutbox } from './outbox.js';
@@ -102,7 +103,7 @@ export function resolveWebhookSettings(options: WebhookOptions = {}): WebhookSet
   };
 }
 
-export class WebhookHub {
+export class WebhookHub implements WebhookService {
   readonly settings: WebhookSettings;
   readonly #options: WebhookOptions;
   readonly #clock: Clock;

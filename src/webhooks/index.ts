@@ -1,8 +1,8 @@
 import { WEBHOOKS } from '../core/names.js';
 import { defineResource } from '../core/resource.js';
+import type { WebhookService } from '../services/webhooks.js';
 import { createWebhooksApi, type WebhooksApi } from './api.js';
 import type { WebhooksDeps } from './deps.js';
-import type { WebhookHub } from './hub.js';
 import { webhookRoutes } from './routes.js';
 
 export { createWebhooksApi, type WebhooksApi, type WebhookSubscriptionInput } from './api.js';
@@ -16,7 +16,7 @@ export { signatureHeader, SIGNATURE_HEADER } from './signature.js';
 
 export const webhooksResource = defineResource({
   namespace: WEBHOOKS,
-  deps: (shared: Pick<WebhooksDeps, 'storage' | 'clock'> & { webhooks: WebhookHub }): WebhooksDeps =>
+  deps: (shared: Pick<WebhooksDeps, 'storage' | 'clock'> & { webhooks: WebhookService }): WebhooksDeps =>
     Object.freeze({ storage: shared.storage, clock: shared.clock, hub: shared.webhooks }),
   routes: (deps) => webhookRoutes(deps),
   /** Webhook subscriptions, their delivery log and the delivery loop, in-process. */

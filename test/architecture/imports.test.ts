@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { importCycles, resourceFolders, sourceFiles } from './graph.js';
+import { importCycles, resourceFolders, ROOT, sourceFiles, type SourceFile } from './graph.js';
 
 /**
  * Imports point down only. Each area of the source (a folder, or a single top-level file) and the areas its files
@@ -8,18 +10,13 @@ import { importCycles, resourceFolders, sourceFiles } from './graph.js';
  * The resources are the folders that declare one (`defineResource`).
  */
 const RESOURCES = resourceFolders();
-/**
- * The dependency object's type (src/deps.ts) is built from the service types of these: they declare their own
- * narrower dependencies and never import it.
- */
-const BELOW_DEPS = ['src/content', 'src/media', 'src/users'];
 const ANYTHING = null;
 
 const MAY_IMPORT: Record<string, readonly string[] | null> = {
   // The host-facing top: the package entry, the assembly and the command line.
   'src/index.ts': ANYTHING,
   // Moving a whole site in and out (WXR): above the resources it fills.
-  'src/wxr': ['src/core', 'src/format', 'src/ports', 'src/auth', 'src/deps.ts', ...RESOURCES],
+  'src/wxr': ['src/core', 'src/format', 'src/ports', 'src/auth', 'src/services', 'src/deps.ts', ...RESOURCES],
   'src/cms.ts': ANYTHING,
   // The one list of resources createCms assembles.
   'src/resources.ts': ['src/core', 'src/deps.ts', ...RESOURCES],
@@ -34,11 +31,11 @@ const MAY_IMPORT: Record<string, readonly string[] | null> = {
   'src/core/mount.ts': ['src/core', 'src/core/client-address.ts', 'src/format'],
   'src/core/client-address.ts': ['src/format'],
   // Resources: each registers its routes; no concrete store, no assembly.
-  ...Object.fromEntries(RESOURCES.map((area) => [area, [
-    'src/core', 'src/format', 'src/ports', 'src/auth', ...(BELOW_DEPS.includes(area) ? [] : ['src/deps.ts']), ...RESOURCES,
-  ]])),
-  // The dependency object's type names the typed services resources share (post events, uploads, …).
-  'src/deps.ts': ['src/core', 'src/format', 'src/ports', 'src/auth', ...RESOURCES],
+  ...Object.fromEntries(RESOURCES.map((area) => [area, ['src/core', 'src/format', 'src/ports', 'src/auth', 'src/services', 'src/deps.ts', ...RESOURCES]])),
+  // The dependency object's type: the ports, the settings and the services resources share, never a resource.
+  'src/deps.ts': ['src/core', 'src/ports', 'src/auth', 'src/services'],
+  // The types of the services resources hand each other (post events, uploads, …), below every resource.
+  'src/services': ['src/core', 'src/format', 'src/ports', 'src/auth'],
   'src/auth': ['src/core', 'src/format', 'src/ports'],
   // Port implementations: stores, blob stores, mailers.
   'src/storage': ['src/ports', 'src/format'],
@@ -69,9 +66,9 @@ function areaOf(path: string): string | undefined {
     .sort((a, b) => b.length - a.length)[0];
 }
 
-function forbiddenImports(): string[] {
+function forbiddenImports(files: ReadonlyMap<string, SourceFile> = sourceFiles()): string[] {
   const found = new Set<string>();
-  for (const file of sourceFiles().values()) {
+  for (const file of files.values()) {
     const area = areaOf(file.path);
     const allowed = area === undefined ? [] : MAY_IMPORT[area];
     for (const { to } of file.imports) {
@@ -115,7 +112,19 @@ describe('imports', () => {
     assert.deepEqual(importCycles(files, false), []);
     assert.equal(areaOf('src/core/dispatch.ts'), 'src/core');
     assert.equal(MAY_IMPORT[areaOf('src/core/dispatch.ts')!]!.includes(areaOf('src/content/posts/index.ts')!), false);
-    for (const area of BELOW_DEPS) assert.equal(MAY_IMPORT[area]!.includes('src/deps.ts'), false, area);
     assert.equal(MAY_IMPORT['src/forms']!.includes('src/deps.ts'), true);
+    for (const area of RESOURCES) assert.equal(MAY_IMPORT['src/deps.ts']!.includes(area), false, area);
+    const upward = new Map([['src/deps.ts', { path: 'src/deps.ts', lines: 1, imports: [{ to: 'src/media/config.ts', typeOnly: true }] }]]);
+    assert.deepEqual(forbiddenImports(upward), ['src/deps.ts -> src/media/config.ts']);
+  });
+
+  it('src/services holds types only: it declares no value and imports only types', () => {
+    const services = [...sourceFiles().values()].filter((file) => areaOf(file.path) === 'src/services');
+    assert.ok(services.length > 0);
+    for (const file of services) {
+      assert.deepEqual(file.imports.filter((edge) => !edge.typeOnly), [], file.path);
+      const text = readFileSync(join(ROOT, file.path), 'utf8');
+      assert.doesNotMatch(text, /^[ \t]*(export\s+)?(default\s+)?(declare\s+)?(const|let|var|function|async|class|abstract|enum|namespace)\b/m, file.path);
+    }
   });
 });

@@ -4,26 +4,19 @@
  * stay, and the user's other records are removed with the revisions that belong to them. `createCms` hands this to the users
  * resource, which calls it inside the deletion's transaction.
  */
-import type { Principal } from '../../core/context.js';
-import type { Site } from '../../core/site.js';
 import type { Condition, StoragePort } from '../../ports/storage.js';
+import type { UserDeletionActor, UserPostsHandler } from '../../services/user-posts.js';
 import { definePostType, type PostTypeDeps } from './define.js';
 import type { PostTypeDefinition } from './definition.js';
 import { postsIn } from './record.js';
 import { trashPost } from './save.js';
 import { buildScope } from './scope.js';
 
-/** Who deletes the user, and on which site: writes made for them run with the deleting user's rights. */
-export interface DeletionActor {
-  user: Principal | null;
-  site: Site;
-}
-
-export interface AuthorPosts {
+export interface AuthorPosts extends UserPostsHandler {
   /** Gives every record of `from` (of every type) to `to`; resolves to how many. */
   reassign(storage: StoragePort, from: number, to: number): Promise<number>;
   /** Trashes the author's records of the trashed types and removes the others; resolves to how many went. */
-  removeAll(storage: StoragePort, author: number, actor: DeletionActor): Promise<number>;
+  removeAll(storage: StoragePort, author: number, actor: UserDeletionActor): Promise<number>;
 }
 
 async function postIdsBy(storage: StoragePort, where: Condition[]): Promise<number[]> {

@@ -1,4 +1,7 @@
 /** Site-level choices for post types that are not part of the core's site settings. */
+import type { ResolvedPostSettings } from '../../services/posts.js';
+
+export type { ResolvedPostSettings };
 
 export interface PostSettings {
   /**
@@ -19,12 +22,6 @@ export interface PostSettings {
 }
 
 export const DEFAULT_PERMALINK_STRUCTURE = '/%year%/%monthnum%/%day%/%postname%/';
-
-export interface ResolvedPostSettings {
-  permalinkStructure: string;
-  templates: Readonly<Record<string, Readonly<Record<string, string>>>>;
-  trash: boolean;
-}
 
 export function resolvePostSettings(settings: PostSettings | undefined): ResolvedPostSettings {
   return {

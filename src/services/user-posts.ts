@@ -1,3 +1,7 @@
+/**
+ * What becomes of a deleted user's posts: the users resource calls it, the post-type kit supplies it
+ * (`authorPostsHandler`) through `createCms`.
+ */
 import type { Principal } from '../core/context.js';
 import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
@@ -10,7 +14,7 @@ export interface UserDeletionActor {
 
 /**
  * What happens to a deleted user's posts: given to another user (`reassign`), or trashed and removed
- * (`removeAll`). The post-type kit supplies it through `createCms`; both run inside the deletion's transaction.
+ * (`removeAll`). Both run inside the deletion's transaction.
  */
 export interface UserPostsHandler {
   reassign(storage: StoragePort, from: number, to: number): Promise<unknown>;
