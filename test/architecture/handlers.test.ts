@@ -24,8 +24,6 @@ const RECHECKS_LEFT: Readonly<Record<string, number>> = {
   'src/users/routes/application-passwords.ts': 2,
   'src/media/handlers.ts': 2,
   'src/discovery/permissions.ts': 2,
-  'src/users/routes/users-write.ts': 1,
-  'src/users/routes/users-read.ts': 1,
   'src/forms/handlers.ts': 1,
   'src/core/index-document.ts': 1,
   'src/core/dispatch.ts': 1,
