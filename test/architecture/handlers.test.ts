@@ -17,12 +17,9 @@ const RECHECK = /typeof (context\.)?params[.[]|\b(Number|String|Boolean)\((conte
  * at run time from an item schema (post, media and comment writes), whose types are not known statically.
  */
 const RECHECKS_LEFT: Readonly<Record<string, number>> = {
-  'src/media/edit.ts': 4,
-  'src/media/changes.ts': 3,
   'src/comments/permissions.ts': 3,
   'src/comments/fields.ts': 3,
   'src/users/routes/application-passwords.ts': 2,
-  'src/media/handlers.ts': 2,
   'src/discovery/permissions.ts': 2,
   'src/forms/handlers.ts': 1,
   'src/core/index-document.ts': 1,
