@@ -18,7 +18,6 @@ const RECHECK = /typeof (context\.)?params[.[]|\b(Number|String|Boolean)\((conte
  */
 const RECHECKS_LEFT: Readonly<Record<string, number>> = {
   'src/users/routes/application-passwords.ts': 2,
-  'src/discovery/permissions.ts': 2,
   'src/forms/handlers.ts': 1,
   'src/core/index-document.ts': 1,
   'src/core/dispatch.ts': 1,
