@@ -21,7 +21,6 @@ const RECHECKS_LEFT: Readonly<Record<string, number>> = {
   'src/forms/handlers.ts': 1,
   'src/core/index-document.ts': 1,
   'src/core/dispatch.ts': 1,
-  'src/content/terms/load.ts': 1,
   'src/content/post-type/permissions.ts': 1,
 };
 
