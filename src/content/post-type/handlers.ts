@@ -11,7 +11,8 @@ import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
 import type { collectionArgs } from './args.js';
 import { isViewable, type PostType } from './define.js';
-import { fragmentRevision, type RevisionSources } from './fragment-revision.js';
+import { fragmentRevision, revisionHistories, type RevisionSources } from './fragment-revision.js';
+import { revisionSummary } from './links.js';
 import { permalinkOf } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
 import { preparePost, termsOfRecords } from './prepare.js';
@@ -84,7 +85,8 @@ export async function listPosts(context: RequestContext<Params<typeof collection
   const visible = await onlyVisible(records, scope, context);
   const termsOf = termsOfRecords(scope.storage, visible, definition)!;
   const options = scope.prepareOptions(context.context, { termsOf });
-  const sources = { storage: scope.storage, definition, links: scope.links, termsOf };
+  const historyOf = revisionHistories(scope.storage, visible.map((record) => record.id));
+  const sources = { storage: scope.storage, definition, links: scope.links, termsOf, historyOf };
   return keyedCollection(visible.map((record) => keyedPost(record, () => preparePost(record, options), sources)), pages);
 }
 
@@ -94,7 +96,9 @@ export async function readPost(context: RequestContext, postType: PostType): Pro
   const password = typeof context.params.password === 'string' ? context.params.password : undefined;
   const excerptLength = typeof context.params.excerpt_length === 'number' ? context.params.excerpt_length : undefined;
   const prepare = () => preparePost(post, scope.prepareOptions(context.context, { password, excerptLength }));
-  const sources = { storage: scope.storage, definition: postType.definition, links: scope.links, termsOf: termsOfRecords(scope.storage, [post], postType.definition)! };
+  const sources = { storage: scope.storage, definition: postType.definition, links: scope.links, termsOf: termsOfRecords(scope.storage, [post], postType.definition)!,
+    historyOf: (id: number) => revisionSummary(scope.storage, id),
+  };
   const init = isViewable(postType) ? { headers: { Link: `<${await permalinkOf(post, scope.links)}>; rel="alternate"; type=text/html` } } : {};
   // A password or an excerpt length shapes this answer alone: it is prepared for it and not kept.
   return password === undefined && excerptLength === undefined ? keyedItem(keyedPost(post, prepare, sources), init) : item(await prepare(), init);
