@@ -1,8 +1,9 @@
 /**
  * The first read of a 10-post list after a write, against the same read repeated (the response cache off, so
  * both are computed; the repeated one is joined from kept view fragments), and against bare `JSON.stringify` of
- * the same body. The write edits a post outside the page (`other`) or one of the ten (`listed`). In-process, on
- * the memory store; prints microseconds (median of `rounds`, default 300).
+ * the same body. The write changes a post outside the page without a revision (`write`), or edits one outside
+ * the page or one of the ten, adding a revision (`edit`). In-process, on the memory store; prints microseconds
+ * (median of `rounds`, default 100).
  *
  *   node --import tsx test/bench/after-write.ts [rounds]
  */
@@ -12,7 +13,7 @@ import { encodeResponse } from '../../src/core/encode.js';
 import type { CmsRequest } from '../../src/core/types.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 
-const rounds = Number(process.argv[2] ?? 300);
+const rounds = Number(process.argv[2] ?? 100);
 const cms = createCms({ storage: createMemoryStorage(), responseCache: false });
 const admin = await cms.users.create({ login: 'admin', email: 'admin@site.test', roles: ['administrator'] });
 await cms.users.createApplicationPassword(admin.id, { name: 'bench', password: 'adminpassword12345' });
@@ -50,13 +51,18 @@ const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(val
 
 for (let index = 0; index < 50; index += 1) await list();
 const body = JSON.parse(Buffer.from(encodeResponse(await list()).body ?? new Uint8Array(0)).toString('utf8')) as unknown;
-const results: Record<string, number[]> = { repeated: [], 'after write (other post)': [], 'after write (listed post)': [], 'JSON.stringify': [] };
+const results: Record<string, number[]> = {
+  repeated: [], 'after write (other post)': [], 'after edit (other post)': [], 'after edit (listed post)': [], 'JSON.stringify': [],
+};
 for (let round = 0; round < rounds; round += 1) {
-  await call('POST', `/posts/${oldest}`, '', { excerpt: `Round ${round}` });
+  // A setting that makes no revision, then edits that do (the post's revision history grows by one).
+  await call('POST', `/posts/${oldest}`, '', { comment_status: round % 2 === 0 ? 'closed' : 'open' });
   results['after write (other post)']!.push(await timed(list));
   results.repeated!.push(await timed(list));
+  await call('POST', `/posts/${oldest}`, '', { excerpt: `Round ${round}` });
+  results['after edit (other post)']!.push(await timed(list));
   await call('POST', `/posts/${newest}`, '', { excerpt: `Round ${round}` });
-  results['after write (listed post)']!.push(await timed(list));
+  results['after edit (listed post)']!.push(await timed(list));
   results['JSON.stringify']!.push(await timed(async () => JSON.stringify(body)));
 }
 for (const [name, values] of Object.entries(results)) console.log(`${name.padEnd(28)} ${median(values).toFixed(0).padStart(6)} µs`);

@@ -4,7 +4,7 @@
  * Records whose fragment draws on more of other records (a parent's slug or type, the featured media's type, a
  * category or author in the permalink) name none, and their fragments live for one state of the store.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { StoragePort } from '../../ports/storage.js';
 import type { TaxonomyName } from '../taxonomy/index.js';
 import type { PostTypeDefinition } from './definition.js';
@@ -26,7 +26,7 @@ export interface RevisionSources {
 type Summary = Awaited<ReturnType<typeof revisionSummary>>;
 
 /** Most revisions read at once for an answer's records; with more, each record's history is read on its own. */
-const BATCH_REVISIONS = 500;
+const BATCH_REVISIONS = 200;
 
 /**
  * A loader of the revision histories of an answer's records, as `revisionSummary` tells them: all in one query
@@ -69,5 +69,10 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
     const terms = await sources.termsOf(taxonomy.taxonomy as TaxonomyName);
     parts.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
   }
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64');
+  return digest(JSON.stringify(parts));
+}
+
+/** SHA-256 in one call where Node has it (20.12 and later: several times faster on short texts). */
+function digest(text: string): string {
+  return typeof crypto.hash === 'function' ? crypto.hash('sha256', text, 'base64') : crypto.createHash('sha256').update(text).digest('base64');
 }

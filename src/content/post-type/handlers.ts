@@ -95,10 +95,10 @@ export async function readPost(context: RequestContext, postType: PostType): Pro
   const scope = scopeOf(context, postType);
   const password = typeof context.params.password === 'string' ? context.params.password : undefined;
   const excerptLength = typeof context.params.excerpt_length === 'number' ? context.params.excerpt_length : undefined;
-  const prepare = () => preparePost(post, scope.prepareOptions(context.context, { password, excerptLength }));
-  const sources = { storage: scope.storage, definition: postType.definition, links: scope.links, termsOf: termsOfRecords(scope.storage, [post], postType.definition)!,
-    historyOf: (id: number) => revisionSummary(scope.storage, id),
-  };
+  const termsOf = termsOfRecords(scope.storage, [post], postType.definition)!;
+  const prepare = () => preparePost(post, scope.prepareOptions(context.context, { password, excerptLength, termsOf }));
+  const historyOf = (id: number) => revisionSummary(scope.storage, id);
+  const sources = { storage: scope.storage, definition: postType.definition, links: scope.links, termsOf, historyOf };
   const init = isViewable(postType) ? { headers: { Link: `<${await permalinkOf(post, scope.links)}>; rel="alternate"; type=text/html` } } : {};
   // A password or an excerpt length shapes this answer alone: it is prepared for it and not kept.
   return password === undefined && excerptLength === undefined ? keyedItem(keyedPost(post, prepare, sources), init) : item(await prepare(), init);
