@@ -7,7 +7,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCms, type Cms } from '../../../src/cms.js';
-import { encodeResponse } from '../../../src/core/encode.js';
+import { FragmentCache } from '../../../src/core/cache/fragments.js';
+import { Generation } from '../../../src/core/cache/generation.js';
+import { lastingFragmentKey, type FragmentScope } from '../../../src/core/cache/policy.js';
+import { EncodedJson, encodeResponse } from '../../../src/core/encode.js';
 import type { Condition, StoragePort } from '../../../src/ports/storage.js';
 import { fixedClock } from '../../../src/ports/clock.js';
 import { createMemoryStorage } from '../../../src/storage/memory/index.js';
@@ -115,5 +118,34 @@ describe('view fragments kept by revision', () => {
     assert.equal(after.find((post) => post.id === due)?.status, 'publish');
     await site.read(`/posts/${due}`);
     await readAll();
+  });
+});
+
+describe('fragments kept by revision, the cache and the key', () => {
+  const generation = (serial: number, settings: object = {}) => new Generation(`token ${serial}`, settings, 1, Infinity, serial);
+
+  it('outlive a new generation; an older generation neither reads nor keeps them', () => {
+    const cache = new FragmentCache();
+    const fragment = new EncodedJson(new Uint8Array([0x31]));
+    const [first, second] = [generation(1), generation(2)];
+    cache.setLasting(first, 'k', fragment);
+    cache.set(first, 'g', fragment);
+    assert.equal(cache.getLasting(second, 'k'), fragment, 'kept across generations');
+    assert.equal(cache.get(second, 'g'), undefined, 'generation-bound fragments still go');
+    assert.equal(cache.getLasting(first, 'k'), undefined, 'an older generation reads nothing');
+    cache.setLasting(first, 'old', fragment);
+    assert.equal(cache.getLasting(second, 'old'), undefined, 'nor keeps anything');
+    assert.equal(cache.lastingSize, 1);
+  });
+
+  it('the key follows the settings object and the revision; the edit context has none', () => {
+    const settings = {};
+    const scope = (serial: number, of: object) => ({ generation: generation(serial, of) }) as unknown as FragmentScope;
+    const key = lastingFragmentKey(scope(1, settings), 'base', 'view', 'r1');
+    assert.ok(key !== null);
+    assert.equal(lastingFragmentKey(scope(2, settings), 'base', 'view', 'r1'), key, 'the same across generations of one settings object');
+    assert.notEqual(lastingFragmentKey(scope(2, {}), 'base', 'view', 'r1'), key, 'other settings, another key');
+    assert.notEqual(lastingFragmentKey(scope(1, settings), 'base', 'view', 'r2'), key, 'another revision, another key');
+    assert.equal(lastingFragmentKey(scope(1, settings), 'base', 'edit', 'r1'), null);
   });
 });
