@@ -90,8 +90,9 @@ export interface CmsOptions {
   /**
    * Records of the post and page routes are kept shaped and encoded (view fragments), per response context and,
    * in the edit context, per caller, until the next write to the store, a settings change or the next scheduled
-   * post's date, so that an answer the response cache does not hold is joined from them (default: 10,000
-   * fragments, 32 MiB). `false` keeps none. Nothing is kept with a store that has no change token.
+   * post's date, and apart under each record's revision, so that a write to one record leaves the others' in
+   * use; an answer the response cache does not hold is joined from them (default: 10,000 fragments, 32 MiB, for
+   * each of the two). `false` keeps none. Nothing is kept with a store that has no change token.
    */
   viewFragments?: FragmentCacheOptions | false;
   /** Receives every unexpected error; the client sees only a 500 `internal_error`. */

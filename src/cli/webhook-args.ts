@@ -1,3 +1,4 @@
+import { isHttpUrl } from '../format/url.js';
 import type { Refuse } from './log-args.js';
 
 /** What `--webhook` (repeatable) and its environment give `serve`: fixed targets, their key, the first retry delay. */
@@ -26,13 +27,7 @@ export function webhooksOf(values: readonly string[] | undefined, environment: N
     return retryBaseMs === undefined && timeoutMs === undefined ? undefined : { targets: [], secret: '', retryBaseMs, timeoutMs };
   }
   for (const value of values) {
-    let url: URL | null = null;
-    try {
-      url = new URL(value);
-    } catch {
-      url = null;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) refuse(`--webhook must be an http or https URL, not '${value}'`);
+    if (!isHttpUrl(value)) refuse(`--webhook must be an http or https URL, not '${value}'`);
   }
   const secret = environment.QUIRE_WEBHOOK_SECRET ?? '';
   if (secret.length < MIN_SECRET_LENGTH) refuse(`--webhook needs QUIRE_WEBHOOK_SECRET, the key deliveries are signed with (at least ${MIN_SECRET_LENGTH} characters)`);

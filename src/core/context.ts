@@ -47,6 +47,12 @@ export interface Item {
 export interface KeyedItem {
   readonly identity: readonly (string | number)[];
   prepare(): Promise<Item>;
+  /**
+   * The record's revision, when it can tell: a text that differs whenever anything its fields and links show
+   * differs (the record itself and whatever of other records it draws on), besides what the core follows. With
+   * one, its fragment outlives writes to other records; null or absent: it lives for one state of the store.
+   */
+  revision?(): Promise<string | null>;
 }
 
 export interface Paging {

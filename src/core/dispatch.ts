@@ -160,7 +160,7 @@ export class Dispatcher implements RouteSteps {
     const kept = key === null ? undefined : cache!.get(key, generation!);
     if (kept) return replyWith(kept, reply);
     const tracker = new KeepTracker(registry);
-    const scope = fragmentScope(fragments, generation, incoming, site, user, tracker);
+    const scope = fragmentScope(fragments, generation, incoming, site, user, tracker, generations?.sources.changeToken);
     const asGet = Object.assign(routeCall(request, incoming, body, user, site, token), { method: 'GET', headers: tracker.watch(incoming.headers) });
     const answer = await this.#answer(asGet, incoming, tracker, scope);
     if (!tracker.keep) return this.#respond(answer, incoming, site, user);

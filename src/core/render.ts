@@ -3,7 +3,7 @@
  * `_embedded` (the outer request only), and the paging headers of collections.
  */
 import { listKey } from './cache/fragments.js';
-import { fragmentKey, type FragmentScope } from './cache/policy.js';
+import { fragmentKey, lastingFragmentKey, type FragmentScope } from './cache/policy.js';
 import type { InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
 import { EncodedJson, joinJsonArray } from './encode.js';
 import { encodeLargeJson, entityTagInTurns, LARGE_JSON_CHARS } from './large-json.js';
@@ -36,7 +36,7 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
     return data;
   };
   if (fragments && fields.length === 0 && !embed && (result.keyedItem || result.keyedItems)) {
-    const encoded = (keyed: KeyedItem) => fragmentOf(keyed, fragments, fragmentKey(fragments, schema, shownContext, keyed), shown);
+    const encoded = (keyed: KeyedItem) => fragmentOf(keyed, fragments, fragmentKey(fragments, schema, shownContext, keyed), shownContext, shown);
     if (result.keyedItem) return encoded(result.keyedItem);
     return joined(await Promise.all(result.keyedItems!.map(encoded)), fragments);
   }
@@ -67,13 +67,27 @@ const encoder = new TextEncoder();
  * A record's fragment: kept, or prepared, shaped and encoded now (and kept while the answer may be, under a key:
  * none when the caller it depends on cannot be told apart).
  */
-async function fragmentOf(keyed: KeyedItem, scope: FragmentScope, key: string | null, shown: (record: Item) => unknown): Promise<EncodedJson> {
-  const kept = key === null ? undefined : scope.cache.get(scope.generation, key);
+async function fragmentOf(
+  keyed: KeyedItem, scope: FragmentScope, key: string | null, context: string, shown: (record: Item) => unknown,
+): Promise<EncodedJson> {
+  if (key === null) return encodedNow(keyed, shown);
+  const { cache, generation } = scope;
+  const kept = cache.get(generation, key);
   if (kept) return kept;
-  const data = shown(await keyed.prepare());
-  const fragment = await encodeLargeJson(data) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
-  if (key !== null && scope.keep()) scope.cache.set(scope.generation, key, fragment);
+  const revision = keyed.revision && context !== 'edit' ? await keyed.revision() : null;
+  const lastingKey = revision === null ? null : lastingFragmentKey(scope, key, context, revision);
+  const lasting = lastingKey === null ? undefined : cache.getLasting(generation, lastingKey);
+  const fragment = lasting ?? await encodedNow(keyed, shown);
+  if (!scope.keep()) return fragment;
+  cache.set(generation, key, fragment);
+  // Kept by revision only when no write landed meanwhile: the revision and the fragment then show one state.
+  if (lastingKey !== null && !lasting && await scope.unchanged()) cache.setLasting(generation, lastingKey, fragment);
   return fragment;
+}
+
+async function encodedNow(keyed: KeyedItem, shown: (record: Item) => unknown): Promise<EncodedJson> {
+  const data = shown(await keyed.prepare());
+  return await encodeLargeJson(data) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
 }
 
 /** The JSON array of these fragments: kept, or joined now (and tagged in turns when large). */

@@ -145,3 +145,13 @@ function allowedProtocolPrefix(scheme: string, protocols: readonly string[]): st
 function byteText(code: number): string {
   return Number.isFinite(code) ? String.fromCharCode(code % 256) : '';
 }
+
+/** Whether `text` is an absolute http or https URL, as `new URL` reads it. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -4,6 +4,7 @@
  */
 import { resolveSite, type SiteSettings } from '../core/site.js';
 import type { Names } from '../core/names.js';
+import { isHttpUrl } from '../format/url.js';
 import { createSafeHttpClient } from '../media/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { HttpClient } from '../ports/http-client.js';
@@ -79,13 +80,7 @@ function positive(value: number | undefined, fallback: number, name: string, min
 export function resolveWebhookSettings(options: WebhookOptions = {}): WebhookSettings {
   const fixedTargets = [...new Set(options.targets ?? [])];
   for (const target of fixedTargets) {
-    let url: URL | null = null;
-    try {
-      url = new URL(target);
-    } catch {
-      url = null;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new TypeError(`webhooks.targets: '${target}' is not an http or https URL.`);
+    if (!isHttpUrl(target)) throw new TypeError(`webhooks.targets: '${target}' is not an http or https URL.`);
   }
   if (options.secret !== undefined && (typeof options.secret !== 'string' || options.secret.length < 16)) {
     throw new TypeError('webhooks.secret must be at least 16 characters long.');

@@ -11,6 +11,8 @@ import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
 import type { collectionArgs, ItemArgs } from './args.js';
 import { isViewable, type PostType } from './define.js';
+import { fragmentRevision, revisionHistories, type RevisionSources } from './fragment-revision.js';
+import { revisionSummary } from './links.js';
 import { permalinkOf } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
 import { preparePost, termsOfRecords } from './prepare.js';
@@ -57,10 +59,11 @@ async function withStickyFirst(records: PostRecord[], plan: ListPlan, type: stri
 
 /**
  * A record as the core may keep it shaped (`KeyedItem`): its fragment depends on the record (the store's state,
- * which the core follows) and its status as read (a scheduled post falls due by the clock).
+ * which the core follows) and its status as read (a scheduled post falls due by the clock); its revision
+ * (fragment-revision.ts) lets the fragment outlive writes to other records.
  */
-function keyedPost(record: PostRecord, prepare: () => Promise<Item>): KeyedItem {
-  return { identity: [record.type, record.id, record.status], prepare };
+function keyedPost(record: PostRecord, prepare: () => Promise<Item>, sources: RevisionSources): KeyedItem {
+  return { identity: [record.type, record.id, record.status], prepare, revision: () => fragmentRevision(record, sources) };
 }
 
 /** `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. */
@@ -80,8 +83,11 @@ export async function listPosts(context: RequestContext<Params<typeof collection
   if (plan.stickyFirst) records = await withStickyFirst(records, plan, definition.type, scope.storage);
 
   const visible = await onlyVisible(records, scope, context);
-  const options = scope.prepareOptions(context.context, { termsOf: termsOfRecords(scope.storage, visible, definition) });
-  return keyedCollection(visible.map((record) => keyedPost(record, () => preparePost(record, options))), pages);
+  const termsOf = termsOfRecords(scope.storage, visible, definition)!;
+  const options = scope.prepareOptions(context.context, { termsOf });
+  const historyOf = revisionHistories(scope.storage, visible.map((record) => record.id));
+  const sources = { storage: scope.storage, definition, links: scope.links, termsOf, historyOf };
+  return keyedCollection(visible.map((record) => keyedPost(record, () => preparePost(record, options), sources)), pages);
 }
 
 /** What reading a record takes besides its id; the route declares them (`password`, `excerpt_length`). */
@@ -91,10 +97,13 @@ export async function readPost(context: RequestContext<ReadParams>, postType: Po
   const post = await requirePost(context, postType);
   const scope = scopeOf(context, postType);
   const { password, excerpt_length: excerptLength } = context.params;
-  const prepare = () => preparePost(post, scope.prepareOptions(context.context, { password, excerptLength }));
+  const termsOf = termsOfRecords(scope.storage, [post], postType.definition)!;
+  const prepare = () => preparePost(post, scope.prepareOptions(context.context, { password, excerptLength, termsOf }));
+  const historyOf = (id: number) => revisionSummary(scope.storage, id);
+  const sources = { storage: scope.storage, definition: postType.definition, links: scope.links, termsOf, historyOf };
   const init = isViewable(postType) ? { headers: { Link: `<${await permalinkOf(post, scope.links)}>; rel="alternate"; type=text/html` } } : {};
   // A password or an excerpt length shapes this answer alone: it is prepared for it and not kept.
-  return password === undefined && excerptLength === undefined ? keyedItem(keyedPost(post, prepare), init) : item(await prepare(), init);
+  return password === undefined && excerptLength === undefined ? keyedItem(keyedPost(post, prepare, sources), init) : item(await prepare(), init);
 }
 
 /** An explicit slug on a draft or pending record is made unique as if the record were published. */

@@ -6,15 +6,19 @@
  *
  * Keys are made by the policy (policy.ts: `fragmentKey`). A joined list is kept too, under the serials of its
  * parts (`listKey`), so that the same page again costs no copying and no new entity tag.
+ *
+ * A record whose revision names everything its fragment shows (`KeyedItem.revision`) is also kept apart, under
+ * that revision (`lastingFragmentKey`): such fragments outlive generations, since a change to anything they show
+ * changes their key, so a write to one record leaves the others' fragments in use.
  */
 import { LRUCache } from 'lru-cache';
 import type { EncodedJson } from '../encode.js';
 import type { Generation } from './generation.js';
 
 export interface FragmentCacheOptions {
-  /** Most fragments kept (default 10,000). */
+  /** Most fragments kept (default 10,000), for the current generation and, apart, under records' revisions. */
   maxEntries?: number;
-  /** Most bytes kept, fragments and keys counted (default 32 MiB). */
+  /** Most bytes kept, fragments and keys counted (default 32 MiB), for each of the two as `maxEntries`. */
   maxBytes?: number;
 }
 
@@ -27,6 +31,8 @@ export class FragmentCache {
   /** Made on the first fragment kept: the cache sets aside room for `maxEntries` when made. */
   #entries: LRUCache<string, EncodedJson> | null = null;
   #generation: Generation | null = null;
+  /** Fragments kept under their record's revision, across generations (made on the first one kept). */
+  #lasting: LRUCache<string, EncodedJson> | null = null;
 
   constructor(options: FragmentCacheOptions = {}) {
     this.#options = options;
@@ -38,16 +44,38 @@ export class FragmentCache {
 
   set(generation: Generation, key: string, value: EncodedJson): void {
     if (!this.#isCurrent(generation)) return;
-    this.#entries ??= new LRUCache<string, EncodedJson>({
+    this.#entries ??= this.#made();
+    this.#entries.set(key, value);
+  }
+
+  /** A fragment kept under its record's revision, for an answer of `generation` (none for an older one). */
+  getLasting(generation: Generation, key: string): EncodedJson | undefined {
+    return this.#isCurrent(generation) ? this.#lasting?.get(key) : undefined;
+  }
+
+  /** Keeps a fragment under its record's revision; the caller has checked the store did not change meanwhile. */
+  setLasting(generation: Generation, key: string, value: EncodedJson): void {
+    if (!this.#isCurrent(generation)) return;
+    this.#lasting ??= this.#made();
+    this.#lasting.set(key, value);
+  }
+
+  /** Fragments and lists kept for the current generation. */
+  get size(): number {
+    return this.#entries?.size ?? 0;
+  }
+
+  /** Fragments kept under their record's revision. */
+  get lastingSize(): number {
+    return this.#lasting?.size ?? 0;
+  }
+
+  #made(): LRUCache<string, EncodedJson> {
+    return new LRUCache<string, EncodedJson>({
       max: Math.max(1, this.#options.maxEntries ?? DEFAULT_MAX_FRAGMENTS),
       maxSize: Math.max(1, this.#options.maxBytes ?? DEFAULT_MAX_FRAGMENT_BYTES),
       sizeCalculation: (entry, entryKey) => ENTRY_OVERHEAD_BYTES + entryKey.length * 2 + entry.bytes.byteLength,
     });
-    this.#entries.set(key, value);
-  }
-
-  get size(): number {
-    return this.#entries?.size ?? 0;
   }
 
   /**

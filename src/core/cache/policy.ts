@@ -9,7 +9,9 @@
  *   context only, the caller (protected content and action links follow the caller there). Resources name their
  *   records; they never build a key.
  * - Until when: the generation (generation.ts), one state of the store (its change token), the settings, the
- *   routes and the clock up to the next scheduled post's date. Nothing else decides when to forget.
+ *   routes and the clock up to the next scheduled post's date. Nothing else decides when to forget, except that a
+ *   keyed record naming its revision (`KeyedItem.revision`) outside the edit context is also kept under it, with
+ *   the settings and routes, across generations (`lastingFragmentKey`): its key changes with what it shows.
  */
 import type { ParsedBody } from '../body.js';
 import type { JsonSchema } from '../args/schema.js';
@@ -141,17 +143,25 @@ export interface FragmentScope {
   caller(): string | null;
   /** Whether what this answer computes may be kept (false once the route read a request header, say). */
   keep(): boolean;
+  /** Whether the store is still in the generation's state (no write landed while the answer was computed). */
+  unchanged(): Promise<boolean>;
 }
 
 /** The fragment scope of one answer: fragments serve the plain JSON answer only (no `_envelope`, `_jsonp`, `_pretty`). */
 export function fragmentScope(
   cache: FragmentCache | undefined, generation: Generation | null, incoming: Incoming, site: Site, user: Principal | null, tracker: KeepTracker,
+  changeToken?: () => Promise<string>,
 ): FragmentScope | null {
   if (!cache || !generation || incoming.envelope || incoming.jsonp || '_pretty' in incoming.query) return null;
   const offset = String(site.gmtOffset);
   const prefix = `${site.apiUrl.length}:${site.apiUrl}${offset.length}:${offset}`;
   let caller: string | null | undefined;
-  return { cache, generation, prefix, caller: () => (caller === undefined ? (caller = identityOf(user)) : caller), keep: () => tracker.keep };
+  return {
+    cache, generation, prefix,
+    caller: () => (caller === undefined ? (caller = identityOf(user)) : caller),
+    keep: () => tracker.keep,
+    unchanged: async () => changeToken !== undefined && await changeToken() === generation.token,
+  };
 }
 
 const schemaNumbers = new WeakMap<object, number>();
@@ -175,4 +185,20 @@ export function fragmentKey(scope: FragmentScope, schema: JsonSchema | undefined
     identity += `${text.length}:${text}`;
   }
   return `${schemaNumber}:${context.length}:${context}${scope.prefix}${identity}${caller}`;
+}
+
+const settingsNumbers = new WeakMap<object, number>();
+let lastSettingsNumber = 0;
+
+/**
+ * The key a record's fragment is kept under across generations (`fragmentKey` and `revision`, the record's own
+ * revision, plus the settings and routes in effect); null in the edit context, whose records follow the caller
+ * and the store beyond what a revision names.
+ */
+export function lastingFragmentKey(scope: FragmentScope, key: string, context: string, revision: string): string | null {
+  if (context === 'edit') return null;
+  const { settings, routes } = scope.generation;
+  let settingsNumber = settingsNumbers.get(settings) ?? 0;
+  if (settingsNumber === 0) settingsNumbers.set(settings, (settingsNumber = ++lastSettingsNumber));
+  return `${settingsNumber}:${routes}:${revision.length}:${revision}${key}`;
 }

@@ -1,0 +1,78 @@
+/**
+ * The revision of a post-type record as its view fragment shows it (`KeyedItem.revision`): the stored record
+ * whole, its revision history as its links show it (count, newest), and the names its term ids are ordered by.
+ * Records whose fragment draws on more of other records (a parent's slug or type, the featured media's type, a
+ * category or author in the permalink) name none, and their fragments live for one state of the store.
+ */
+import * as crypto from 'node:crypto';
+import type { StoragePort } from '../../ports/storage.js';
+import type { TaxonomyName } from '../taxonomy/index.js';
+import type { PostTypeDefinition } from './definition.js';
+import { revisionSummary } from './links.js';
+import type { LinkEnvironment } from './permalink.js';
+import type { PrepareOptions } from './prepare.js';
+import { postsIn, type PostRecord } from './record.js';
+
+export interface RevisionSources {
+  storage: StoragePort;
+  definition: PostTypeDefinition;
+  links: LinkEnvironment;
+  /** The answer's term loader, the one its records are prepared with. */
+  termsOf: NonNullable<PrepareOptions['termsOf']>;
+  /** The answer's revision histories (`revisionHistories`). */
+  historyOf: (id: number) => Promise<Summary>;
+}
+
+type Summary = Awaited<ReturnType<typeof revisionSummary>>;
+
+/** Most revisions read at once for an answer's records; with more, each record's history is read on its own. */
+const BATCH_REVISIONS = 200;
+
+/**
+ * A loader of the revision histories of an answer's records, as `revisionSummary` tells them: all in one query
+ * on first use (newest first, as it orders them), or each on its own when there are too many to read at once.
+ */
+export function revisionHistories(storage: StoragePort, ids: readonly number[]): (id: number) => Promise<Summary> {
+  let batch: Promise<Map<number, Summary> | null> | null = null;
+  const load = async () => {
+    const { items, total } = await postsIn(storage).list({
+      where: [{ field: 'parent', op: 'in', values: [...ids] }, { field: 'type', op: 'eq', value: 'revision' }],
+      orderBy: [{ field: 'date', direction: 'desc' }],
+      limit: BATCH_REVISIONS,
+      withTotal: true,
+    });
+    if ((total ?? Infinity) > items.length) return null;
+    const summaries = new Map<number, Summary>();
+    for (const revision of items) {
+      const summary = summaries.get(revision.parent);
+      if (summary) summary.count += 1;
+      else summaries.set(revision.parent, { count: 1, latestId: revision.id });
+    }
+    return summaries;
+  };
+  return async (id) => {
+    const summaries = await (batch ??= load());
+    return summaries ? summaries.get(id) ?? { count: 0, latestId: null } : revisionSummary(storage, id);
+  };
+}
+
+export async function fragmentRevision(record: PostRecord, sources: RevisionSources): Promise<string | null> {
+  const { definition, links } = sources;
+  if (definition.hierarchical && record.parent > 0) return null;
+  if (record.featured_media > 0) return null;
+  if (links.permalinkStructure.includes('%category%') || links.permalinkStructure.includes('%author%')) return null;
+  const history = await sources.historyOf(record.id);
+  const parts: unknown[] = [record, history.count, history.latestId];
+  for (const taxonomy of definition.taxonomies) {
+    const ids = (record[taxonomy.restBase] as number[] | undefined) ?? [];
+    if (ids.length === 0) continue;
+    const terms = await sources.termsOf(taxonomy.taxonomy as TaxonomyName);
+    parts.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
+  }
+  return digest(JSON.stringify(parts));
+}
+
+/** SHA-256 in one call where Node has it (20.12 and later: several times faster on short texts). */
+function digest(text: string): string {
+  return typeof crypto.hash === 'function' ? crypto.hash('sha256', text, 'base64') : crypto.createHash('sha256').update(text).digest('base64');
+}
