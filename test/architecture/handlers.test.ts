@@ -12,9 +12,10 @@ const TEXT = new Map([...sourceFiles().keys()].map((path) => [path, readFileSync
 const RECHECK = /typeof (context\.)?params[.[]|\b(Number|String|Boolean)\((context\.)?params[.[]/g;
 
 /**
- * Files that still read a parameter by checking its type, with how many times. They may only shrink. Most read
- * parameters no argument declares (undeclared path groups, the core's untyped index arguments) or arguments built
- * at run time from an item schema (post, media and comment writes), whose types are not known statically.
+ * Files that still read a parameter by checking its type, with how many times. They may only shrink. They read
+ * parameters no argument declares: path groups the reference declares no argument for (a user's `user_id` and
+ * `uuid`, a form's `id`, the `id` of the autosave routes, which loadPost shares) and the core's untyped index
+ * arguments.
  */
 const RECHECKS_LEFT: Readonly<Record<string, number>> = {
   'src/users/routes/application-passwords.ts': 2,
