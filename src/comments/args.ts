@@ -73,8 +73,12 @@ export function deleteArgs() {
 const UNCHECKED = new Set(['author_email', 'content', 'meta']);
 const TEXT_FIELDS = new Set(['author_name', 'author_user_agent']);
 
+/** The writable fields that hold ids: integers in the schema, so numbers once checked. */
+const ID_FIELDS = ['author', 'parent', 'post'] as const;
+type IdFieldArgs = { readonly [Name in (typeof ID_FIELDS)[number]]: ArgSpec<number, boolean> };
+
 /** The writable fields of the item schema, as create (with defaults) or update arguments. */
-export function writeArgs(creating: boolean): Record<string, ArgSpec> {
+export function writeArgs(creating: boolean): IdFieldArgs {
   const result: Record<string, ArgSpec> = creating ? {} : { id: idArg() };
   for (const [name, property] of Object.entries(commentSchema().properties)) {
     if (property.readonly) continue;
@@ -86,5 +90,9 @@ export function writeArgs(creating: boolean): Record<string, ArgSpec> {
     else if (name === 'status') result[name] = arg(schema, { transform: sanitizeKey });
     else result[name] = arg(schema);
   }
-  return result;
+  for (const name of ID_FIELDS) {
+    if (result[name]?.schema.type !== 'integer') throw new TypeError(`The comment field ${name} is declared as an integer.`);
+  }
+  // The other fields are read by name, untyped.
+  return result as IdFieldArgs;
 }

@@ -7,7 +7,7 @@ import { isEmail, isIpAddress } from '../format/formats.js';
 import { sanitizeTextField } from '../format/text.js';
 import { stripAllTags } from '../format/strip-tags.js';
 import { sanitizeUrl } from '../format/url.js';
-import type { RequestContext } from '../core/context.js';
+import type { AnyParams, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import type { Site } from '../core/site.js';
 import { dateWithGmt } from '../content/post-type/index.js';
@@ -88,7 +88,7 @@ const stringParam = (value: unknown): string | undefined => (typeof value === 's
  * given; an `author_ip` is only taken from moderators (the permission check refuses it from others).
  */
 export async function readChanges(
-  context: RequestContext,
+  context: RequestContext<AnyParams & { readonly post?: number; readonly parent?: number; readonly author?: number }>,
   storage: StoragePort,
   site: Pick<Site, 'timezone' | 'gmtOffset'>,
   options: { creating: boolean; moderator: boolean },
@@ -100,10 +100,10 @@ export async function readChanges(
   else if (content !== null && typeof content === 'object' && typeof (content as { raw?: unknown }).raw === 'string') {
     changes.content = ((content as { raw: string }).raw).trim();
   }
-  if (params.post !== undefined && params.post !== null) changes.post = Math.trunc(Number(params.post)) || 0;
-  if (params.parent !== undefined && params.parent !== null) changes.parent = Math.trunc(Number(params.parent)) || 0;
+  if (params.post !== undefined && params.post !== null) changes.post = params.post;
+  if (params.parent !== undefined && params.parent !== null) changes.parent = params.parent;
   if (params.author !== undefined && params.author !== null) {
-    const user = await getUser(storage, Number(params.author));
+    const user = await getUser(storage, params.author);
     if (!user) throw new CmsError('rest_comment_author_invalid', 'Invalid comment author ID.', 400);
     Object.assign(changes, { user_id: user.id, author_name: user.name, author_email: user.email, author_url: user.url });
   }

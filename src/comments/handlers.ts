@@ -7,7 +7,7 @@ import { CmsError } from '../core/errors.js';
 import { collection, created, item, reply } from '../core/response.js';
 import type { Params } from '../core/args/define.js';
 import { paging } from '../core/paging.js';
-import type { deleteArgs, listArgs, readArgs } from './args.js';
+import type { deleteArgs, listArgs, readArgs, writeArgs } from './args.js';
 import { getUser, principalOf } from '../users/index.js';
 import { checkLengths, cleanAuthorFields, readChanges, type CommentChanges } from './fields.js';
 import { applyStatus, checkDuplicate, checkFlood, initialStatus, isKnownStatusRequest } from './moderation.js';
@@ -78,7 +78,7 @@ function requestedStatus(status: unknown): string | undefined {
   return typeof status === 'string' && isKnownStatusRequest(status) ? status : undefined;
 }
 
-export async function createComment(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
+export async function createComment(context: RequestContext<Params<typeof writeArgs>>, deps: CommentsDeps): Promise<HandlerResult> {
   const { params } = context;
   if (!isEmpty(params.id)) throw new CmsError('rest_comment_exists', 'Cannot create existing comment.', 400);
   if (!isEmpty(params.type) && params.type !== 'comment') throw new CmsError('rest_invalid_comment_type', 'Cannot create a comment with that type.', 400);
@@ -143,7 +143,7 @@ function dateFields(deps: CommentsDeps, context: RequestContext): { date: string
   return { date: local, date_gmt: gmt };
 }
 
-export async function updateComment(context: RequestContext, deps: CommentsDeps): Promise<HandlerResult> {
+export async function updateComment(context: RequestContext<Params<typeof writeArgs>>, deps: CommentsDeps): Promise<HandlerResult> {
   const { comment } = await loadComment(context, deps);
   const { params } = context;
   if (params.type !== undefined && params.type !== null && params.type !== comment.type) {

@@ -1,7 +1,7 @@
 /** Permission checks of the comment routes, in the reference's order, with its codes and messages. */
 import { passwordMatches, type PostRecord } from '../content/post-type/index.js';
 import { userCan } from '../auth/index.js';
-import type { PermissionResult, RequestContext } from '../core/context.js';
+import type { AnyParams, PermissionResult, RequestContext } from '../core/context.js';
 import { CmsError, forbidden } from '../core/errors.js';
 import type { CommentsDeps, ResolvedCommentOptions } from './options.js';
 import type { CommentRecord } from './record.js';
@@ -17,10 +17,16 @@ export function invalidCommentId(): CmsError {
   return new CmsError('rest_comment_invalid_id', 'Invalid comment ID.', 404);
 }
 
-/** The comment the URL names, with its post (loaded once per request); a missing one is the reference's 404s. */
-export async function loadComment(context: RequestContext, deps: CommentsDeps): Promise<{ comment: CommentRecord; post: PostRecord | null }> {
-  return context.memo(`comment:${String(context.params.id)}`, async () => {
-    const comment = await getComment(deps.storage, Math.trunc(Number(context.params.id)));
+/**
+ * The comment the URL names, with its post (loaded once per request); a missing one is the reference's 404s.
+ * Every `/comments/{id}` row declares `id` (an integer argument).
+ */
+export async function loadComment(
+  context: RequestContext<AnyParams & { readonly id?: number }>, deps: CommentsDeps,
+): Promise<{ comment: CommentRecord; post: PostRecord | null }> {
+  const id = context.params.id ?? 0;
+  return context.memo(`comment:${id}`, async () => {
+    const comment = await getComment(deps.storage, id);
     if (!comment) throw invalidCommentId();
     const post = comment.post !== 0 ? await getPost(deps.storage, comment.post) : null;
     if (comment.post !== 0 && !post) throw new CmsError('rest_post_invalid_id', 'Invalid post ID.', 404);
@@ -113,7 +119,7 @@ function notAllowedToSet(context: RequestContext, field: string, code: string): 
   return forbidden(context.user, code, `Sorry, you are not allowed to edit '${field}' for comments.`);
 }
 
-export async function canCreateComment(context: RequestContext, deps: CommentsDeps, options: ResolvedCommentOptions): Promise<PermissionResult> {
+export async function canCreateComment(context: RequestContext<AnyParams & { readonly post?: number }>, deps: CommentsDeps, options: ResolvedCommentOptions): Promise<PermissionResult> {
   const loggedIn = context.user !== null && context.user.id > 0;
   if (!loggedIn && (options.registrationRequired || !options.allowAnonymous)) {
     return new CmsError('rest_comment_login_required', 'Sorry, you must be logged in to comment.', 401);
@@ -132,7 +138,7 @@ export async function canCreateComment(context: RequestContext, deps: CommentsDe
   }
   const noPost = () => new CmsError('rest_comment_invalid_post_id', 'Sorry, you are not allowed to create this comment without a post.', 403);
   if (isEmpty(params.post)) return noPost();
-  const post = await getPost(deps.storage, Number(params.post));
+  const post = await getPost(deps.storage, params.post ?? 0);
   if (!post) return noPost();
   if (post.status === 'draft') return new CmsError('rest_comment_draft_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
   if (post.status === 'trash') return new CmsError('rest_comment_trash_post', 'Sorry, you are not allowed to create a comment on this post.', 403);

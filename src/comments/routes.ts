@@ -11,11 +11,11 @@ export function commentRoutes(deps: CommentsDeps): RouteTable {
   return [
     { path: '/comments', schema: commentSchema, cache: { varies: 'caller' }, endpoints: [
       endpoint({ methods: READABLE, args: listArgs(), permission: (c) => canListComments(c, deps), handler: (c) => listComments(c, deps) }),
-      { methods: CREATABLE, args: writeArgs(true), permission: (c) => canCreateComment(c, deps, options), handler: (c) => createComment(c, deps) },
+      endpoint({ methods: CREATABLE, args: writeArgs(true), permission: (c) => canCreateComment(c, deps, options), handler: (c) => createComment(c, deps) }),
     ] },
     { path: '/comments/(?P<id>[\\d]+)', schema: commentSchema, cache: { varies: 'caller' }, endpoints: [
       endpoint({ methods: READABLE, args: readArgs(), permission: (c) => canReadComment(c, deps), handler: (c) => readComment(c, deps) }),
-      { methods: EDITABLE, args: writeArgs(false), permission: (c) => canUpdateComment(c, deps), handler: (c) => updateComment(c, deps) },
+      endpoint({ methods: EDITABLE, args: writeArgs(false), permission: (c) => canUpdateComment(c, deps), handler: (c) => updateComment(c, deps) }),
       endpoint({ methods: DELETABLE, args: deleteArgs(), permission: (c) => canDeleteComment(c, deps), handler: (c) => deleteComment(c, deps) }),
     ] },
   ];

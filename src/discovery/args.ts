@@ -15,7 +15,7 @@ export const taxonomyListArgs = () => ({
   context: contextArg(),
   type: args.string({ description: 'Limit results to taxonomies associated with a specific post type.' }, { phase: 'sanitize' }),
 });
-export const taxonomyItemArgs = () => ({ taxonomy: args.string({ description: 'An alphanumeric identifier for the taxonomy.' }), context: contextArg() });
+export const taxonomyItemArgs = () => ({ taxonomy: fromPath(args.string({ description: 'An alphanumeric identifier for the taxonomy.' })), context: contextArg() });
 export const statusListArgs = () => ({ context: contextArg() });
 export const statusItemArgs = () => ({ status: args.string({ description: 'An alphanumeric identifier for the status.' }), context: contextArg() });
 export const themeListArgs = () => ({

@@ -1,6 +1,8 @@
 /** Who may see post types, taxonomies and statuses in which context, with the reference's codes. */
 import { userCan, type CapabilityRules } from '../auth/index.js';
+import type { Params } from '../core/args/define.js';
 import type { PermissionResult, RequestContext } from '../core/context.js';
+import type { taxonomyItemArgs, taxonomyListArgs } from './args.js';
 import { CmsError, forbidden } from '../core/errors.js';
 import type { Names } from '../core/names.js';
 import { ACTIVE_THEME, findTheme } from './themes.js';
@@ -32,16 +34,16 @@ export function canListTypes(context: RequestContext, deps: DiscoveryDeps): Perm
   return forbidden(context.user, 'rest_cannot_view', 'Sorry, you are not allowed to edit posts in this post type.');
 }
 
-export function canListTaxonomies(context: RequestContext, deps: DiscoveryDeps): PermissionResult {
+export function canListTaxonomies(context: RequestContext<Params<typeof taxonomyListArgs>>, deps: DiscoveryDeps): PermissionResult {
   if (context.context !== 'edit') return true;
-  const type = typeof context.params.type === 'string' ? context.params.type : '';
+  const type = context.params.type ?? '';
   const candidates = type === '' ? TAXONOMIES : TAXONOMIES.filter((taxonomy) => taxonomy.types.includes(type));
   if (candidates.some((taxonomy) => canAssignTerms(context, deps.capabilityRules, taxonomy.slug))) return true;
   return forbidden(context.user, 'rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.');
 }
 
-export function canReadTaxonomy(context: RequestContext, deps: DiscoveryDeps): PermissionResult {
-  const slug = String(context.params.taxonomy);
+export function canReadTaxonomy(context: RequestContext<Params<typeof taxonomyItemArgs>>, deps: DiscoveryDeps): PermissionResult {
+  const slug = context.params.taxonomy;
   if (HIDDEN_TAXONOMIES.has(slug)) return forbidden(context.user);
   const known = TAXONOMIES.some((taxonomy) => taxonomy.slug === slug);
   if (known && context.context === 'edit' && !canAssignTerms(context, deps.capabilityRules, slug)) {

@@ -26,7 +26,7 @@ export function discoveryRoutes(deps: DiscoveryDeps): RouteTable {
       endpoint({ methods: READABLE, args: taxonomyListArgs(), permission: (c) => canListTaxonomies(c, deps), handler: (c) => listTaxonomies(c, deps) }),
     ] },
     { path: '/taxonomies/(?P<taxonomy>[\\w-]+)', schema: taxonomyItemSchema, cache: { varies: 'capabilities' }, endpoints: [
-      { methods: READABLE, args: taxonomyItemArgs(), permission: (c) => canReadTaxonomy(c, deps), handler: (c) => readTaxonomy(c, deps) },
+      endpoint({ methods: READABLE, args: taxonomyItemArgs(), permission: (c) => canReadTaxonomy(c, deps), handler: (c) => readTaxonomy(c, deps) }),
     ] },
     // Read-only: the one theme, always active. The stylesheet may name a subfolder, as the reference's may.
     { path: '/themes', schema: themeItemSchema, endpoints: [

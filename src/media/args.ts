@@ -59,8 +59,16 @@ export function mediaCollectionArgs(rules: CapabilityRules) {
 /** Fields whose value goes to the handler as sent (a string or a `{raw}` object). */
 const PASSED_AS_SENT = new Set(['caption', 'description']);
 
-/** Create and update arguments from the item schema. */
-export function mediaWriteArgs(schema: ItemSchema): Record<string, ArgSpec> {
+/** The attachment fields of the media schema, with the type the argument engine leaves for each. */
+type AttachmentFieldArgs = {
+  readonly alt_text: ArgSpec<string, false>;
+  readonly post: ArgSpec<number, false>;
+  readonly caption: ArgSpec<unknown, false>;
+  readonly description: ArgSpec<unknown, false>;
+};
+
+/** Create and update arguments from the item schema: the post-type kit's, with the attachment fields. */
+export function mediaWriteArgs(schema: ItemSchema): ReturnType<typeof itemArgs> & AttachmentFieldArgs {
   const derived = itemArgs(schema);
   const result: Record<string, ArgSpec> = {};
   for (const [name, spec] of Object.entries(derived)) {
@@ -73,7 +81,8 @@ export function mediaWriteArgs(schema: ItemSchema): Record<string, ArgSpec> {
       result[name] = spec;
     }
   }
-  return result;
+  // The media schema always has the attachment fields (buildMediaSchema).
+  return result as ReturnType<typeof itemArgs> & AttachmentFieldArgs;
 }
 
 const mediaIdArg = () => args.integer({ description: 'Unique identifier of the attachment.' });
@@ -82,7 +91,7 @@ export function mediaReadArgs(): Record<string, ArgSpec> {
   return { id: mediaIdArg(), context: contextArg() };
 }
 
-export function mediaUpdateArgs(schema: ItemSchema): Record<string, ArgSpec> {
+export function mediaUpdateArgs(schema: ItemSchema) {
   return { id: mediaIdArg(), ...mediaWriteArgs(schema) };
 }
 
@@ -98,7 +107,7 @@ export function mediaPostProcessArgs(): Record<string, ArgSpec> {
 }
 
 /** Create arguments: the write fields, sub-size and conversion switches, and the address of a file to fetch instead. */
-export function mediaCreateArgs(schema: ItemSchema): Record<string, ArgSpec> {
+export function mediaCreateArgs(schema: ItemSchema) {
   return {
     ...mediaWriteArgs(schema),
     generate_sub_sizes: args.boolean({ description: 'Whether to generate image sub sizes.', default: true }),
@@ -190,9 +199,8 @@ export function mediaEditArgs(schema: ItemSchema) {
     height: percentage('Height of the crop, as a percentage of the image. Superseded by `modifiers`.'),
   };
   const result: Record<string, ArgSpec> = { ...edit };
-  for (const name of ['caption', 'description', 'title', 'post', 'alt_text']) {
-    if (writeArgs[name]) result[name] = writeArgs[name]!;
+  for (const name of ['caption', 'description', 'title', 'post', 'alt_text'] as const) {
+    if (writeArgs[name]) result[name] = writeArgs[name];
   }
-  // The edit's own arguments typed; the fields taken from the item schema are known only at run time.
-  return result as typeof edit & Record<string, ArgSpec>;
+  return result as typeof edit & Pick<typeof writeArgs, 'caption' | 'description' | 'title' | 'post' | 'alt_text'>;
 }

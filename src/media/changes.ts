@@ -3,11 +3,18 @@
  * attachment rules on top: caption and description are the excerpt and content, `post` is the parent, and any
  * status other than `private` (or `trash`) is stored as `inherit`.
  */
-import type { RequestContext } from '../core/context.js';
+import type { Params } from '../core/args/define.js';
+import type { AnyParams, RequestContext } from '../core/context.js';
+import type { mediaWriteArgs } from './args.js';
 import { CmsError, forbidden } from '../core/errors.js';
 import { loadRecord, prepareChanges, scopeOf, type PostChanges, type PostRecord } from '../content/post-type/index.js';
 import type { MediaType } from './deps.js';
 import { isEmpty } from '../format/php.js';
+
+/** The parameters of a media write: every one of its routes declares the attachment fields. */
+export type MediaWriteParams = Params<typeof mediaWriteArgs>;
+/** A route that declares `post`, the post an attachment belongs to. */
+type WithPost = AnyParams & { readonly post?: number };
 
 const ATTACHMENT_STATUSES = new Set(['inherit', 'private', 'trash', 'auto-draft']);
 
@@ -22,9 +29,9 @@ export function textOf(value: unknown): string | undefined {
 
 
 /** `post` may not name a revision or another attachment. */
-export async function checkParentType(context: RequestContext, mediaType: MediaType): Promise<PostRecord | null> {
-  if (isEmpty(context.params.post)) return null;
-  const parent = await loadRecord(context, mediaType, Number(context.params.post));
+export async function checkParentType(context: RequestContext<WithPost>, mediaType: MediaType): Promise<PostRecord | null> {
+  if (context.params.post === undefined || isEmpty(context.params.post)) return null;
+  const parent = await loadRecord(context, mediaType, context.params.post);
   if (parent && (parent.type === 'revision' || parent.type === 'attachment')) {
     throw new CmsError('rest_invalid_param', 'Invalid parent type.', 400);
   }
@@ -32,9 +39,9 @@ export async function checkParentType(context: RequestContext, mediaType: MediaT
 }
 
 /** Attaching to a post needs the right to edit it. */
-export async function checkCanAttachTo(context: RequestContext, mediaType: MediaType): Promise<CmsError | null> {
-  if (isEmpty(context.params.post)) return null;
-  const parent = await loadRecord(context, mediaType, Number(context.params.post));
+export async function checkCanAttachTo(context: RequestContext<WithPost>, mediaType: MediaType): Promise<CmsError | null> {
+  if (context.params.post === undefined || isEmpty(context.params.post)) return null;
+  const parent = await loadRecord(context, mediaType, context.params.post);
   const scope = scopeOf(context, mediaType);
   if (!parent || !scope.abilities.canEdit(parent)) {
     return forbidden(context.user, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
@@ -42,7 +49,7 @@ export async function checkCanAttachTo(context: RequestContext, mediaType: Media
   return null;
 }
 
-export async function mediaChanges(context: RequestContext, existing: PostRecord | null, mediaType: MediaType): Promise<PostChanges> {
+export async function mediaChanges(context: RequestContext<MediaWriteParams>, existing: PostRecord | null, mediaType: MediaType): Promise<PostChanges> {
   const scope = scopeOf(context, mediaType);
   const changes = await prepareChanges(context, existing, scope.writeEnvironment());
   delete changes.password;
@@ -56,8 +63,6 @@ export async function mediaChanges(context: RequestContext, existing: PostRecord
   if (caption !== undefined) changes.excerpt = caption;
   const description = textOf(context.params.description);
   if (description !== undefined) changes.content = description;
-  if (context.has('post') && context.params.post !== null && context.params.post !== undefined) {
-    changes.parent = Math.max(0, Math.trunc(Number(context.params.post)) || 0);
-  }
+  if (context.has('post') && context.params.post !== undefined) changes.parent = Math.max(0, context.params.post);
   return changes;
 }

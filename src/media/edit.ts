@@ -125,11 +125,11 @@ export async function editMedia(context: RequestContext<EditParams>, mediaType: 
   const scope = scopeOf(context, mediaType);
   let record: AttachmentRecord;
   try {
-    const title = typeof context.params.title === 'string' || typeof context.params.title === 'object' ? textOf(context.params.title) : undefined;
+    const title = textOf(context.params.title);
     const caption = textOf(context.params.caption);
     const description = textOf(context.params.description);
-    const parent = typeof context.params.post === 'number' ? Math.max(0, context.params.post) : 0;
-    const altText = typeof context.params.alt_text === 'string' ? context.params.alt_text : source.alt_text ?? '';
+    const parent = Math.max(0, context.params.post ?? 0);
+    const altText = context.params.alt_text ?? source.alt_text ?? '';
     record = await scope.storage.transaction(async (tx) => {
       const saved = await savePost(null, {
         title: title ?? source.title,

@@ -13,7 +13,7 @@ import { sanitizeTitle } from '../format/slug.js';
 import type { Condition } from '../ports/storage.js';
 import { acceptFile, allowedTypesFor, monthFolder } from './accept.js';
 import { checkParentType, mediaChanges } from './changes.js';
-import type { mediaCollectionArgs } from './args.js';
+import type { mediaCollectionArgs, mediaCreateArgs, mediaUpdateArgs } from './args.js';
 import type { MediaDeps, MediaType } from './deps.js';
 import { splitExtension } from './files/file-name.js';
 import { mediaTypeGroups } from '../format/mime-types.js';
@@ -90,7 +90,7 @@ export function uploadFolderFor(context: RequestContext, deps: MediaDeps, parent
   return monthFolder(nowDates(deps.clock.now(), context.site).local);
 }
 
-export async function createMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+export async function createMedia(context: RequestContext<Params<typeof mediaCreateArgs>>, mediaType: MediaType): Promise<unknown> {
   const { deps } = mediaType;
   const parent = await checkParentType(context, mediaType);
   const scope = scopeOf(context, mediaType);
@@ -109,7 +109,7 @@ export async function createMedia(context: RequestContext, mediaType: MediaType)
       changes.title = defaultTitle(imageMeta?.title ?? '', accepted.clientName, accepted.key, incoming.transport === 'multipart');
     }
     if (!changes.excerpt && imageMeta && imageMeta.caption.trim() !== '') changes.excerpt = imageMeta.caption;
-    const altText = typeof context.params.alt_text === 'string' ? context.params.alt_text : '';
+    const altText = context.params.alt_text ?? '';
     const guid = fileUrl(uploadsBaseUrl(deps.uploads, context.site), accepted.key);
     record = await scope.storage.transaction(async (tx) => {
       const saved = await savePost(null, changes, scope.saveEnvironment(tx), 'create');
@@ -138,17 +138,18 @@ export async function createMedia(context: RequestContext, mediaType: MediaType)
   return created(prepared, context.url(`/cms/v2/media/${record.id}`), { context: 'edit', headers: { 'X-WP-Upload-Attachment-ID': record.id } });
 }
 
-export async function updateMedia(context: RequestContext, mediaType: MediaType): Promise<unknown> {
+export async function updateMedia(context: RequestContext<Params<typeof mediaUpdateArgs>>, mediaType: MediaType): Promise<unknown> {
   await checkParentType(context, mediaType);
   const existing = await requireAttachment(context, mediaType);
   const scope = scopeOf(context, mediaType);
   const changes = await mediaChanges(context, existing, mediaType);
+  const altText = context.params.alt_text;
   const saved = await scope.storage.transaction(async (tx) => {
     const current = await postsIn(tx).get(existing.id);
     if (!current) throw new CmsError('rest_post_invalid_id', 'Invalid post ID.', 404);
     const post = await savePost(current, changes, scope.saveEnvironment(tx), 'update');
-    if (typeof context.params.alt_text !== 'string') return asAttachment(post);
-    return (await attachmentsIn(tx).update(post.id, { alt_text: context.params.alt_text })) ?? removedMeanwhile(post.id);
+    if (altText === undefined) return asAttachment(post);
+    return (await attachmentsIn(tx).update(post.id, { alt_text: altText })) ?? removedMeanwhile(post.id);
   });
   return item(await prepareAttachment(saved, context, mediaType, 'edit'), { context: 'edit' });
 }

@@ -15,11 +15,11 @@ export function mediaRoutes(media: MediaType): RouteTable {
   return [
     { path: '/media', schema, cache: { varies: 'caller' }, endpoints: [
       endpoint({ methods: READABLE, args: mediaCollectionArgs(media.deps.capabilityRules), permission: (c) => listPermission(c, media), handler: (c) => listMedia(c, media) }),
-      { methods: CREATABLE, args: mediaCreateArgs(media.schema), permission: (c) => createMediaPermission(c, media), handler: (c) => createMedia(c, media) },
+      endpoint({ methods: CREATABLE, args: mediaCreateArgs(media.schema), permission: (c) => createMediaPermission(c, media), handler: (c) => createMedia(c, media) }),
     ] },
     { path: '/media/(?P<id>[\\d]+)', schema, cache: { varies: 'caller' }, endpoints: [
       { methods: READABLE, args: mediaReadArgs(), permission: (c) => readPermission(c, media), handler: (c) => readMedia(c, media) },
-      { methods: EDITABLE, args: mediaUpdateArgs(media.schema), permission: (c) => updatePermission(c, media), handler: (c) => updateMedia(c, media) },
+      endpoint({ methods: EDITABLE, args: mediaUpdateArgs(media.schema), permission: (c) => updatePermission(c, media), handler: (c) => updateMedia(c, media) }),
       { methods: DELETABLE, args: mediaDeleteArgs(), permission: (c) => deletePermission(c, media), handler: (c) => deleteMedia(c, media) },
     ] },
     { path: '/media/(?P<id>[\\d]+)/post-process', endpoints: [

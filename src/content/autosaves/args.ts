@@ -10,7 +10,7 @@ export function autosaveListArgs(): Record<string, ArgSpec> {
 }
 
 /** The parent type's writable fields; a hierarchical type's own `parent` field takes the place of the route's. */
-export function autosaveCreateArgs(postType: PostType): Record<string, ArgSpec> {
+export function autosaveCreateArgs(postType: PostType) {
   return { parent: autosaveParentArg(), ...itemArgs(postType.schema) };
 }
 

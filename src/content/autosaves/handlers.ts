@@ -1,5 +1,7 @@
 /** Autosave handlers: the list of a post's autosaves, its newest autosave, and saving one. */
+import type { Params } from '../../core/args/define.js';
 import type { RequestContext } from '../../core/context.js';
+import type { autosaveCreateArgs } from './args.js';
 import { CmsError } from '../../core/errors.js';
 import { collection, item } from '../../core/response.js';
 import { prepareChanges, requirePost, scopeOf } from '../post-type/index.js';
@@ -25,7 +27,7 @@ export async function readAutosave(context: RequestContext, postType: AutosavedT
 }
 
 /** Saves an autosave and answers 200 in the edit context, whichever way it was stored. */
-export async function createAutosave(context: RequestContext, postType: AutosavedType): Promise<unknown> {
+export async function createAutosave(context: RequestContext<Params<typeof autosaveCreateArgs>>, postType: AutosavedType): Promise<unknown> {
   const post = await requirePost(context, postType);
   const changes = await prepareChanges(context, post, scopeOf(context, postType).writeEnvironment());
   const ownDraft = DRAFT_STATUSES.has(post.status) && context.user !== null && post.author === context.user.id;

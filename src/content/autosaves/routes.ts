@@ -1,5 +1,5 @@
 /** The routes of `cms/v2/{posts,pages,blocks}/{id}/autosaves` and `…/{parent}/autosaves/{id}`. */
-import { CREATABLE, READABLE, type RouteTable } from '../../core/registry.js';
+import { CREATABLE, endpoint, READABLE, type RouteTable } from '../../core/registry.js';
 import { buildRevisionSchema, readPermission } from '../revisions/index.js';
 import { autosaveCreateArgs, autosaveListArgs, autosaveReadArgs } from './args.js';
 import type { AutosavedType } from './deps.js';
@@ -15,21 +15,21 @@ export function autosaveRoutes({ posts, pages, blocks }: { posts: AutosavedType;
   return [
     { path: '/posts/(?P<id>[\\d]+)/autosaves', schema: () => postAutosave, endpoints: [
       { methods: READABLE, args: autosaveListArgs(), permission: (c) => readPermission(c, posts, 'id', 'autosaves'), handler: (c) => listAutosaves(c, posts) },
-      { methods: CREATABLE, args: autosaveCreateArgs(posts), permission: (c) => createPermission(c, posts), handler: (c) => createAutosave(c, posts) },
+      endpoint({ methods: CREATABLE, args: autosaveCreateArgs(posts), permission: (c) => createPermission(c, posts), handler: (c) => createAutosave(c, posts) }),
     ] },
     { path: '/posts/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)', schema: () => postAutosave, endpoints: [
       { methods: READABLE, args: autosaveReadArgs(), permission: (c) => readPermission(c, posts, 'parent', 'revisions'), handler: (c) => readAutosave(c, posts) },
     ] },
     { path: '/pages/(?P<id>[\\d]+)/autosaves', schema: () => pageAutosave, endpoints: [
       { methods: READABLE, args: autosaveListArgs(), permission: (c) => readPermission(c, pages, 'id', 'autosaves'), handler: (c) => listAutosaves(c, pages) },
-      { methods: CREATABLE, args: autosaveCreateArgs(pages), permission: (c) => createPermission(c, pages), handler: (c) => createAutosave(c, pages) },
+      endpoint({ methods: CREATABLE, args: autosaveCreateArgs(pages), permission: (c) => createPermission(c, pages), handler: (c) => createAutosave(c, pages) }),
     ] },
     { path: '/pages/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)', schema: () => pageAutosave, endpoints: [
       { methods: READABLE, args: autosaveReadArgs(), permission: (c) => readPermission(c, pages, 'parent', 'revisions'), handler: (c) => readAutosave(c, pages) },
     ] },
     { path: '/blocks/(?P<id>[\\d]+)/autosaves', schema: () => blockAutosave, endpoints: [
       { methods: READABLE, args: autosaveListArgs(), permission: (c) => readPermission(c, blocks, 'id', 'autosaves'), handler: (c) => listAutosaves(c, blocks) },
-      { methods: CREATABLE, args: autosaveCreateArgs(blocks), permission: (c) => createPermission(c, blocks), handler: (c) => createAutosave(c, blocks) },
+      endpoint({ methods: CREATABLE, args: autosaveCreateArgs(blocks), permission: (c) => createPermission(c, blocks), handler: (c) => createAutosave(c, blocks) }),
     ] },
     { path: '/blocks/(?P<parent>[\\d]+)/autosaves/(?P<id>[\\d]+)', schema: () => blockAutosave, endpoints: [
       { methods: READABLE, args: autosaveReadArgs(), permission: (c) => readPermission(c, blocks, 'parent', 'revisions'), handler: (c) => readAutosave(c, blocks) },

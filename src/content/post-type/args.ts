@@ -2,7 +2,7 @@
  * Arguments of a post type's routes: the list arguments in the order the route index publishes them, and the
  * create and update arguments derived from the item schema.
  */
-import { arg, type ArgCheck, type ArgSpec } from '../../core/args/define.js';
+import { arg, type ArgCheck, type ArgSpec, type SchemaValue } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
 import type { JsonSchema } from '../../core/args/schema.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
@@ -154,12 +154,51 @@ export function collectionArgs(definition: PostTypeDefinition, rules: Capability
 /** Fields whose raw value goes to the handler unchecked (strings or `{raw}` objects; meta is checked there). */
 const UNCHECKED = new Set(['title', 'content', 'excerpt', 'meta']);
 
-export function itemArgs(schema: ItemSchema): Record<string, ArgSpec> {
+/**
+ * The checked writable fields a post type's schema may have, each with the type of its schema: what the
+ * argument engine leaves for it. A type declares those its schema has, so a handler tests the schema (or the
+ * type's supports) before reading one: an undeclared field arrives as sent.
+ */
+const WRITE_FIELD_TYPES = {
+  date: ['string', 'null'],
+  date_gmt: ['string', 'null'],
+  slug: 'string',
+  status: 'string',
+  password: 'string',
+  parent: 'integer',
+  author: 'integer',
+  featured_media: 'integer',
+  comment_status: 'string',
+  ping_status: 'string',
+  menu_order: 'integer',
+  format: 'string',
+  sticky: 'boolean',
+  template: 'string',
+} as const satisfies Record<string, JsonSchema['type']>;
+
+type WriteFieldArgs = {
+  readonly [Name in keyof typeof WRITE_FIELD_TYPES]?: ArgSpec<SchemaValue<{ type: (typeof WRITE_FIELD_TYPES)[Name] }>, false>;
+};
+
+/** The write arguments of a post type: the typed fields it may have, the unchecked ones, and its taxonomies' term lists. */
+export type ItemArgs = WriteFieldArgs & { readonly [Name in 'title' | 'content' | 'excerpt' | 'meta']?: ArgSpec<unknown, false> };
+
+/** A field declared with another type than `WRITE_FIELD_TYPES` gives it is a mistake in the schema's code. */
+function checkDeclaredType(name: string, schema: JsonSchema): void {
+  if (!Object.hasOwn(WRITE_FIELD_TYPES, name)) return;
+  const declared = WRITE_FIELD_TYPES[name as keyof typeof WRITE_FIELD_TYPES];
+  if (JSON.stringify(schema.type) !== JSON.stringify(declared)) {
+    throw new TypeError(`The write field ${name} is declared as ${JSON.stringify(declared)}, its schema says ${JSON.stringify(schema.type)}.`);
+  }
+}
+
+export function itemArgs(schema: ItemSchema): ItemArgs {
   const result: Record<string, ArgSpec> = {};
   for (const [name, property] of Object.entries(schema.properties)) {
     if (property.readonly) continue;
     const { context: _context, readonly: _readonly, ...published } = property;
     const argSchema: JsonSchema = published;
+    checkDeclaredType(name, argSchema);
     if (UNCHECKED.has(name)) {
       result[name] = arg(argSchema, { phase: 'none' });
     } else if (name === 'slug') {
@@ -168,5 +207,6 @@ export function itemArgs(schema: ItemSchema): Record<string, ArgSpec> {
       result[name] = arg(argSchema);
     }
   }
-  return result;
+  // The term lists of the type's taxonomies are not typed: they are read by name.
+  return result as ItemArgs;
 }

@@ -3,13 +3,13 @@
  * up-to-date records: the route table stores the due scheduled posts first (`publishingDuePosts`).
  */
 import type { Params } from '../../core/args/define.js';
-import type { Item, KeyedItem, RequestContext } from '../../core/context.js';
+import type { AnyParams, Item, KeyedItem, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
 import { created, item, keyedCollection, keyedItem, reply } from '../../core/response.js';
 import { paging } from '../../core/paging.js';
 import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
-import type { collectionArgs } from './args.js';
+import type { collectionArgs, ItemArgs } from './args.js';
 import { isViewable, type PostType } from './define.js';
 import { fragmentRevision, revisionHistories, type RevisionSources } from './fragment-revision.js';
 import { revisionSummary } from './links.js';
@@ -90,11 +90,13 @@ export async function listPosts(context: RequestContext<Params<typeof collection
   return keyedCollection(visible.map((record) => keyedPost(record, () => preparePost(record, options), sources)), pages);
 }
 
-export async function readPost(context: RequestContext, postType: PostType): Promise<unknown> {
+/** What reading a record takes besides its id; the route declares them (`password`, `excerpt_length`). */
+type ReadParams = AnyParams & { readonly password?: string; readonly excerpt_length?: number };
+
+export async function readPost(context: RequestContext<ReadParams>, postType: PostType): Promise<unknown> {
   const post = await requirePost(context, postType);
   const scope = scopeOf(context, postType);
-  const password = typeof context.params.password === 'string' ? context.params.password : undefined;
-  const excerptLength = typeof context.params.excerpt_length === 'number' ? context.params.excerpt_length : undefined;
+  const { password, excerpt_length: excerptLength } = context.params;
   const termsOf = termsOfRecords(scope.storage, [post], postType.definition)!;
   const prepare = () => preparePost(post, scope.prepareOptions(context.context, { password, excerptLength, termsOf }));
   const historyOf = (id: number) => revisionSummary(scope.storage, id);
@@ -120,7 +122,7 @@ function editResponse(scope: PostScope, post: PostRecord) {
 
 const EDIT = { context: 'edit' } as const;
 
-export async function createPost(context: RequestContext, postType: PostType): Promise<unknown> {
+export async function createPost(context: RequestContext<Params<ItemArgs>>, postType: PostType): Promise<unknown> {
   const scope = scopeOf(context, postType);
   const changes = await prepareChanges(context, null, scope.writeEnvironment());
   await slugAsPublished(scope, changes, changes.status, 0, changes.parent ?? 0);
@@ -129,7 +131,7 @@ export async function createPost(context: RequestContext, postType: PostType): P
   return created(prepared, context.url(`/cms/v2/${postType.definition.restBase}/${saved.id}`), EDIT);
 }
 
-export async function updatePost(context: RequestContext, postType: PostType): Promise<unknown> {
+export async function updatePost(context: RequestContext<Params<ItemArgs>>, postType: PostType): Promise<unknown> {
   const existing = await requirePost(context, postType);
   const scope = scopeOf(context, postType);
   const changes = await prepareChanges(context, existing, scope.writeEnvironment());

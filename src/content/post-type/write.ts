@@ -12,6 +12,8 @@ import type { PostTypeCapabilities } from '../../auth/index.js';
 import type { PostTypeDefinition } from './definition.js';
 import { postsIn, type PostRecord } from './record.js';
 import { isEmpty } from '../../format/php.js';
+import type { Params } from '../../core/args/define.js';
+import type { ItemArgs } from './args.js';
 
 export interface PostChanges {
   title?: string;
@@ -40,7 +42,7 @@ export interface PostChanges {
 }
 
 export interface WriteInput {
-  params: Readonly<Record<string, unknown>>;
+  params: Params<ItemArgs>;
   has(name: string): boolean;
 }
 
@@ -125,15 +127,15 @@ export async function prepareChanges(input: WriteInput, existing: PostRecord | n
   const excerpt = isSet(params.excerpt) ? textOf(params.excerpt, false) : undefined;
   if (excerpt !== undefined) changes.excerpt = excerpt;
 
-  if (typeof params.status === 'string' && (!existing || existing.status !== params.status)) {
+  if (params.status !== undefined && (!existing || existing.status !== params.status)) {
     checkStatus(params.status, environment);
     changes.status = params.status;
   }
 
-  if (!isEmpty(params.date) && typeof params.date === 'string') {
+  if (!isEmpty(params.date) && params.date !== null && params.date !== undefined) {
     const parsed = dateWithGmt(params.date, site);
     if (parsed && (!existing || existing.date !== parsed[0])) changes.date = { local: parsed[0], gmt: parsed[1] };
-  } else if (!isEmpty(params.date_gmt) && typeof params.date_gmt === 'string') {
+  } else if (!isEmpty(params.date_gmt) && params.date_gmt !== null && params.date_gmt !== undefined) {
     const parsed = dateWithGmt(params.date_gmt, site, true);
     if (parsed && (!existing || existing.date_gmt !== parsed[1])) changes.date = { local: parsed[0], gmt: parsed[1] };
   }
@@ -142,9 +144,9 @@ export async function prepareChanges(input: WriteInput, existing: PostRecord | n
     changes.resetDate = true;
   }
 
-  if (typeof params.slug === 'string') changes.slug = params.slug;
+  if (params.slug !== undefined) changes.slug = params.slug;
 
-  if (fields.author && !isEmpty(params.author) && typeof params.author === 'number') {
+  if (fields.author && !isEmpty(params.author) && params.author !== undefined) {
     if (params.author !== abilities.user?.id && !(await storage.get('users', params.author))) {
       throw new CmsError('rest_invalid_author', 'Invalid author ID.', 400);
     }
@@ -152,7 +154,7 @@ export async function prepareChanges(input: WriteInput, existing: PostRecord | n
   }
 
   const wantsSticky = definition.supportsSticky && !isEmpty(params.sticky);
-  if (typeof params.password === 'string') {
+  if (fields.password && params.password !== undefined) {
     changes.password = params.password;
     if (params.password !== '') {
       if (wantsSticky) throw invalidField('A post can not be sticky and have a password.');
@@ -163,26 +165,26 @@ export async function prepareChanges(input: WriteInput, existing: PostRecord | n
     throw invalidField('A password protected post can not be set to sticky.');
   }
 
-  if (definition.hierarchical && isSet(params.parent)) {
-    const parent = Math.trunc(Number(params.parent));
+  if (definition.hierarchical && params.parent !== undefined) {
+    const parent = Math.trunc(params.parent);
     if (parent !== 0 && !(await postsIn(storage).get(parent))) {
       throw new CmsError('rest_post_invalid_id', 'Invalid post parent ID.', 400);
     }
     changes.parent = parent;
   }
-  if (definition.supportsPageAttributes && isSet(params.menu_order)) changes.menuOrder = Math.trunc(Number(params.menu_order));
-  if (fields.comment_status && !isEmpty(params.comment_status) && typeof params.comment_status === 'string') changes.commentStatus = params.comment_status;
-  if (fields.ping_status && !isEmpty(params.ping_status) && typeof params.ping_status === 'string') changes.pingStatus = params.ping_status;
+  if (definition.supportsPageAttributes && params.menu_order !== undefined) changes.menuOrder = Math.trunc(params.menu_order);
+  if (fields.comment_status && !isEmpty(params.comment_status) && params.comment_status !== undefined) changes.commentStatus = params.comment_status;
+  if (fields.ping_status && !isEmpty(params.ping_status) && params.ping_status !== undefined) changes.pingStatus = params.ping_status;
 
-  if (typeof params.template === 'string') {
+  if (params.template !== undefined) {
     const template = params.template;
     if (template !== '' && template !== existing?.template && !(template in environment.templates)) throw templateError(environment.templates);
     changes.template = template;
   }
   if (isSet(params.meta)) changes.meta = metaChanges(params.meta, fields.meta?.properties ?? {});
   if (definition.supportsSticky && isSet(params.sticky)) changes.sticky = params.sticky === true;
-  if (fields.featured_media && isSet(params.featured_media)) changes.featuredMedia = Math.trunc(Number(params.featured_media));
-  if (definition.supportsFormats && !isEmpty(params.format) && typeof params.format === 'string') changes.format = params.format;
+  if (fields.featured_media && params.featured_media !== undefined) changes.featuredMedia = Math.trunc(params.featured_media);
+  if (definition.supportsFormats && !isEmpty(params.format) && params.format !== undefined) changes.format = params.format;
   for (const taxonomy of definition.taxonomies) {
     const value = params[taxonomy.restBase];
     if (!isSet(value)) continue;

@@ -1,5 +1,5 @@
 /** Arguments of the posts and pages routes: the kit's list and write arguments, and the single-item ones. */
-import { args, type ArgSpec } from '../../core/args/define.js';
+import { args } from '../../core/args/define.js';
 import { collectionArgs, contextArg, itemArgs, type PostType } from '../post-type/index.js';
 
 const idArg = () => args.integer({ description: 'Unique identifier of the post.' });
@@ -12,11 +12,11 @@ export function listArgs(postType: PostType) {
   return withoutAuthors as typeof list;
 }
 
-export function createArgs(postType: PostType): Record<string, ArgSpec> {
+export function createArgs(postType: PostType) {
   return itemArgs(postType.schema);
 }
 
-export function readArgs(): Record<string, ArgSpec> {
+export function readArgs() {
   return {
     id: idArg(),
     context: contextArg(),
@@ -25,11 +25,11 @@ export function readArgs(): Record<string, ArgSpec> {
   };
 }
 
-export function updateArgs(postType: PostType): Record<string, ArgSpec> {
+export function updateArgs(postType: PostType) {
   return { id: idArg(), ...itemArgs(postType.schema) };
 }
 
-export function deleteArgs(): Record<string, ArgSpec> {
+export function deleteArgs() {
   return {
     id: idArg(),
     force: args.boolean({ description: 'Whether to delete for good instead of moving to the trash.', default: false }),

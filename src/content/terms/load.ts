@@ -1,5 +1,5 @@
 /** Records the term routes look up, loaded once per request (permission checks and handlers share them). */
-import type { RequestContext } from '../../core/context.js';
+import type { AnyParams, RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
 import { postsIn, type PostRecord } from '../post-type/index.js';
 import { getTerm, type TermRecord } from '../taxonomy/index.js';
@@ -11,9 +11,9 @@ export function termLookup(context: RequestContext, terms: TermType): (id: numbe
   return (id) => context.memo(`term:${name}:${id}`, () => getTerm(terms.deps.storage, name, id));
 }
 
-/** The term of the URL; `rest_term_invalid` 404 when it is not one of this taxonomy. */
-export async function requireTerm(context: RequestContext, terms: TermType): Promise<TermRecord> {
-  const term = await termLookup(context, terms)(Number(context.params.id));
+/** The term of the URL (every item row declares `id`); `rest_term_invalid` 404 when it is not one of this taxonomy. */
+export async function requireTerm(context: RequestContext<AnyParams & { readonly id?: number }>, terms: TermType): Promise<TermRecord> {
+  const term = await termLookup(context, terms)(context.params.id ?? 0);
   if (!term) throw new CmsError('rest_term_invalid', 'Term does not exist.', 404);
   return term;
 }

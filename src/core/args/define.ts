@@ -151,7 +151,7 @@ type Settled<S, O> = S extends { readonly default: NonNullable<unknown> } ? true
 /** The value a handler receives for one argument: `undefined` when it was not sent and has no default. */
 type ArgValue<Spec> = Spec extends ArgSpec<infer T, infer Present> ? ([Present] extends [true] ? T : T | undefined) : unknown;
 
-type ParamsOf<A> = { readonly [Name in keyof A]-?: ArgValue<NonNullable<A[Name]>> } & Readonly<Record<string, unknown>>;
+type ParamsOf<A> = { readonly [Name in keyof A]: ArgValue<NonNullable<A[Name]>> } & Readonly<Record<string, unknown>>;
 
 /**
  * The parameters a handler receives for the arguments `A` (an argument map, or a function returning one), as the

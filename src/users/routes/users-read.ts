@@ -55,8 +55,8 @@ export async function listUsers(context: RequestContext<Params<typeof userCollec
  * `GET /users/{id}`: yourself always; others in edit context only with `edit_user`; otherwise the user must be
  * editable or listable by the caller, or have posts the caller can see.
  */
-export async function canReadUser(context: RequestContext, deps: UsersDeps): Promise<PermissionResult> {
-  const target = await requireUser(context, deps, Number(context.params.id));
+export async function canReadUser(context: RequestContext<Params<{ id: ReturnType<typeof userIdArg> }>>, deps: UsersDeps): Promise<PermissionResult> {
+  const target = await requireUser(context, deps, context.params.id);
   if (context.user !== null && context.user.id === target.id) return true;
   const mayEdit = can(context, deps, 'edit_user', target.id);
   if (context.context === 'edit' && !mayEdit) {

@@ -1,6 +1,6 @@
 import type { Params } from '../../core/args/define.js';
 import { filterByContext } from '../../core/shape.js';
-import type { PermissionResult, RequestContext } from '../../core/context.js';
+import type { AnyParams, PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
 import { isEmpty, isNumeric, toInt } from '../../format/php.js';
 import { created, item, reply } from '../../core/response.js';
@@ -15,13 +15,13 @@ import { userSchema } from './schema.js';
 import { IN_EDIT_CONTEXT, userItem, userUrl } from './user-item.js';
 import type { UsersDeps } from '../deps.js';
 
-/** The user a `/users/{id}` or `/users/me` route acts on. */
-function targetId(context: RequestContext): number {
+/** The user a `/users/{id}` or `/users/me` route acts on: `id` is declared (`userIdArg`) on the first only. */
+function targetId(context: RequestContext<AnyParams & { readonly id?: number }>): number {
   if (context.route.endsWith('/users/me')) {
     if (context.user === null) throw notLoggedInError();
     return context.user.id;
   }
-  return Number(context.params.id);
+  return context.params.id ?? 0;
 }
 
 /**
