@@ -2,13 +2,10 @@
  * The body of a slider write, `{alias, title, settings, slides: [{slide, layers}]}`, checked by the same
  * argument definitions whether it arrives over HTTP (the core validates it) or in-process (checked here).
  */
-import { toList } from '../core/args/coerce.js';
-import { compileArg, type Arg, type ArgCheckContext, type ArgSpec } from '../core/args/define.js';
-import { sanitizeValue, validateValue } from '../core/args/engine.js';
-import type { JsonSchema } from '../core/args/schema.js';
+import { compileArg, type Arg, type ArgCheckContext } from '../core/args/define.js';
 import { CmsError } from '../core/errors.js';
+import { validateValuesInTurns } from '../core/params-in-turns.js';
 import { validateValues } from '../core/params.js';
-import { turnTaker } from '../core/turn.js';
 import { isPlainObject } from '../format/php.js';
 import { sliderWriteArgs } from './args.js';
 
@@ -46,22 +43,14 @@ export function sliderInputOf(values: Readonly<Record<string, unknown>>): Slider
   return input;
 }
 
-/**
- * The write routes' own arguments, compiled once: the in-process API declares nothing of its own. `slidesAsList`
- * has the same arguments with `slides` checked as a list only (type, length, its own check), for a body whose
- * slides were checked one by one beforehand.
- */
+/** The write routes' own arguments, compiled once: the in-process API declares nothing of its own. */
 const declared = {
   create: { args: compileAll(true) },
   update: { args: compileAll(false) },
-  slidesAsList: { create: { args: compileAll(true, true) }, update: { args: compileAll(false, true) } },
 };
-const SLIDE_SCHEMA = sliderWriteArgs(true).slides!.schema.items as JsonSchema;
 
-function compileAll(creating: boolean, slidesAsList = false): Map<string, Arg> {
-  const specs = Object.entries(sliderWriteArgs(creating)).map(([name, spec]): [string, ArgSpec] =>
-    [name, slidesAsList && name === 'slides' ? { ...spec, schema: { ...spec.schema, items: undefined } } : spec]);
-  return new Map(specs.map(([name, spec]) => [name, compileArg(name, spec)]));
+function compileAll(creating: boolean): Map<string, Arg> {
+  return new Map(Object.entries(sliderWriteArgs(creating)).map(([name, spec]) => [name, compileArg(name, spec)]));
 }
 
 function assertObject(body: unknown): asserts body is Record<string, unknown> {
@@ -80,33 +69,8 @@ export function checkSliderBody(body: unknown, creating: boolean): SliderInput {
   return sliderInputOf(validateValues(body, creating ? declared.create : declared.update, contextOf(body, creating)));
 }
 
-/**
- * `checkSliderBody` taking turns: the slides (the bulk of a large body) are checked and sanitised one at a time,
- * the loop taking a turn between them, then the rest of the body in one go. Accepts and refuses exactly what
- * `checkSliderBody` does, with the same errors: when slide `k` fails, the body is checked again with slides
- * `0..k-1` (known to pass) standing in as `{}`, so the failure, its path and its company are the same.
- */
+/** `checkSliderBody` with the slides checked one at a time, the loop taking turns between them: the same outcome. */
 export async function checkSliderBodyInTurns(body: unknown, creating: boolean): Promise<SliderInput> {
   assertObject(body);
-  if (!Array.isArray(body.slides)) return checkSliderBody(body, creating);
-  const slides = toList(body.slides);
-  const take = turnTaker();
-  for (const [index, slide] of slides.entries()) {
-    await take();
-    if (validateValue(slide, SLIDE_SCHEMA, `slides[${index}]`) === null) continue;
-    const standIns: unknown[] = Array.from({ length: index }, () => ({}));
-    standIns.push(slide);
-    checkSliderBody({ ...body, slides: standIns }, creating);
-    // Unreachable while slide `index` fails alone; the whole check decides if it ever does not.
-    return checkSliderBody(body, creating);
-  }
-  const values = validateValues(body, (creating ? declared.slidesAsList.create : declared.slidesAsList.update), contextOf(body, creating));
-  const sanitized: unknown[] = [];
-  for (const [index, slide] of slides.entries()) {
-    await take();
-    const result = sanitizeValue(slide, SLIDE_SCHEMA, `slides[${index}]`);
-    if (!result.ok) return checkSliderBody(body, creating);
-    sanitized.push(result.value);
-  }
-  return sliderInputOf({ ...values, slides: sanitized });
+  return sliderInputOf(await validateValuesInTurns(body, creating ? declared.create : declared.update, contextOf(body, creating)));
 }
