@@ -19,6 +19,6 @@ export function batchArgs(maxItems: number) {
           additionalProperties: { type: ['string', 'array'], items: { type: 'string' } },
         },
       },
-    }, { maxItems }, { required: true, phase: 'sanitize' }),
+    }, { maxItems }, { required: true, phase: 'sanitize', inTurns: true }),
   };
 }

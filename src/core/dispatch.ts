@@ -30,7 +30,9 @@ import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
 import { encodedIfLarge } from './large-json.js';
 import { errorOutcome, type InternalParent, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
+import type { ArgCheckContext } from './args/define.js';
 import { ParamGroups, validateParams } from './params.js';
+import { hasListsInTurns, validateParamsInTurns } from './params-in-turns.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
 import { pagingHeaders } from './paging.js';
 import { render, splitPath, type InternalDispatch } from './render.js';
@@ -228,14 +230,43 @@ export class Dispatcher implements RouteSteps {
   }
 
   async #run(call: RouteCall): Promise<Outcome> {
-    const prepared = this.prepare(call);
+    const found = this.options.registry.match(call.method, call.path);
+    // Long lists (a large batch) are checked in turns; every other request in one go, without waiting.
+    const prepared = found && hasListsInTurns(found.endpoint) ? await this.#prepareInTurns(call, found) : this.prepare(call, found);
     return prepared.match ? this.execute(prepared, prepared.error) : errorOutcome(prepared.error);
   }
 
   /** Match, validate and sanitise; permission and handler are not run. */
   prepare(call: RouteCall, found: RouteMatch | null = this.options.registry.match(call.method, call.path)): Prepared {
     if (!found) return { match: null, context: null, error: noRoute() };
-    const groups = new ParamGroups({
+    const groups = this.#groupsOf(call, found);
+    let error: CmsError | null = call.body.jsonError;
+    if (!error) {
+      try {
+        validateParams(groups, found.endpoint, checkContextOf(call, groups));
+      } catch (thrown) {
+        error = toCmsError(thrown, this.options.onError);
+      }
+    }
+    return this.#prepared(call, found, groups, error);
+  }
+
+  /** As `prepare`, with the endpoint's long lists checked in turns (the same outcome). */
+  async #prepareInTurns(call: RouteCall, found: RouteMatch): Promise<Prepared> {
+    const groups = this.#groupsOf(call, found);
+    let error: CmsError | null = call.body.jsonError;
+    if (!error) {
+      try {
+        await validateParamsInTurns(groups, found.endpoint, checkContextOf(call, groups));
+      } catch (thrown) {
+        error = toCmsError(thrown, this.options.onError);
+      }
+    }
+    return this.#prepared(call, found, groups, error);
+  }
+
+  #groupsOf(call: RouteCall, found: RouteMatch): ParamGroups {
+    return new ParamGroups({
       json: call.body.json,
       post: BODY_METHODS.has(call.method) ? call.post : null,
       query: call.query,
@@ -243,14 +274,9 @@ export class Dispatcher implements RouteSteps {
       endpoint: found.endpoint,
       pathParams: found.route.pathParams,
     });
-    let error: CmsError | null = call.body.jsonError;
-    if (!error) {
-      try {
-        validateParams(groups, found.endpoint, { user: call.user, method: call.method, param: (name) => groups.get(name) });
-      } catch (thrown) {
-        error = toCmsError(thrown, this.options.onError);
-      }
-    }
+  }
+
+  #prepared(call: RouteCall, found: RouteMatch, groups: ParamGroups, error: CmsError | null): Prepared {
     const memo = new Map<string, unknown>();
     return { match: found, context: this.#context(call, found.route, groups, memo), error, forget: () => memo.clear() };
   }
@@ -359,4 +385,8 @@ function asAnswered(context: RequestContext, result: HandlerResult | null): Requ
   if (answered === undefined || answered === context.context) return context;
   const params = Object.assign(Object.create(null) as Record<string, unknown>, context.params, { context: answered });
   return Object.freeze({ ...context, context: answered, params });
+}
+
+function checkContextOf(call: RouteCall, groups: ParamGroups): ArgCheckContext {
+  return { user: call.user, method: call.method, param: (name) => groups.get(name) };
 }

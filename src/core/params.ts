@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { issueFromValibot, type Arg, type ArgCheckContext } from './args/define.js';
+import { compileArg, issueFromValibot, type Arg, type ArgCheckContext } from './args/define.js';
 import { CmsError, type ArgIssue } from './errors.js';
 import type { Endpoint, PathParam } from './registry.js';
 
@@ -146,7 +146,16 @@ function runPipeline(schema: v.GenericSchema<unknown, unknown>, value: unknown):
  * Checks and sanitises the arguments of the matched endpoint in the reference's order: required, then the
  * validate pass (errors aggregated), then the sanitise pass over every group that holds each argument.
  */
-export function validateParams(groups: ParamGroups, endpoint: DeclaredArgs, checkContext: ArgCheckContext): void {
+export function validateParams(
+  groups: ParamGroups, endpoint: DeclaredArgs, checkContext: ArgCheckContext, listsChecked?: ReadonlyMap<string, CheckedList>,
+): void {
+  // A list whose items were checked beforehand (`validateParamsInTurns`) fails with its first item's problem, or is
+  // checked here as a list only and takes its items as they were sanitised then.
+  const argOf = (name: string, compiled: Arg): Arg => (listsChecked?.has(name) ? listOnly(name, compiled) : compiled);
+  const itemIssue = (name: string): ArgIssue | undefined => {
+    const checked = listsChecked?.get(name);
+    return checked && 'issue' in checked ? checked.issue : undefined;
+  };
   const missing = [...endpoint.args].filter(([name, compiled]) => compiled.required && groups.get(name) === undefined);
   if (missing.length > 0) {
     const names = missing.map(([name]) => name);
@@ -158,7 +167,7 @@ export function validateParams(groups: ParamGroups, endpoint: DeclaredArgs, chec
     if (compiled.phase !== 'validate') continue;
     const value = groups.get(name);
     if (value === undefined || groups.isSettledDefault(name)) continue;
-    const issue = validateOne(compiled, value, name, checkContext);
+    const issue = itemIssue(name) ?? validateOne(argOf(name, compiled), value, name, checkContext);
     if (issue) failures.set(name, issue);
   }
   if (failures.size > 0) throw invalidParams(failures);
@@ -168,16 +177,34 @@ export function validateParams(groups: ParamGroups, endpoint: DeclaredArgs, chec
     for (const [name, value] of group) {
       const compiled = endpoint.args.get(name);
       if (!compiled || (compiled.phase === 'none' && !compiled.check) || (defaults && groups.hasSettledDefault(name))) continue;
-      const result = sanitizeOne(compiled, value, name, checkContext);
+      const failed = itemIssue(name);
+      const result = failed ? { ok: false as const, issue: failed } : sanitizeOne(argOf(name, compiled), value, name, checkContext);
       if (!result.ok) {
         failures.set(name, result.issue);
         continue;
       }
-      group.set(name, result.value);
+      const checked = listsChecked?.get(name);
+      group.set(name, checked && 'items' in checked ? checked.items : result.value);
       if (defaults) settleDefault(endpoint, name, compiled, result.value, checkContext);
     }
   }
   if (failures.size > 0) throw invalidParams(failures);
+}
+
+/** A list argument whose items were checked one by one: the first item's problem, or the items sanitised. */
+export type CheckedList = { readonly issue: ArgIssue } | { readonly items: unknown[] };
+
+const listsOnly = new WeakMap<Arg, Arg>();
+
+/** The same argument with its items left unchecked: the list's type, length and own check only. */
+function listOnly(name: string, compiled: Arg): Arg {
+  let found = listsOnly.get(compiled);
+  if (!found) {
+    const { schema, phase, required, check, keepNull } = compiled;
+    found = compileArg(name, { schema: { ...schema, items: undefined }, options: { phase, required, check, keepNull } });
+    listsOnly.set(compiled, found);
+  }
+  return found;
 }
 
 /**
@@ -187,8 +214,18 @@ export function validateParams(groups: ParamGroups, endpoint: DeclaredArgs, chec
 export function validateValues(
   values: Readonly<Record<string, unknown>>, declared: DeclaredArgs, checkContext: ArgCheckContext,
 ): Record<string, unknown> {
-  const groups = new ParamGroups({ json: values, query: Object.create(null) as ParamMap, url: {}, endpoint: declared });
+  const groups = groupsOfValues(values, declared);
   validateParams(groups, declared, checkContext);
+  return checkedValues(groups, declared);
+}
+
+/** The parameter groups of an in-process API's input: its values are the JSON body. */
+export function groupsOfValues(values: Readonly<Record<string, unknown>>, declared: DeclaredArgs): ParamGroups {
+  return new ParamGroups({ json: values, query: Object.create(null) as ParamMap, url: {}, endpoint: declared });
+}
+
+/** The sanitised values of the declared arguments. */
+export function checkedValues(groups: ParamGroups, declared: DeclaredArgs): Record<string, unknown> {
   const checked = Object.create(null) as Record<string, unknown>;
   for (const name of declared.args.keys()) {
     const value = groups.get(name);

@@ -12,3 +12,16 @@ export function nextTurn(): Promise<void> {
     else setTimeout(resolve, 0);
   });
 }
+
+/**
+ * A long loop's pause point: `await take()` once per step lets the event loop take a turn whenever the loop has
+ * held it for `TURN_MS` since the last one, and costs nothing otherwise.
+ */
+export function turnTaker(): () => Promise<void> {
+  let turnStarted = performance.now();
+  return async () => {
+    if (performance.now() - turnStarted <= TURN_MS) return;
+    await nextTurn();
+    turnStarted = performance.now();
+  };
+}

@@ -4,7 +4,7 @@
  */
 import { CmsError } from '../core/errors.js';
 import { sliderNamed } from './handlers.js';
-import { checkSliderBody, type SlideInput } from './input.js';
+import { checkSliderBodyInTurns, type SlideInput } from './input.js';
 import type { SliderRecord } from './record.js';
 import type { SliderService, SliderSummary } from './service.js';
 
@@ -38,9 +38,9 @@ export function slidersApiOver(service: SliderService): SlidersApi {
   const notFound = () => new CmsError('slider_not_found', 'Slider not found.', 404);
 
   return {
-    create: async (body) => service.create(checkSliderBody(body, true)),
+    create: async (body) => service.create(await checkSliderBodyInTurns(body, true)),
     async update(slider, body) {
-      const input = checkSliderBody(body, false);
+      const input = await checkSliderBodyInTurns(body, false);
       const updated = await service.update((await find(slider)).id, input);
       if (!updated) throw notFound();
       return updated;

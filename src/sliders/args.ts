@@ -74,6 +74,6 @@ export function sliderWriteArgs(creating: boolean): Record<string, ArgSpec> {
     slides: args.array(SLIDE_ITEM_SCHEMA, {
       description: 'The slides in order, each `{slide, layers}`; on update they replace every slide of the slider.',
       maxItems: MAX_SLIDES,
-    }, { check: slidesCheck }),
+    }, { check: slidesCheck, inTurns: true }),
   };
 }

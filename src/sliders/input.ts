@@ -4,6 +4,7 @@
  */
 import { compileArg, type Arg, type ArgCheckContext } from '../core/args/define.js';
 import { CmsError } from '../core/errors.js';
+import { validateValuesInTurns } from '../core/params-in-turns.js';
 import { validateValues } from '../core/params.js';
 import { isPlainObject } from '../format/php.js';
 import { sliderWriteArgs } from './args.js';
@@ -52,11 +53,24 @@ function compileAll(creating: boolean): Map<string, Arg> {
   return new Map(Object.entries(sliderWriteArgs(creating)).map(([name, spec]) => [name, compileArg(name, spec)]));
 }
 
-/** Checks an in-process body with the core's argument engine, as the routes check theirs; throws their `CmsError`s. */
-export function checkSliderBody(body: unknown, creating: boolean): SliderInput {
+function assertObject(body: unknown): asserts body is Record<string, unknown> {
   if (!isPlainObject(body)) {
     throw new CmsError('rest_invalid_param', 'A slider is an object: {alias, title, settings, slides}.', 400);
   }
-  const context: ArgCheckContext = { user: null, method: creating ? 'POST' : 'PATCH', param: (name) => body[name] };
-  return sliderInputOf(validateValues(body, creating ? declared.create : declared.update, context));
+}
+
+function contextOf(body: Readonly<Record<string, unknown>>, creating: boolean): ArgCheckContext {
+  return { user: null, method: creating ? 'POST' : 'PATCH', param: (name) => body[name] };
+}
+
+/** Checks an in-process body with the core's argument engine, as the routes check theirs; throws their `CmsError`s. */
+export function checkSliderBody(body: unknown, creating: boolean): SliderInput {
+  assertObject(body);
+  return sliderInputOf(validateValues(body, creating ? declared.create : declared.update, contextOf(body, creating)));
+}
+
+/** `checkSliderBody` with the slides checked one at a time, the loop taking turns between them: the same outcome. */
+export async function checkSliderBodyInTurns(body: unknown, creating: boolean): Promise<SliderInput> {
+  assertObject(body);
+  return sliderInputOf(await validateValuesInTurns(body, creating ? declared.create : declared.update, contextOf(body, creating)));
 }

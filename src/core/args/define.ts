@@ -31,6 +31,11 @@ export interface ArgOptions<Out = unknown> {
   transform?: (value: unknown) => Out;
   /** A JSON `null` stays `null` instead of being cast to the type (settings: null resets a value). */
   keepNull?: boolean;
+  /**
+   * A list that may be long (a batch's requests, a slider's slides): a request's list is checked item by item,
+   * the loop taking turns between them, with the same outcome as the check in one go.
+   */
+  inTurns?: boolean;
 }
 
 /** One argument of an endpoint: a JSON schema for the index and valibot pipelines compiled from it. */
@@ -41,6 +46,7 @@ export interface Arg {
   readonly check: ArgCheck | undefined;
   readonly transform: ((value: unknown) => unknown) | undefined;
   readonly keepNull: boolean;
+  readonly inTurns: boolean;
   /** Validation only (first pass). */
   readonly validator: v.GenericSchema<unknown, unknown>;
   /** Sanitisation, preceded by validation when `phase` is `sanitize` (second pass). */
@@ -181,6 +187,7 @@ export function compileArg(name: string, spec: ArgSpec): Arg {
     check: options.check,
     transform: options.transform,
     keepNull: options.keepNull === true,
+    inTurns: options.inTurns === true,
     get validator() {
       validator ??= compileValidator(schema, name);
       return validator;
