@@ -174,6 +174,51 @@ describe('the authoring app in Chromium', { skip, timeout: 150_000 }, () => {
     log.assertClean();
   });
 
+  it('undoes and redoes typing in the canvas and the title, by keyboard and by the toolbar', async () => {
+    await page.goto(`${site.adminUrl}#/new/post`);
+    const undo = page.getByRole('button', { name: 'Undo' });
+    const redo = page.getByRole('button', { name: 'Redo' });
+    const canvas = page.locator('.quire-admin-canvas');
+    assert.equal(await undo.getAttribute('aria-disabled'), 'true');
+    assert.equal(await redo.getAttribute('aria-disabled'), 'true');
+    await page.getByLabel('Add title').click();
+    await typeInCanvas('Undo test');
+    await page.locator('.block-editor-rich-text__editable').first().click();
+    await typeInCanvas('First paragraph.');
+    await page.keyboard.press('Enter');
+    await typeInCanvas('Second paragraph.');
+    assert.equal(await redo.getAttribute('aria-disabled'), 'true');
+
+    await page.keyboard.press('Control+z');
+    await canvas.getByText('Second paragraph.').waitFor({ state: 'detached' });
+    await canvas.getByText('First paragraph.').waitFor();
+    assert.equal(await redo.getAttribute('aria-disabled'), null);
+    await redo.click();
+    await canvas.getByText('Second paragraph.').waitFor();
+    assert.equal(await redo.getAttribute('aria-disabled'), 'true');
+    await undo.click();
+    await canvas.getByText('Second paragraph.').waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+Shift+z');
+    await canvas.getByText('Second paragraph.').waitFor();
+
+    await page.getByLabel('Add title').click();
+    await page.keyboard.press('End');
+    await typeInCanvas(' again');
+    await page.keyboard.press('Control+z');
+    assert.equal(await page.getByLabel('Add title').inputValue(), 'Undo test');
+    assert.equal(await canvas.getByText('Second paragraph.').count(), 1, 'undoing the title leaves the blocks');
+    await page.keyboard.press('Control+y');
+    assert.equal(await page.getByLabel('Add title').inputValue(), 'Undo test again');
+
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await notice('Draft saved.').waitFor();
+    const id = Number(/#\/edit\/post\/(\d+)/.exec(page.url())?.[1]);
+    const { body: post } = await site.api(`/cms/v2/posts/${id}?context=edit`);
+    assert.equal(post.title.raw, 'Undo test again');
+    assert.match(post.content.raw, /<!-- wp:paragraph -->\s*<p>First paragraph\.<\/p>\s*<!-- \/wp:paragraph -->\s*<!-- wp:paragraph -->\s*<p>Second paragraph\.<\/p>/);
+    log.assertClean();
+  });
+
   it('uploads to the media library with progress, edits the alternative text and deletes', async () => {
     await page.goto(`${site.adminUrl}#/media`);
     await page.getByRole('heading', { name: 'Media' }).waitFor();
