@@ -1,6 +1,7 @@
 /**
  * The authoring app in a real browser: sign-in, a post written with blocks and an uploaded image, terms, the
- * featured image, publishing, revisions, autosave recovery, a contributor's review, a page with a parent, the trash.
+ * featured image, publishing, revisions, autosave recovery, undo and redo, media paging, a contributor's review, a
+ * page with a parent, the trash.
  * Every step ends with the browser's log clean. Screenshots go to test-output/.
  */
 import assert from 'node:assert/strict';
