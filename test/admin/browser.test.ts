@@ -1,6 +1,7 @@
 /**
  * The authoring app in a real browser: sign-in, a post written with blocks and an uploaded image, terms, the
- * featured image, publishing, revisions, autosave recovery, a contributor's review, a page with a parent, the trash.
+ * featured image, publishing, revisions, autosave recovery, undo and redo, media paging, a contributor's review, a
+ * page with a parent, the trash.
  * Every step ends with the browser's log clean. Screenshots go to test-output/.
  */
 import assert from 'node:assert/strict';
@@ -174,6 +175,52 @@ describe('the authoring app in Chromium', { skip, timeout: 150_000 }, () => {
     log.assertClean();
   });
 
+  it('undoes and redoes typing in the canvas and the title, by keyboard and by the toolbar', async () => {
+    await page.goto(`${site.adminUrl}#/new/post`);
+    await page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('.quire-admin-title')?.value === '');
+    const undo = page.getByRole('button', { name: 'Undo' });
+    const redo = page.getByRole('button', { name: 'Redo' });
+    const canvas = page.locator('.quire-admin-canvas');
+    assert.equal(await undo.getAttribute('aria-disabled'), 'true');
+    assert.equal(await redo.getAttribute('aria-disabled'), 'true');
+    await page.getByLabel('Add title').click();
+    await typeInCanvas('Undo test');
+    await page.locator('.block-editor-rich-text__editable').first().click();
+    await typeInCanvas('First paragraph.');
+    await page.keyboard.press('Enter');
+    await typeInCanvas('Second paragraph.');
+    assert.equal(await redo.getAttribute('aria-disabled'), 'true');
+
+    await page.keyboard.press('Control+z');
+    await canvas.getByText('Second paragraph.').waitFor({ state: 'detached' });
+    await canvas.getByText('First paragraph.').waitFor();
+    assert.equal(await redo.getAttribute('aria-disabled'), null);
+    await redo.click();
+    await canvas.getByText('Second paragraph.').waitFor();
+    assert.equal(await redo.getAttribute('aria-disabled'), 'true');
+    await undo.click();
+    await canvas.getByText('Second paragraph.').waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+Shift+z');
+    await canvas.getByText('Second paragraph.').waitFor();
+
+    await page.getByLabel('Add title').click();
+    await page.keyboard.press('End');
+    await typeInCanvas(' again');
+    await page.keyboard.press('Control+z');
+    assert.equal(await page.getByLabel('Add title').inputValue(), 'Undo test');
+    assert.equal(await canvas.getByText('Second paragraph.').count(), 1, 'undoing the title leaves the blocks');
+    await page.keyboard.press('Control+y');
+    assert.equal(await page.getByLabel('Add title').inputValue(), 'Undo test again');
+
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await notice('Draft saved.').waitFor();
+    const id = Number(/#\/edit\/post\/(\d+)/.exec(page.url())?.[1]);
+    const { body: post } = await site.api(`/cms/v2/posts/${id}?context=edit`);
+    assert.equal(post.title.raw, 'Undo test again');
+    assert.match(post.content.raw, /<!-- wp:paragraph -->\s*<p>First paragraph\.<\/p>\s*<!-- \/wp:paragraph -->\s*<!-- wp:paragraph -->\s*<p>Second paragraph\.<\/p>/);
+    log.assertClean();
+  });
+
   it('uploads to the media library with progress, edits the alternative text and deletes', async () => {
     await page.goto(`${site.adminUrl}#/media`);
     await page.getByRole('heading', { name: 'Media' }).waitFor();
@@ -193,6 +240,44 @@ describe('the authoring app in Chromium', { skip, timeout: 150_000 }, () => {
     await item.getByRole('button', { name: 'Delete permanently' }).click();
     await item.waitFor({ state: 'detached' });
     assert.equal((await site.api(`/cms/v2/media/${media[0].id}`)).status, 404);
+    log.assertClean();
+  });
+
+  it('pages through a library larger than one page, in the media screen and the featured-image picker', async () => {
+    const perPage = 40;
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#aa3300' } }).png().toBuffer();
+    const authorization = `Basic ${Buffer.from(admin.join(':')).toString('base64')}`;
+    for (let index = 0; index <= perPage; index += 1) { // one at a time: the server limits concurrent image work
+      const response = await fetch(`${site.origin}${site.cms.apiRoot}/cms/v2/media`, {
+        method: 'POST', body: png,
+        headers: { Authorization: authorization, 'Content-Type': 'image/png', 'Content-Disposition': `attachment; filename="bulk-${index}.png"` },
+      });
+      assert.equal(response.status, 201, await response.text());
+    }
+    const { body: all } = await site.api<{ id: number }[]>('/cms/v2/media?per_page=100');
+    assert.ok(all.length > perPage && all.length <= 2 * perPage, String(all.length));
+
+    await page.goto(`${site.adminUrl}#/media`);
+    await page.reload();
+    const items = page.locator('.quire-admin-media-item');
+    await items.nth(perPage - 1).waitFor();
+    assert.equal(await items.count(), perPage);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await items.nth(all.length - 1).waitFor();
+    await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
+    assert.equal(await items.count(), all.length);
+    log.assertClean();
+
+    await page.goto(`${site.adminUrl}#/new/post`);
+    await page.getByRole('button', { name: 'Choose from the library' }).click();
+    const choices = page.getByRole('dialog').locator('.quire-admin-media-grid li');
+    await choices.nth(perPage - 1).waitFor();
+    assert.equal(await choices.count(), perPage);
+    await page.getByRole('dialog').getByRole('button', { name: 'Load more' }).click();
+    await choices.nth(all.length - 1).waitFor();
+    assert.equal(await choices.count(), all.length);
+    await choices.last().locator('button').click();
+    await page.locator('.quire-admin-featured-image img').waitFor();
     log.assertClean();
   });
 

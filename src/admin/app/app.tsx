@@ -42,14 +42,18 @@ export function parseRoute(hash: string): Route {
   return { screen: 'list', type: 'post', id: null };
 }
 
-function useRoute(): Route {
-  const [hash, setHash] = useState(location.hash);
+/**
+ * The route and how many times the address changed: a new item's editor replaces its address once saved, without
+ * an event, so opening a new item again has only the count to tell it is a fresh editor.
+ */
+function useRoute(): Route & { visit: number } {
+  const [state, setState] = useState({ hash: location.hash, visit: 0 });
   useEffect(() => {
-    const listener = () => setHash(location.hash);
+    const listener = () => setState((previous) => ({ hash: location.hash, visit: previous.visit + 1 }));
     window.addEventListener('hashchange', listener);
     return () => window.removeEventListener('hashchange', listener);
   }, []);
-  return parseRoute(hash);
+  return { ...parseRoute(state.hash), visit: state.visit };
 }
 
 export function App({ config }: { config: AdminConfig }) {
@@ -83,7 +87,7 @@ export function App({ config }: { config: AdminConfig }) {
         <main className="quire-admin-main">
           {!canEditSomething ? <p className="quire-admin-message">Your account has nothing to edit on this site.</p>
             : route.screen === 'media' ? <MediaLibrary />
-            : route.screen === 'edit' ? <Editor key={`${route.type}-${route.id ?? 'new'}`} type={route.type} id={route.id} />
+            : route.screen === 'edit' ? <Editor key={`${route.type}-${route.id ?? `new-${route.visit}`}`} type={route.type} id={route.id} />
             : <ContentList key={route.type} type={route.type} />}
         </main>
       </div>

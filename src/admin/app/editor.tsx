@@ -17,6 +17,7 @@ import { useAutosave } from './autosave.js';
 import { canPublish } from './permissions.js';
 import { Revisions } from './revisions.js';
 import { DocumentSettings } from './settings.js';
+import { HistoryButtons, useEditHistory, useHistoryShortcuts, type Snapshot } from './history.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- records are the API's JSON, read field by field. */
 export type PostRecord = Record<string, any> & { id: number; status: string; author: number; modified_gmt: string };
@@ -34,6 +35,7 @@ export function Editor({ type, id }: { type: 'post' | 'page'; id: number | null 
   const [loadError, setLoadError] = useState<string | null>(null);
   const [canvasKey, setCanvasKey] = useState(0);
   const recordId = useRef<number | null>(id);
+  const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (id === null) {
@@ -50,14 +52,23 @@ export function Editor({ type, id }: { type: 'post' | 'page'; id: number | null 
   const dirty = contentDirty || Object.keys(edits).length > 0;
   const value = <T,>(field: string, fallback: T): T => (field in edits ? edits[field] : record?.[field]?.raw ?? record?.[field] ?? fallback) as T;
   const edit = useCallback((changes: Edits) => setEdits((previous) => ({ ...previous, ...changes })), []);
+  const restore = useCallback((snapshot: Snapshot) => {
+    setBlocks(snapshot.blocks);
+    setEdits((previous) => ({ ...previous, title: snapshot.title }));
+    setContentDirty(true);
+  }, []);
+  const editHistory = useEditHistory({ blocks, title: value('title', '') }, restore);
+  useHistoryShortcuts(container, editHistory);
 
   /** Replaces what the editor shows (an autosave or a revision being restored) as unsaved changes. */
   const replaceContent = useCallback((source: { title: string; content: string; excerpt?: string }) => {
+    const replaced = blocksOf(source.content);
+    editHistory.change('replace', { blocks: replaced, title: source.title }, true);
     setEdits((previous) => ({ ...previous, title: source.title, ...(source.excerpt !== undefined ? { excerpt: source.excerpt } : {}) }));
-    setBlocks(blocksOf(source.content));
+    setBlocks(replaced);
     setContentDirty(true);
     setCanvasKey((key) => key + 1);
-  }, []);
+  }, [editHistory.change]);
 
   const save = useCallback(async (status?: string): Promise<PostRecord | null> => {
     if (!record) return null;
@@ -108,9 +119,10 @@ export function Editor({ type, id }: { type: 'post' | 'page'; id: number | null 
   const scheduled = date !== null && new Date(date).getTime() > Date.now();
   return (
     <SlotFillProvider>
-      <div className="quire-admin-editor">
+      <div className="quire-admin-editor" ref={container}>
         <div className="quire-admin-editor-bar">
           <a href={`#/${base}`}>← {type === 'post' ? 'Posts' : 'Pages'}</a>
+          <HistoryButtons history={editHistory} />
           <span className="quire-admin-save-state" aria-live="polite">{saving ? 'Saving…' : dirty ? 'Unsaved changes' : record.id ? 'Saved' : ''}</span>
           {recordId.current !== null && <Revisions base={base} id={recordId.current} onRestore={replaceContent} />}
           {!isLive && <Button variant="tertiary" disabled={saving} onClick={() => save(status === 'pending' ? 'pending' : 'draft')}>Save draft</Button>}
@@ -120,12 +132,12 @@ export function Editor({ type, id }: { type: 'post' | 'page'; id: number | null 
         </div>
         {notice && <Notice status={notice.status} onRemove={() => setNotice(null)}>{notice.text}</Notice>}
         {autosave.notice}
-        <BlockEditorProvider key={canvasKey} value={blocks} onInput={setBlocksDirty} onChange={setBlocksDirty} settings={settings}>
+        <BlockEditorProvider key={canvasKey} value={blocks} onInput={(next: any[]) => changeBlocks(next, false)} onChange={(next: any[]) => changeBlocks(next, true)} settings={settings}>
           <BlockEditorKeyboardShortcuts.Register />
           <div className="quire-admin-editor-body">
             <div className="quire-admin-editor-content">
               <div className="quire-admin-editor-tools"><Inserter rootClientId={undefined} clientId={undefined} isAppender={false} /></div>
-              <textarea className="quire-admin-title" aria-label="Add title" placeholder="Add title" rows={1} value={value('title', '')} onChange={(event) => edit({ title: event.target.value })} />
+              <textarea className="quire-admin-title" aria-label="Add title" placeholder="Add title" rows={1} value={value('title', '')} onChange={(event) => changeTitle(event.target.value)} />
               <BlockTools className="quire-admin-canvas">
                 <WritingFlow className="editor-styles-wrapper" tabIndex={-1}>
                   <ObserveTyping><BlockList /></ObserveTyping>
@@ -144,9 +156,15 @@ export function Editor({ type, id }: { type: 'post' | 'page'; id: number | null 
     </SlotFillProvider>
   );
 
-  function setBlocksDirty(next: any[]): void {
+  function changeBlocks(next: any[], persistent: boolean): void {
+    editHistory.change('blocks', { blocks: next, title: value('title', '') }, persistent);
     setBlocks(next);
     setContentDirty(true);
+  }
+
+  function changeTitle(title: string): void {
+    editHistory.change('title', { blocks, title }, false);
+    edit({ title });
   }
 }
 

@@ -4,6 +4,7 @@ import { Button, FormFileUpload, Modal, Notice, Spinner } from '@wordpress/compo
 import { useEffect, useState } from 'react';
 import { errorMessage } from './api.js';
 import { can, useSession } from './app.js';
+import { useMediaPages } from './media-pages.js';
 import { type Media, thumbnailOf, uploadWithProgress } from './upload.js';
 
 export function FeaturedImage({ mediaId, onChange }: { mediaId: number; onChange: (id: number) => void }) {
@@ -52,19 +53,18 @@ export function FeaturedImage({ mediaId, onChange }: { mediaId: number; onChange
 }
 
 function PickImage({ onClose, onPick }: { onClose: () => void; onPick: (media: Media) => void }) {
-  const [items, setItems] = useState<Media[] | null>(null);
-  useEffect(() => {
-    apiFetch<Media[]>({ path: '/wp/v2/media?media_type=image&per_page=50&context=edit' }).then(setItems, () => setItems([]));
-  }, []);
+  const { items, error, hasMore, loadingMore, loadMore } = useMediaPages<Media>('media_type=image&context=edit');
   return (
     <Modal title="Choose an image" onRequestClose={onClose}>
-      {!items ? <Spinner /> : items.length === 0 ? <p>No images yet.</p> : (
+      {error && <Notice status="error" isDismissible={false}>{error}</Notice>}
+      {!items ? !error && <Spinner /> : items.length === 0 ? <p>No images yet.</p> : (
         <ul className="quire-admin-media-grid">
           {items.map((item) => (
             <li key={item.id}><button type="button" onClick={() => onPick(item)}><img src={thumbnailOf(item)} alt={item.alt_text || item.title.raw || ''} /></button></li>
           ))}
         </ul>
       )}
+      {hasMore && <Button variant="secondary" isBusy={loadingMore} disabled={loadingMore} onClick={loadMore}>Load more</Button>}
     </Modal>
   );
 }

@@ -1,23 +1,19 @@
 /** The media library: upload with progress, the list, alt text and caption, delete. */
 import apiFetch from '@wordpress/api-fetch';
 import { Button, FormFileUpload, Notice, Spinner, TextControl, TextareaControl } from '@wordpress/components';
-import { useEffect, useState } from 'react';
-import { errorMessage, fetchPage } from './api.js';
+import { useState } from 'react';
+import { errorMessage } from './api.js';
 import { can, useSession } from './app.js';
+import { useMediaPages } from './media-pages.js';
 import { type Media, thumbnailOf, uploadWithProgress } from './upload.js';
-
-const PER_PAGE = 40;
 
 export function MediaLibrary() {
   const { user, config } = useSession();
-  const [items, setItems] = useState<(Media & { author?: number })[] | null>(null);
   const [uploads, setUploads] = useState<{ name: string; progress: number }[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [revision, setRevision] = useState(0);
-
-  useEffect(() => {
-    fetchPage<Media>(`/wp/v2/media?context=edit&per_page=${PER_PAGE}`).then((page) => setItems(page.items), (failure) => setError(errorMessage(failure)));
-  }, [revision]);
+  const pages = useMediaPages<Media & { author?: number }>('context=edit', revision);
+  const items = pages.items;
 
   const upload = async (files: FileList | null) => {
     for (const file of Array.from(files ?? [])) {
@@ -43,14 +39,16 @@ export function MediaLibrary() {
         )}
       </div>
       {error && <Notice status="error" onRemove={() => setError(null)}>{error}</Notice>}
+      {pages.error && <Notice status="error" isDismissible={false}>{pages.error}</Notice>}
       {uploads.map((entry) => (
         <p key={entry.name} className="quire-admin-upload">{entry.name} <progress max={1} value={entry.progress} aria-label={`Uploading ${entry.name}`} /></p>
       ))}
-      {!items ? <Spinner /> : items.length === 0 ? <p>No media yet.</p> : (
+      {!items ? !pages.error && <Spinner /> : items.length === 0 ? <p>No media yet.</p> : (
         <ul className="quire-admin-media-list">
           {items.map((item) => <MediaItem key={item.id} item={item} onDeleted={() => setRevision((value) => value + 1)} onError={setError} />)}
         </ul>
       )}
+      {pages.hasMore && <Button variant="secondary" isBusy={pages.loadingMore} disabled={pages.loadingMore} onClick={pages.loadMore}>Load more</Button>}
     </section>
   );
 }
