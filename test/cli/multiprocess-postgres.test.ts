@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { startTestPostgres } from '../storage/postgres-server.js';
+import { describe, test } from 'node:test';
+import { postgresForServe } from './postgres.js';
 import { alike, answerQuizElsewhere, password, startTogether, stopAll, uploadTheSameNameEverywhere } from './multiprocess.js';
 
 /** Several `quire serve` processes on one new PostgreSQL database, with their files in one folder. */
-const outcome = await startTestPostgres();
+const outcome = await postgresForServe('quire-multiprocess-pg-');
 
 if ('skip' in outcome) {
   test('several quire serve processes on PostgreSQL', { skip: outcome.skip }, () => {});
 } else {
-  const { server } = outcome;
-  const folder = await mkdtemp(join(tmpdir(), 'quire-multiprocess-pg-'));
-  after(async () => {
-    await server.stop();
-    await rm(folder, { recursive: true, force: true });
-  });
-  // The command line wants a host in the URL; the private server's socket folder (`?host=`) still decides.
-  const url = server.connectionString.replace('@/', '@localhost/');
+  const { url, folder } = outcome;
   const store = ['--postgres', url, '--uploads', join(folder, 'uploads')];
 
   describe('several quire serve processes on PostgreSQL', () => {

@@ -1,24 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { startTestPostgres } from '../storage/postgres-server.js';
+import { describe, test } from 'node:test';
+import { postgresForServe } from './postgres.js';
 import { exerciseTwoWorkers } from './workers.js';
 
 /** `quire serve --workers 2` on one new PostgreSQL database. */
-const outcome = await startTestPostgres();
+const outcome = await postgresForServe('quire-workers-pg-');
 
 if ('skip' in outcome) {
   test('quire serve --workers on PostgreSQL', { skip: outcome.skip }, () => {});
 } else {
-  const { server } = outcome;
-  const folder = await mkdtemp(join(tmpdir(), 'quire-workers-pg-'));
-  after(async () => {
-    await server.stop();
-    await rm(folder, { recursive: true, force: true });
-  });
-  // The command line wants a host in the URL; the private server's socket folder (`?host=`) still decides.
-  const url = server.connectionString.replace('@/', '@localhost/');
+  const { url, folder } = outcome;
 
   describe('quire serve --workers on PostgreSQL', () => {
     test('two workers: one password, writes seen everywhere, shared throttles, replaced workers, one SIGTERM ends all', async () => {
