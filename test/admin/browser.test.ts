@@ -221,6 +221,35 @@ describe('the authoring app in Chromium', { skip, timeout: 150_000 }, () => {
     log.assertClean();
   });
 
+  it('keeps what is typed while a save is under way, as an unsaved change', async () => {
+    await page.goto(`${site.adminUrl}#/new/post`);
+    await page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('.quire-admin-title')?.value === '');
+    await page.getByLabel('Add title').click();
+    await typeInCanvas('Typed before');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route('**/v2/posts?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Saving…').waitFor();
+    await page.getByLabel('Add title').click();
+    await page.keyboard.press('End');
+    await typeInCanvas(' and during');
+    release();
+    await notice('Draft saved.').waitFor();
+    await page.unroute('**/v2/posts?*');
+    assert.equal(await page.getByLabel('Add title').inputValue(), 'Typed before and during');
+    await page.getByText('Unsaved changes').waitFor();
+    const id = Number(/#\/edit\/post\/(\d+)/.exec(page.url())?.[1]);
+    assert.equal((await site.api(`/cms/v2/posts/${id}?context=edit`)).body.title.raw, 'Typed before');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Saved', { exact: true }).waitFor();
+    assert.equal((await site.api(`/cms/v2/posts/${id}?context=edit`)).body.title.raw, 'Typed before and during');
+    log.assertClean();
+  });
+
   it('uploads to the media library with progress, edits the alternative text and deletes', async () => {
     await page.goto(`${site.adminUrl}#/media`);
     await page.getByRole('heading', { name: 'Media' }).waitFor();

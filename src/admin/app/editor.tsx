@@ -35,6 +35,9 @@ export function Editor({ type, id }: { type: 'post' | 'page'; id: number | null 
   const [loadError, setLoadError] = useState<string | null>(null);
   const [canvasKey, setCanvasKey] = useState(0);
   const recordId = useRef<number | null>(id);
+  // The blocks as rendered last: a save that ends tells from them whether the canvas changed while it ran.
+  const latestBlocks = useRef(blocks);
+  latestBlocks.current = blocks;
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -82,8 +85,9 @@ export function Editor({ type, id }: { type: 'post' | 'page'; id: number | null 
       recordId.current = saved.id;
       if (id === null) history.replaceState(null, '', `#/edit/${type}/${saved.id}`);
       setRecord(saved);
-      setEdits({});
-      setContentDirty(false);
+      // What was typed while the request ran is kept, still unsaved.
+      setEdits((current) => unsentEdits(current, body));
+      if (latestBlocks.current === blocks) setContentDirty(false);
       setNotice({ status: 'success', text: savedMessage(saved.status) });
       return saved;
     } catch (error) {
@@ -187,4 +191,9 @@ function savedMessage(status: string): string {
     case 'private': return 'Published privately.';
     default: return 'Draft saved.';
   }
+}
+
+/** The edits that differ from what a save sent: made while it ran, so not saved by it. */
+function unsentEdits(current: Edits, sent: Edits): Edits {
+  return Object.fromEntries(Object.entries(current).filter(([field, value]) => !(field in sent) || !Object.is(sent[field], value)));
 }
