@@ -58,6 +58,7 @@ export function importPort(deps: ContentPortDeps, tx: StoragePort, site: Site): 
 
   return {
     userIdByLogin: async (login) => (await findUserByLogin(tx, login))?.id ?? null,
+    isPostFormat: (format) => (POST_FORMATS as readonly string[]).includes(format),
     async createAuthor(author) {
       const user = await createUser({ storage: tx, clock: services.clock, roles: services.roles }, {
         login: author.login, email: author.email, name: author.displayName, firstName: author.firstName, lastName: author.lastName, roles: [author.role],
@@ -106,7 +107,7 @@ export function importPort(deps: ContentPortDeps, tx: StoragePort, site: Site): 
         ...(post.date.local || post.date.gmt ? { date: { local: post.date.local ?? '', gmt: post.date.gmt ?? '' } } : {}),
         author: post.author, parent: post.parent, menuOrder: post.menuOrder, commentStatus: post.commentStatus,
         pingStatus: post.pingStatus, password: post.password, sticky: post.sticky,
-        format: (POST_FORMATS as readonly string[]).includes(post.format) ? post.format : 'standard',
+        format: post.format,
         // A post without categories gets the default one, as `wp_insert_post` gives it.
         terms: post.type !== 'post' ? {} : post.categories.length > 0 ? { categories: post.categories, tags: post.tags } : { tags: post.tags },
       }, environments[post.type]!, 'create');

@@ -72,18 +72,30 @@ async function authorOf(run: ImportRun, item: WxrItem, type: NewPost['type']): P
   return fallback;
 }
 
+/** `open` or `closed`; empty leaves the type's default; anything else is stored as `closed`, with a warning. */
+function openOrClosed(run: ImportRun, item: WxrItem, type: NewPost['type'], which: 'comment' | 'ping', value: string): string {
+  if (value === '' || value === 'open' || value === 'closed') return value;
+  warn(run, `line ${item.line}: ${type} ${item.id} has the ${which} status "${value.slice(0, 40)}"; stored as closed`);
+  return 'closed';
+}
+
 async function newPost(run: ImportRun, item: WxrItem, type: NewPost['type']): Promise<{ post: NewPost; featured: number }> {
   const post: NewPost = {
     type, status: statusOf(run, item, type), title: item.title, content: item.content, excerpt: item.excerpt, slug: item.slug,
     date: { local: item.date, gmt: item.dateGmt }, modified: { local: item.modified, gmt: item.modifiedGmt },
     author: await authorOf(run, item, type),
-    parent: run.ids.posts.get(item.parent) ?? 0, menuOrder: item.menuOrder, commentStatus: item.commentStatus,
-    pingStatus: item.pingStatus, password: item.password, sticky: type === 'post' && item.sticky, format: 'standard', template: '',
+    parent: run.ids.posts.get(item.parent) ?? 0, menuOrder: item.menuOrder,
+    commentStatus: openOrClosed(run, item, type, 'comment', item.commentStatus),
+    pingStatus: openOrClosed(run, item, type, 'ping', item.pingStatus), password: item.password, sticky: type === 'post' && item.sticky, format: 'standard', template: '',
     categories: [], tags: [], guid: item.guid, meta: {}, trash: null, attachment: null,
   };
   for (const term of item.terms) {
     const taxonomy = term.taxonomy === 'tag' ? 'post_tag' : term.taxonomy;
-    if (taxonomy === 'post_format') post.format = term.slug.replace(/^post-format-/, '');
+    if (taxonomy === 'post_format') {
+      const format = term.slug.replace(/^post-format-/, '');
+      if (run.port.isPostFormat(format)) post.format = format;
+      else warn(run, `line ${item.line}: ${type} ${item.id} has the format "${format.slice(0, 40)}"; stored as standard`);
+    }
     else if (type !== 'post' || (taxonomy !== 'category' && taxonomy !== 'post_tag')) skip(run, `taxonomy:${taxonomy}`);
     else {
       const id = await termFor(run, { taxonomy, slug: term.slug, name: term.name }, item.line);
@@ -95,7 +107,12 @@ async function newPost(run: ImportRun, item: WxrItem, type: NewPost['type']): Pr
   let attachedFile = '';
   const trash = { fromStatus: 'draft', slug: '', at: '' };
   for (const { key, value } of item.meta) {
-    if (key === '_thumbnail_id') featured = /^\d{1,15}$/.test(value.trim()) ? Number(value) : 0;
+    if (key === '_thumbnail_id') {
+      featured = /^\d{1,15}$/.test(value.trim()) ? Number(value) : 0;
+      if (featured === 0 && value.trim() !== '' && value.trim() !== '0') {
+        warn(run, `line ${item.line}: ${type} ${item.id} has the featured image "${value.trim().slice(0, 40)}", which is not an id; it has none`);
+      }
+    }
     else if (key === '_wp_page_template') post.template = value === 'default' ? '' : value;
     else if (key === '_wp_attachment_image_alt') altText = value;
     else if (key === '_wp_attached_file') attachedFile = value;

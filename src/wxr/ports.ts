@@ -96,6 +96,8 @@ export interface NewComment {
 /** Writes of one import; every call goes through the import's transaction. */
 export interface ImportPort {
   userIdByLogin(login: string): Promise<number | null>;
+  /** Whether posts may have this format (`standard`, `aside`, …). */
+  isPostFormat(format: string): boolean;
   /** Throws a `CmsError` when the user cannot be made (a taken email address, an invalid one). */
   createAuthor(author: NewAuthor): Promise<number>;
   termId(taxonomy: NewTerm['taxonomy'], slug: string): Promise<number | null>;

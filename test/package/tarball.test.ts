@@ -27,9 +27,9 @@ before(() => {
   installed = join(scratch, 'node_modules', 'quire');
   mkdirSync(installed, { recursive: true });
   execFileSync('tar', ['-xzf', join(scratch, packed[0]!.filename), '-C', installed, '--strip-components=1']);
-  // The consumer has the package's dependencies, Node's types and the frameworks it mounts quire in, but not
-  // the optional database drivers' type packages.
-  const provided = [...Object.keys(manifest.dependencies), '@types/node', '@types/express', 'hono', '@hono/node-server'];
+  // The consumer has the package's dependencies, Node's types, the frameworks it mounts quire in and the block
+  // editor's api-fetch, but not the optional database drivers' type packages.
+  const provided = [...Object.keys(manifest.dependencies), '@types/node', '@types/express', 'hono', '@hono/node-server', '@wordpress/api-fetch'];
   for (const name of provided) {
     const link = join(scratch, 'node_modules', name);
     mkdirSync(dirname(link), { recursive: true });
@@ -49,6 +49,16 @@ describe('the packed package', () => {
       "import { createCms } from 'quire';",
       "import { sqliteStorage } from 'quire/sqlite';",
       "export const cms = createCms({ storage: sqliteStorage({ path: ':memory:' }) });",
+      // What a store written outside quire needs besides the port, from the package's root.
+      "import { isStorageError, storageError, type Condition, type ListQuery, type ListResult, type Scalar, type SortKey, type StorageErrorCode, type StoragePort, type TextSearch } from 'quire';",
+      "export const code: StorageErrorCode = 'duplicate_id';",
+      "export const refused = isStorageError(storageError(code, 'taken'), 'duplicate_id');",
+      "export const scalar: Scalar = 'a';",
+      "export const byTitle: SortKey = { field: 'title', direction: 'asc' };",
+      "export const words: TextSearch = { fields: ['title'], terms: ['tomato'] };",
+      "export const where: Condition = { field: 'title', op: 'eq', value: scalar };",
+      "export const query: ListQuery = { where: [where], orderBy: [byTitle] };",
+      "export const listed = (store: StoragePort): Promise<ListResult> => store.list('posts', query);",
       // Every store has a change token, and says so in its type.
       "export const token: Promise<string> = sqliteStorage({ path: ':memory:' }).changeToken();",
       // Each adapter's `user` gets that adapter's request: a helper typed for Express or Hono fits as it is.
@@ -73,9 +83,10 @@ describe('the packed package', () => {
   });
 
   test('compiles every TypeScript example of the README and the guides against the package alone', () => {
-    const examples = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).map((name) => join(root, 'docs', name))]
+    const all = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).map((name) => join(root, 'docs', name))]
       .filter((file) => file.endsWith('.md'))
-      .flatMap((file) => codeBlocks(readFileSync(file, 'utf8'), relative(root, file)).map((code, index) => ({ name: `${relative(root, file)}#${index + 1}`, code })));
+      .flatMap((file) => codeBlocks(readFileSync(file, 'utf8'), relative(root, file)).map((block, index) => ({ name: `${relative(root, file)}#${index + 1}`, ...block })));
+    const examples = all.filter((example) => !example.browser);
     assert.ok(examples.length >= 10);
     const folder = join(scratch, 'examples');
     mkdirSync(folder, { recursive: true });
@@ -95,6 +106,28 @@ describe('the packed package', () => {
     }));
     const compiled = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: folder, encoding: 'utf8' });
     assert.equal(compiled.status, 0, compiled.stdout);
+
+    // Code for a page is compiled as a bundler resolves it, with the DOM's types and none of Node's.
+    const browser = all.filter((example) => example.browser);
+    assert.ok(browser.length >= 2);
+    const pageFolder = join(scratch, 'browser-examples');
+    mkdirSync(pageFolder, { recursive: true });
+    const pageFiles = browser.map(({ name, code }) => {
+      const file = join(pageFolder, `${name.replace(/[^\w]+/g, '_')}.ts`);
+      writeFileSync(file, `${code}\nexport {};\n`);
+      return file;
+    });
+    // What the page's examples take as given: the caller's Basic credentials.
+    writeFileSync(join(pageFolder, 'page-prelude.d.ts'), 'declare const credentials: string;\n');
+    writeFileSync(join(pageFolder, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], strict: true, noEmit: true,
+        skipLibCheck: false, types: [],
+      },
+      files: ['page-prelude.d.ts', ...pageFiles],
+    }));
+    const bundled = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: pageFolder, encoding: 'utf8' });
+    assert.equal(bundled.status, 0, bundled.stdout);
   });
 
   test('runs nothing when a consumer installs it', () => {
@@ -213,18 +246,20 @@ export function mapBlobStore({ unsorted = false } = {}) {
 `;
 
 /**
- * The fenced blocks marked `ts` (indented ones inside lists too), each to be compiled. A block right after an
+ * The fenced blocks marked `ts` (indented ones inside lists too), each to be compiled; one right after a
+ * `<!-- browser code -->` comment is code for a page, compiled as a bundler does. A block right after an
  * `<!-- not compiled: reason -->` comment is left out; code in a block of another language must carry one, so
- * no example escapes the compiler by its fence.
+ * no example escapes the compiler by its fence. A fence with more than a language after it is refused.
  */
-function codeBlocks(markdown: string, file: string): string[] {
-  const blocks: string[] = [];
+function codeBlocks(markdown: string, file: string): { code: string; browser: boolean }[] {
+  assert.doesNotMatch(markdown, /^ *```\w*[^\w\n]/m, `${file}: a fence with more than a language after it`);
+  const blocks: { code: string; browser: boolean }[] = [];
   for (const match of markdown.matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```$/gm)) {
     const [, indent, language, body] = match;
     const before = markdown.slice(0, match.index).trimEnd().split('\n').at(-1)!.trim();
     if (/^<!-- not compiled: \S.* -->$/.test(before)) continue;
     const code = body!.split('\n').map((line) => line.slice(indent!.length)).join('\n');
-    if (language === 'ts') blocks.push(code);
+    if (language === 'ts') blocks.push({ code, browser: before === '<!-- browser code -->' });
     else if (!['sh', 'json', 'xml'].includes(language!)) {
       assert.doesNotMatch(code, /^\s*(import|export|const|let|await|function)\b|=>/m, `${file}: a \`\`\`${language} block holds code: make it \`\`\`ts, or mark it <!-- not compiled: reason -->`);
     }

@@ -63,6 +63,7 @@ interface ItemFields {
   sticky?: boolean;
   password?: string;
   commentStatus?: string;
+  pingStatus?: string;
   extra?: string;
 }
 
@@ -81,7 +82,7 @@ export function item(fields: ItemFields): string {
 \t\t<wp:post_date><![CDATA[${fields.date}]]></wp:post_date>
 \t\t<wp:post_date_gmt><![CDATA[${dateGmt}]]></wp:post_date_gmt>
 \t\t<wp:comment_status><![CDATA[${fields.commentStatus ?? 'open'}]]></wp:comment_status>
-\t\t<wp:ping_status><![CDATA[open]]></wp:ping_status>
+\t\t<wp:ping_status><![CDATA[${fields.pingStatus ?? 'open'}]]></wp:ping_status>
 \t\t<wp:post_name><![CDATA[${fields.slug}]]></wp:post_name>
 \t\t<wp:status><![CDATA[${fields.status}]]></wp:status>
 \t\t<wp:post_parent>${fields.parent ?? 0}</wp:post_parent>

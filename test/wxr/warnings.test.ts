@@ -46,4 +46,28 @@ describe('what an import drops or defaults is a warning of its summary', () => {
     assert.equal((await cms.deps.storage.get('posts', summary.ids.posts.get(3)!))!.author, (await cms.users.find('jane'))!.id);
     assert.equal((await cms.deps.storage.get('posts', summary.ids.posts.get(1)!))!.author, 0);
   });
+
+  test('a comment or ping status other than open or closed, an unknown post format, a featured image that is no id', async () => {
+    const format = (slug: string) => `\t\t<category domain="post_format" nicename="post-format-${slug}"><![CDATA[${slug}]]></category>\n`;
+    const file = wxr([
+      item({ id: 1, type: 'post', title: 'Odd statuses', slug: 'a', status: 'publish', date: '2024-01-01 12:00:00', commentStatus: 'maybe', pingStatus: 'later' }),
+      item({ id: 2, type: 'post', title: 'Odd format', slug: 'b', status: 'publish', date: '2024-01-02 12:00:00', extra: format('hologram') + meta('_thumbnail_id', 'abc') }),
+      item({ id: 3, type: 'post', title: 'Known format', slug: 'c', status: 'publish', date: '2024-01-03 12:00:00', commentStatus: 'closed', extra: format('aside') }),
+      item({ id: 4, type: 'page', title: 'Default statuses', slug: 'd', status: 'publish', date: '2024-01-04 12:00:00', commentStatus: '', pingStatus: '' }),
+    ].join(''));
+    const cms = makeCms();
+    const summary = await cms.importWxr(file);
+    const lines = summary.warnings.join('\n');
+    assert.match(lines, /^line \d+: post 1 has the comment status "maybe"; stored as closed$/m);
+    assert.match(lines, /^line \d+: post 1 has the ping status "later"; stored as closed$/m);
+    assert.match(lines, /^line \d+: post 2 has the format "hologram"; stored as standard$/m);
+    assert.match(lines, /^line \d+: post 2 has the featured image "abc", which is not an id; it has none$/m);
+    assert.equal(summary.warnings.length, 4, lines);
+    const stored = async (oldId: number) => (await cms.deps.storage.get('posts', summary.ids.posts.get(oldId)!))!;
+    assert.deepEqual([(await stored(1)).comment_status, (await stored(1)).ping_status], ['closed', 'closed']);
+    assert.equal((await stored(2)).format, 'standard');
+    assert.deepEqual([(await stored(3)).comment_status, (await stored(3)).format], ['closed', 'aside']);
+    // Left empty, as the reference, the type's defaults apply and nothing is said.
+    assert.deepEqual([(await stored(4)).comment_status, (await stored(4)).ping_status], ['closed', 'closed']);
+  });
 });
