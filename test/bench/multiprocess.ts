@@ -13,8 +13,9 @@
  *
  * Printed: acknowledged writes, lost writes (acknowledged but not in the database at the end), duplicates (one
  * title stored twice), writes in doubt (answered with an error but stored: the connection broke during COMMIT),
- * answers by status (503s separately from other 5xx), refused connections (the killed process), stale reads, and
- * whether every process other than the killed one stayed up. Requests go to 127.0.0.1 only; the run is bounded.
+ * answers by status (503s separately from other 5xx) and error answers by code, refused connections (the killed
+ * process), stale reads (a 429 or 5xx to the read back is not counted as a read), and whether every process other
+ * than the killed one stayed up. Requests go to 127.0.0.1 only; the run is bounded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -83,6 +84,12 @@ function count(status: string): void {
   statuses.set(status, (statuses.get(status) ?? 0) + 1);
 }
 
+/** Error answers by status and code. */
+const errorCodes = new Map<string, number>();
+function countError(statusAndCode: string): void {
+  errorCodes.set(statusAndCode, (errorCodes.get(statusAndCode) ?? 0) + 1);
+}
+
 const pick = (except?: number) => {
   const choices = processes.filter((serving) => serving.port !== except);
   return choices[Math.floor(Math.random() * choices.length)]!.port;
@@ -98,6 +105,7 @@ async function call(port: number, method: string, path: string, body?: unknown):
     });
     const json = await response.json().catch(() => null);
     count(String(response.status));
+    if (response.status >= 400) countError(`${response.status} ${typeof json?.code === 'string' ? json.code : '(no code)'}`);
     return { status: response.status, json };
   } catch {
     figures.refused++;
@@ -108,7 +116,8 @@ async function call(port: number, method: string, path: string, body?: unknown):
 
 async function crossRead(writtenThrough: number, path: string, holds: (json: any) => boolean): Promise<void> {
   const answer = await call(pick(writtenThrough), 'GET', path);
-  if (!answer || answer.status >= 500) return;
+  // No answer, a 5xx or a 429 says nothing about what the other process has seen.
+  if (!answer || answer.status >= 500 || answer.status === 429) return;
   figures.crossReads++;
   if (answer.status !== 200 || !holds(answer.json)) figures.staleReads++;
 }
@@ -216,6 +225,7 @@ try {
   console.log(`duplicates: ${duplicates}`);
   console.log(`in doubt (error answered, yet stored): ${inDoubt}`);
   console.log(`answers: ${[...statuses].sort().map(([status, n]) => `${status} ×${n}`).join(', ')}`);
+  console.log(`error answers by code: ${[...errorCodes].sort().map(([code, n]) => `${code} ×${n}`).join(', ') || 'none'}`);
   console.log(`5xx other than 503: ${fiveHundreds}; refused or unanswered requests: ${figures.refused}`);
   console.log(`stale reads: ${figures.staleReads} of ${figures.crossReads} reads through another process after a write`);
   console.log(`processes not killed stayed up: ${survivors ? 'yes' : 'NO'}`);
