@@ -13,9 +13,10 @@
  *
  * Printed: acknowledged writes, lost writes (acknowledged but not in the database at the end), duplicates (one
  * title stored twice), writes in doubt (answered with an error but stored: the connection broke during COMMIT),
- * answers by status (503s separately from other 5xx) and error answers by code, refused connections (the killed
- * process), stale reads (a 429 or 5xx to the read back is not counted as a read), and whether every process other
- * than the killed one stayed up. Requests go to 127.0.0.1 only; the run is bounded.
+ * answers by status (503s separately from other 5xx, and those during the restart apart) and error answers by
+ * code, refused connections (the killed process), stale reads (a 429 or 5xx to the read back is not counted as a
+ * read), and whether every process other than the killed one stayed up. Requests go to 127.0.0.1 only; the run
+ * is bounded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -84,6 +85,10 @@ function count(status: string): void {
   statuses.set(status, (statuses.get(status) ?? 0) + 1);
 }
 
+/** 503 answers while the database restarts (until two seconds after it is back), and at other times. */
+const unavailable = { restart: 0, other: 0 };
+let databaseDown = false;
+
 /** Error answers by status and code. */
 const errorCodes = new Map<string, number>();
 function countError(statusAndCode: string): void {
@@ -105,6 +110,7 @@ async function call(port: number, method: string, path: string, body?: unknown):
     });
     const json = await response.json().catch(() => null);
     count(String(response.status));
+    if (response.status === 503) unavailable[databaseDown ? 'restart' : 'other']++;
     if (response.status >= 400) countError(`${response.status} ${typeof json?.code === 'string' ? json.code : '(no code)'}`);
     return { status: response.status, json };
   } catch {
@@ -174,7 +180,9 @@ async function events(start: number): Promise<void> {
   const third = (SECONDS * 1000) / 3;
   await delay(Math.max(0, start + third - performance.now()));
   const restartStarted = performance.now();
+  databaseDown = true;
   await server.restart!(DOWN_MS);
+  setTimeout(() => { databaseDown = false; }, 2000);
   console.log(`database restarted (${DOWN_MS} ms down) at ${((restartStarted - start) / 1000).toFixed(1)} s`);
   await delay(Math.max(0, start + 2 * third - performance.now()));
   const victim = processes[processes.length - 1]!;
@@ -226,6 +234,7 @@ try {
   console.log(`in doubt (error answered, yet stored): ${inDoubt}`);
   console.log(`answers: ${[...statuses].sort().map(([status, n]) => `${status} ×${n}`).join(', ')}`);
   console.log(`error answers by code: ${[...errorCodes].sort().map(([code, n]) => `${code} ×${n}`).join(', ') || 'none'}`);
+  console.log(`503 during the database restart (until 2 s after it): ${unavailable.restart}; at other times: ${unavailable.other}`);
   console.log(`5xx other than 503: ${fiveHundreds}; refused or unanswered requests: ${figures.refused}`);
   console.log(`stale reads: ${figures.staleReads} of ${figures.crossReads} reads through another process after a write`);
   console.log(`processes not killed stayed up: ${survivors ? 'yes' : 'NO'}`);
