@@ -86,8 +86,9 @@ function count(status: string): void {
 }
 
 /** 503 answers while the database restarts (until two seconds after it is back), and at other times. */
-const unavailable = { restart: 0, other: 0 };
+const unavailable = { restart: 0, other: [] as string[] };
 let databaseDown = false;
+let runStart = performance.now();
 
 /** Error answers by status and code. */
 const errorCodes = new Map<string, number>();
@@ -110,7 +111,8 @@ async function call(port: number, method: string, path: string, body?: unknown):
     });
     const json = await response.json().catch(() => null);
     count(String(response.status));
-    if (response.status === 503) unavailable[databaseDown ? 'restart' : 'other']++;
+    if (response.status === 503 && databaseDown) unavailable.restart++;
+    else if (response.status === 503) unavailable.other.push(`${((performance.now() - runStart) / 1000).toFixed(1)} s ${method} ${path} through ${port}`);
     if (response.status >= 400) countError(`${response.status} ${typeof json?.code === 'string' ? json.code : '(no code)'}`);
     return { status: response.status, json };
   } catch {
@@ -204,6 +206,7 @@ try {
   console.log(`${PROCESSES} processes on one PostgreSQL, ${CLIENTS} clients, ${SECONDS} s`);
 
   const start = performance.now();
+  runStart = start;
   const until = start + SECONDS * 1000;
   await Promise.all([
     events(start),
@@ -234,7 +237,7 @@ try {
   console.log(`in doubt (error answered, yet stored): ${inDoubt}`);
   console.log(`answers: ${[...statuses].sort().map(([status, n]) => `${status} ×${n}`).join(', ')}`);
   console.log(`error answers by code: ${[...errorCodes].sort().map(([code, n]) => `${code} ×${n}`).join(', ') || 'none'}`);
-  console.log(`503 during the database restart (until 2 s after it): ${unavailable.restart}; at other times: ${unavailable.other}`);
+  console.log(`503 during the database restart (until 2 s after it): ${unavailable.restart}; at other times: ${unavailable.other.length}${unavailable.other.length > 0 ? ` (${unavailable.other.join('; ')})` : ''}`);
   console.log(`5xx other than 503: ${fiveHundreds}; refused or unanswered requests: ${figures.refused}`);
   console.log(`stale reads: ${figures.staleReads} of ${figures.crossReads} reads through another process after a write`);
   console.log(`processes not killed stayed up: ${survivors ? 'yes' : 'NO'}`);
