@@ -97,6 +97,8 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
   // Asked for at the first request: the secret is ready only by then.
   let memoryKey: Buffer | undefined;
   let memoryPrefix: string | undefined;
+  /** Full verifications under way, by remembered key. */
+  const verifying = new Map<string, Promise<Principal>>();
   const keyOf = (header: string) => {
     memoryKey ??= services.secret.key('auth/credential-memory');
     // A keyed SHA-256 (the key, then the header) in one call where the runtime has it: a fifth of an HMAC's cost,
@@ -120,13 +122,33 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
     }
     const memory = rememberMs > 0 ? memoryOf() : null;
     const key = memory ? keyOf(header!) : '';
-    const known = memory?.get(key);
+    let known = memory?.get(key);
+    const underWay = known ? undefined : verifying.get(key);
+    if (underWay) {
+      // The same header is being verified: wait for that rather than count an attempt of its own, so a burst of
+      // one client's requests to a process that has not verified it yet is not refused as too many failures.
+      await underWay.catch(() => undefined);
+      known = memory?.get(key);
+    }
     if (known) {
       const user = await getUser(services.storage, known.userId);
       const used = user?.application_passwords.find((record) => record.uuid === known.uuid && record.password_hash === known.passwordHash);
       if (user && used && answersTo(user, known.username)) return principalFor(user, used.uuid, input, services);
       memory!.delete(key);
     }
+    if (!memory) return verify(credentials, '', null, input);
+    const verification = verify(credentials, key, memory, input);
+    verifying.set(key, verification);
+    const done = () => { if (verifying.get(key) === verification) verifying.delete(key); };
+    verification.then(done, done);
+    return verification;
+  };
+
+  async function verify(
+    credentials: { username: string; password: string }, key: string, memory: LRUCache<string, RememberedLogin> | null, input: BasicAuthenticationInput,
+  ): Promise<Principal> {
+    const throttle = services.loginThrottle ?? null;
+    const client = input.remoteAddress;
     const holder = await findApplicationPasswordHolder(credentials.username, directoryOf(services.storage));
     // One user's login and email count together; a name that finds nobody counts as itself.
     const subject = holder === null ? { name: credentials.username } : { userId: holder.user.id };
@@ -139,7 +161,7 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
     if (used.lookup_tag === undefined) await tagQuietly(services.storage, login.user.id, used.uuid, credentials.password);
     memory?.set(key, { userId: login.user.id, username: credentials.username, uuid: used.uuid, passwordHash: used.password_hash });
     return principalFor(login.user, used.uuid, input, services);
-  };
+  }
 }
 
 /**

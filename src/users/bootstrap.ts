@@ -39,30 +39,44 @@ const DEFAULT_APPLICATION_NAME = 'quire serve';
  *
  * Given the cms's `deps` (a `Cms` has them), the whole check-and-create runs in one store transaction, so
  * processes starting together on one store make the administrator once: the others wait for that transaction
- * and then find the user made (and get no password to print).
+ * and then find the user made (and get no password to print). A later start that finds the administrator as
+ * asked changes nothing and takes no transaction.
  */
 export async function ensureAdministrator(
   cms: { users: UsersApi; deps?: UsersApiServices }, options: AdministratorOptions = {},
 ): Promise<AdministratorSetup> {
   const { deps } = cms;
   if (deps === undefined) return setUpAdministrator(cms.users, options);
+  // A later start, the administrator as asked already: found without the store's write lock, which every write
+  // of every process sharing the store waits for, as verifying a known password is slow on purpose.
+  const unchanged = await unchangedAdministrator(cms.users, options);
+  if (unchanged) return unchanged;
   return deps.storage.transaction((tx) => setUpAdministrator(createUsersApi({ ...deps, storage: tx }), options));
 }
 
+/** The setup when the login's user exists and already holds the known application password (if one is given). */
+async function unchangedAdministrator(users: UsersApi, options: AdministratorOptions): Promise<AdministratorSetup | null> {
+  const login = options.login ?? DEFAULT_LOGIN;
+  const existing = await users.find(login);
+  if (existing === null || existing.login.toLowerCase() !== login.toLowerCase()) return null;
+  if (options.applicationPassword === undefined) return { user: existing, created: false, applicationPassword: null };
+  if (await users.verifyApplicationPassword(existing.id, options.applicationPassword) === null) return null;
+  return { user: existing, created: false, applicationPassword: formatApplicationPassword(options.applicationPassword) };
+}
+
 async function setUpAdministrator(users: UsersApi, options: AdministratorOptions): Promise<AdministratorSetup> {
+  const unchanged = await unchangedAdministrator(users, options);
+  if (unchanged) return unchanged;
   const login = options.login ?? DEFAULT_LOGIN;
   const applicationName = options.applicationName ?? DEFAULT_APPLICATION_NAME;
   const existing = await users.find(login);
 
-  if (existing !== null && existing.login.toLowerCase() === login.toLowerCase()) {
-    if (options.applicationPassword === undefined) return { user: existing, created: false, applicationPassword: null };
-    const known = await users.verifyApplicationPassword(existing.id, options.applicationPassword);
-    if (known === null) {
-      for (const password of await users.listApplicationPasswords(existing.id)) {
-        if (password.name.toLowerCase() === applicationName.toLowerCase()) await users.revokeApplicationPassword(existing.id, password.uuid);
-      }
-      await users.createApplicationPassword(existing.id, { name: applicationName, password: options.applicationPassword });
+  if (existing !== null && existing.login.toLowerCase() === login.toLowerCase() && options.applicationPassword !== undefined) {
+    // The user does not hold the known password: it replaces the one of that name.
+    for (const password of await users.listApplicationPasswords(existing.id)) {
+      if (password.name.toLowerCase() === applicationName.toLowerCase()) await users.revokeApplicationPassword(existing.id, password.uuid);
     }
+    await users.createApplicationPassword(existing.id, { name: applicationName, password: options.applicationPassword });
     return { user: existing, created: false, applicationPassword: formatApplicationPassword(options.applicationPassword) };
   }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createSiteSecret, deriveKey, SITE_SECRET_COLLECTION } from '../../src/auth/index.js';
 import { createCms } from '../../src/cms.js';
+import { isValidPreviewToken, previewToken } from '../../src/content/autosaves/index.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 
@@ -47,6 +48,26 @@ describe('createSiteSecret', () => {
       const later = createSiteSecret(stores[1]!);
       await later.ready();
       assert.equal(later.key('mailing/links').toString('hex'), keys[0]);
+    } finally {
+      for (const storage of stores) await storage.close?.();
+    }
+  });
+
+  it('gives two processes of one store without a secret the same keys: a preview link made by one holds in the other', async () => {
+    const path = join(folder, 'two-processes.db');
+    const stores = [sqliteStorage({ path }), sqliteStorage({ path })];
+    try {
+      const [first, second] = stores.map((storage) => createCms({ storage }));
+      await Promise.all([first!.deps.secret.ready(), second!.deps.secret.ready()]);
+      const now = new Date('2026-11-28T10:00:00Z');
+      const token = previewToken(first!.deps.previewKey(), 1, 7, now);
+      assert.equal(isValidPreviewToken(second!.deps.previewKey(), token, 1, 7, now), true);
+      for (const purpose of ['mailing/links', 'auth/credential-memory', 'forms/wpcf7_quiz']) {
+        assert.deepEqual(second!.deps.secret.key(purpose), first!.deps.secret.key(purpose), purpose);
+      }
+      const elsewhere = createCms({ storage: createMemoryStorage() });
+      await elsewhere.deps.secret.ready();
+      assert.equal(isValidPreviewToken(elsewhere.deps.previewKey(), token, 1, 7, now), false, 'another site\'s secret does not verify it');
     } finally {
       for (const storage of stores) await storage.close?.();
     }

@@ -13,8 +13,10 @@
  *
  * Printed: acknowledged writes, lost writes (acknowledged but not in the database at the end), duplicates (one
  * title stored twice), writes in doubt (answered with an error but stored: the connection broke during COMMIT),
- * answers by status (503s separately from other 5xx), refused connections (the killed process), stale reads, and
- * whether every process other than the killed one stayed up. Requests go to 127.0.0.1 only; the run is bounded.
+ * answers by status (503s separately from other 5xx, and those during the restart apart) and error answers by
+ * code, refused connections (the killed process), stale reads (a 429 or 5xx to the read back is not counted as a
+ * read), and whether every process other than the killed one stayed up. Requests go to 127.0.0.1 only; the run
+ * is bounded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -83,6 +85,17 @@ function count(status: string): void {
   statuses.set(status, (statuses.get(status) ?? 0) + 1);
 }
 
+/** 503 answers while the database restarts (until two seconds after it is back), and at other times. */
+const unavailable = { restart: 0, other: [] as string[] };
+let databaseDown = false;
+let runStart = performance.now();
+
+/** Error answers by status and code. */
+const errorCodes = new Map<string, number>();
+function countError(statusAndCode: string): void {
+  errorCodes.set(statusAndCode, (errorCodes.get(statusAndCode) ?? 0) + 1);
+}
+
 const pick = (except?: number) => {
   const choices = processes.filter((serving) => serving.port !== except);
   return choices[Math.floor(Math.random() * choices.length)]!.port;
@@ -98,6 +111,9 @@ async function call(port: number, method: string, path: string, body?: unknown):
     });
     const json = await response.json().catch(() => null);
     count(String(response.status));
+    if (response.status === 503 && databaseDown) unavailable.restart++;
+    else if (response.status === 503) unavailable.other.push(`${((performance.now() - runStart) / 1000).toFixed(1)} s ${method} ${path} through ${port}`);
+    if (response.status >= 400) countError(`${response.status} ${typeof json?.code === 'string' ? json.code : '(no code)'}`);
     return { status: response.status, json };
   } catch {
     figures.refused++;
@@ -108,7 +124,8 @@ async function call(port: number, method: string, path: string, body?: unknown):
 
 async function crossRead(writtenThrough: number, path: string, holds: (json: any) => boolean): Promise<void> {
   const answer = await call(pick(writtenThrough), 'GET', path);
-  if (!answer || answer.status >= 500) return;
+  // No answer, a 5xx or a 429 says nothing about what the other process has seen.
+  if (!answer || answer.status >= 500 || answer.status === 429) return;
   figures.crossReads++;
   if (answer.status !== 200 || !holds(answer.json)) figures.staleReads++;
 }
@@ -165,7 +182,9 @@ async function events(start: number): Promise<void> {
   const third = (SECONDS * 1000) / 3;
   await delay(Math.max(0, start + third - performance.now()));
   const restartStarted = performance.now();
+  databaseDown = true;
   await server.restart!(DOWN_MS);
+  setTimeout(() => { databaseDown = false; }, 2000);
   console.log(`database restarted (${DOWN_MS} ms down) at ${((restartStarted - start) / 1000).toFixed(1)} s`);
   await delay(Math.max(0, start + 2 * third - performance.now()));
   const victim = processes[processes.length - 1]!;
@@ -187,6 +206,7 @@ try {
   console.log(`${PROCESSES} processes on one PostgreSQL, ${CLIENTS} clients, ${SECONDS} s`);
 
   const start = performance.now();
+  runStart = start;
   const until = start + SECONDS * 1000;
   await Promise.all([
     events(start),
@@ -216,6 +236,8 @@ try {
   console.log(`duplicates: ${duplicates}`);
   console.log(`in doubt (error answered, yet stored): ${inDoubt}`);
   console.log(`answers: ${[...statuses].sort().map(([status, n]) => `${status} ×${n}`).join(', ')}`);
+  console.log(`error answers by code: ${[...errorCodes].sort().map(([code, n]) => `${code} ×${n}`).join(', ') || 'none'}`);
+  console.log(`503 during the database restart (until 2 s after it): ${unavailable.restart}; at other times: ${unavailable.other.length}${unavailable.other.length > 0 ? ` (${unavailable.other.join('; ')})` : ''}`);
   console.log(`5xx other than 503: ${fiveHundreds}; refused or unanswered requests: ${figures.refused}`);
   console.log(`stale reads: ${figures.staleReads} of ${figures.crossReads} reads through another process after a write`);
   console.log(`processes not killed stayed up: ${survivors ? 'yes' : 'NO'}`);

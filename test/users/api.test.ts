@@ -136,6 +136,29 @@ describe('ensureAdministrator', () => {
     assert.equal((await cms.users.listApplicationPasswords(first.user.id)).length, 1);
   });
 
+  it('on a later start with the administrator as asked, verifies the known password without taking the write lock', async () => {
+    const cms = newCms();
+    const options = { login: 'root', applicationPassword: 'abcd efgh ijkl mnop qrst uvwx' };
+    await ensureAdministrator(cms, options);
+    const storage = cms.deps.storage;
+    const transaction = storage.transaction.bind(storage);
+    let transactions = 0;
+    storage.transaction = (work) => {
+      transactions += 1;
+      return transaction(work);
+    };
+    try {
+      assert.equal((await ensureAdministrator(cms, options)).created, false);
+      assert.equal((await ensureAdministrator(cms, { login: 'root' })).applicationPassword, null);
+      assert.equal(transactions, 0);
+      const replaced = await ensureAdministrator(cms, { login: 'root', applicationPassword: 'ZYXW VUTS RQPO NMLK JIHG FEDC' });
+      assert.equal(replaced.applicationPassword, 'ZYXW VUTS RQPO NMLK JIHG FEDC');
+      assert.ok(transactions > 0, 'a password to replace is replaced in a transaction');
+    } finally {
+      storage.transaction = transaction;
+    }
+  });
+
   it('does not add a second administrator under another login', async () => {
     const cms = newCms();
     await ensureAdministrator(cms);

@@ -123,6 +123,26 @@ describe('simultaneous failed logins', () => {
   }
 });
 
+describe('simultaneous valid logins', () => {
+  for (const [name, options] of [
+    ['memory counters', {}],
+    ['stored counters', { store: createStoredThrottleStore(createMemoryStorage()) }],
+  ] as const) {
+    it(`of 20 at once with one header not yet verified, all are let in and the password is verified once (${name})`, async () => {
+      const { cms, members } = await siteWithMembers({ throttle: { ...options } });
+      const answers: { status: number }[] = [];
+      const hashed = await hashesOf(async () => {
+        answers.push(...await Promise.all(Array.from({ length: 20 }, () =>
+          send(cms, 'GET', me, { headers: members.author.headers, remoteAddress: '203.0.113.9' }))));
+      });
+      assert.deepEqual(answers.map((answer) => answer.status), Array(20).fill(200));
+      assert.equal(hashed, 1, 'the others waited for the first verification');
+      const wrong = await Promise.all(Array.from({ length: 3 }, () => send(cms, 'GET', me, { headers: basic('author', WRONG), remoteAddress: '203.0.113.9' })));
+      assert.deepEqual(wrong.map((answer) => answer.status), [401, 401, 401], 'a wrong password is still refused, each attempt counted');
+    });
+  }
+});
+
 describe('login throttle keys', () => {
   it('a login and its email count as one user', async () => {
     const { cms, members } = await siteWithMembers({ throttle: { login: { perClientAndLogin: { limit: 2 } } } });
