@@ -179,6 +179,18 @@ describe('express adapter', () => {
     assert.match((await request('/site/other')).text, /Cannot GET/);
   });
 
+  test('the client address is the socket\'s, or with trustProxy the forwarded one', async () => {
+    const seen: (string | undefined)[] = [];
+    const cms = makeCms({ authenticate: (input) => { seen.push(input.remoteAddress); return null; } });
+    const headers = { 'x-forwarded-for': '192.0.2.66, 203.0.113.9' };
+    for (const options of [{}, { trustProxy: 'loopback' }]) {
+      const app = express();
+      app.use('/cms-json', toExpress(cms, options));
+      await (await listen(http.createServer(app)))('/cms-json/cms/v2', { headers });
+    }
+    assert.deepEqual(seen, ['127.0.0.1', '203.0.113.9']);
+  });
+
   test('bodies read by express.text() and express.raw() are passed raw', async () => {
     for (const parser of [express.text({ type: 'application/json' }), express.raw({ type: 'application/json' })]) {
       const app = express();
@@ -213,6 +225,18 @@ describe('fetch adapter', () => {
     assert.equal(proxied.headers.get('link'), discovery('https://public.example/api'));
     const direct = await toFetchHandler(makeCms())(new Request('http://site.test/cms-json/cms/v2', { headers: { 'x-forwarded-host': 'public.example' } }));
     assert.equal(direct.headers.get('link'), discovery('http://site.test/cms-json'));
+  });
+
+  test('the client address is the one the runtime tells; forwarded ones count only from a trusted proxy', async () => {
+    const seen: (string | undefined)[] = [];
+    const cms = makeCms({ authenticate: (input) => { seen.push(input.remoteAddress); return null; } });
+    const forwarded = { 'x-forwarded-for': '192.0.2.66, 203.0.113.9' };
+    const get = () => new Request('http://site.test/cms-json/cms/v2', { headers: forwarded });
+    await toFetchHandler(cms, { remoteAddress: () => '10.0.0.2' })(get());
+    await toFetchHandler(cms, { remoteAddress: () => '10.0.0.2', trustProxy: 1 })(get());
+    await toFetchHandler(cms, { remoteAddress: () => '198.51.100.4', trustProxy: ['10.0.0.0/8'] })(get());
+    await toFetchHandler(cms)(get());
+    assert.deepEqual(seen, ['10.0.0.2', '203.0.113.9', '198.51.100.4', undefined]);
   });
 
   test('the user option passes the host\'s principal', async () => {

@@ -29,7 +29,8 @@ describe('quire serve as a service', () => {
     let sizes: number[] = [];
     try {
       const answers = [
-        await fetch(new URL('cms/v2/posts?per_page=1&password=hunter2&_wpnonce=n0nce', apiUrl)),
+        // Forwarded headers are ignored without --trust-proxy: the log names the socket's peer.
+        await fetch(new URL('cms/v2/posts?per_page=1&password=hunter2&_wpnonce=n0nce', apiUrl), { headers: { 'x-forwarded-for': '203.0.113.9' } }),
         await fetch(new URL('cms/v2/users/me', apiUrl), { headers: { authorization } }),
         await fetch(new URL('cms/v2/no-such-route', apiUrl)),
         await fetch(new URL('/missing', apiUrl)),
@@ -57,6 +58,24 @@ describe('quire serve as a service', () => {
     assert.equal(missing.status, 404);
     assert.deepEqual(lines.map((line) => line.bytes), sizes);
     assert.doesNotMatch(exit.stdout, /hunter2|n0nce|Basic /);
+  });
+
+  test('with --trust-proxy, logs the client address the proxy forwarded, for API and site requests', async () => {
+    const { child, apiUrl, finished } = await serve(['--trust-proxy', 'loopback']);
+    try {
+      for (const target of [new URL('cms/v2/posts?per_page=1', apiUrl), new URL('/health', apiUrl), new URL('/missing', apiUrl)]) {
+        await (await fetch(target, { headers: { 'x-forwarded-for': '192.0.2.66, 203.0.113.9' } })).arrayBuffer();
+      }
+      await (await fetch(new URL('cms/v2/posts?per_page=1', apiUrl))).arrayBuffer();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const lines = requestLines((await finished).stdout);
+    assert.deepEqual(lines.map((line) => [line.path, line.clientAddress]), [
+      ['/cms-json/cms/v2/posts?per_page=1', '203.0.113.9'],
+      ['/missing', '203.0.113.9'],
+      ['/cms-json/cms/v2/posts?per_page=1', '127.0.0.1'],
+    ]);
   });
 
   test('--log-format pretty writes readable lines; --quiet leaves requests out', async () => {

@@ -160,7 +160,7 @@ for (const [storeName, makeStore] of [
     });
 
     for (const viewer of VIEWERS) {
-      it(`shows ${viewer} no hidden text and no hidden count`, async () => {
+      it(`shows ${viewer} no hidden text and no hidden count`, async (context) => {
         const probe = new LeakProbe(site, viewer);
         await checkControls(probe, site, viewer);
         await probeLists(probe, site);
@@ -168,6 +168,7 @@ for (const [storeName, makeStore] of [
         await probeUsersAndTerms(probe, site);
         await probeWritesAndBatch(probe, site);
         assert.ok(probe.requests > 1000);
+        context.diagnostic(`${probe.requests} probes`);
         assert.deepEqual(probe.failures, []);
       });
     }

@@ -93,6 +93,24 @@ describe('a failed login costs one password hash', () => {
     const last = await send(cms, 'GET', '/cms/v2/users/me', { headers: basic('author', created[7]!.password) });
     assert.equal(last.status, 200);
   });
+
+  it('over HTTP, checks the given password only against the stored hash tagged like it', async () => {
+    const { cms, members } = await siteWithMembers();
+    const { storage } = cms.deps;
+    const stored = (await storage.get('users', members.author.id))!.application_passwords as { lookup_tag?: string }[];
+    const tag = applicationPasswordLookupTag(members.author.password);
+    assert.equal(stored[0]!.lookup_tag, tag);
+    const login = (remoteAddress: string) => send(cms, 'GET', '/cms/v2/users/me', { headers: members.author.headers, remoteAddress });
+    // The right hash under another tag is never verified, so even the right password fails.
+    await storage.update('users', members.author.id, { application_passwords: [{ ...stored[0], lookup_tag: tag === '0000' ? '0001' : '0000' }] });
+    assert.equal((await login('203.0.113.9')).status, 401);
+    // Untagged (stored before tags existed), it is verified, and tagged once it matches.
+    const { lookup_tag: _dropped, ...untagged } = stored[0]!;
+    await storage.update('users', members.author.id, { application_passwords: [untagged] });
+    assert.equal((await login('198.51.100.4')).status, 200);
+    const retagged = (await storage.get('users', members.author.id))!.application_passwords as { lookup_tag?: string }[];
+    assert.equal(retagged[0]!.lookup_tag, tag);
+  });
 });
 
 describe('a user holds a bounded number of application passwords', () => {

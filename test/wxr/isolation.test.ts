@@ -9,9 +9,11 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { StoragePort } from '../../src/ports/storage.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
+import { postgresStorage } from '../../src/storage/postgres/index.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { WxrError } from '../../src/wxr/index.js';
 import { send } from '../helpers/request.js';
+import { startTestPostgres } from '../storage/postgres-server.js';
 import { item, makeCms, wxr } from './fixture.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'quire-import-isolation-'));
@@ -48,11 +50,22 @@ async function visible(cms: ReturnType<typeof makeCms>) {
   };
 }
 
-const stores: [string, () => StoragePort, ((storage: StoragePort) => number) | null][] = [
+const stores: [string, () => StoragePort | Promise<StoragePort>, ((storage: StoragePort) => number) | null][] = [
   ['SQLite file', () => sqliteStorage({ path: path.join(folder, `site-${Date.now()}-${Math.random()}.db`) }), writtenRows],
   ['SQLite :memory:', () => sqliteStorage({ path: ':memory:' }), writtenRows],
   ['memory', () => createMemoryStorage(), null],
 ];
+
+// On PostgreSQL the import's transaction holds a connection of the pool; other requests read on the others.
+const postgres = await startTestPostgres();
+if ('skip' in postgres) {
+  test('an import in progress, PostgreSQL', { skip: postgres.skip }, () => {});
+} else {
+  after(() => postgres.server.stop());
+  let schemas = 0;
+  const run = `${Date.now().toString(36)}_${process.pid}`;
+  stores.push(['PostgreSQL', () => postgresStorage({ connectionString: postgres.server.connectionString, schema: `quire_import_${run}_${++schemas}`, max: 4 }), null]);
+}
 
 /** The posts the writing connection holds, uncommitted ones included. */
 function writtenRows(storage: StoragePort): number {
@@ -86,7 +99,7 @@ for (const [name, open, rowsWritten] of stores) {
     }
 
     async function site() {
-      const storage = open();
+      const storage = await open();
       const cms = makeCms({ storage });
       const admin = await cms.users.create({ login: 'admin', email: 'admin@new.example', roles: ['administrator'] });
       const created = await send(cms, 'POST', '/cms/v2/posts', { json: { title: 'Already here', status: 'publish' }, user: { id: admin.id } });
