@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { entityTag } from '../../src/core/cache/conditional.js';
+import { ChunkedText } from '../../src/core/chunked-text.js';
 import { encodedIfLarge, encodeLargeJson, entityTagInTurns, isLargeJson, LARGE_JSON_CHARS } from '../../src/core/large-json.js';
 import { EncodedJson } from '../../src/core/encode.js';
 
@@ -25,6 +26,18 @@ describe('large JSON answers encoded in turns', () => {
       assert.equal(decoder.decode(encoded.bytes), expected);
       assert.equal(encoded.etag, entityTag(new TextEncoder().encode(expected)));
     }
+  });
+
+  it('encodes chunked texts as the strings they stand for', async () => {
+    const chunks = ['<p>&#8220;"a"\n', '\u0001\ud83d\ude00'.repeat(50_000), 'b\\'.repeat(100_000), '', '\u2019</p>'];
+    const value = { content: { raw: 'x', rendered: new ChunkedText(chunks) }, list: [new ChunkedText(['a', 'b'])] };
+    const plain = { content: { raw: 'x', rendered: chunks.join('') }, list: ['ab'] };
+    assert.ok(isLargeJson(value));
+    assert.ok(isLargeJson(new ChunkedText(['y'.repeat(LARGE_JSON_CHARS)])));
+    const encoded = await encodeLargeJson(value);
+    assert.ok(encoded);
+    assert.equal(decoder.decode(encoded.bytes), JSON.stringify(plain));
+    assert.equal(JSON.stringify(value), JSON.stringify(plain));
   });
 
   it('leaves small values to the one-call path', async () => {
