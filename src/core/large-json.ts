@@ -175,6 +175,17 @@ export async function encodeLargeJson(value: unknown): Promise<EncodedJson | nul
   return encoded;
 }
 
+/**
+ * The base64 digest (`algorithm`, a `node:crypto` hash) of the UTF-8 bytes of `JSON.stringify(value)`, hashed in
+ * pieces with turns when the value is large: the digest is the one hashing the whole text at once gives.
+ */
+export async function jsonDigestInTurns(value: unknown, algorithm: string): Promise<string> {
+  const hash = createHash(algorithm);
+  if (isLargeJson(value)) await eachEncodedPiece(value, (bytes) => hash.update(bytes));
+  else hash.update(JSON.stringify(value) ?? 'null');
+  return hash.digest('base64');
+}
+
 /** The entity tag of bytes that may be large: hashed in slices, with turns, when they are. */
 export async function entityTagInTurns(bytes: Uint8Array): Promise<string> {
   const turn = turnTaker();
