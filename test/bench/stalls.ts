@@ -6,8 +6,8 @@
  * longest gap (Linux; a busy machine's wall-clock gaps also hold time spent waiting for a core) and the reader's
  * slowest answer. Bodies go in as bytes and answers are encoded as an adapter encodes them. The goal is
  * that no request holds the loop longer than 50 ms. Cases:
- *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`): the write, then the
- *                   first read (nothing cached yet)
+ *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`) and of smileys (a
+ *                   rendering in two-byte characters): the write, then the first read (nothing cached yet)
  *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write through `cms.sliders`, then the
  *                   first read; the write as a request body, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
@@ -136,6 +136,8 @@ const CASES: Record<string, Case> = {
   'render-doubles': renderCase('"'),
   'render-primes': renderCase('"1\''),
   'render-apostrophes': renderCase("a'"),
+  // Emoji: a rendering in two-byte characters.
+  'render-smileys': renderCase('hi :) there ;-) 8O :mrgreen: '),
   slider: async () => {
     const target = await site();
     const slides = Array.from({ length: 200 }, (_, slide) => ({
