@@ -8,6 +8,7 @@
  * that no request holds the loop longer than 50 ms. Cases:
  *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`) and of smileys (a
  *                   rendering in two-byte characters): the write, then the first read (nothing cached yet)
+ *   revisions-*     the revisions of such a post, read for the first time
  *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write through `cms.sliders`, then the
  *                   first read; the write as a request body, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
@@ -131,6 +132,14 @@ const renderCase = (unit: string): Case => async () => {
   return [['write', write], ['first read', read]];
 };
 
+/** The revisions of an 8 MiB post, read for the first time (each renders its content, as the post does). */
+const revisionsCase = (unit: string): Case => async () => {
+  const target = await site({ maxParsedBodyBytes: 4 * SIZE });
+  const id = idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Dense', content: fill(unit), status: 'publish' })));
+  await send(target, 'POST', `/cms/v2/posts/${id}`, wire({ title: 'Dense, edited' }));
+  return [['first read', await measured(target, () => send(target, 'GET', `/cms/v2/posts/${id}/revisions`))]];
+};
+
 const CASES: Record<string, Case> = {
   'render-quote-pairs': renderCase('\'"'),
   'render-doubles': renderCase('"'),
@@ -138,6 +147,7 @@ const CASES: Record<string, Case> = {
   'render-apostrophes': renderCase("a'"),
   // Emoji: a rendering in two-byte characters.
   'render-smileys': renderCase('hi :) there ;-) 8O :mrgreen: '),
+  'revisions-doubles': revisionsCase('"'),
   slider: async () => {
     const target = await site();
     const slides = Array.from({ length: 200 }, (_, slide) => ({
