@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { entityTagOf } from './cache/conditional.js';
+import { ChunkedText } from './chunked-text.js';
 import { EncodedJson } from './encode.js';
 import { nextTurn, TURN_MS } from './turn.js';
 
@@ -32,7 +33,7 @@ function isWalkable(value: object): boolean {
  * it allocates nothing.
  */
 export function isLargeJson(value: unknown): boolean {
-  if (typeof value === 'string') return value.length >= LARGE_JSON_CHARS;
+  if (typeof value === 'string' || value instanceof ChunkedText) return value.length >= LARGE_JSON_CHARS;
   if (value === null || typeof value !== 'object' || !isWalkable(value)) return false;
   return estimateLeft(value, LARGE_JSON_CHARS) <= 0;
 }
@@ -53,7 +54,7 @@ function estimateLeft(node: object, left: number): number {
 }
 
 function childLeft(child: unknown, left: number): number {
-  if (typeof child === 'string') return left - child.length;
+  if (typeof child === 'string' || child instanceof ChunkedText) return left - child.length;
   if (child === null || typeof child !== 'object') return left - 1;
   // Bytes and values with their own JSON form (an answer already encoded) are not walked.
   if (ArrayBuffer.isView(child) || typeof (child as { toJSON?: unknown }).toJSON === 'function') return left - 1;
@@ -63,7 +64,15 @@ function childLeft(child: unknown, left: number): number {
 /** The JSON text of `value` in pieces, in order; their concatenation is `JSON.stringify(value)`. */
 function* pieces(value: unknown): Generator<string> {
   if (typeof value === 'string' && value.length > PIECE_CHARS) {
+    yield '"';
     yield* stringPieces(value);
+    yield '"';
+    return;
+  }
+  if (value instanceof ChunkedText) {
+    yield '"';
+    for (const chunk of value.chunks) yield* stringPieces(chunk);
+    yield '"';
     return;
   }
   if (value === null || typeof value !== 'object' || !isWalkable(value) || !isLargeJson(value)) {
@@ -95,9 +104,11 @@ function* pieces(value: unknown): Generator<string> {
   yield '}';
 }
 
-/** A long string's JSON text in slices, never cutting a surrogate pair (each half alone would be escaped). */
+/**
+ * A long string's JSON text without its quotes, in slices, never cutting a surrogate pair (each half alone would
+ * be escaped).
+ */
 function* stringPieces(text: string): Generator<string> {
-  yield '"';
   let start = 0;
   while (start < text.length) {
     let end = Math.min(text.length, start + PIECE_CHARS);
@@ -106,7 +117,6 @@ function* stringPieces(text: string): Generator<string> {
     yield JSON.stringify(text.slice(start, end)).slice(1, -1);
     start = end;
   }
-  yield '"';
 }
 
 /** Takes a turn of the event loop once the work since the last one has held it for `TURN_MS`. */
@@ -120,31 +130,38 @@ export function turnTaker(): () => Promise<void> {
 }
 
 /**
+ * The JSON text of `value` as UTF-8 bytes, given to `take` piece by piece in order, with turns of the event loop
+ * between pieces.
+ */
+async function eachEncodedPiece(value: unknown, take: (bytes: Uint8Array) => void): Promise<void> {
+  const turn = turnTaker();
+  let pending = '';
+  for (const piece of pieces(value)) {
+    pending += piece;
+    if (pending.length >= PIECE_CHARS) {
+      take(encoder.encode(pending));
+      pending = '';
+      await turn();
+    }
+  }
+  take(encoder.encode(pending));
+}
+
+/**
  * `value` as JSON bytes with their entity tag, built in turns when it is large; `null` when it is small (the caller
  * encodes it in one call, as before).
  */
 export async function encodeLargeJson(value: unknown): Promise<EncodedJson | null> {
   if (!isLargeJson(value)) return null;
-  const turn = turnTaker();
   const hash = createHash('sha1');
   const chunks: Uint8Array[] = [];
-  let pending = '';
   let length = 0;
-  const flush = () => {
-    const bytes = encoder.encode(pending);
-    pending = '';
+  await eachEncodedPiece(value, (bytes) => {
     hash.update(bytes);
     chunks.push(bytes);
     length += bytes.byteLength;
-  };
-  for (const piece of pieces(value)) {
-    pending += piece;
-    if (pending.length >= PIECE_CHARS) {
-      flush();
-      await turn();
-    }
-  }
-  flush();
+  });
+  const turn = turnTaker();
   // Every byte is written below: no need to clear them first.
   const bytes = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
   let offset = 0;
@@ -156,6 +173,17 @@ export async function encodeLargeJson(value: unknown): Promise<EncodedJson | nul
   const encoded = new EncodedJson(bytes);
   encoded.etag = entityTagOf(hash);
   return encoded;
+}
+
+/**
+ * The base64 digest (`algorithm`, a `node:crypto` hash) of the UTF-8 bytes of `JSON.stringify(value)`, hashed in
+ * pieces with turns when the value is large: the digest is the one hashing the whole text at once gives.
+ */
+export async function jsonDigestInTurns(value: unknown, algorithm: string): Promise<string> {
+  const hash = createHash(algorithm);
+  if (isLargeJson(value)) await eachEncodedPiece(value, (bytes) => hash.update(bytes));
+  else hash.update(JSON.stringify(value) ?? 'null');
+  return hash.digest('base64');
 }
 
 /** The entity tag of bytes that may be large: hashed in slices, with turns, when they are. */

@@ -1,5 +1,6 @@
 import type { JsonSchema } from './args/schema.js';
 import type { Links, LinkTarget } from './context.js';
+import { ChunkedText } from './chunked-text.js';
 
 const API_REL_PREFIX = 'https://api.w.org/';
 
@@ -8,7 +9,7 @@ const API_REL_PREFIX = 'https://api.w.org/';
  * an answer built afresh passes here, so it loops in place (no entry arrays) and compiles each pattern once.
  */
 export function filterByContext(data: unknown, schema: JsonSchema, context: string): unknown {
-  if (data === null || typeof data !== 'object') return data;
+  if (data === null || typeof data !== 'object' || data instanceof ChunkedText) return data;
   const type = schema.type ?? (schema.properties ? 'object' : undefined);
   if (type === undefined) return data;
   const hasArray = type === 'array' || (Array.isArray(type) && type.includes('array'));
@@ -99,7 +100,7 @@ function fieldTree(fields: readonly string[]): FieldTree {
 }
 
 function intersect(data: unknown, tree: FieldTree): unknown {
-  if (data === null || typeof data !== 'object') return data;
+  if (data === null || typeof data !== 'object' || data instanceof ChunkedText) return data;
   const output: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     const spec = tree[key];

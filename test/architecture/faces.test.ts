@@ -10,7 +10,7 @@ import { ROOT } from './graph.js';
  */
 const CEILINGS: Record<string, number> = {
   'src/index.ts': 175,
-  'src/content/post-type/index.ts': 77,
+  'src/content/post-type/index.ts': 79,
 };
 
 /** The names a module exports through `export { … } from` lists (the form both faces are written in). */

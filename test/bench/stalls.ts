@@ -6,9 +6,11 @@
  * longest gap (Linux; a busy machine's wall-clock gaps also hold time spent waiting for a core) and the reader's
  * slowest answer. Bodies go in as bytes and answers are encoded as an adapter encodes them. The goal is
  * that no request holds the loop longer than 50 ms. Cases:
- *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`): the write, then the
- *                   first read (nothing cached yet)
- *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write, then the first read
+ *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`) and of smileys (a
+ *                   rendering in two-byte characters): the write, then the first read (nothing cached yet)
+ *   revisions-*     the revisions of such a post, read for the first time
+ *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write through `cms.sliders`, then the
+ *                   first read; the write as a request body, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
  *   wxr-export      the WXR export of 10,000 posts
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
@@ -130,22 +132,38 @@ const renderCase = (unit: string): Case => async () => {
   return [['write', write], ['first read', read]];
 };
 
+/** The revisions of an 8 MiB post, read for the first time (each renders its content, as the post does). */
+const revisionsCase = (unit: string): Case => async () => {
+  const target = await site({ maxParsedBodyBytes: 4 * SIZE });
+  const id = idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Dense', content: fill(unit), status: 'publish' })));
+  await send(target, 'POST', `/cms/v2/posts/${id}`, wire({ title: 'Dense, edited' }));
+  return [['first read', await measured(target, () => send(target, 'GET', `/cms/v2/posts/${id}/revisions`))]];
+};
+
 const CASES: Record<string, Case> = {
   'render-quote-pairs': renderCase('\'"'),
   'render-doubles': renderCase('"'),
   'render-primes': renderCase('"1\''),
   'render-apostrophes': renderCase("a'"),
+  // Emoji: a rendering in two-byte characters.
+  'render-smileys': renderCase('hi :) there ;-) 8O :mrgreen: '),
+  'revisions-doubles': revisionsCase('"'),
   slider: async () => {
     const target = await site();
     const slides = Array.from({ length: 200 }, (_, slide) => ({
       slide: { title: `Slide ${slide}`, publish: { state: 'published', from: '', to: '' }, timeline: { duration: [700], easeIn: ['default'] } },
       layers: Array.from({ length: 50 }, (_, index) => layer(slide, index)),
     }));
-    const write = await measured(target, () => target.cms.sliders.create({
-      alias: 'bench', title: 'Bench', settings: { general: { lazyLoad: 'none' }, source: { type: 'gallery' } }, slides,
-    }));
+    const slider = (alias: string) => ({
+      alias, title: 'Bench', settings: { general: { lazyLoad: 'none' }, source: { type: 'gallery' } }, slides,
+    });
+    const write = await measured(target, () => target.cms.sliders.create(slider('bench')));
     const read = await measured(target, () => send(target, 'GET', '/slider/sliders/bench'));
-    return [['write', write], ['first read', read]];
+    // As an author's editor saves it: the body read off the wire, checked and stored, then read by a visitor.
+    const request = wire(slider('bench-http'));
+    const httpWrite = await measured(target, () => send(target, 'POST', '/slider/sliders', request));
+    const httpRead = await measured(target, () => send(target, 'GET', '/slider/sliders/bench-http'));
+    return [['write', write], ['first read', read], [`write over HTTP (${(request.byteLength / 2 ** 20).toFixed(1)} MiB)`, httpWrite], ['first read', httpRead]];
   },
   batch: async () => {
     const target = await site({ maxBatchSize: 2000 });

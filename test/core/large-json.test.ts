@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { entityTag } from '../../src/core/cache/conditional.js';
-import { encodedIfLarge, encodeLargeJson, entityTagInTurns, isLargeJson, LARGE_JSON_CHARS } from '../../src/core/large-json.js';
+import { createHash } from 'node:crypto';
+import { ChunkedText } from '../../src/core/chunked-text.js';
+import { encodedIfLarge, encodeLargeJson, entityTagInTurns, isLargeJson, jsonDigestInTurns, LARGE_JSON_CHARS } from '../../src/core/large-json.js';
 import { EncodedJson } from '../../src/core/encode.js';
 
 const decoder = new TextDecoder();
@@ -24,6 +26,27 @@ describe('large JSON answers encoded in turns', () => {
       assert.ok(encoded);
       assert.equal(decoder.decode(encoded.bytes), expected);
       assert.equal(encoded.etag, entityTag(new TextEncoder().encode(expected)));
+    }
+  });
+
+  it('encodes chunked texts as the strings they stand for', async () => {
+    const chunks = ['<p>&#8220;"a"\n', '\u0001\ud83d\ude00'.repeat(50_000), 'b\\'.repeat(100_000), '', '\u2019</p>'];
+    const value = { content: { raw: 'x', rendered: new ChunkedText(chunks) }, list: [new ChunkedText(['a', 'b'])] };
+    const plain = { content: { raw: 'x', rendered: chunks.join('') }, list: ['ab'] };
+    assert.ok(isLargeJson(value));
+    assert.ok(isLargeJson(new ChunkedText(['y'.repeat(LARGE_JSON_CHARS)])));
+    const encoded = await encodeLargeJson(value);
+    assert.ok(encoded);
+    assert.equal(decoder.decode(encoded.bytes), JSON.stringify(plain));
+    assert.equal(JSON.stringify(value), JSON.stringify(plain));
+  });
+
+  it('digests the JSON text in pieces as in one call', async () => {
+    const large = [{ id: 1, content: '"\'\ud83d\ude00'.repeat(200_000), rendered: new ChunkedText(['<p>', 'z'.repeat(300_000)]) }, 3, null];
+    const small = [{ id: 2, content: 'short' }, 0, null];
+    for (const value of [large, small]) {
+      const expected = createHash('sha256').update(JSON.stringify(value)).digest('base64');
+      assert.equal(await jsonDigestInTurns(value, 'sha256'), expected);
     }
   });
 

@@ -5,6 +5,7 @@
  * category or author in the permalink) name none, and their fragments live for one state of the store.
  */
 import * as crypto from 'node:crypto';
+import { isLargeJson, jsonDigestInTurns } from '../../core/large-json.js';
 import type { StoragePort } from '../../ports/storage.js';
 import type { TaxonomyName } from '../taxonomy/index.js';
 import type { PostTypeDefinition } from './definition.js';
@@ -69,7 +70,8 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
     const terms = await sources.termsOf(taxonomy.taxonomy as TaxonomyName);
     parts.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
   }
-  return digest(JSON.stringify(parts));
+  // A record of several megabytes is hashed in pieces, with turns of the event loop between them.
+  return isLargeJson(parts) ? jsonDigestInTurns(parts, 'sha256') : digest(JSON.stringify(parts));
 }
 
 /** SHA-256 in one call where Node has it (20.12 and later: several times faster on short texts). */

@@ -21,6 +21,7 @@ export { listVisibility } from './visibility.js';
 export { parseSearch, relevanceRank, textSearch } from './search.js';
 
 export { preparePost, passwordMatches } from './prepare.js';
+export { renderedContentAsync, renderedExcerptAsync } from './render-cache.js';
 export { REST_BASES } from './links.js';
 export { pageUri, permalinkOf, type LinkEnvironment } from './permalink.js';
 export { uniquePostSlug } from './unique-slug.js';

@@ -6,6 +6,7 @@
  * so it is taken from the same cache. Both caches are bounded in entries and in characters held, so large posts
  * cannot make them hold more than a few tens of megabytes.
  */
+import type { ChunkedText } from '../../core/chunked-text.js';
 import { renderContent, renderExcerpt } from '../render/index.js';
 import { OFF_THREAD_CHARACTERS, renderOffThread } from '../render/pool/jobs.js';
 
@@ -13,15 +14,18 @@ const LIMIT = 1_000;
 /** Characters of source and output one cache holds at most; an entry larger than a quarter of it is not kept. */
 const CHARACTER_BUDGET = 32 * 1024 * 1024;
 
+/** A rendering: a string, or chunks when it is very long and came from a worker thread. */
+type Rendered = string | ChunkedText;
+
 class TextCache<Key> {
-  readonly #entries = new Map<Key, { value: string; size: number }>();
+  readonly #entries = new Map<Key, { value: Rendered; size: number }>();
   #characters = 0;
 
-  get(key: Key, keySize: number, compute: () => string): string {
+  get(key: Key, keySize: number, compute: () => string): Rendered {
     return this.peek(key) ?? this.put(key, keySize, compute());
   }
 
-  async getAsync(key: Key, keySize: number, compute: () => Promise<string>): Promise<string> {
+  async getAsync(key: Key, keySize: number, compute: () => Promise<Rendered>): Promise<Rendered> {
     return this.peek(key) ?? this.put(key, keySize, await compute());
   }
 
@@ -30,7 +34,7 @@ class TextCache<Key> {
     return keySize <= CHARACTER_BUDGET / 4;
   }
 
-  peek(key: Key): string | undefined {
+  peek(key: Key): Rendered | undefined {
     const hit = this.#entries.get(key);
     if (hit === undefined) return undefined;
     this.#entries.delete(key);
@@ -38,7 +42,7 @@ class TextCache<Key> {
     return hit.value;
   }
 
-  put(key: Key, keySize: number, value: string): string {
+  put<Value extends Rendered>(key: Key, keySize: number, value: Value): Value {
     const size = keySize + value.length;
     if (size > CHARACTER_BUDGET / 4) return value;
     this.#entries.set(key, { value, size });
@@ -56,23 +60,26 @@ const contents = new TextCache<string>();
 const excerpts = new TextCache<string>();
 
 export function renderedContent(raw: string): string {
-  return contents.get(raw, raw.length, () => renderContent(raw));
+  return String(contents.get(raw, raw.length, () => renderContent(raw)));
 }
 
 export function renderedExcerpt(excerpt: string, content: string, excerptLength: number | undefined): string {
   const key = excerptKey(excerpt, content, excerptLength);
-  return excerpts.get(key, key.length, () => renderExcerpt(excerpt, content, { excerptLength, renderTeaser: renderedContent }));
+  return String(excerpts.get(key, key.length, () => renderExcerpt(excerpt, content, { excerptLength, renderTeaser: renderedContent })));
 }
 
-/** As `renderedContent`, with large texts rendered on a worker thread (the same output; the loop stays free). */
-export function renderedContentAsync(raw: string): string | Promise<string> {
+/**
+ * As `renderedContent`, with large texts rendered on a worker thread (the same output; the loop stays free): the
+ * very longest come back as chunks, which answers encode as the same JSON string.
+ */
+export function renderedContentAsync(raw: string): Rendered | Promise<Rendered> {
   if (raw.length <= OFF_THREAD_CHARACTERS) return renderedContent(raw);
   const render = () => renderOffThread({ kind: 'content', raw }, renderedContent);
   return TextCache.keeps(raw.length) ? contents.getAsync(raw, raw.length, render) : render();
 }
 
 /** As `renderedExcerpt`, with large texts rendered on a worker thread. */
-export function renderedExcerptAsync(excerpt: string, content: string, excerptLength: number | undefined): string | Promise<string> {
+export function renderedExcerptAsync(excerpt: string, content: string, excerptLength: number | undefined): Rendered | Promise<Rendered> {
   if (excerpt.length + content.length <= OFF_THREAD_CHARACTERS) return renderedExcerpt(excerpt, content, excerptLength);
   if (!TextCache.keeps(excerpt.length + content.length)) return renderOffThread({ kind: 'excerpt', excerpt, content, excerptLength }, renderedContent);
   const key = excerptKey(excerpt, content, excerptLength);

@@ -4,8 +4,9 @@
  */
 import type { Item, Links, RequestContext } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';
-import { renderContent, renderExcerpt, renderTitle } from '../render/index.js';
-import { postsIn, REST_BASES, type PostRecord, type PostType } from '../post-type/index.js';
+import { phpTrim } from '../../format/php.js';
+import { renderExcerpt, renderTitle } from '../render/index.js';
+import { postsIn, renderedContentAsync, renderedExcerptAsync, REST_BASES, type PostRecord, type PostType } from '../post-type/index.js';
 
 export interface RevisionPrepareOptions {
   /** Whether `_fields` asks for a top-level field. */
@@ -63,9 +64,14 @@ export async function prepareRevision(record: PostRecord, options: RevisionPrepa
     const rendered = renderTitle(record.title, { status: record.status, hasPassword: record.password !== '', protectedPrefix: true });
     data.title = { raw: record.title, rendered };
   }
-  if (want('content')) data.content = { raw: record.content, rendered: renderContent(record.content) };
+  // Rendered as a post's are (large texts on a worker thread, cached), to the same text as `renderContent`.
+  if (want('content')) data.content = { raw: record.content, rendered: await renderedContentAsync(record.content) };
   if (options.hasExcerpt && want('excerpt')) {
-    data.excerpt = { raw: record.excerpt, rendered: renderExcerpt(record.excerpt, record.content, { generateFromContent: false }) };
+    // A stored excerpt renders without the content; a blank one is never generated from it.
+    const rendered = phpTrim(record.excerpt) === ''
+      ? renderExcerpt(record.excerpt, record.content, { generateFromContent: false })
+      : await renderedExcerptAsync(record.excerpt, '', undefined);
+    data.excerpt = { raw: record.excerpt, rendered };
   }
   if (record.parent <= 0 || (!want('_links') && !want('_embedded'))) return { data };
   const links: Links = { parent: [{ href: options.url(await options.routeOfPost(record.parent)) }] };

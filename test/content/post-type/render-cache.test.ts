@@ -47,3 +47,19 @@ test('large texts render on a worker thread to the same bytes, while the event l
   const small = 'It\'s "small".';
   assert.equal(renderedContentAsync(small), renderContent(small), 'a small text renders in place, synchronously');
 });
+
+test('a rendering too long to copy between threads in one piece comes back in chunks, the same text', async () => {
+  const { renderedContentAsync, renderedExcerptAsync } = await import('../../../src/content/post-type/render-cache.js');
+  const { ChunkedText, WHOLE_TEXT_CHARS } = await import('../../../src/core/chunked-text.js');
+  // Every quote renders as a seven-character entity: the rendering is several times the text.
+  const oneByte = `Intro\n\n${'"a" '.repeat(Math.ceil(WHOLE_TEXT_CHARS / 6))}`;
+  const twoByte = `\u{1F600} ${oneByte} \u2019`;
+  for (const text of [oneByte, twoByte]) {
+    const rendered = await renderedContentAsync(text);
+    assert.ok(rendered instanceof ChunkedText);
+    assert.equal(rendered.toString(), renderContent(text));
+    const excerpt = await renderedExcerptAsync(text, '', undefined);
+    assert.ok(excerpt instanceof ChunkedText);
+    assert.equal(excerpt.toString(), renderExcerpt(text, ''));
+  }
+});

@@ -7,6 +7,7 @@
  * (some serverless runtimes), everything renders in place. A full queue answers 503 `rest_render_busy`.
  */
 import { availableParallelism } from 'node:os';
+import { ChunkedText, chunkedTextOf, isTextBytes } from '../../../core/chunked-text.js';
 import { CmsError } from '../../../core/errors.js';
 import { PoolBusyError, PoolUnavailableError, WorkerPool } from '../../../core/worker-pool.js';
 import { renderContent } from '../content.js';
@@ -31,11 +32,15 @@ function workerEntry(): URL {
 
 let pool: WorkerPool | null = null;
 
-/** What `job` renders to, computed where the main thread does not wait for it. */
-export async function renderOffThread(job: RenderJob, renderTeaser: (text: string) => string): Promise<string> {
+/**
+ * What `job` renders to, computed where the main thread does not wait for it. A very long rendering (over
+ * `WHOLE_TEXT_CHARS`) comes back as a `ChunkedText`, read from the worker's bytes in turns.
+ */
+export async function renderOffThread(job: RenderJob, renderTeaser: (text: string) => string): Promise<string | ChunkedText> {
   pool ??= new WorkerPool({ entry: workerEntry(), size: Math.max(1, Math.min(2, availableParallelism() - 1)), maxQueue: QUEUE, idleMs: IDLE_MS });
+  let value: unknown;
   try {
-    return (await pool.run(job)) as string;
+    value = await pool.run(job);
   } catch (error) {
     if (error instanceof PoolUnavailableError) return renderInPlace(job, renderTeaser);
     if (error instanceof PoolBusyError) {
@@ -48,6 +53,7 @@ export async function renderOffThread(job: RenderJob, renderTeaser: (text: strin
     if (error instanceof Error) throw error;
     throw new Error(`Rendering failed: ${(error as { message?: unknown })?.message}`);
   }
+  return isTextBytes(value) ? chunkedTextOf(value) : value as string;
 }
 
 function renderInPlace(job: RenderJob, renderTeaser: (text: string) => string): string {

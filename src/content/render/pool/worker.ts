@@ -1,5 +1,6 @@
 /** The render worker thread: renders large content and generated excerpts off the main thread. */
 import { parentPort } from 'node:worker_threads';
+import { textBytes, WHOLE_TEXT_CHARS } from '../../../core/chunked-text.js';
 import type { WorkerReply } from '../../../core/worker-pool.js';
 import { renderContent } from '../content.js';
 import { renderExcerpt } from '../excerpt.js';
@@ -16,15 +17,23 @@ const rendered = (raw: string) => {
 
 port.on('message', ({ id, message }: { id: number; message: RenderJob }) => {
   let reply: WorkerReply;
+  const transfer: ArrayBuffer[] = [];
   try {
-    const value = message.kind === 'content'
+    const text = message.kind === 'content'
       ? rendered(message.raw)
       : renderExcerpt(message.excerpt, message.content, { excerptLength: message.excerptLength, renderTeaser: rendered });
-    reply = { id, ok: true, value };
+    if (text.length <= WHOLE_TEXT_CHARS) {
+      reply = { id, ok: true, value: text };
+    } else {
+      // Copying a long string into the main thread would hold its loop; its bytes are handed over instead.
+      const value = textBytes(text);
+      if (value.bytes.byteLength === value.bytes.buffer.byteLength) transfer.push(value.bytes.buffer as ArrayBuffer);
+      reply = { id, ok: true, value };
+    }
   } catch (error) {
     reply = { id, ok: false, error: { name: (error as Error)?.name ?? 'Error', message: (error as Error)?.message ?? String(error) } };
   }
-  port.postMessage(reply);
+  port.postMessage(reply, transfer);
 });
 
 port.postMessage({ ready: true });
