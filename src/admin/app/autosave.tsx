@@ -53,7 +53,8 @@ export function useAutosave(input: AutosaveInput): { notice: ReactNode } {
       if (snapshot === lastSaved.current) return;
       lastSaved.current = snapshot;
       if (!record.id) {
-        if (title || blocks.length) void save('draft');
+        // A new item with no title, content or excerpt is refused by the API (empty_content): nothing to save yet.
+        if (title || excerpt || content) void save('draft');
         return;
       }
       apiFetch({ path: `/wp/v2/${base}/${record.id}/autosaves`, method: 'POST', data: { title, excerpt, content } }).catch(() => {
