@@ -224,6 +224,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     services: deps,
     site: deps.site,
     currentSite: siteSettings.current,
+    knownSite: siteSettings.known,
     maxBodyBytes,
     maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),

@@ -21,7 +21,7 @@ import { bodyTooLarge, emptyBody, mediaTypeOf, parseBody, type ParsedBody } from
 import type { FragmentCache } from './cache/fragments.js';
 import type { Generations } from './cache/generation.js';
 import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } from './cache/policy.js';
-import { keptAnswer, replyWith } from './cache/reply.js';
+import { keptAnswer, replyWith, type ReplyRequest } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { HandlerResult, Principal, RequestContext, Services } from './context.js';
 import { responseWithBody } from './encode.js';
@@ -59,6 +59,8 @@ export interface DispatcherOptions {
    * the store's change token when the dispatcher has read it for this request.
    */
   currentSite?: (changeToken?: string) => Promise<SiteSettings>;
+  /** The settings `currentSite` would answer for this change token, when known without waiting. */
+  knownSite?: (changeToken: string) => SiteSettings | undefined;
   authenticate?: Authenticator;
   /** Called with every unexpected error (the response is a bare 500 `internal_error`). */
   onError?: (error: unknown) => void;
@@ -117,9 +119,13 @@ export class Dispatcher implements RouteSteps {
       if (seen && user) seen.userId = user.id;
       if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
       // Without a body there is nothing to parse, and no promise turn to wait for.
-      body = request.parsedBody === undefined && !request.body?.length
-        ? Object.assign(emptyBody(), { mediaType: mediaTypeOf(incoming.headers['content-type']) })
-        : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
+      const contentType = incoming.headers['content-type'];
+      if (request.parsedBody === undefined && !request.body?.length) {
+        body = emptyBody();
+        if (contentType !== undefined) body.mediaType = mediaTypeOf(contentType);
+      } else {
+        body = await parseBody(request, contentType, this.options.maxParsedBodyBytes);
+      }
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
       const { site } = await this.#siteFor(request);
@@ -130,10 +136,11 @@ export class Dispatcher implements RouteSteps {
     // then follow the same state of the store.
     const changeToken = this.options.generations?.sources.changeToken;
     const token = changeToken ? await changeToken() : undefined;
-    const { settings, site } = await this.#siteFor(request, token);
+    const known = token === undefined ? undefined : this.options.knownSite?.(token);
+    const { settings, site } = known ? this.#siteOf(known, request) : await this.#siteFor(request, token);
 
     const kept = keptRoute(this.options.registry, request, incoming, body);
-    if (kept) return this.#throughCache(kept, request, incoming, body, user, site, settings, token);
+    if (kept) return this.#keptAnswer(kept, request, incoming, user, site, settings, token) ?? this.#throughCache(kept, request, incoming, body, user, site, settings, token);
     return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
   }
 
@@ -143,6 +150,22 @@ export class Dispatcher implements RouteSteps {
     const headers = Object.assign(fixedHeaders(site, this.options.headerPrefix, incoming.jsonp), answer.headers);
     Object.assign(headers, transportHeaders(incoming, answer.status, user));
     return responseWithBody(answer.status, stringHeaders(headers), incoming.realMethod === 'HEAD' ? null : answer.body);
+  }
+
+  /**
+   * The kept answer of a route declared `cache`, when the current generation is known without waiting and holds
+   * one; undefined otherwise (`#throughCache` then looks again, or computes it). No promise turn on a hit.
+   */
+  #keptAnswer(
+    route: Route, request: CmsRequest, incoming: Incoming, user: Principal | null, site: Site, settings: SiteSettings, token: string | undefined,
+  ): CmsResponse | undefined {
+    const { responseCache: cache, generations, registry } = this.options;
+    if (!cache || !generations || token === undefined) return undefined;
+    const generation = generations.known(settings, registry.routes.length, token);
+    if (!generation) return undefined;
+    const key = answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user });
+    const kept = key === null ? undefined : cache.get(key, generation);
+    return kept && replyWith(kept, replyRequest(incoming, user));
   }
 
   /**
@@ -158,7 +181,7 @@ export class Dispatcher implements RouteSteps {
     const key = cache && generation
       ? answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user })
       : null;
-    const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
+    const reply = replyRequest(incoming, user);
     const kept = key === null ? undefined : cache!.get(key, generation!);
     if (kept) return replyWith(kept, reply);
     const tracker = new KeepTracker(registry);
@@ -210,8 +233,20 @@ export class Dispatcher implements RouteSteps {
 
   /** The settings for this request (the same object until a value changes: kept answers follow it), and its site. */
   async #siteFor(request: CmsRequest, token?: string): Promise<{ settings: SiteSettings; site: Site }> {
-    const settings = this.options.currentSite ? await this.options.currentSite(token) : this.options.site;
-    return { settings, site: resolveSite(settings, request.baseUrl, this.options.registry.names) };
+    return this.#siteOf(this.options.currentSite ? await this.options.currentSite(token) : this.options.site, request);
+  }
+
+  /** The last site resolved, reused while the settings object and the request's API root stay the same. */
+  #lastSite: { settings: SiteSettings; baseUrl: string | undefined; site: Site } | null = null;
+
+  #siteOf(settings: SiteSettings, request: CmsRequest): { settings: SiteSettings; site: Site } {
+    const last = this.#lastSite;
+    if (last !== null && last.settings === settings && last.baseUrl === request.baseUrl) return last;
+    const site = resolveSite(settings, request.baseUrl, this.options.registry.names);
+    // Under a named time zone the offset follows the clock (daylight saving time): such a site is resolved afresh.
+    const fixedOffset = settings.gmtOffset !== undefined || !settings.timezone;
+    if (fixedOffset) this.#lastSite = { settings, baseUrl: request.baseUrl, site };
+    return { settings, site };
   }
 
   #checkBodySize(request: CmsRequest, incoming: Incoming, limit: number): void {
@@ -362,6 +397,11 @@ export class Dispatcher implements RouteSteps {
 /** A promise (or any thenable) rather than a value at hand: only those are waited for, a turn each. */
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** How a kept answer is sent to this request: HEAD or not, its `If-None-Match`, and the transport headers. */
+function replyRequest(incoming: Incoming, user: Principal | null): ReplyRequest {
+  return { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
 }
 
 /** The request as routes see it; made only when a route runs (a kept answer needs none of it). */
