@@ -71,6 +71,8 @@ interface RememberedLogin {
   username: string;
   uuid: string;
   passwordHash: string;
+  /** The user and principal last found for it, and the store's change token they were read under. */
+  seen?: { token: string; user: UserRecord; principal: Principal };
 }
 
 export type BasicAuthenticator = (input: BasicAuthenticationInput) => Promise<Principal | undefined>;
@@ -84,7 +86,8 @@ export type BasicAuthenticator = (input: BasicAuthenticationInput) => Promise<Pr
  * keyed by an HMAC of it under a key derived from the site secret. A remembered login is used only while the
  * user still holds that very application password (same uuid and hash) under the same login or email, and the
  * principal is always built from the user as stored now, so a revoke, a new password, a login change or a role
- * change takes effect on the next request. Failures are never remembered.
+ * change takes effect on the next request. Failures are never remembered. While the store's change token stays
+ * the same the user is as it was, so the principal found for a remembered credential is reused until it moves.
  */
 export function createBasicAuthenticator(services: BasicAuthenticationServices, options: CredentialMemoryOptions = {}): BasicAuthenticator {
   const rememberMs = options.rememberMs ?? 2 * 60 * 1000;
@@ -108,6 +111,15 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
 
   return async (input) => {
     const header = input.headers.authorization;
+    // A remembered header was verified, so it reads as Basic credentials: it is looked up before it is parsed.
+    const remembering = remembered !== undefined && header !== undefined;
+    const rememberedKey = remembering ? keyOf(header) : '';
+    const recalled = remembering ? remembered!.get(rememberedKey) : undefined;
+    if (recalled) {
+      const principal = await principalRecalled(recalled, input, services);
+      if (principal !== null) return principal;
+      remembered!.delete(rememberedKey);
+    }
     const credentials = parseBasicAuthorization(header);
     if (credentials === null) return undefined;
     const throttle = services.loginThrottle ?? null;
@@ -120,13 +132,6 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
     }
     const memory = rememberMs > 0 ? memoryOf() : null;
     const key = memory ? keyOf(header!) : '';
-    const known = memory?.get(key);
-    if (known) {
-      const user = await getUser(services.storage, known.userId);
-      const used = user?.application_passwords.find((record) => record.uuid === known.uuid && record.password_hash === known.passwordHash);
-      if (user && used && answersTo(user, known.username)) return principalFor(user, used.uuid, input, services);
-      memory!.delete(key);
-    }
     const holder = await findApplicationPasswordHolder(credentials.username, directoryOf(services.storage));
     // One user's login and email count together; a name that finds nobody counts as itself.
     const subject = holder === null ? { name: credentials.username } : { userId: holder.user.id };
@@ -166,16 +171,39 @@ async function tagQuietly(storage: StoragePort, userId: number, uuid: string, pa
   }
 }
 
+/**
+ * The principal of a remembered credential, or null when it no longer logs in (the entry is then forgotten). The
+ * user is read again unless the store's change token is the one it was last read under.
+ */
+async function principalRecalled(known: RememberedLogin, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<Principal | null> {
+  const token = services.storage.changeToken ? await services.storage.changeToken() : undefined;
+  const seen = known.seen;
+  if (seen !== undefined && seen.token === token) {
+    await recordUseQuietly(seen.user, known.uuid, input, services);
+    return seen.principal;
+  }
+  const user = await getUser(services.storage, known.userId);
+  const used = user?.application_passwords.find((record) => record.uuid === known.uuid && record.password_hash === known.passwordHash);
+  if (!user || !used || !answersTo(user, known.username)) return null;
+  const principal = await principalFor(user, used.uuid, input, services);
+  if (token !== undefined) known.seen = { token, user, principal };
+  return principal;
+}
+
 function answersTo(user: UserRecord, username: string): boolean {
   const name = username.toLowerCase();
   return user.login.toLowerCase() === name || user.email.toLowerCase() === name;
 }
 
 async function principalFor(user: UserRecord, uuid: string, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<Principal> {
+  await recordUseQuietly(user, uuid, input, services);
+  return applicationPasswordPrincipalOf(user, services.roles, uuid);
+}
+
+async function recordUseQuietly(user: UserRecord, uuid: string, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<void> {
   try {
     await recordApplicationPasswordUse(services.storage, services.clock, user.id, uuid, input.remoteAddress ?? null, user);
   } catch {
     // A failed usage stamp must not turn a valid login into an error; the next request records it again.
   }
-  return applicationPasswordPrincipalOf(user, services.roles, uuid);
 }

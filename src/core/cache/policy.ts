@@ -127,11 +127,40 @@ export function answerKey(varies: Varies, parts: KeyParts): string | null {
  */
 export function identityOf(user: Principal | null): string | null {
   if (user === null) return '';
+  const remembered = identities.get(user);
+  if (remembered !== undefined) return remembered;
+  let identity: string;
   try {
-    return JSON.stringify(user, (_name, value: unknown) => (value instanceof Set ? setText(value) : value));
+    identity = JSON.stringify(user, (_name, value: unknown) => (value instanceof Set ? setText(value) : value));
   } catch {
     return null;
   }
+  if (isFixed(user)) identities.set(user, identity);
+  return identity;
+}
+
+/** The identities of principals that cannot change (see `isFixed`), worked out once each. */
+const identities = new WeakMap<Principal, string>();
+
+/**
+ * Whether a principal's identity can never change: a frozen plain object whose fields are data (no getters), each
+ * a plain value, a frozen array of plain values or a sealed set, as `createPrincipal` makes them. Any other
+ * principal is spelt out every time.
+ */
+function isFixed(user: Principal): boolean {
+  const prototype: unknown = Object.getPrototypeOf(user);
+  if (!Object.isFrozen(user) || (prototype !== Object.prototype && prototype !== null)) return false;
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(user))) {
+    if (!('value' in descriptor)) return false;
+    const value: unknown = descriptor.value;
+    if (isPlainValue(value) || isSealedSet(value)) continue;
+    if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype || !Object.isFrozen(value) || !value.every(isPlainValue)) return false;
+  }
+  return true;
+}
+
+function isPlainValue(value: unknown): boolean {
+  return value === null || (typeof value !== 'object' && typeof value !== 'function');
 }
 
 /** The caller's roles and capabilities; anonymous callers apart from every signed-in one. */
