@@ -28,6 +28,8 @@ const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encodi
 export interface BasicAuthenticationInput {
   headers: Readonly<Record<string, string>>;
   remoteAddress?: string;
+  /** The store's change token as this request reads it (see `RequestChangeToken` in the dispatcher). */
+  changeToken?: { read(): Promise<string>; written(): void };
 }
 
 export interface BasicAuthenticationServices {
@@ -176,12 +178,15 @@ async function tagQuietly(storage: StoragePort, userId: number, uuid: string, pa
  * user is read again unless the store's change token is the one it was last read under.
  */
 async function principalRecalled(known: RememberedLogin, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<Principal | null> {
-  const token = services.storage.changeToken ? await services.storage.changeToken() : undefined;
+  const token = input.changeToken ? await input.changeToken.read() : services.storage.changeToken ? await services.storage.changeToken() : undefined;
   const seen = known.seen;
   if (seen !== undefined && seen.token === token) {
-    await recordUseQuietly(seen.user, known.uuid, input, services);
+    // The request may go on with the token just read only while nothing was written since.
+    if (await recordUseQuietly(seen.user, known.uuid, input, services)) input.changeToken?.written();
     return seen.principal;
   }
+  // What follows may write (the usage stamp, or a full login when this one no longer counts).
+  input.changeToken?.written();
   const user = await getUser(services.storage, known.userId);
   const used = user?.application_passwords.find((record) => record.uuid === known.uuid && record.password_hash === known.passwordHash);
   if (!user || !used || !answersTo(user, known.username)) return null;
@@ -200,10 +205,12 @@ async function principalFor(user: UserRecord, uuid: string, input: BasicAuthenti
   return applicationPasswordPrincipalOf(user, services.roles, uuid);
 }
 
-async function recordUseQuietly(user: UserRecord, uuid: string, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<void> {
+/** Stamps the usage; true when it wrote, or tried to. */
+async function recordUseQuietly(user: UserRecord, uuid: string, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<boolean> {
   try {
-    await recordApplicationPasswordUse(services.storage, services.clock, user.id, uuid, input.remoteAddress ?? null, user);
+    return await recordApplicationPasswordUse(services.storage, services.clock, user.id, uuid, input.remoteAddress ?? null, user);
   } catch {
     // A failed usage stamp must not turn a valid login into an error; the next request records it again.
+    return true;
   }
 }

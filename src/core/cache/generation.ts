@@ -73,8 +73,9 @@ export class Generations {
    * `current` without waiting, when the generation of `token` and `settings` has started already: it, or null when
    * nothing may be kept now; undefined when only `current` can tell.
    */
-  known(settings: object, routes: number, token: string): Generation | null | undefined {
+  known(settings: object, routes: number, token: string | undefined): Generation | null | undefined {
     const generation = this.#current;
+    if (token === undefined) return undefined;
     if (!generation?.isFor(token, settings, routes)) return undefined;
     return this.sources.now() < generation.expiresAt ? generation : null;
   }
