@@ -5,7 +5,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { compileTrustProxy, type ProxyTrust } from '../src/core/client-address.js';
-import { mountTarget, normalizePrefix, outsideApi, readEventedBody, splitTarget, type MountTarget } from '../src/core/mount.js';
+import { eventedBodyAtHand, mountTarget, normalizePrefix, outsideApi, readEventedBody, splitTarget, type MountTarget } from '../src/core/mount.js';
 import { encodeResponse, type Cms, type CmsRequest, type EncodedResponse, type TrustProxy } from '../src/index.js';
 
 export interface NodeAdapterOptions {
@@ -52,7 +52,8 @@ export const baseUrlOf = (req: IncomingMessage, apiRootPath: string, trustProxy:
 /** Answers one API request; failures reading the request go to `next` when given, else the socket is dropped. */
 export async function serveNode(cms: Cms, req: IncomingMessage, res: ServerResponse, target: NodeTarget, options: NodeAdapterOptions, next?: (error?: unknown) => void): Promise<void> {
   try {
-    const read = target.body !== undefined || target.parsedBody !== undefined ? { complete: true } : await readBody(req, cms.maxBodyBytes);
+    const read = target.body !== undefined || target.parsedBody !== undefined ? { complete: true }
+      : eventedBodyAtHand(req, cms.maxBodyBytes) ?? await readBody(req, cms.maxBodyBytes);
     const user = options.user ? await options.user(req) : undefined;
     const { path, query, baseUrl, body = read.body, parsedBody, remoteAddress } = target;
     const response = await cms.handle({ method: req.method ?? 'GET', path, query, headers: req.headers, body, parsedBody, baseUrl, remoteAddress, user });

@@ -210,7 +210,10 @@ export function createCms(options: CmsOptions = {}): Cms {
   const siteSettings = resources.depsOf(settingsResource).settings;
   const authenticationSteps: AuthenticationStep[] = [];
   // The host's hook first; when it knows nobody (null), HTTP Basic application passwords are tried.
-  if (options.authenticate) authenticationSteps.push(async (input) => (await options.authenticate!(input)) ?? undefined);
+  // The host's hook is not handed the request's change token: what it writes is seen by reads after it.
+  if (options.authenticate) {
+    authenticationSteps.push(async ({ changeToken: _token, ...input }) => (await options.authenticate!(input)) ?? undefined);
+  }
   authenticationSteps.push(createBasicAuthenticator({ ...deps, loginThrottle: deps.throttles.login }, options.credentialMemory));
 
   // Routes in the index's order: the index, the root routes, then each namespace's root followed by its own routes.
@@ -224,6 +227,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     services: deps,
     site: deps.site,
     currentSite: siteSettings.current,
+    knownSite: siteSettings.known,
     maxBodyBytes,
     maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),

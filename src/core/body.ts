@@ -31,6 +31,13 @@ export function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/** The empty body of a request that sent none, with the media type its `Content-Type` names (if any). */
+export function emptyBodyOf(contentType: string | undefined): ParsedBody {
+  const body = emptyBody();
+  if (contentType !== undefined) body.mediaType = mediaTypeOf(contentType);
+  return body;
+}
+
 /** An empty body, for requests made inside the pipeline. */
 export function emptyBody(): ParsedBody {
   return { json: undefined, jsonError: null, form: Object.create(null) as ParamMap, files: [], raw: EMPTY_BYTES, mediaType: '' };

@@ -17,11 +17,12 @@
  * Batches and embeds run requests inside it through `prepareInternal` (internal.ts). Every error, whatever
  * throws it, goes through `toCmsError()`.
  */
-import { bodyTooLarge, emptyBody, mediaTypeOf, parseBody, type ParsedBody } from './body.js';
+import { isThenable, RequestChangeToken, type Authenticator } from './caller.js';
+import { bodyTooLarge, emptyBodyOf, parseBody, type ParsedBody } from './body.js';
 import type { FragmentCache } from './cache/fragments.js';
 import type { Generations } from './cache/generation.js';
 import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } from './cache/policy.js';
-import { keptAnswer, replyWith } from './cache/reply.js';
+import { keptAnswer, keptReply, replyRequest, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { HandlerResult, Principal, RequestContext, Services } from './context.js';
 import { responseWithBody } from './encode.js';
@@ -38,16 +39,14 @@ import { pagingHeaders } from './paging.js';
 import { render, splitPath, type InternalDispatch } from './render.js';
 import { isHandlerResult } from './response.js';
 import { isFieldIncluded, parseList } from './shape.js';
-import { resolveSite, type Site, type SiteSettings } from './site.js';
+import { resolveSite, SiteResolver, type Site, type SiteSettings } from './site.js';
 import {
   discoveryLink, envelope, fixedHeaders, formatBody, jsonpRefusal, readIncoming, stringHeaders, transportHeaders,
   type Answer, type Incoming,
 } from './transport.js';
 import type { CmsRequest, CmsResponse } from './types.js';
 
-/** Resolves who is calling: a principal, null for anonymous, or a thrown `CmsError` for bad credentials. */
-export type Authenticator = (request: { headers: Readonly<Record<string, string>>; user: CmsRequest['user']; remoteAddress?: string }) =>
-  Promise<Principal | null> | Principal | null;
+export type { Authenticator } from './caller.js';
 
 export interface DispatcherOptions {
   registry: Registry;
@@ -59,6 +58,8 @@ export interface DispatcherOptions {
    * the store's change token when the dispatcher has read it for this request.
    */
   currentSite?: (changeToken?: string) => Promise<SiteSettings>;
+  /** The settings `currentSite` would answer for this change token, when known without waiting. */
+  knownSite?: (changeToken: string) => SiteSettings | undefined;
   authenticate?: Authenticator;
   /** Called with every unexpected error (the response is a bare 500 `internal_error`). */
   onError?: (error: unknown) => void;
@@ -110,15 +111,17 @@ export class Dispatcher implements RouteSteps {
 
     let user: Principal | null = null;
     let body: ParsedBody;
+    const changeToken = this.options.generations?.sources.changeToken;
+    const requestToken = changeToken && incoming.headers.authorization !== undefined ? new RequestChangeToken(changeToken) : undefined;
     try {
       this.#checkBodySize(request, incoming, this.options.maxBodyBytes);
-      const found = this.#authenticate(request, incoming);
+      const found = this.#authenticate(request, incoming, requestToken);
       user = isThenable(found) ? await found : found;
       if (seen && user) seen.userId = user.id;
       if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
       // Without a body there is nothing to parse, and no promise turn to wait for.
       body = request.parsedBody === undefined && !request.body?.length
-        ? Object.assign(emptyBody(), { mediaType: mediaTypeOf(incoming.headers['content-type']) })
+        ? emptyBodyOf(incoming.headers['content-type'])
         : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
@@ -126,13 +129,16 @@ export class Dispatcher implements RouteSteps {
       return this.#respond({ status: error.status, headers: { ...error.headers }, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
     }
 
-    // The store's change token is read once, after authentication (which may write): the settings and the caches
-    // then follow the same state of the store.
-    const changeToken = this.options.generations?.sources.changeToken;
-    const token = changeToken ? await changeToken() : undefined;
-    const { settings, site } = await this.#siteFor(request, token);
+    // The store's change token is read once, after authentication (which may write; it may have read the token
+    // already, and then said whether it wrote since): the settings and the caches then follow the same state.
+    const token = requestToken ? await requestToken.read() : changeToken ? await changeToken() : undefined;
+    const known = token === undefined ? undefined : this.options.knownSite?.(token);
+    const { settings, site } = known ? this.#siteOf(known, request) : await this.#siteFor(request, token);
 
     const kept = keptRoute(this.options.registry, request, incoming, body);
+    const { responseCache, generations, registry } = this.options;
+    const hit = kept && keptReply(responseCache, generations?.known(settings, registry.routes.length, token), kept, request, incoming, user, site);
+    if (hit) return hit;
     if (kept) return this.#throughCache(kept, request, incoming, body, user, site, settings, token);
     return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
   }
@@ -158,7 +164,7 @@ export class Dispatcher implements RouteSteps {
     const key = cache && generation
       ? answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user })
       : null;
-    const reply = { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
+    const reply = replyRequest(incoming, user);
     const kept = key === null ? undefined : cache!.get(key, generation!);
     if (kept) return replyWith(kept, reply);
     const tracker = new KeepTracker(registry);
@@ -210,8 +216,13 @@ export class Dispatcher implements RouteSteps {
 
   /** The settings for this request (the same object until a value changes: kept answers follow it), and its site. */
   async #siteFor(request: CmsRequest, token?: string): Promise<{ settings: SiteSettings; site: Site }> {
-    const settings = this.options.currentSite ? await this.options.currentSite(token) : this.options.site;
-    return { settings, site: resolveSite(settings, request.baseUrl, this.options.registry.names) };
+    return this.#siteOf(this.options.currentSite ? await this.options.currentSite(token) : this.options.site, request);
+  }
+
+  readonly #sites = new SiteResolver();
+
+  #siteOf(settings: SiteSettings, request: CmsRequest): { settings: SiteSettings; site: Site } {
+    return { settings, site: this.#sites.resolve(settings, request.baseUrl, this.options.registry.names) };
   }
 
   #checkBodySize(request: CmsRequest, incoming: Incoming, limit: number): void {
@@ -221,10 +232,11 @@ export class Dispatcher implements RouteSteps {
   }
 
   /** The caller; waits only when the authenticator answers with a promise. */
-  #authenticate(request: CmsRequest, incoming: Incoming): Promise<Principal | null> | Principal | null {
+  #authenticate(request: CmsRequest, incoming: Incoming, changeToken: RequestChangeToken | undefined): Promise<Principal | null> | Principal | null {
     if (!this.options.authenticate) return null;
     const input: Parameters<Authenticator>[0] = { headers: incoming.headers, user: request.user };
     if (request.remoteAddress) input.remoteAddress = request.remoteAddress;
+    if (changeToken) input.changeToken = changeToken;
     const found = this.options.authenticate(input);
     return isThenable(found) ? Promise.resolve(found).then((principal) => principal ?? null) : found ?? null;
   }
@@ -357,11 +369,6 @@ export class Dispatcher implements RouteSteps {
     if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
     return Object.freeze(context);
   }
-}
-
-/** A promise (or any thenable) rather than a value at hand: only those are waited for, a turn each. */
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** The request as routes see it; made only when a route runs (a kept answer needs none of it). */

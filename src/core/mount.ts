@@ -72,7 +72,8 @@ export function normalizePrefix(prefix: string): string {
 
 /** Splits a request target into its raw path and raw query (without `?`); an absolute-form target loses its origin. */
 export function splitTarget(target: string): { pathname: string; query: string } {
-  const relative = target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?]*/i, '') || '/';
+  // The origin form (`/path?query`) is what clients send; only another form needs the expression.
+  const relative = target.charCodeAt(0) === 47 /* / */ ? target : target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?]*/i, '') || '/';
   const mark = relative.indexOf('?');
   return mark === -1
     ? { pathname: relative, query: '' }
@@ -115,9 +116,18 @@ export function forwardedParameter(value: string | string[] | null | undefined, 
 
 /** `http://host:port/prefix`, refusing scheme and host values that are not plausible (links are built from them). */
 export function apiRootUrl(proto: string | undefined, host: string | undefined, fallbackHost: string, prefix: string): string {
-  const scheme = proto && /^https?$/i.test(proto) ? proto.toLowerCase() : 'http';
-  const authority = host && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host) ? host : fallbackHost;
+  const scheme = proto === 'http' ? proto : proto && /^https?$/i.test(proto) ? proto.toLowerCase() : 'http';
+  const authority = host && (host === lastPlausibleHost || plausibleHost(host)) ? host : fallbackHost;
   return `${scheme}://${authority}${prefix}`;
+}
+
+/** The host last found plausible: requests to one server name it again and again. */
+let lastPlausibleHost: string | undefined;
+
+function plausibleHost(host: string): boolean {
+  if (!/^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host)) return false;
+  lastPlausibleHost = host;
+  return true;
 }
 
 /** The answer to a request outside the API when nothing else takes it: 404, pointing at the API. */
@@ -181,16 +191,28 @@ export interface EventedBody {
   pause(): unknown;
 }
 
+const NO_BODY = Object.freeze({ complete: true });
+const BODY_OVER_LIMIT = Object.freeze({ complete: false });
+
+/**
+ * What `readEventedBody` answers when nothing is to be read (no body, or one declared over the limit), without
+ * waiting; null when the body must be read.
+ */
+export function eventedBodyAtHand(source: EventedBody, limit: number): { readonly body?: Uint8Array; readonly complete: boolean } | null {
+  const declared = source.headers['content-length'];
+  if (typeof declared === 'string' && declaredOverLimit(declared, limit)) return BODY_OVER_LIMIT;
+  const hasBody = source.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
+  return !hasBody || source.readableEnded ? NO_BODY : null;
+}
+
 /**
  * Reads an evented body within the limit (see `BodyCollector`). A declared length over the limit is not read at
  * all, and a stream that runs past it stops being read (paused); either way `complete` is false: the core answers
  * 413 and the connection should close, as unread bytes remain.
  */
 export function readEventedBody(source: EventedBody, limit: number): Promise<{ body?: Uint8Array; complete: boolean }> {
-  const declared = source.headers['content-length'];
-  if (typeof declared === 'string' && declaredOverLimit(declared, limit)) return Promise.resolve({ complete: false });
-  const hasBody = source.headers['transfer-encoding'] !== undefined || (declared !== undefined && declared !== '0');
-  if (!hasBody || source.readableEnded) return Promise.resolve({ complete: true });
+  const settled = eventedBodyAtHand(source, limit);
+  if (settled !== null) return Promise.resolve(settled);
   const collector = new BodyCollector(limit);
   return new Promise((resolve, reject) => {
     const finish = (complete: boolean) => {

@@ -123,3 +123,17 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
   }
   return formatter;
 }
+
+/** The last site resolved, reused while the settings object and the request's API root stay the same. */
+export class SiteResolver {
+  #last: { settings: SiteSettings; baseUrl: string | undefined; site: Site } | null = null;
+
+  resolve(settings: SiteSettings, requestApiUrl: string | undefined, names: Names): Site {
+    const last = this.#last;
+    if (last !== null && last.settings === settings && last.baseUrl === requestApiUrl) return last.site;
+    const site = resolveSite(settings, requestApiUrl, names);
+    // Under a named time zone the offset follows the clock (daylight saving time): such a site is resolved afresh.
+    if (settings.gmtOffset !== undefined || !settings.timezone) this.#last = { settings, baseUrl: requestApiUrl, site };
+    return site;
+  }
+}

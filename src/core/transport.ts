@@ -40,30 +40,55 @@ export interface Answer {
 export const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
 
 export function readIncoming(request: CmsRequest): Incoming {
-  const headers = normalizeHeaders(request.headers);
-  const raw = typeof request.query === 'string' ? request.query : null;
-  const facts = typeof request.query === 'string' ? factsOfText(request.query) : hostQueryFacts(request.query);
-  const realMethod = request.method.toUpperCase();
-  const override = headers['x-http-method-override'];
-  const method = facts.method ?? (override ? override.toUpperCase() : realMethod);
-  const trimmed = (facts.restRoute ?? request.path).replace(/\/+$/, '');
-  // A query string is parsed only when something reads it: a kept answer needs none of its parameters.
-  let query = facts.query;
-  return {
-    realMethod,
-    method,
-    overrideHeader: Boolean(override),
-    path: trimmed === '' ? '/' : trimmed,
-    get query() {
-      return (query ??= parseQueryString(raw!));
-    },
-    headers,
-    get embed() {
-      return facts.embed ? embedParam(this.query._embed) : null;
-    },
-    envelope: facts.envelope,
-    jsonp: facts.jsonp,
-  };
+  return new IncomingRequest(request);
+}
+
+/** `Incoming` as a class: its lazy members live on the prototype, so reading a request builds one plain object. */
+class IncomingRequest implements Incoming {
+  realMethod: string;
+  method: string;
+  overrideHeader: boolean;
+  path: string;
+  headers: Record<string, string>;
+  envelope: boolean;
+  jsonp: boolean;
+  readonly #raw: string | null;
+  readonly #embed: boolean;
+  #query: ParamMap | undefined;
+
+  constructor(request: CmsRequest) {
+    const headers = normalizeHeaders(request.headers);
+    const raw = typeof request.query === 'string' ? request.query : null;
+    const facts = typeof request.query === 'string' ? factsOfText(request.query) : hostQueryFacts(request.query);
+    const realMethod = request.method.toUpperCase();
+    const override = headers['x-http-method-override'];
+    this.realMethod = realMethod;
+    this.method = facts.method ?? (override ? override.toUpperCase() : realMethod);
+    this.overrideHeader = Boolean(override);
+    this.path = routePath(facts.restRoute ?? request.path);
+    this.headers = headers;
+    this.envelope = facts.envelope;
+    this.jsonp = facts.jsonp;
+    this.#raw = raw;
+    this.#embed = facts.embed;
+    // A query string is parsed only when something reads it: a kept answer needs none of its parameters.
+    this.#query = facts.query;
+  }
+
+  get query(): ParamMap {
+    return (this.#query ??= parseQueryString(this.#raw!));
+  }
+
+  get embed(): true | string[] | null {
+    return this.#embed ? embedParam(this.query._embed) : null;
+  }
+}
+
+/** The route path: trailing slashes removed (`/` when nothing else is left). */
+function routePath(path: string): string {
+  if (path.charCodeAt(path.length - 1) !== 47 /* / */) return path === '' ? '/' : path;
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
 }
 
 /** What a query says about the request itself, before any route reads it; `query` is set for a host's own map. */
@@ -179,7 +204,12 @@ export function stringHeaders(headers: Record<string, string | number>): Record<
 
 export function normalizeHeaders(headers: HeaderMap | undefined): Record<string, string> {
   const normalized: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
+  if (headers === undefined) return normalized;
+  // Key by key rather than through `Object.entries`: no pair is allocated per header on every request.
+  const names = Object.keys(headers);
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index]!;
+    const value = headers[name];
     if (value === undefined) continue;
     normalized[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }

@@ -17,6 +17,8 @@ export interface SiteSettingsStore {
    * `changeToken`: the store's token, when the caller has just read it (so it is not read twice).
    */
   current(changeToken?: string): Promise<SiteSettings>;
+  /** What `current(changeToken)` answers, when it is known without reading the store; else undefined. */
+  known(changeToken: string): SiteSettings | undefined;
   /** The values written through `/settings`, by setting name. */
   stored(): Promise<Readonly<Record<string, unknown>>>;
   /** Writes values (null removes a stored value, so the host's or the default applies again). */
@@ -58,6 +60,7 @@ export function createSiteSettingsStore(storage: StoragePort, host: SiteSettings
 
   return {
     current: async (changeToken) => (await load(changeToken)).settings,
+    known: (changeToken) => (cached !== null && cached.token === changeToken ? cached.settings : undefined),
     stored: async () => (await load()).stored,
     async update(changes) {
       await storage.transaction(async (tx) => {

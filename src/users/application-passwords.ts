@@ -227,7 +227,7 @@ export async function tagApplicationPassword(storage: StoragePort, userId: numbe
   });
 }
 
-/** Stamps the last use (date and client address) of an application password, at most once a day. */
+/** Stamps the last use (date and client address) of an application password, at most once a day; true when it wrote (or tried). */
 export async function recordApplicationPasswordUse(
   storage: StoragePort,
   clock: Clock,
@@ -236,13 +236,13 @@ export async function recordApplicationPasswordUse(
   address: string | null,
   /** The user as just read, when the caller has it: most uses are recent, and then nothing more is read. */
   known?: UserRecord | null,
-): Promise<void> {
+): Promise<boolean> {
   const now = clock.now();
   const isRecent = (record: ApplicationPasswordRecord) =>
     record.last_used !== null && parseGmtDateTime(record.last_used) + USAGE_RECORDING_INTERVAL_MS > now.getTime();
   const user = known?.id === userId ? known : await getUser(storage, userId);
   const current = user?.application_passwords.find((record) => record.uuid === uuid);
-  if (current === undefined || isRecent(current)) return;
+  if (current === undefined || isRecent(current)) return false;
   await changePasswords(storage, userId, (passwords) => {
     const index = passwords.findIndex((record) => record.uuid === uuid);
     const record = passwords[index];
@@ -250,4 +250,5 @@ export async function recordApplicationPasswordUse(
     const used = { ...record, last_used: gmtDateTime(now), last_ip: address };
     return { passwords: passwords.map((entry, at) => (at === index ? used : entry)), result: null };
   });
+  return true;
 }

@@ -28,6 +28,8 @@ const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encodi
 export interface BasicAuthenticationInput {
   headers: Readonly<Record<string, string>>;
   remoteAddress?: string;
+  /** The store's change token as this request reads it (see `RequestChangeToken` in the dispatcher). */
+  changeToken?: { read(): Promise<string>; written(): void };
 }
 
 export interface BasicAuthenticationServices {
@@ -71,6 +73,8 @@ interface RememberedLogin {
   username: string;
   uuid: string;
   passwordHash: string;
+  /** The user and principal last found for it, and the store's change token they were read under. */
+  seen?: { token: string; user: UserRecord; principal: Principal };
 }
 
 export type BasicAuthenticator = (input: BasicAuthenticationInput) => Promise<Principal | undefined>;
@@ -84,7 +88,8 @@ export type BasicAuthenticator = (input: BasicAuthenticationInput) => Promise<Pr
  * keyed by an HMAC of it under a key derived from the site secret. A remembered login is used only while the
  * user still holds that very application password (same uuid and hash) under the same login or email, and the
  * principal is always built from the user as stored now, so a revoke, a new password, a login change or a role
- * change takes effect on the next request. Failures are never remembered.
+ * change takes effect on the next request. Failures are never remembered. While the store's change token stays
+ * the same the user is as it was, so the principal found for a remembered credential is reused until it moves.
  */
 export function createBasicAuthenticator(services: BasicAuthenticationServices, options: CredentialMemoryOptions = {}): BasicAuthenticator {
   const rememberMs = options.rememberMs ?? 2 * 60 * 1000;
@@ -110,6 +115,15 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
 
   return async (input) => {
     const header = input.headers.authorization;
+    // A remembered header was verified, so it reads as Basic credentials: it is looked up before it is parsed.
+    const remembering = remembered !== undefined && header !== undefined;
+    const rememberedKey = remembering ? keyOf(header) : '';
+    const recalled = remembering ? remembered!.get(rememberedKey) : undefined;
+    if (recalled) {
+      const principal = await principalRecalled(recalled, input, services);
+      if (principal !== null) return principal;
+      remembered!.delete(rememberedKey);
+    }
     const credentials = parseBasicAuthorization(header);
     if (credentials === null) return undefined;
     const throttle = services.loginThrottle ?? null;
@@ -121,20 +135,18 @@ export function createBasicAuthenticator(services: BasicAuthenticationServices, 
       throw invalidApplicationPasswordError();
     }
     const memory = rememberMs > 0 ? memoryOf() : null;
-    const key = memory ? keyOf(header!) : '';
-    let known = memory?.get(key);
-    const underWay = known ? undefined : verifying.get(key);
+    const key = memory ? (remembering ? rememberedKey : keyOf(header!)) : '';
+    const underWay = memory ? verifying.get(key) : undefined;
     if (underWay) {
       // The same header is being verified: wait for that rather than count an attempt of its own, so a burst of
       // one client's requests to a process that has not verified it yet is not refused as too many failures.
       await underWay.catch(() => undefined);
-      known = memory?.get(key);
-    }
-    if (known) {
-      const user = await getUser(services.storage, known.userId);
-      const used = user?.application_passwords.find((record) => record.uuid === known.uuid && record.password_hash === known.passwordHash);
-      if (user && used && answersTo(user, known.username)) return principalFor(user, used.uuid, input, services);
-      memory!.delete(key);
+      const known = memory!.get(key);
+      if (known) {
+        const principal = await principalRecalled(known, input, services);
+        if (principal !== null) return principal;
+        memory!.delete(key);
+      }
     }
     if (!memory) return verify(credentials, '', null, input);
     const verification = verify(credentials, key, memory, input);
@@ -188,16 +200,44 @@ async function tagQuietly(storage: StoragePort, userId: number, uuid: string, pa
   }
 }
 
+/**
+ * The principal of a remembered credential, or null when it no longer logs in (the entry is then forgotten). The
+ * user is read again unless the store's change token is the one it was last read under.
+ */
+async function principalRecalled(known: RememberedLogin, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<Principal | null> {
+  const token = input.changeToken ? await input.changeToken.read() : services.storage.changeToken ? await services.storage.changeToken() : undefined;
+  const seen = known.seen;
+  if (seen !== undefined && seen.token === token) {
+    // The request may go on with the token just read only while nothing was written since.
+    if (await recordUseQuietly(seen.user, known.uuid, input, services)) input.changeToken?.written();
+    return seen.principal;
+  }
+  // What follows may write (the usage stamp, or a full login when this one no longer counts).
+  input.changeToken?.written();
+  const user = await getUser(services.storage, known.userId);
+  const used = user?.application_passwords.find((record) => record.uuid === known.uuid && record.password_hash === known.passwordHash);
+  if (!user || !used || !answersTo(user, known.username)) return null;
+  const principal = await principalFor(user, used.uuid, input, services);
+  if (token !== undefined) known.seen = { token, user, principal };
+  return principal;
+}
+
 function answersTo(user: UserRecord, username: string): boolean {
   const name = username.toLowerCase();
   return user.login.toLowerCase() === name || user.email.toLowerCase() === name;
 }
 
 async function principalFor(user: UserRecord, uuid: string, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<Principal> {
+  await recordUseQuietly(user, uuid, input, services);
+  return applicationPasswordPrincipalOf(user, services.roles, uuid);
+}
+
+/** Stamps the usage; true when it wrote, or tried to. */
+async function recordUseQuietly(user: UserRecord, uuid: string, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<boolean> {
   try {
-    await recordApplicationPasswordUse(services.storage, services.clock, user.id, uuid, input.remoteAddress ?? null, user);
+    return await recordApplicationPasswordUse(services.storage, services.clock, user.id, uuid, input.remoteAddress ?? null, user);
   } catch {
     // A failed usage stamp must not turn a valid login into an error; the next request records it again.
+    return true;
   }
-  return applicationPasswordPrincipalOf(user, services.roles, uuid);
 }

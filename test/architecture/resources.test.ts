@@ -75,8 +75,9 @@ describe('the response cache, one policy', () => {
   it('decides when to forget in one place: no resource keeps its own memory of the change token', () => {
     const readers = [...TEXT].filter(([path, text]) => resourceFolders().some((folder) => path.startsWith(`${folder}/`)) && /\bchangeToken\b/.test(code(text)))
       .map(([path]) => path);
-    // The stored settings are read again when the token the dispatcher hands them differs; the webhooks' outbox
+    // The stored settings are read again when the token the dispatcher hands them differs, and so is the user of a
+    // remembered credential (its principal is reused only under the token it was read in); the webhooks' outbox
     // wraps the store and hands its token through unchanged.
-    assert.deepEqual(readers, ['src/settings/store.ts', 'src/webhooks/outbox.ts']);
+    assert.deepEqual(readers, ['src/settings/store.ts', 'src/users/authenticate.ts', 'src/webhooks/outbox.ts']);
   });
 });

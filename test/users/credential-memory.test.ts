@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCms } from '../../src/cms.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
+import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import type { StoragePort } from '../../src/ports/storage.js';
 import { send } from '../helpers/request.js';
 import { basic, siteWithMembers } from './setup.js';
@@ -84,6 +89,32 @@ describe('remembered application-password credentials', () => {
     assert.equal((await send(cms, 'GET', me, { headers: wrong })).status, 401);
     const otherUser = basic('editor', members.author.password);
     assert.equal((await send(cms, 'GET', me, { headers: otherUser })).status, 401);
+  });
+
+  it('read the user again once another store on the same file writes, however often it was recalled', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'quire-credentials-'));
+    const path = join(folder, 'site.db');
+    const here = sqliteStorage({ path });
+    const there = sqliteStorage({ path });
+    try {
+      const { cms, members } = await siteWithMembers({ storage: here });
+      const other = createCms({ site: { url: 'http://example.test' }, storage: there });
+      const page = { json: { title: 'About', status: 'publish' } };
+      for (let round = 0; round < 3; round += 1) {
+        assert.equal((await send(cms, 'GET', `${me}?context=edit`, { headers: members.editor.headers })).status, 200);
+      }
+      await other.users.update(members.editor.id, { roles: ['subscriber'] });
+      assert.equal((await send(cms, 'POST', '/cms/v2/pages', { ...page, headers: members.editor.headers })).status, 403);
+      const [password] = await other.users.listApplicationPasswords(members.author.id);
+      assert.equal((await send(cms, 'GET', me, { headers: members.author.headers })).status, 200);
+      assert.equal((await send(cms, 'GET', me, { headers: members.author.headers })).status, 200);
+      await other.users.revokeApplicationPassword(members.author.id, password!.uuid);
+      assert.equal((await send(cms, 'GET', me, { headers: members.author.headers })).status, 401);
+    } finally {
+      await here.close();
+      await there.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('forget a credential once its time is up', async () => {

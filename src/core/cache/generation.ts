@@ -70,6 +70,17 @@ export class Generations {
   }
 
   /**
+   * `current` without waiting, when the generation of `token` and `settings` has started already: it, or null when
+   * nothing may be kept now; undefined when only `current` can tell.
+   */
+  known(settings: object, routes: number, token: string | undefined): Generation | null | undefined {
+    const generation = this.#current;
+    if (token === undefined) return undefined;
+    if (!generation?.isFor(token, settings, routes)) return undefined;
+    return this.sources.now() < generation.expiresAt ? generation : null;
+  }
+
+  /**
    * Whether nothing can have fallen due by the clock: the store is unchanged since its next scheduled date was
    * read, and the clock is before that date. False without a change token. `token`: as for `current`.
    */

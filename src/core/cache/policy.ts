@@ -29,8 +29,33 @@ export function keptRoute(registry: Registry, request: CmsRequest, incoming: Inc
   const safe = (method: string) => method === 'GET' || method === 'HEAD';
   if (!safe(incoming.method) || !safe(incoming.realMethod)) return null;
   if (body.raw.length > 0 || request.parsedBody !== undefined) return null;
-  const route = registry.match('GET', incoming.path)?.route;
-  return route?.cache ? route : null;
+  return cachedRouteOf(registry, incoming.path);
+}
+
+/**
+ * The GET route of each path asked for lately, when it is declared `cache` (null otherwise): a path is matched
+ * against the routes once, not on every request. Forgotten whenever the number of routes changes; bounded in
+ * entries and in the length of the paths kept.
+ */
+const cachedRoutes = new WeakMap<Registry, { routes: number; byPath: Map<string, Route | null> }>();
+const MAX_REMEMBERED_PATHS = 500;
+const MAX_REMEMBERED_PATH_LENGTH = 1000;
+
+function cachedRouteOf(registry: Registry, path: string): Route | null {
+  let memory = cachedRoutes.get(registry);
+  if (memory === undefined || memory.routes !== registry.routes.length) {
+    memory = { routes: registry.routes.length, byPath: new Map() };
+    cachedRoutes.set(registry, memory);
+  }
+  const known = memory.byPath.get(path);
+  if (known !== undefined) return known;
+  const route = registry.match('GET', path)?.route;
+  const found = route?.cache ? route : null;
+  if (path.length <= MAX_REMEMBERED_PATH_LENGTH) {
+    if (memory.byPath.size >= MAX_REMEMBERED_PATHS) memory.byPath.clear();
+    memory.byPath.set(path, found);
+  }
+  return found;
 }
 
 /** Whether what one answer computes may still be kept: it turns false at the first thing that rules it out. */
@@ -102,11 +127,40 @@ export function answerKey(varies: Varies, parts: KeyParts): string | null {
  */
 export function identityOf(user: Principal | null): string | null {
   if (user === null) return '';
+  const remembered = identities.get(user);
+  if (remembered !== undefined) return remembered;
+  let identity: string;
   try {
-    return JSON.stringify(user, (_name, value: unknown) => (value instanceof Set ? setText(value) : value));
+    identity = JSON.stringify(user, (_name, value: unknown) => (value instanceof Set ? setText(value) : value));
   } catch {
     return null;
   }
+  if (isFixed(user)) identities.set(user, identity);
+  return identity;
+}
+
+/** The identities of principals that cannot change (see `isFixed`), worked out once each. */
+const identities = new WeakMap<Principal, string>();
+
+/**
+ * Whether a principal's identity can never change: a frozen plain object whose fields are data (no getters), each
+ * a plain value, a frozen array of plain values or a sealed set, as `createPrincipal` makes them. Any other
+ * principal is spelt out every time.
+ */
+function isFixed(user: Principal): boolean {
+  const prototype: unknown = Object.getPrototypeOf(user);
+  if (!Object.isFrozen(user) || (prototype !== Object.prototype && prototype !== null)) return false;
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(user))) {
+    if (!('value' in descriptor)) return false;
+    const value: unknown = descriptor.value;
+    if (isPlainValue(value) || isSealedSet(value)) continue;
+    if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype || !Object.isFrozen(value) || !value.every(isPlainValue)) return false;
+  }
+  return true;
+}
+
+function isPlainValue(value: unknown): boolean {
+  return value === null || (typeof value !== 'object' && typeof value !== 'function');
 }
 
 /** The caller's roles and capabilities; anonymous callers apart from every signed-in one. */

@@ -4,9 +4,16 @@
  * answered 304 when the client's `If-None-Match` matches.
  */
 import { EncodedJson, encodeBody, responseFromBytes, withEncodedBody } from '../encode.js';
+import type { Principal } from '../context.js';
+import { transportHeaders, type Incoming } from '../transport.js';
 import type { CmsResponse } from '../types.js';
 import { entityTag, noneMatch, notModifiedHeaders } from './conditional.js';
-import type { KeptAnswer } from './response-cache.js';
+import type { Route } from '../registry.js';
+import type { Site } from '../site.js';
+import type { CmsRequest } from '../types.js';
+import type { Generation } from './generation.js';
+import { answerKey } from './policy.js';
+import type { KeptAnswer, ResponseCache } from './response-cache.js';
 
 const decoder = new TextDecoder();
 
@@ -19,6 +26,25 @@ export function keptAnswer(status: number, headers: Record<string, string>, body
   // Joined fragments may be answered again and again: their tag is computed once.
   const etag = body instanceof EncodedJson ? (body.etag ??= entityTag(bytes)) : entityTag(bytes);
   return { status, headers: Object.assign({}, headers, { ETag: etag, 'Cache-Control': 'no-cache' }), bytes, kind, etag };
+}
+
+/** How a kept answer is sent to this request: HEAD or not, its `If-None-Match`, and the transport headers. */
+export function replyRequest(incoming: Incoming, user: Principal | null): ReplyRequest {
+  return { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
+}
+
+/**
+ * The kept answer of a route declared `cache` for this request, when the generation is known without waiting
+ * (`Generations.known`) and the cache holds one; undefined otherwise. No promise turn on a hit.
+ */
+export function keptReply(
+  cache: ResponseCache | undefined, generation: Generation | null | undefined, route: Route, request: CmsRequest, incoming: Incoming,
+  user: Principal | null, site: Site,
+): CmsResponse | undefined {
+  if (!cache || !generation) return undefined;
+  const key = answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user });
+  const kept = key === null ? undefined : cache.get(key, generation);
+  return kept && replyWith(kept, replyRequest(incoming, user));
 }
 
 export interface ReplyRequest {

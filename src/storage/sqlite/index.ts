@@ -147,7 +147,16 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
         records.text.holding = false;
       }
     })),
-    changeToken: async () => `${instance}.${await outside.state()}`,
+    changeToken: () => {
+      // Read at once where the view can (no transaction to wait for): one promise, no further turns.
+      let state: string | Promise<string>;
+      try {
+        state = outside.state();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return typeof state === 'string' ? Promise.resolve(`${instance}.${state}`) : state.then((settled) => `${instance}.${settled}`);
+    },
     schemaVersion: () => schemaVersion(db),
     schemaCurrent: async () => schemaVersion(db) === MIGRATIONS[MIGRATIONS.length - 1]!.version,
     backup: async (destination) => {
@@ -170,8 +179,8 @@ function registerFold(connection: BetterSqlite3.Database): void {
 /** How reads outside transactions are made, the state of the data they see, and what a transaction wraps. */
 interface OutsideView {
   reads: Pick<StoragePort, 'get' | 'list'>;
-  /** This view's state of the data, for the change token. */
-  state(): Promise<string>;
+  /** This view's state of the data, for the change token: at once, or once a running transaction has ended. */
+  state(): string | Promise<string>;
   during<T>(transaction: () => Promise<T>): Promise<T>;
 }
 
@@ -184,7 +193,7 @@ function readerView(reader: BetterSqlite3.Database): OutsideView {
   const dataVersion = reader.prepare('PRAGMA data_version').pluck();
   return {
     reads: readOperations(sqliteSession(reader, records, () => {})),
-    state: async () => String(dataVersion.get()),
+    state: () => String(dataVersion.get()),
     during: (transaction) => transaction(),
   };
 }

@@ -88,6 +88,24 @@ describe('the caller in the key', () => {
     assert.notEqual(identityOf({ ...host, capabilities: new Set(['sealed set 1']) }), identityOf({ ...host, capabilities: new SealedSet(['read']) }));
   });
 
+  it('is read afresh for a frozen principal whose fields can still change', () => {
+    const roles = ['editor'];
+    const unfrozenList = Object.freeze({ id: 5, login: 'list', roles, capabilities: new SealedSet(['read']) }) as Principal;
+    const before = identityOf(unfrozenList);
+    roles.push('administrator');
+    assert.notEqual(identityOf(unfrozenList), before);
+    let login = 'first';
+    const withGetter = Object.freeze({ id: 6, get login() { return login; }, roles: Object.freeze(['author']), capabilities: new SealedSet(['read']) }) as Principal;
+    const first = identityOf(withGetter);
+    login = 'second';
+    assert.notEqual(identityOf(withGetter), first);
+    const nested = { level: 'one' };
+    const withObject = Object.freeze({ id: 7, login: 'n', roles: Object.freeze([]), capabilities: new SealedSet([]), extra: nested }) as unknown as Principal;
+    const plain = identityOf(withObject);
+    nested.level = 'two';
+    assert.notEqual(identityOf(withObject), plain);
+  });
+
   it('is null (nothing kept) for a principal that cannot be written out', () => {
     assert.equal(identityOf({ id: 1, login: 'x', roles: [], capabilities: new Set(), extra: 1n } as unknown as Principal), null);
     assert.equal(cacheKey({ ...parts, user: { id: 1, login: 'x', roles: [], capabilities: new Set(), extra: 1n } as unknown as Principal }), null);
