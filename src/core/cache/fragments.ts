@@ -25,6 +25,8 @@ export interface FragmentCacheOptions {
 export const DEFAULT_MAX_FRAGMENTS = 10_000;
 export const DEFAULT_MAX_FRAGMENT_BYTES = 32 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 64;
+/** Up to this many entries, the fragments of an older generation are deleted one by one rather than cleared. */
+const FEW_ENTRIES = 256;
 
 export class FragmentCache {
   readonly #options: FragmentCacheOptions;
@@ -70,6 +72,17 @@ export class FragmentCache {
     return this.#lasting?.size ?? 0;
   }
 
+  /**
+   * Forgets the older generation's fragments. Clearing the cache costs as much as its room (`maxEntries`), however
+   * little it holds, and the first read after every write pays for it: a few entries are deleted one by one.
+   */
+  #dropEntries(): void {
+    const entries = this.#entries;
+    if (!entries || entries.size === 0) return;
+    if (entries.size > FEW_ENTRIES) return entries.clear();
+    for (const key of [...entries.keys()]) entries.delete(key);
+  }
+
   #made(): LRUCache<string, EncodedJson> {
     return new LRUCache<string, EncodedJson>({
       max: Math.max(1, this.#options.maxEntries ?? DEFAULT_MAX_FRAGMENTS),
@@ -87,7 +100,7 @@ export class FragmentCache {
     const current = this.#generation;
     if (current === generation) return true;
     if (current && generation.serial <= current.serial) return false;
-    this.#entries?.clear();
+    this.#dropEntries();
     this.#generation = generation;
     return true;
   }
