@@ -40,3 +40,11 @@ export function copyJsonOut<T>(value: T): T {
   }
   return copy as T;
 }
+
+/** Freezes a JSON value and everything in it, in place; answers it. */
+export function freezeJson<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  const members = value as Record<string, unknown>;
+  for (const key in members) freezeJson(members[key]);
+  return Object.freeze(value);
+}
