@@ -117,11 +117,12 @@ export class FragmentCache {
 const entrySize = (entry: EncodedJson, key: string) => ENTRY_OVERHEAD_BYTES + key.length * 2 + entry.bytes.byteLength;
 
 /**
- * Least recently used entries within a count and a byte bound, in a `Map` (its order is the order of use), so
- * that clearing costs nothing but a new `Map`.
+ * Entries within a count and a byte bound, in a `Map` (oldest first), so that clearing costs nothing but a new
+ * `Map`. Eviction gives a second chance, as least-recently-used does but without reordering on every read: an
+ * entry read since it was last passed over moves to the back instead of going.
  */
 class RecentEntries {
-  #entries = new Map<string, EncodedJson>();
+  #entries = new Map<string, { value: EncodedJson; read: boolean }>();
   #bytes = 0;
 
   constructor(readonly maxEntries: number, readonly maxBytes: number) {}
@@ -131,12 +132,10 @@ class RecentEntries {
   }
 
   get(key: string): EncodedJson | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, value);
-    }
-    return value;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    entry.read = true;
+    return entry.value;
   }
 
   set(key: string, value: EncodedJson): void {
@@ -144,12 +143,18 @@ class RecentEntries {
     const size = entrySize(value, key);
     // As an `LRUCache` does, an entry larger than the whole bound is not kept.
     if (size > this.maxBytes) return;
-    this.#entries.set(key, value);
+    // Set counts as a read: a new entry is passed over once, as the ones read since the last pass are.
+    this.#entries.set(key, { value, read: true });
     this.#bytes += size;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#entries.size <= this.maxEntries && this.#bytes <= this.maxBytes) break;
+    while (this.#entries.size > this.maxEntries || this.#bytes > this.maxBytes) {
+      const [oldest, entry] = this.#entries.entries().next().value!;
       this.#entries.delete(oldest);
-      this.#bytes -= entrySize(entry, oldest);
+      if (entry.read) {
+        entry.read = false;
+        this.#entries.set(oldest, entry);
+      } else {
+        this.#bytes -= entrySize(entry.value, oldest);
+      }
     }
   }
 
@@ -160,10 +165,10 @@ class RecentEntries {
   }
 
   #delete(key: string): void {
-    const value = this.#entries.get(key);
-    if (value === undefined) return;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
     this.#entries.delete(key);
-    this.#bytes -= entrySize(value, key);
+    this.#bytes -= entrySize(entry.value, key);
   }
 }
 
