@@ -6,6 +6,7 @@
 import { args } from './args/define.js';
 import type { Paging, RequestContext } from './context.js';
 import { CmsError } from './errors.js';
+import { buildQueryString } from './query.js';
 
 /** Records on a page when `per_page` is not sent. */
 export const DEFAULT_PER_PAGE = 10;
@@ -140,21 +141,41 @@ export function pagingHeaders(figures: Paging, context: RequestContext, prefix: 
     [`${prefix}-Total`]: figures.total,
     [`${prefix}-TotalPages`]: figures.totalPages,
   };
-  // The links name the route in their path, so `rest_route` is not carried over.
-  const withPage = (page: number) => {
-    const query = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(context.query)) if (key !== 'rest_route') query[key] = context.query[key];
-    query.page = page;
-    return query;
-  };
+  const hasPrevious = figures.page > 1;
+  const hasNext = figures.totalPages > figures.page;
+  if (!hasPrevious && !hasNext) return headers;
+  const withPage = linkQuery(context.query);
   const links: string[] = [];
-  if (figures.page > 1) {
+  if (hasPrevious) {
     const previous = figures.previousUnclamped ? figures.page - 1 : Math.min(figures.page - 1, figures.totalPages);
-    links.push(`<${context.url(context.path, withPage(previous))}>; rel="prev"`);
+    links.push(`<${context.url(context.path)}?${withPage(previous)}>; rel="prev"`);
   }
-  if (figures.totalPages > figures.page) {
-    links.push(`<${context.url(context.path, withPage(figures.page + 1))}>; rel="next"`);
-  }
-  if (links.length > 0) headers.Link = links.join(', ');
+  if (hasNext) links.push(`<${context.url(context.path)}?${withPage(figures.page + 1)}>; rel="next"`);
+  headers.Link = links.join(', ');
   return headers;
+}
+
+/**
+ * The query string of a paging link to `page`: the request's parameters in their order, `page` in its place (or
+ * last), each encoded once for both links. The links name the route in their path, so `rest_route` is not carried
+ * over.
+ */
+function linkQuery(query: Readonly<Record<string, unknown>>): (page: number) => string {
+  const pieces: string[] = [];
+  let pageAt = -1;
+  for (const key of Object.keys(query)) {
+    if (key === 'rest_route') continue;
+    if (key === 'page') {
+      pageAt = pieces.length;
+      pieces.push('');
+      continue;
+    }
+    const piece = buildQueryString({ [key]: query[key] });
+    if (piece !== '') pieces.push(piece);
+  }
+  if (pageAt === -1) pageAt = pieces.push('') - 1;
+  return (page) => {
+    pieces[pageAt] = buildQueryString({ page });
+    return pieces.join('&');
+  };
 }

@@ -193,6 +193,10 @@ export function buildQueryString(params: Record<string, unknown>): string {
   return parts.join('&');
 }
 
+/** Text that `encodeQueryComponent` leaves as it is (most names and values in paging links). */
+const UNENCODED = /^[\w.-]*$/;
+
 function encodeQueryComponent(text: string): string {
+  if (UNENCODED.test(text)) return text;
   return encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -90,14 +90,22 @@ async function encodedNow(keyed: KeyedItem, shown: (record: Item) => unknown): P
   return await encodeLargeJson(data) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
 }
 
-/** The JSON array of these fragments: kept, or joined now (and tagged in turns when large). */
+/**
+ * The JSON array of these fragments: kept, or joined now (and tagged in turns when large). A list of fragments
+ * that all outlive generations is kept across them too (the first read after a write to another record finds it).
+ */
 async function joined(parts: EncodedJson[], scope: FragmentScope): Promise<EncodedJson> {
+  const { cache, generation } = scope;
   const key = listKey(parts);
-  const kept = scope.cache.get(scope.generation, key);
+  const lasting = parts.every((part) => cache.isLasting(part));
+  const kept = cache.get(generation, key) ?? (lasting ? cache.getLasting(generation, key) : undefined);
   if (kept) return kept;
   const list = new EncodedJson(joinJsonArray(parts.map((part) => part.bytes)));
   if (list.bytes.byteLength >= LARGE_JSON_CHARS) list.etag = await entityTagInTurns(list.bytes);
-  if (scope.keep()) scope.cache.set(scope.generation, key, list);
+  if (scope.keep()) {
+    cache.set(generation, key, list);
+    if (lasting) cache.setLasting(generation, key, list);
+  }
   return list;
 }
 

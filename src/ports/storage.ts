@@ -86,6 +86,12 @@ export interface ListQuery {
   limit?: number;
   /** When true, `total` is the number of matching records, ignoring `offset` and `limit`. */
   withTotal?: boolean;
+  /**
+   * When true, the caller only reads the records: a store may hand out the records it holds, deeply frozen,
+   * instead of copies (the memory store does; a record is then shared by every reader and can change nothing).
+   * Without it, records are copies the caller may change.
+   */
+  shared?: boolean;
 }
 
 export interface ListResult {

@@ -26,13 +26,25 @@ export function describeValue(value: unknown): string {
 /** Deep-copies a value already known to be JSON. */
 export function copyJsonOut<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item: unknown) => copyJsonOut(item)) as T;
-  // Every listed record is copied out: a plain key loop, without the entry arrays of `Object.entries`.
-  const copy: Record<string, unknown> = {};
-  const source = value as Record<string, unknown>;
-  for (const key of Object.keys(source)) {
-    const member = source[key];
-    setMember(copy, key, member === null || typeof member !== 'object' ? member : copyJsonOut(member));
+  if (Array.isArray(value)) {
+    const items = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index += 1) items[index] = copyJsonOut(value[index]);
+    return items as T;
+  }
+  // Every listed record is copied out: a spread clones its members in one step (own data properties, so a
+  // `__proto__` key stays an ordinary member), then only the nested objects are copied in turn.
+  const copy = { ...value } as Record<string, unknown>;
+  for (const key in copy) {
+    const member = copy[key];
+    if (member !== null && typeof member === 'object') copy[key] = copyJsonOut(member);
   }
   return copy as T;
+}
+
+/** Freezes a JSON value and everything in it, in place; answers it. */
+export function freezeJson<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  const members = value as Record<string, unknown>;
+  for (const key in members) freezeJson(members[key]);
+  return Object.freeze(value);
 }

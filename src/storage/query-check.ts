@@ -9,6 +9,8 @@ export interface CheckedQuery {
   /** `null`: no limit. */
   limit: number | null;
   withTotal: boolean;
+  /** The caller only reads the records (`ListQuery.shared`). */
+  shared: boolean;
 }
 
 const SCALAR_OPS = new Set(['eq', 'ne', 'lt', 'lte', 'gt', 'gte']);
@@ -35,6 +37,7 @@ export function checkQuery(query: ListQuery | undefined): CheckedQuery {
     offset: count(shape.offset, 'offset') ?? 0,
     limit: count(shape.limit, 'limit') ?? null,
     withTotal: shape.withTotal === true,
+    shared: shape.shared === true,
   };
 }
 

@@ -196,3 +196,18 @@ describe('memory store: isolation', () => {
     assert.equal((await store.get('posts', 2))!.title, 'b');
   });
 });
+
+describe('memory store: shared reads', () => {
+  it('hands out its own records deeply frozen, and copies to every other read', async () => {
+    const store = createMemoryStorage();
+    await store.insert('posts', { title: 'x', tags: ['a'], meta: { deep: { n: 1 } } });
+    const [shared] = (await store.list('posts', { shared: true })).items;
+    assert.ok(Object.isFrozen(shared) && Object.isFrozen(shared!.tags) && Object.isFrozen((shared!.meta as { deep: object }).deep));
+    assert.equal((await store.list('posts', { shared: true })).items[0], shared);
+    const [copy] = (await store.list('posts')).items;
+    assert.notEqual(copy, shared);
+    assert.ok(!Object.isFrozen(copy) && !Object.isFrozen(copy!.tags));
+    assert.throws(() => { (shared!.tags as string[]).push('b'); }, TypeError);
+    assert.deepEqual((await store.get('posts', 1))!.tags, ['a']);
+  });
+});

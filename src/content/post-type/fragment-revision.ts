@@ -1,8 +1,9 @@
 /**
  * The revision of a post-type record as its view fragment shows it (`KeyedItem.revision`): the stored record
- * whole, its revision history as its links show it (count, newest), and the names its term ids are ordered by.
- * Records whose fragment draws on more of other records (a parent's slug or type, the featured media's type, a
- * category or author in the permalink) name none, and their fragments live for one state of the store.
+ * whole (its digest), its revision history as its links show it (count, newest), and the names its term ids are
+ * ordered by. Records whose fragment draws on more of other records (a parent's slug or type, the featured
+ * media's type, a category or author in the permalink) name none, and their fragments live for one state of the
+ * store.
  */
 import * as crypto from 'node:crypto';
 import { isLargeJson, jsonDigestInTurns } from '../../core/large-json.js';
@@ -26,7 +27,12 @@ export interface RevisionSources {
 
 type Summary = Awaited<ReturnType<typeof revisionSummary>>;
 
-/** Most revisions read at once for an answer's records; with more, each record's history is read on its own. */
+/**
+ * Most revisions read at once for an answer's records, on average per record and in all; with more, each
+ * record's history is read on its own (its newest revision only): every revision read is a whole record copied
+ * out of the store, content and all, for a count and an id.
+ */
+const BATCH_REVISIONS_PER_RECORD = 2;
 const BATCH_REVISIONS = 200;
 
 /**
@@ -39,7 +45,7 @@ export function revisionHistories(storage: StoragePort, ids: readonly number[]):
     const { items, total } = await postsIn(storage).list({
       where: [{ field: 'parent', op: 'in', values: [...ids] }, { field: 'type', op: 'eq', value: 'revision' }],
       orderBy: [{ field: 'date', direction: 'desc' }],
-      limit: BATCH_REVISIONS,
+      limit: Math.min(BATCH_REVISIONS, ids.length * BATCH_REVISIONS_PER_RECORD),
       withTotal: true,
     });
     if ((total ?? Infinity) > items.length) return null;
@@ -63,7 +69,7 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
   if (record.featured_media > 0) return null;
   if (links.permalinkStructure.includes('%category%') || links.permalinkStructure.includes('%author%')) return null;
   const history = await sources.historyOf(record.id);
-  const parts: unknown[] = [record, history.count, history.latestId];
+  const parts: unknown[] = [recordDigest(record), history.count, history.latestId];
   for (const taxonomy of definition.taxonomies) {
     const ids = (record[taxonomy.restBase] as number[] | undefined) ?? [];
     if (ids.length === 0) continue;
@@ -72,6 +78,21 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
   }
   // A record of several megabytes is hashed in pieces, with turns of the event loop between them.
   return isLargeJson(parts) ? jsonDigestInTurns(parts, 'sha256') : digest(JSON.stringify(parts));
+}
+
+/**
+ * The digest of a stored record whole. A store that shares its records (`ListQuery.shared`) hands out the same
+ * frozen object until the record is written again, so its digest is worked out once, not on every answer after
+ * a write to another record.
+ */
+const sharedRecordDigests = new WeakMap<object, string>();
+
+function recordDigest(record: PostRecord): string {
+  const known = sharedRecordDigests.get(record);
+  if (known !== undefined) return known;
+  const computed = digest(JSON.stringify(record));
+  if (Object.isFrozen(record)) sharedRecordDigests.set(record, computed);
+  return computed;
 }
 
 /** SHA-256 in one call where Node has it (20.12 and later: several times faster on short texts). */

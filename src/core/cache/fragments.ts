@@ -9,7 +9,8 @@
  *
  * A record whose revision names everything its fragment shows (`KeyedItem.revision`) is also kept apart, under
  * that revision (`lastingFragmentKey`): such fragments outlive generations, since a change to anything they show
- * changes their key, so a write to one record leaves the others' fragments in use.
+ * changes their key, so a write to one record leaves the others' fragments in use. A list joined only from such
+ * fragments is kept apart as well, under the serials of its parts: its bytes (and entity tag) are theirs, joined.
  */
 import { LRUCache } from 'lru-cache';
 import type { EncodedJson } from '../encode.js';
@@ -28,11 +29,17 @@ const ENTRY_OVERHEAD_BYTES = 64;
 
 export class FragmentCache {
   readonly #options: FragmentCacheOptions;
-  /** Made on the first fragment kept: the cache sets aside room for `maxEntries` when made. */
-  #entries: LRUCache<string, EncodedJson> | null = null;
+  /**
+   * The current generation's fragments, made on the first one kept. Not an `LRUCache`: that sets aside room for
+   * `maxEntries` when made and clears all of it, however little it holds, and a new generation starts after every
+   * write, so the first read after each would pay for it.
+   */
+  #entries: RecentEntries | null = null;
   #generation: Generation | null = null;
   /** Fragments kept under their record's revision, across generations (made on the first one kept). */
   #lasting: LRUCache<string, EncodedJson> | null = null;
+  /** The values ever kept under a revision (weakly: dropped with the last use of each). */
+  readonly #lastingValues = new WeakSet<EncodedJson>();
 
   constructor(options: FragmentCacheOptions = {}) {
     this.#options = options;
@@ -44,7 +51,7 @@ export class FragmentCache {
 
   set(generation: Generation, key: string, value: EncodedJson): void {
     if (!this.#isCurrent(generation)) return;
-    this.#entries ??= this.#made();
+    this.#entries ??= new RecentEntries(this.#maxEntries(), this.#maxBytes());
     this.#entries.set(key, value);
   }
 
@@ -58,6 +65,12 @@ export class FragmentCache {
     if (!this.#isCurrent(generation)) return;
     this.#lasting ??= this.#made();
     this.#lasting.set(key, value);
+    this.#lastingValues.add(value);
+  }
+
+  /** Whether `value` was kept under a revision (so a list joined from such values may outlive generations too). */
+  isLasting(value: EncodedJson): boolean {
+    return this.#lastingValues.has(value);
   }
 
   /** Fragments and lists kept for the current generation. */
@@ -70,11 +83,19 @@ export class FragmentCache {
     return this.#lasting?.size ?? 0;
   }
 
+  #maxEntries(): number {
+    return Math.max(1, this.#options.maxEntries ?? DEFAULT_MAX_FRAGMENTS);
+  }
+
+  #maxBytes(): number {
+    return Math.max(1, this.#options.maxBytes ?? DEFAULT_MAX_FRAGMENT_BYTES);
+  }
+
   #made(): LRUCache<string, EncodedJson> {
     return new LRUCache<string, EncodedJson>({
-      max: Math.max(1, this.#options.maxEntries ?? DEFAULT_MAX_FRAGMENTS),
-      maxSize: Math.max(1, this.#options.maxBytes ?? DEFAULT_MAX_FRAGMENT_BYTES),
-      sizeCalculation: (entry, entryKey) => ENTRY_OVERHEAD_BYTES + entryKey.length * 2 + entry.bytes.byteLength,
+      max: this.#maxEntries(),
+      maxSize: this.#maxBytes(),
+      sizeCalculation: entrySize,
     });
   }
 
@@ -90,6 +111,64 @@ export class FragmentCache {
     this.#entries?.clear();
     this.#generation = generation;
     return true;
+  }
+}
+
+const entrySize = (entry: EncodedJson, key: string) => ENTRY_OVERHEAD_BYTES + key.length * 2 + entry.bytes.byteLength;
+
+/**
+ * Entries within a count and a byte bound, in a `Map` (oldest first), so that clearing costs nothing but a new
+ * `Map`. Eviction gives a second chance, as least-recently-used does but without reordering on every read: an
+ * entry read since it was last passed over moves to the back instead of going.
+ */
+class RecentEntries {
+  #entries = new Map<string, { value: EncodedJson; read: boolean }>();
+  #bytes = 0;
+
+  constructor(readonly maxEntries: number, readonly maxBytes: number) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: string): EncodedJson | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    entry.read = true;
+    return entry.value;
+  }
+
+  set(key: string, value: EncodedJson): void {
+    this.#delete(key);
+    const size = entrySize(value, key);
+    // As an `LRUCache` does, an entry larger than the whole bound is not kept.
+    if (size > this.maxBytes) return;
+    // Set counts as a read: a new entry is passed over once, as the ones read since the last pass are.
+    this.#entries.set(key, { value, read: true });
+    this.#bytes += size;
+    while (this.#entries.size > this.maxEntries || this.#bytes > this.maxBytes) {
+      const [oldest, entry] = this.#entries.entries().next().value!;
+      this.#entries.delete(oldest);
+      if (entry.read) {
+        entry.read = false;
+        this.#entries.set(oldest, entry);
+      } else {
+        this.#bytes -= entrySize(entry.value, oldest);
+      }
+    }
+  }
+
+  clear(): void {
+    if (this.#entries.size === 0) return;
+    this.#entries = new Map();
+    this.#bytes = 0;
+  }
+
+  #delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= entrySize(entry.value, key);
   }
 }
 

@@ -61,7 +61,7 @@ export class MemoryEngine {
       this.note({ kind: 'highestId', name, collection, before: collection.highestId });
       collection.highestId = id;
     }
-    const row = { ...fields, id } as StoredRecord;
+    const row = Object.freeze({ ...fields, id }) as StoredRecord;
     this.note({ kind: 'row', name, collection, id, before: undefined });
     collection.put(row);
     this.changes++;
@@ -83,6 +83,7 @@ export class MemoryEngine {
       else setMember(after, field, copyJsonIn(value, `patch.${field}`));
     }
     this.note({ kind: 'row', name, collection, id, before });
+    Object.freeze(after);
     collection.put(after as StoredRecord);
     this.changes++;
     return after as StoredRecord;

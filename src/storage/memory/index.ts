@@ -67,7 +67,9 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       },
       async list(collection: string, query?: ListQuery): Promise<ListResult> {
         const { rows, total } = engine.list(collection, query);
-        return { items: rows.map(copyJsonOut), ...(total === undefined ? {} : { total }) };
+        // Rows are frozen (values.ts): a reader that only reads may share them.
+        const items = query?.shared === true ? [...rows] : rows.map(copyJsonOut);
+        return { items, ...(total === undefined ? {} : { total }) };
       },
     };
   }

@@ -5,7 +5,11 @@ import { describeValue, isPlainObject, setMember } from '../json.js';
 
 const MAX_DEPTH = 200;
 
-/** Deep-copies a JSON value, rejecting anything JSON cannot hold. `undefined` object members are dropped. */
+/**
+ * Deep-copies a JSON value, rejecting anything JSON cannot hold. `undefined` object members are dropped. The copy
+ * is frozen: stored records are never changed in place, and a read that asks (`ListQuery.shared`) gets them as
+ * they are.
+ */
 export function copyJsonIn(value: unknown, where: string, depth = 0): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') {
@@ -14,17 +18,17 @@ export function copyJsonIn(value: unknown, where: string, depth = 0): unknown {
   }
   if (depth > MAX_DEPTH) throw storageError('invalid_record', `${where} is nested too deeply (or cyclic).`);
   if (Array.isArray(value)) {
-    return value.map((item, index) => {
+    return Object.freeze(value.map((item, index) => {
       if (item === undefined) throw storageError('invalid_record', `${where}[${index}] is undefined.`);
       return copyJsonIn(item, `${where}[${index}]`, depth + 1);
-    });
+    }));
   }
   if (isPlainObject(value)) {
     const copy: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value)) {
       if (member !== undefined) setMember(copy, key, copyJsonIn(member, `${where}.${key}`, depth + 1));
     }
-    return copy;
+    return Object.freeze(copy);
   }
   throw storageError('invalid_record', `${where} is not a JSON value (${describeValue(value)}).`);
 }

@@ -1,5 +1,5 @@
 import type { StoredRecord } from '../../ports/storage.js';
-import { copyJsonOut } from '../json.js';
+import { copyJsonOut, freezeJson } from '../json.js';
 
 /** How many decoded records the cache holds (the least recently used go first)... */
 const CAPACITY = 2_000;
@@ -24,7 +24,7 @@ interface Entry {
  * again and again. Every entry belongs to one state of the data, told by `PRAGMA data_version` (commits by
  * other connections) and `total_changes()` (this connection's writes, inside transactions too); the store
  * calls `forget` when it rolls changes back. When the state moves, the whole cache is dropped. Records are
- * handed out as copies, as the port requires. The results of list statements (a page's ids, a total) are kept
+ * handed out as copies, as the port requires, or as they are kept (frozen) to a list asked `shared`. The results of list statements (a page's ids, a total) are kept
  * the same way: in one state of the data the same statement with the same parameters answers the same.
  */
 export class RecordCache {
@@ -43,14 +43,17 @@ export class RecordCache {
     this.state = state;
   }
 
-  /** A copy of the cached record, or undefined (call `check` first). */
-  get(collection: string, id: number): StoredRecord | undefined {
+  /**
+   * A copy of the cached record, or the record itself (frozen) for a reader that only reads (`shared`), or
+   * undefined (call `check` first).
+   */
+  get(collection: string, id: number, shared = false): StoredRecord | undefined {
     const key = keyOf(collection, id);
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return copyJsonOut(entry.record);
+    return shared ? entry.record : copyJsonOut(entry.record);
   }
 
   /**
@@ -61,7 +64,7 @@ export class RecordCache {
     const key = keyOf(collection, record.id);
     this.remove(key);
     if (size > CAPACITY_CHARS / 4) return;
-    this.entries.set(key, { record: copyJsonOut(record), size });
+    this.entries.set(key, { record: freezeJson(copyJsonOut(record)), size });
     this.chars += size;
     while (this.entries.size > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.entries.keys().next().value!);
   }

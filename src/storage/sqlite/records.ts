@@ -63,7 +63,7 @@ export class SqliteRecords {
     let items: StoredRecord[] = [];
     if (query.limit !== 0) {
       const page = `ORDER BY ${compileOrder(sqliteDialect, query.orderBy, params)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
-      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params);
+      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params, query.shared);
     }
     if (!query.withTotal) return { items };
     const counted = countedSelection(query.conditions);
@@ -81,7 +81,7 @@ export class SqliteRecords {
     let items: StoredRecord[] = [];
     if (query.limit !== 0) {
       const page = `ORDER BY ${memberOrder(plan)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
-      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params);
+      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params, query.shared);
     }
     if (!query.withTotal) return { items };
     if (plan.countable) {
@@ -106,10 +106,10 @@ export class SqliteRecords {
    * The records of a page: its ids from `sql`, each record from the cache or, for those it lacks, read in one
    * more statement.
    */
-  private readPage(collection: string, sql: string, params: NamedParams): StoredRecord[] {
+  private readPage(collection: string, sql: string, params: NamedParams, shared: boolean): StoredRecord[] {
     this.cache.check();
     const ids = this.cache.result(sql, params.values, () => this.statements.get(sql).pluck().all(params.values) as number[]);
-    const items: (StoredRecord | undefined)[] = ids.map((id) => this.cache.get(collection, id));
+    const items: (StoredRecord | undefined)[] = ids.map((id) => this.cache.get(collection, id, shared));
     const missing = ids.filter((_, index) => items[index] === undefined);
     if (missing.length === 0) return items as StoredRecord[];
     const rows = this.statements.get('SELECT id, json(data) AS data FROM quire_records WHERE collection = ? AND id IN (SELECT value FROM json_each(?))')

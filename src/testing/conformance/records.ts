@@ -187,6 +187,33 @@ export function recordTests(makeStore: MakeStore): void {
       });
     });
 
+    it('shares records only for reading: a `shared` list answers as a plain one, and changing it changes nothing stored', async () => {
+      await withStore(makeStore, async (store) => {
+        await store.insert('posts', { title: 'x', tags: ['a'], meta: { deep: { n: 1 } } });
+        const shared = await store.list('posts', { shared: true, withTotal: true });
+        assert.deepEqual(shared, await store.list('posts', { withTotal: true }));
+        const listed = shared.items[0]!;
+        // A store may hand out its own records frozen (a change then throws) or copies (a change stays there).
+        const attempt = (change: () => void) => {
+          try {
+            change();
+          } catch (error) {
+            assert.ok(error instanceof TypeError);
+          }
+        };
+        attempt(() => { listed.title = 'changed'; });
+        attempt(() => { (listed.tags as string[]).push('b'); });
+        attempt(() => { (listed.meta as { deep: { n: number } }).deep.n = 2; });
+        assert.deepEqual(await store.get('posts', 1), { id: 1, title: 'x', tags: ['a'], meta: { deep: { n: 1 } } });
+        await store.update('posts', 1, { title: 'y' });
+        assert.deepEqual((await store.list('posts', { shared: true })).items, [{ id: 1, title: 'y', tags: ['a'], meta: { deep: { n: 1 } } }]);
+        // Plain reads stay copies the caller may change, whatever was shared before.
+        const copy = (await store.list('posts')).items[0]!;
+        (copy.tags as string[]).push('c');
+        assert.deepEqual((await store.get('posts', 1))!.tags, ['a']);
+      });
+    });
+
     it('rejects malformed queries', async () => {
       await withStore(makeStore, async (store) => {
         await store.insert('posts', { status: 'publish' });
