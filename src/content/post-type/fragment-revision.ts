@@ -69,14 +69,13 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
   if (record.featured_media > 0) return null;
   if (links.permalinkStructure.includes('%category%') || links.permalinkStructure.includes('%author%')) return null;
   const history = await sources.historyOf(record.id);
-  const parts: unknown[] = [recordDigest(record), history.count, history.latestId];
+  const parts: unknown[] = [sharedRecordDigests.get(record) ?? await recordDigest(record), history.count, history.latestId];
   for (const taxonomy of definition.taxonomies) {
     const ids = (record[taxonomy.restBase] as number[] | undefined) ?? [];
     if (ids.length === 0) continue;
     const terms = await sources.termsOf(taxonomy.taxonomy as TaxonomyName);
     parts.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
   }
-  // A record of several megabytes is hashed in pieces, with turns of the event loop between them.
   return isLargeJson(parts) ? jsonDigestInTurns(parts, 'sha256') : digest(JSON.stringify(parts));
 }
 
@@ -87,10 +86,9 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
  */
 const sharedRecordDigests = new WeakMap<object, string>();
 
-function recordDigest(record: PostRecord): string {
-  const known = sharedRecordDigests.get(record);
-  if (known !== undefined) return known;
-  const computed = digest(JSON.stringify(record));
+async function recordDigest(record: PostRecord): Promise<string> {
+  // A record of several megabytes is hashed in pieces, with turns of the event loop between them.
+  const computed = isLargeJson(record) ? await jsonDigestInTurns(record, 'sha256') : digest(JSON.stringify(record));
   if (Object.isFrozen(record)) sharedRecordDigests.set(record, computed);
   return computed;
 }
