@@ -222,13 +222,24 @@ describe('the authoring app in Chromium', { skip, timeout: 150_000 }, () => {
   });
 
   it('keeps what is typed while a save is under way, as an unsaved change', async () => {
+    // No autosave here: only the save the test holds may write, however slowly the typing goes.
+    await page.route(site.adminUrl, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/"autosaveInterval":1\b/, '"autosaveInterval":3600');
+      assert.match(html, /"autosaveInterval":3600/);
+      const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !/^content-(length|encoding)$/i.test(name)));
+      await route.fulfill({ status: response.status(), headers, body: html });
+    });
     await page.goto(`${site.adminUrl}#/new/post`);
+    await page.reload();
     await page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>('.quire-admin-title')?.value === '');
     await page.getByLabel('Add title').click();
     await typeInCanvas('Typed before');
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
+    let sentTitle: unknown;
     await page.route('**/v2/posts?*', async (route) => {
+      sentTitle = (route.request().postDataJSON() as { title?: unknown }).title;
       await held;
       await route.continue();
     });
@@ -243,11 +254,14 @@ describe('the authoring app in Chromium', { skip, timeout: 150_000 }, () => {
     assert.equal(await page.getByLabel('Add title').inputValue(), 'Typed before and during');
     await page.getByText('Unsaved changes').waitFor();
     const id = Number(/#\/edit\/post\/(\d+)/.exec(page.url())?.[1]);
+    assert.equal(sentTitle, 'Typed before');
     assert.equal((await site.api(`/cms/v2/posts/${id}?context=edit`)).body.title.raw, 'Typed before');
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByText('Saved', { exact: true }).waitFor();
     assert.equal((await site.api(`/cms/v2/posts/${id}?context=edit`)).body.title.raw, 'Typed before and during');
     log.assertClean();
+    await page.unroute(site.adminUrl);
+    await page.reload();
   });
 
   it('uploads to the media library with progress, edits the alternative text and deletes', async () => {

@@ -21,7 +21,7 @@ export function openWriter(file: string, busyTimeoutMs: number, readonly = false
   const privateFile = file === ':memory:' ? temporaryFile() : null;
   const db = openDatabase(privateFile ?? file, { timeout: busyTimeoutMs }, false);
   try {
-    db.pragma('journal_mode = WAL');
+    enterWal(db, busyTimeoutMs);
     // Statistics from a sample of each index are as good for choosing plans and keep `optimize` quick.
     db.pragma('analysis_limit = 1000');
     // With WAL, NORMAL loses no committed data on a crash of the process, only (at worst) on a power loss; a
@@ -33,6 +33,24 @@ export function openWriter(file: string, busyTimeoutMs: number, readonly = false
     throw error;
   }
   return { db, privateFile };
+}
+
+/**
+ * Switches the file to WAL mode. Several processes opening a new file at once can find the switch refused with
+ * SQLITE_BUSY at once, without SQLite's own wait for another connection's lock, so it is tried again until the
+ * busy timeout runs out. Opening is synchronous, so the waits between tries are too; they happen only then.
+ */
+function enterWal(db: BetterSqlite3.Database, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let waitMs = 2; ; waitMs = Math.min(waitMs * 2, 100)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, waitMs);
+    }
+  }
 }
 
 /** An existing database opened for reading only (an export, a file this user may not write). */
