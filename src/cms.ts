@@ -263,13 +263,13 @@ export function createCms(options: CmsOptions = {}): Cms {
   const health = () => checkHealth(deps.storage);
   // Once the secret is known, requests go straight to the core: waiting on a settled promise still costs a turn.
   let secretKnown = false;
-  const dispatch = async (request: CmsRequest, seen?: { userId: number | null }) => {
+  // Not an async function: one returning the core's promise would wait two more turns for it.
+  const dispatch = (request: CmsRequest, seen?: { userId: number | null }): Promise<CmsResponse> => {
     if (secretKnown) return core.handle(request, seen);
     // A store that cannot be read now fails the requests that need a key, through the usual error answer.
-    await deps.secret.ready().then(() => {
+    return deps.secret.ready().then(() => {
       secretKnown = true;
-    }, () => undefined);
-    return core.handle(request, seen);
+    }, () => undefined).then(() => core.handle(request, seen));
   };
   webhooks.attach({
     storage: deps.storage, httpClient: deps.httpClient, site: deps.site, names,

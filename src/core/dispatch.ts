@@ -90,13 +90,12 @@ export class Dispatcher implements RouteSteps {
   constructor(readonly options: DispatcherOptions) {}
 
   /** Answers one request; never throws. `seen` learns the caller's user id once known (for the request log). */
-  async handle(request: CmsRequest, seen?: { userId: number | null }): Promise<CmsResponse> {
-    try {
-      return await this.#handle(request, seen);
-    } catch (thrown) {
+  handle(request: CmsRequest, seen?: { userId: number | null }): Promise<CmsResponse> {
+    // `#handle` is async (it never throws here): one derived promise costs fewer turns than awaiting it.
+    return this.#handle(request, seen).then(undefined, (thrown: unknown) => {
       const error = toCmsError(thrown, this.options.onError);
       return { status: error.status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...error.headers }, body: error.toBody() };
-    }
+    });
   }
 
   /** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */

@@ -64,7 +64,7 @@ const encodedFrozenBodies = new WeakMap<object, Uint8Array>();
  */
 const ENCODED = Symbol('encoded body');
 const LAZY = Symbol('lazy body');
-interface Encoded { bytes: Uint8Array | null; body: unknown; kept?: boolean }
+interface Encoded { bytes: Uint8Array | null; body: unknown; kept?: boolean; decode?: () => unknown; decoded?: { value: unknown } }
 
 /**
  * Kept on the response itself, under a symbol and not enumerable, so that a copy of the response (`{ ...response }`)
@@ -109,18 +109,25 @@ export function withEncodedBody<T extends CmsResponse>(response: T, bytes: Uint8
 export function responseFromBytes(
   status: number, headers: Record<string, string>, bytes: Uint8Array | null, decode: () => unknown, kept = true,
 ): CmsResponse {
-  let decoded: { value: unknown } | null = null;
-  const response: CmsResponse = {
-    status,
-    headers,
-    get body() {
-      decoded ??= { value: decode() };
-      return decoded.value;
-    },
-  };
-  remember(response, { bytes, body: LAZY, kept });
+  const response = { status, headers } as CmsResponse;
+  Object.defineProperty(response, 'body', lazyBody);
+  remember(response, { bytes, body: LAZY, kept, decode });
   return response;
 }
+
+/**
+ * The `body` of a response from bytes: an own, enumerable getter (a copy of the response carries the value), one
+ * function for all of them, so that every such response shares its shape (a getter in each literal costs a shape each).
+ */
+const lazyBody: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: CmsResponse): unknown {
+    const encoded = known(this)!;
+    encoded.decoded ??= { value: encoded.decode!() };
+    return encoded.decoded.value;
+  },
+};
 
 /** Whether the bytes of a response's body are already remembered on it. */
 export function hasEncodedBody(response: CmsResponse): boolean {

@@ -66,7 +66,7 @@ export class Generations {
         for (const listener of this.#listeners) listener();
       }
     }
-    return now() < generation.expiresAt ? generation : null;
+    return isBefore(now, generation.expiresAt) ? generation : null;
   }
 
   /**
@@ -77,7 +77,7 @@ export class Generations {
     const generation = this.#current;
     if (token === undefined) return undefined;
     if (!generation?.isFor(token, settings, routes)) return undefined;
-    return this.sources.now() < generation.expiresAt ? generation : null;
+    return isBefore(this.sources.now, generation.expiresAt) ? generation : null;
   }
 
   /**
@@ -98,4 +98,9 @@ export class Generations {
     this.#deadline = { token, at: next ?? Infinity };
     return this.#deadline.at;
   }
+}
+
+/** Whether the clock is before `expiresAt`; without a scheduled post (Infinity) the clock is not read. */
+function isBefore(now: () => number, expiresAt: number): boolean {
+  return expiresAt === Infinity || now() < expiresAt;
 }
