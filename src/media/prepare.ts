@@ -1,6 +1,7 @@
 /** A stored attachment → its response fields and links: the post fields it shares, then the media fields. */
 import type { Item, RequestContext } from '../core/context.js';
-import { renderContent, renderExcerpt, renderTitle } from '../content/render/index.js';
+import { renderContent, renderTitle } from '../content/render/index.js';
+import { renderWhereCheapest } from '../content/render/pool/jobs.js';
 import { permalinkOf, postsIn, preparePost, scopeOf, type PostRecord, type PostScope } from '../content/post-type/index.js';
 import { attachmentHtml } from './attachment-html.js';
 import type { UploadsConfig } from './config.js';
@@ -110,8 +111,14 @@ export async function prepareAttachment(record: AttachmentRecord, context: Reque
       title: renderTitle(record.title, { status: record.status, hasPassword: false }),
     })
     : '';
-  if (wants('description')) data.description = { raw: record.content, rendered: renderContent(record.content, { attachmentHtml: html }) };
-  if (wants('caption')) data.caption = { raw: record.excerpt, rendered: renderExcerpt(record.excerpt, record.content, { attachmentHtml: html }) };
+  // An author may store megabytes here too: large texts render on a worker thread, as posts' do.
+  if (wants('description')) {
+    data.description = { raw: record.content, rendered: await renderWhereCheapest({ kind: 'content', raw: record.content, attachmentHtml: html }, renderContent) };
+  }
+  if (wants('caption')) {
+    const job = { kind: 'excerpt', excerpt: record.excerpt, content: record.content, excerptLength: undefined, attachmentHtml: html } as const;
+    data.caption = { raw: record.excerpt, rendered: await renderWhereCheapest(job, renderContent) };
+  }
   if (wants('alt_text')) data.alt_text = record.alt_text ?? '';
   if (wants('media_type')) data.media_type = record.mime_type.startsWith('image/') ? 'image' : 'file';
   if (wants('mime_type')) data.mime_type = record.mime_type;

@@ -9,6 +9,8 @@
  *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`) and of smileys (a
  *                   rendering in two-byte characters): the write, then the first read (nothing cached yet)
  *   revisions-*     the revisions of such a post, read for the first time
+ *   attachment-text an attachment whose description and caption are 8 MiB of such text each: the two edits,
+ *                   then the first read
  *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write through `cms.sliders`, then the
  *                   first read; the write as a request body, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
@@ -148,6 +150,20 @@ const CASES: Record<string, Case> = {
   // Emoji: a rendering in two-byte characters.
   'render-smileys': renderCase('hi :) there ;-) 8O :mrgreen: '),
   'revisions-doubles': revisionsCase('"'),
+  'attachment-text': async () => {
+    const target = await site({ maxParsedBodyBytes: 4 * SIZE });
+    const uploaded = await target.cms.handle({
+      method: 'POST', path: '/cms/v2/media', query: '', user: target.admin,
+      headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="paper.pdf"' }, body: new TextEncoder().encode('%PDF-1.4\n'),
+    });
+    if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status}`);
+    const id = idOf(encodeResponse(uploaded).body);
+    // One text per request, as each must fit the parsed-body limit; the second write stores both.
+    const description = await measured(target, () => send(target, 'POST', `/cms/v2/media/${id}`, wire({ description: fill('"') })));
+    const caption = await measured(target, () => send(target, 'POST', `/cms/v2/media/${id}`, wire({ caption: fill('"1\'') })));
+    const read = await measured(target, () => send(target, 'GET', `/cms/v2/media/${id}`));
+    return [['description: write', description], ['caption: write', caption], ['first read', read]];
+  },
   slider: async () => {
     const target = await site();
     const slides = Array.from({ length: 200 }, (_, slide) => ({

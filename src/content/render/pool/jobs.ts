@@ -10,17 +10,14 @@ import { availableParallelism } from 'node:os';
 import { ChunkedText, chunkedTextOf, isTextBytes } from '../../../core/chunked-text.js';
 import { CmsError } from '../../../core/errors.js';
 import { PoolBusyError, PoolUnavailableError, WorkerPool } from '../../../core/worker-pool.js';
-import { renderContent } from '../content.js';
-import { renderExcerpt } from '../excerpt.js';
+import { renderJob, type RenderJob } from './render-job.js';
+
+export type { RenderJob } from './render-job.js';
 
 /** About 30 ms of rendering on the densest shapes on a free core; typical posts are a few kilobytes. */
 export const OFF_THREAD_CHARACTERS = 32 * 1024;
 const QUEUE = 32;
 const IDLE_MS = 30_000;
-
-export type RenderJob =
-  | { kind: 'content'; raw: string }
-  | { kind: 'excerpt'; excerpt: string; content: string; excerptLength: number | undefined };
 
 /** Set by the bundled build (.ci/build.mjs): the worker module's path from any module of the build. */
 declare const QUIRE_RENDER_WORKER: string | undefined;
@@ -42,7 +39,7 @@ export async function renderOffThread(job: RenderJob, renderTeaser: (text: strin
   try {
     value = await pool.run(job);
   } catch (error) {
-    if (error instanceof PoolUnavailableError) return renderInPlace(job, renderTeaser);
+    if (error instanceof PoolUnavailableError) return renderJob(job, renderTeaser);
     if (error instanceof PoolBusyError) {
       const busy = new CmsError('rest_render_busy', 'The server is busy rendering other large content. Please try again shortly.', 503, {
         retry_after: error.retryAfterSeconds,
@@ -56,8 +53,8 @@ export async function renderOffThread(job: RenderJob, renderTeaser: (text: strin
   return isTextBytes(value) ? chunkedTextOf(value) : value as string;
 }
 
-function renderInPlace(job: RenderJob, renderTeaser: (text: string) => string): string {
-  return job.kind === 'content'
-    ? renderContent(job.raw)
-    : renderExcerpt(job.excerpt, job.content, { excerptLength: job.excerptLength, renderTeaser });
+/** What `job` renders to: in place when small (every typical text), else on a worker thread. */
+export function renderWhereCheapest(job: RenderJob, renderTeaser: (text: string) => string): string | Promise<string | ChunkedText> {
+  const characters = job.kind === 'content' ? job.raw.length : job.excerpt.length + job.content.length;
+  return characters <= OFF_THREAD_CHARACTERS ? renderJob(job, renderTeaser) : renderOffThread(job, renderTeaser);
 }

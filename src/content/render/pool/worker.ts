@@ -3,8 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import { textBytes, WHOLE_TEXT_CHARS } from '../../../core/chunked-text.js';
 import type { WorkerReply } from '../../../core/worker-pool.js';
 import { renderContent } from '../content.js';
-import { renderExcerpt } from '../excerpt.js';
-import type { RenderJob } from './jobs.js';
+import { renderJob, type RenderJob } from './render-job.js';
 
 const port = parentPort!;
 
@@ -19,9 +18,7 @@ port.on('message', ({ id, message }: { id: number; message: RenderJob }) => {
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
   try {
-    const text = message.kind === 'content'
-      ? rendered(message.raw)
-      : renderExcerpt(message.excerpt, message.content, { excerptLength: message.excerptLength, renderTeaser: rendered });
+    const text = renderJob(message, rendered);
     if (text.length <= WHOLE_TEXT_CHARS) {
       reply = { id, ok: true, value: text };
     } else {
