@@ -29,6 +29,7 @@ import { responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
+import { formattedLargeBody } from './large-format.js';
 import { encodedIfLarge } from './large-json.js';
 import { errorOutcome, type InternalParent, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
 import type { ArgCheckContext } from './args/define.js';
@@ -198,7 +199,9 @@ export class Dispatcher implements RouteSteps {
     const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
     if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
     // A large body is encoded here, in turns, rather than in one call by whoever sends it.
-    return { status: answer.status, headers: answer.headers, body: await encodedIfLarge(formatBody(answer.body, incoming.query)) };
+    // So is a large body printed pretty or wrapped for JSONP.
+    const formatted = incoming.jsonp || '_pretty' in incoming.query ? await formattedLargeBody(answer.body, incoming.query) : null;
+    return { status: answer.status, headers: answer.headers, body: formatted ?? await encodedIfLarge(formatBody(answer.body, incoming.query)) };
   }
 
   /** OPTIONS: the first route matching the path, described in help context, with the methods the caller may use. */
