@@ -198,8 +198,7 @@ export class Dispatcher implements RouteSteps {
     // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
     const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
     if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
-    // A large body is encoded here, in turns, rather than in one call by whoever sends it.
-    // So is a large body printed pretty or wrapped for JSONP.
+    // A large body is encoded (printed pretty, wrapped for JSONP) here, in turns, not in one call by whoever sends it.
     const formatted = incoming.jsonp || '_pretty' in incoming.query ? await formattedLargeBody(answer.body, incoming.query) : null;
     return { status: answer.status, headers: answer.headers, body: formatted ?? await encodedIfLarge(formatBody(answer.body, incoming.query)) };
   }
