@@ -47,6 +47,8 @@ export function revisionHistories(storage: StoragePort, ids: readonly number[]):
       orderBy: [{ field: 'date', direction: 'desc' }],
       limit: Math.min(BATCH_REVISIONS, ids.length * BATCH_REVISIONS_PER_RECORD),
       withTotal: true,
+      // Only the parent and id of each are read.
+      shared: true,
     });
     if ((total ?? Infinity) > items.length) return null;
     const summaries = new Map<number, Summary>();
@@ -76,8 +78,13 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
     const terms = await sources.termsOf(taxonomy.taxonomy as TaxonomyName);
     parts.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
   }
-  return isLargeJson(parts) ? jsonDigestInTurns(parts, 'sha256') : digest(JSON.stringify(parts));
+  if (isLargeJson(parts)) return jsonDigestInTurns(parts, 'sha256');
+  const text = JSON.stringify(parts);
+  // A short revision is its own digest (it keys a kept fragment, so a longer one is hashed to bound the key).
+  return text.length <= SHORT_REVISION_CHARS ? text : digest(text);
 }
+
+const SHORT_REVISION_CHARS = 200;
 
 /**
  * The digest of a stored record whole. A store that shares its records (`ListQuery.shared`) hands out the same
