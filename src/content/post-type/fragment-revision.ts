@@ -28,41 +28,52 @@ export interface RevisionSources {
 type Summary = Awaited<ReturnType<typeof revisionSummary>>;
 
 /**
- * Most revisions read at once for an answer's records, on average per record and in all; with more, each
- * record's history is read on its own (its newest revision only): every revision read is a whole record copied
- * out of the store, content and all, for a count and an id.
+ * Most revisions read at once for an answer's records, on average per record and in all: every revision read is a
+ * whole record out of the store, content and all, for a count and an id.
  */
 const BATCH_REVISIONS_PER_RECORD = 2;
 const BATCH_REVISIONS = 200;
+/** Most batches tried before the records left are read each on its own. */
+const BATCH_TRIES = 3;
 
 /**
- * A loader of the revision histories of an answer's records, as `revisionSummary` tells them: all in one query
- * on first use (newest first, as it orders them), or each on its own when there are too many to read at once.
+ * A loader of the revision histories of an answer's records, as `revisionSummary` tells them, read on first use:
+ * the revisions of all records in one query (newest first, as it orders them) when there are few enough. When
+ * there are more, the records whose revisions came first (the ones with many recent revisions, most likely) are
+ * read each on its own and the others tried again together, a few times at most, then each on its own.
  */
 export function revisionHistories(storage: StoragePort, ids: readonly number[]): (id: number) => Promise<Summary> {
-  let batch: Promise<Map<number, Summary> | null> | null = null;
-  const load = async () => {
+  let loaded: Promise<Map<number, Summary>> | null = null;
+  return async (id) => (await (loaded ??= summariesOf(storage, [...new Set(ids)]))).get(id) ?? revisionSummary(storage, id);
+}
+
+async function summariesOf(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
+  const summaries = new Map<number, Summary>();
+  let left = ids;
+  for (let tries = 0; tries < BATCH_TRIES && left.length > 1; tries += 1) {
     const { items, total } = await postsIn(storage).list({
-      where: [{ field: 'parent', op: 'in', values: [...ids] }, { field: 'type', op: 'eq', value: 'revision' }],
+      where: [{ field: 'parent', op: 'in', values: left }, { field: 'type', op: 'eq', value: 'revision' }],
       orderBy: [{ field: 'date', direction: 'desc' }],
-      limit: Math.min(BATCH_REVISIONS, ids.length * BATCH_REVISIONS_PER_RECORD),
+      limit: Math.min(BATCH_REVISIONS, left.length * BATCH_REVISIONS_PER_RECORD),
       withTotal: true,
       // Only the parent and id of each are read.
       shared: true,
     });
-    if ((total ?? Infinity) > items.length) return null;
-    const summaries = new Map<number, Summary>();
-    for (const revision of items) {
-      const summary = summaries.get(revision.parent);
-      if (summary) summary.count += 1;
-      else summaries.set(revision.parent, { count: 1, latestId: revision.id });
+    if ((total ?? Infinity) <= items.length) {
+      for (const id of left) summaries.set(id, { count: 0, latestId: null });
+      for (const revision of items) {
+        const summary = summaries.get(revision.parent)!;
+        if (summary.latestId === null) summary.latestId = revision.id;
+        summary.count += 1;
+      }
+      return summaries;
     }
-    return summaries;
-  };
-  return async (id) => {
-    const summaries = await (batch ??= load());
-    return summaries ? summaries.get(id) ?? { count: 0, latestId: null } : revisionSummary(storage, id);
-  };
+    const crowded = new Set(items.map((revision) => revision.parent));
+    for (const parent of crowded) summaries.set(parent, await revisionSummary(storage, parent));
+    left = left.filter((id) => !crowded.has(id));
+  }
+  for (const id of left) summaries.set(id, await revisionSummary(storage, id));
+  return summaries;
 }
 
 export async function fragmentRevision(record: PostRecord, sources: RevisionSources): Promise<string | null> {
