@@ -35,12 +35,21 @@ const BATCH_REVISIONS_PER_RECORD = 2;
 const BATCH_REVISIONS = 200;
 /** Most batches tried before the records left are read each on its own. */
 const BATCH_TRIES = 3;
+/** Most records remembered, per store, as having had too many revisions to batch. */
+const CROWDED_REMEMBERED = 1_000;
+
+/**
+ * The records, per store, whose revisions last filled a batch: the next answer reads their histories on their own
+ * at once, sparing the batch they would fill again. Only which query to make is remembered, never what it read.
+ */
+const crowdedOf = new WeakMap<StoragePort, Set<number>>();
 
 /**
  * A loader of the revision histories of an answer's records, as `revisionSummary` tells them, read on first use:
  * the revisions of all records in one query (newest first, as it orders them) when there are few enough. When
  * there are more, the records whose revisions came first (the ones with many recent revisions, most likely) are
- * read each on its own and the others tried again together, a few times at most, then each on its own.
+ * read each on its own and the others tried again together, a few times at most, then each on its own; such
+ * records are read on their own from the start the next time (`crowdedOf`).
  */
 export function revisionHistories(storage: StoragePort, ids: readonly number[]): (id: number) => Promise<Summary> {
   let loaded: Promise<Map<number, Summary>> | null = null;
@@ -49,7 +58,18 @@ export function revisionHistories(storage: StoragePort, ids: readonly number[]):
 
 async function summariesOf(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
   const summaries = new Map<number, Summary>();
+  let remembered = crowdedOf.get(storage);
+  if (!remembered) crowdedOf.set(storage, (remembered = new Set()));
   let left = ids;
+  if (ids.length > 1) {
+    for (const id of ids) {
+      if (!remembered.has(id)) continue;
+      const summary = await revisionSummary(storage, id);
+      summaries.set(id, summary);
+      if (summary.count <= BATCH_REVISIONS_PER_RECORD) remembered.delete(id);
+    }
+    if (summaries.size > 0) left = ids.filter((id) => !summaries.has(id));
+  }
   for (let tries = 0; tries < BATCH_TRIES && left.length > 1; tries += 1) {
     const { items, total } = await postsIn(storage).list({
       where: [{ field: 'parent', op: 'in', values: left }, { field: 'type', op: 'eq', value: 'revision' }],
@@ -69,7 +89,11 @@ async function summariesOf(storage: StoragePort, ids: number[]): Promise<Map<num
       return summaries;
     }
     const crowded = new Set(items.map((revision) => revision.parent));
-    for (const parent of crowded) summaries.set(parent, await revisionSummary(storage, parent));
+    if (remembered.size + crowded.size > CROWDED_REMEMBERED) remembered.clear();
+    for (const parent of crowded) {
+      summaries.set(parent, await revisionSummary(storage, parent));
+      remembered.add(parent);
+    }
     left = left.filter((id) => !crowded.has(id));
   }
   for (const id of left) summaries.set(id, await revisionSummary(storage, id));
