@@ -22,6 +22,7 @@ import type { Site } from '../site.js';
 import type { Incoming } from '../transport.js';
 import type { CmsRequest, ParamMap } from '../types.js';
 import { FragmentCache } from './fragments.js';
+import { InternedKeys, isInternable, type KeyNode } from './interned-keys.js';
 import type { Generation } from './generation.js';
 
 /** The route a GET or HEAD without a body goes to, when its row declares `cache`; null otherwise. */
@@ -199,6 +200,8 @@ export interface FragmentScope {
   keep(): boolean;
   /** Whether the store is still in the generation's state (no write landed while the answer was computed). */
   unchanged(): Promise<boolean>;
+  /** Where the keys of this answer's records start (`fragmentKey`), for the schema and context last asked. */
+  head?: { schema: JsonSchema | undefined; context: string; caller: string; node: KeyNode };
 }
 
 /** The fragment scope of one answer: fragments serve the plain JSON answer only (no `_envelope`, `_jsonp`, `_pretty`). */
@@ -207,38 +210,65 @@ export function fragmentScope(
   changeToken?: () => Promise<string>,
 ): FragmentScope | null {
   if (!cache || !generation || incoming.envelope || incoming.jsonp || '_pretty' in incoming.query) return null;
-  const offset = String(site.gmtOffset);
-  const prefix = `${site.apiUrl.length}:${site.apiUrl}${offset.length}:${offset}`;
   let caller: string | null | undefined;
   return {
-    cache, generation, prefix,
+    cache, generation, prefix: prefixOf(site),
     caller: () => (caller === undefined ? (caller = identityOf(user)) : caller),
     keep: () => tracker.keep,
     unchanged: async () => changeToken !== undefined && await changeToken() === generation.token,
   };
 }
 
+/** The prefix of each site's keys, spelt once per site (the same string each time, so its hash is known). */
+const prefixes = new WeakMap<Site, { apiUrl: string; gmtOffset: number; prefix: string }>();
+
+function prefixOf(site: Site): string {
+  const known = prefixes.get(site);
+  if (known !== undefined && known.apiUrl === site.apiUrl && known.gmtOffset === site.gmtOffset) return known.prefix;
+  const offset = String(site.gmtOffset);
+  const prefix = `${site.apiUrl.length}:${site.apiUrl}${offset.length}:${offset}`;
+  prefixes.set(site, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, prefix });
+  return prefix;
+}
+
 const schemaNumbers = new WeakMap<object, number>();
 let lastSchemaNumber = 0;
+const fragmentKeys = new InternedKeys(30_000);
 
 /**
  * The key of a record's fragment, shaped with `schema` for `context`; null when the caller it depends on cannot be
  * told apart. Two keyed records with equal keys are byte-identical when shown.
  */
 export function fragmentKey(scope: FragmentScope, schema: JsonSchema | undefined, context: string, record: KeyedItem): string | null {
-  let schemaNumber = 0;
-  if (schema) {
-    schemaNumber = schemaNumbers.get(schema) ?? 0;
-    if (schemaNumber === 0) schemaNumbers.set(schema, (schemaNumber = ++lastSchemaNumber));
-  }
   const caller = context === 'edit' ? scope.caller() : '';
   if (caller === null) return null;
+  let head = scope.head;
+  if (head === undefined || head.schema !== schema || head.context !== context || head.caller !== caller) {
+    const start = fragmentKeys.child(fragmentKeys.child(fragmentKeys.child(fragmentKeys.root, schemaNumberOf(schema)), context), scope.prefix);
+    head = scope.head = { schema, context, caller, node: fragmentKeys.child(start, caller) };
+  }
+  let node = head.node;
+  for (const part of record.identity) {
+    if (!isInternable(part)) return spelledFragmentKey(scope.prefix, schema, context, caller, record);
+    node = fragmentKeys.child(node, part);
+  }
+  return node.text ??= spelledFragmentKey(scope.prefix, schema, context, caller, record);
+}
+
+function spelledFragmentKey(prefix: string, schema: JsonSchema | undefined, context: string, caller: string, record: KeyedItem): string {
   let identity = '';
   for (const part of record.identity) {
     const text = String(part);
     identity += `${text.length}:${text}`;
   }
-  return `${schemaNumber}:${context.length}:${context}${scope.prefix}${identity}${caller}`;
+  return `${schemaNumberOf(schema)}:${context.length}:${context}${prefix}${identity}${caller}`;
+}
+
+function schemaNumberOf(schema: JsonSchema | undefined): number {
+  if (!schema) return 0;
+  let schemaNumber = schemaNumbers.get(schema) ?? 0;
+  if (schemaNumber === 0) schemaNumbers.set(schema, (schemaNumber = ++lastSchemaNumber));
+  return schemaNumber;
 }
 
 const settingsNumbers = new WeakMap<object, number>();
