@@ -163,9 +163,29 @@ export function formatBody(body: unknown, query: ParamMap): unknown {
   return body;
 }
 
-/** Headers every answer starts with; the route's own headers (a `Link`, say) replace them. */
-export function fixedHeaders(site: Site, headerPrefix: string, jsonp: boolean): Record<string, string | number> {
-  return {
+/**
+ * The headers every answer starts with, and the answer's own laid over them (a route's `Link` replaces the
+ * discovery link in its place), every value as text.
+ */
+export function answerHeaders(site: Site, headerPrefix: string, jsonp: boolean, own: Record<string, string | number>): Record<string, string> {
+  const headers = { ...fixedHeaders(site, headerPrefix, jsonp) };
+  const names = Object.keys(own);
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index]!;
+    const value = own[name];
+    headers[name] = typeof value === 'string' ? value : String(value);
+  }
+  return headers;
+}
+
+/** The fixed headers last made, for JSON and for JSONP answers: the same for every answer of one site and prefix. */
+const lastFixed: ({ apiUrl: string; headerPrefix: string; headers: Readonly<Record<string, string>> } | undefined)[] = [undefined, undefined];
+
+function fixedHeaders(site: Site, headerPrefix: string, jsonp: boolean): Readonly<Record<string, string>> {
+  const index = jsonp ? 1 : 0;
+  const last = lastFixed[index];
+  if (last !== undefined && last.apiUrl === site.apiUrl && last.headerPrefix === headerPrefix) return last.headers;
+  const headers = {
     'Content-Type': jsonp ? 'application/javascript; charset=UTF-8' : 'application/json; charset=UTF-8',
     'X-Robots-Tag': 'noindex',
     Link: discoveryLink(site),
@@ -173,6 +193,8 @@ export function fixedHeaders(site: Site, headerPrefix: string, jsonp: boolean): 
     'Access-Control-Expose-Headers': `${headerPrefix}-Total, ${headerPrefix}-TotalPages, Link`,
     'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
   };
+  lastFixed[index] = { apiUrl: site.apiUrl, headerPrefix, headers };
+  return headers;
 }
 
 /** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */
@@ -194,12 +216,6 @@ export function transportHeaders(incoming: Incoming, status: number, user: Princ
   }
   if (user || (incoming.overrideHeader && status >= 400 && status < 500)) Object.assign(headers, NO_CACHE);
   return headers;
-}
-
-export function stringHeaders(headers: Record<string, string | number>): Record<string, string> {
-  const output: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) output[name] = String(value);
-  return output;
 }
 
 export function normalizeHeaders(headers: HeaderMap | undefined): Record<string, string> {
