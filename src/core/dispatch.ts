@@ -25,7 +25,7 @@ import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } 
 import { keptAnswer, keptReply, replyRequest, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { HandlerResult, Principal, RequestContext, Services } from './context.js';
-import { responseWithBody } from './encode.js';
+import { EncodedJson, responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
@@ -196,8 +196,9 @@ export class Dispatcher implements RouteSteps {
     // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
     const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
     if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
-    // A large body is encoded here, in turns, rather than in one call by whoever sends it.
-    return { status: answer.status, headers: answer.headers, body: await encodedIfLarge(formatBody(answer.body, incoming.query)) };
+    // A large body is encoded here, in turns, rather than in one call by whoever sends it (joined fragments are bytes).
+    const formatted = formatBody(answer.body, incoming.query);
+    return { status: answer.status, headers: answer.headers, body: formatted instanceof EncodedJson ? formatted : await encodedIfLarge(formatted) };
   }
 
   /** OPTIONS: the first route matching the path, described in help context, with the methods the caller may use. */
