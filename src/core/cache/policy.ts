@@ -72,15 +72,7 @@ export class KeepTracker {
 
   /** Request headers as a kept route sees them: no such route reads one, and one that did is not kept. */
   watch(headers: Record<string, string>): Record<string, string> {
-    const read = () => {
-      this.keep = false;
-    };
-    return new Proxy(headers, {
-      get: (target, name) => (read(), Reflect.get(target, name)),
-      has: (target, name) => (read(), Reflect.has(target, name)),
-      ownKeys: (target) => (read(), Reflect.ownKeys(target)),
-      getOwnPropertyDescriptor: (target, name) => (read(), Reflect.getOwnPropertyDescriptor(target, name)),
-    });
+    return new Proxy(headers, new HeaderWatch(this));
   }
 
   /** Embeds of a kept answer: each must lead to a route declared `cache`, or the answer is not kept. */
@@ -91,6 +83,31 @@ export class KeepTracker {
       if (!this.registry.match(request.method, splitPath(request.path)[0])?.route.cache) this.keep = false;
       return dispatch(request, parent);
     };
+  }
+}
+
+/** Any read of the headers rules keeping out (its methods are shared, so a watch costs one small object). */
+class HeaderWatch implements ProxyHandler<Record<string, string>> {
+  constructor(readonly tracker: KeepTracker) {}
+
+  get(target: Record<string, string>, name: string | symbol): unknown {
+    this.tracker.keep = false;
+    return Reflect.get(target, name);
+  }
+
+  has(target: Record<string, string>, name: string | symbol): boolean {
+    this.tracker.keep = false;
+    return Reflect.has(target, name);
+  }
+
+  ownKeys(target: Record<string, string>): (string | symbol)[] {
+    this.tracker.keep = false;
+    return Reflect.ownKeys(target);
+  }
+
+  getOwnPropertyDescriptor(target: Record<string, string>, name: string | symbol): PropertyDescriptor | undefined {
+    this.tracker.keep = false;
+    return Reflect.getOwnPropertyDescriptor(target, name);
   }
 }
 
@@ -210,13 +227,30 @@ export function fragmentScope(
   changeToken?: () => Promise<string>,
 ): FragmentScope | null {
   if (!cache || !generation || incoming.envelope || incoming.jsonp || '_pretty' in incoming.query) return null;
-  let caller: string | null | undefined;
-  return {
-    cache, generation, prefix: prefixOf(site),
-    caller: () => (caller === undefined ? (caller = identityOf(user)) : caller),
-    keep: () => tracker.keep,
-    unchanged: async () => changeToken !== undefined && await changeToken() === generation.token,
-  };
+  return new AnswerFragments(cache, generation, prefixOf(site), user, tracker, changeToken);
+}
+
+/** A class rather than a literal of closures: one object per answer. */
+class AnswerFragments implements FragmentScope {
+  head?: FragmentScope['head'];
+  #caller: string | null | undefined = undefined;
+
+  constructor(
+    readonly cache: FragmentCache, readonly generation: Generation, readonly prefix: string, readonly user: Principal | null,
+    readonly tracker: KeepTracker, readonly changeToken: (() => Promise<string>) | undefined,
+  ) {}
+
+  caller(): string | null {
+    return this.#caller === undefined ? (this.#caller = identityOf(this.user)) : this.#caller;
+  }
+
+  keep(): boolean {
+    return this.tracker.keep;
+  }
+
+  async unchanged(): Promise<boolean> {
+    return this.changeToken !== undefined && await this.changeToken() === this.generation.token;
+  }
 }
 
 /** The prefix of each site's keys, spelt once per site (the same string each time, so its hash is known). */
