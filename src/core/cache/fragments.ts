@@ -15,6 +15,7 @@
 import { LRUCache } from 'lru-cache';
 import type { EncodedJson } from '../encode.js';
 import type { Generation } from './generation.js';
+import { InternedKeys } from './interned-keys.js';
 import { RecentEntries } from './recent-entries.js';
 
 export interface FragmentCacheOptions {
@@ -117,8 +118,16 @@ export class FragmentCache {
 
 const entrySize = (entry: EncodedJson, key: string) => ENTRY_OVERHEAD_BYTES + key.length * 2 + entry.bytes.byteLength;
 
+const listKeys = new InternedKeys(30_000);
+
 /** The key of the list joined from these fragments, in this order (`[` cannot start a fragment's key). */
 export function listKey(parts: readonly EncodedJson[]): string {
+  let node = listKeys.root;
+  for (const part of parts) node = listKeys.child(node, part.serial);
+  return node.text ??= spelledListKey(parts);
+}
+
+function spelledListKey(parts: readonly EncodedJson[]): string {
   let key = '[';
   for (const part of parts) key += `${part.serial},`;
   return key;

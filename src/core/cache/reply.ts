@@ -17,7 +17,7 @@ import type { KeptAnswer, ResponseCache } from './response-cache.js';
 
 const decoder = new TextDecoder();
 
-/** A 200 answer with its headers so far (fixed ones and the route's own) → what the cache keeps. */
+/** A 200 answer with its headers so far (fixed ones and the route's own, taken over: not copied) → what the cache keeps. */
 export function keptAnswer(status: number, headers: Record<string, string>, body: unknown): KeptAnswer {
   const contentType = headers['Content-Type'];
   const kind = body instanceof Uint8Array ? 'bytes' : typeof body === 'string' && !/^application\/json\b/i.test(contentType ?? '') ? 'text' : 'json';
@@ -25,7 +25,9 @@ export function keptAnswer(status: number, headers: Record<string, string>, body
   const bytes = body instanceof Uint8Array ? body.slice() : encodeBody(body, contentType);
   // Joined fragments may be answered again and again: their tag is computed once.
   const etag = body instanceof EncodedJson ? (body.etag ??= entityTag(bytes)) : entityTag(bytes);
-  return { status, headers: Object.assign({}, headers, { ETag: etag, 'Cache-Control': 'no-cache' }), bytes, kind, etag };
+  headers.ETag = etag;
+  headers['Cache-Control'] = 'no-cache';
+  return { status, headers, bytes, kind, etag };
 }
 
 /** How a kept answer is sent to this request: HEAD or not, its `If-None-Match`, and the transport headers. */
