@@ -35,7 +35,10 @@ export class SqliteRecords {
     this.statements = new StatementCache(db);
     const dataVersion = db.prepare('PRAGMA data_version').pluck();
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
-    this.cache = new RecordCache(() => `${dataVersion.get() as number}.${totalChanges.get() as number}`);
+    // A read-only connection makes no changes of its own: commits by others are all its state can miss.
+    this.cache = new RecordCache(db.readonly
+      ? () => String(dataVersion.get() as number)
+      : () => `${dataVersion.get() as number}.${totalChanges.get() as number}`);
     this.text = new TextIndex(this.statements);
     this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
     this.update = atomically(db, (collection, id, patch) => this.updateNow(collection, id, patch));
@@ -56,6 +59,8 @@ export class SqliteRecords {
 
   list(collection: string, query: CheckedQuery): ListResult {
     this.text.beforeRead(query.conditions);
+    // Once for the whole list: its statements run at once, so the state cannot move between them.
+    this.cache.check();
     const byMembers = memberList(query.conditions, query.orderBy);
     if (byMembers) return this.listByMembers(collection, query, byMembers);
     const params = new NamedParams();
@@ -107,7 +112,6 @@ export class SqliteRecords {
    * more statement.
    */
   private readPage(collection: string, sql: string, params: NamedParams, shared: boolean): StoredRecord[] {
-    this.cache.check();
     const ids = this.cache.result(sql, params.values, () => this.statements.get(sql).pluck().all(params.values) as number[]);
     const items: (StoredRecord | undefined)[] = ids.map((id) => this.cache.get(collection, id, shared));
     const missing = ids.filter((_, index) => items[index] === undefined);
