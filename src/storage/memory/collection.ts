@@ -11,6 +11,8 @@ export class Collection {
   private readonly rows = new Map<number, StoredRecord>();
   private readonly indexes = new Map<string, SortedIndex>();
   private readonly memberIndexes = new Map<string, MemberIndex>();
+  /** The signature of the most recently used index (last in `indexes`), which needs no move on use. */
+  private newest: string | null = null;
   /** Every id up to this one has been handed out or taken explicitly. */
   highestId = 0;
 
@@ -63,8 +65,11 @@ export class Collection {
     const signature = SortedIndex.signature(equalityFields, orderField, memberField);
     const existing = this.indexes.get(signature);
     if (existing) {
-      this.indexes.delete(signature);
-      this.indexes.set(signature, existing);
+      if (signature !== this.newest) {
+        this.indexes.delete(signature);
+        this.indexes.set(signature, existing);
+        this.newest = signature;
+      }
       return existing;
     }
     if (this.indexes.size >= this.maxIndexes) {
@@ -73,6 +78,7 @@ export class Collection {
     }
     const created = new SortedIndex(equalityFields, orderField, this.rows.values(), memberField);
     this.indexes.set(signature, created);
+    this.newest = signature;
     return created;
   }
 
