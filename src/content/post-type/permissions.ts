@@ -4,7 +4,7 @@ import type { PermissionResult, RequestContext } from '../../core/context.js';
 import { CmsError, forbidden } from '../../core/errors.js';
 import { getTerm, type TaxonomyName } from '../taxonomy/index.js';
 import { passwordMatches } from './prepare.js';
-import { canReadPost } from './readability.js';
+import { canReadPost, isReadableByAnyone } from './readability.js';
 import type { PostType } from './define.js';
 import { postsIn, type PostRecord } from './record.js';
 import { asPublishedWhenDue, requestNow } from './scheduler.js';
@@ -45,8 +45,12 @@ export async function requirePost(context: RequestContext, postType: PostType): 
  */
 export async function onlyVisible<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): Promise<T[]> {
   const visible: T[] = [];
+  const { deps } = scope.postType;
+  const editing = context.context === 'edit';
   for (const record of records) {
-    const allowed = context.context === 'edit' ? scope.abilities.canEdit(record) : await canReadPost(context, record, scope.postType.deps);
+    let allowed: boolean;
+    if (editing) allowed = scope.abilities.canEdit(record);
+    else allowed = isReadableByAnyone(record, deps.capabilityRules) || await canReadPost(context, record, deps);
     if (allowed) visible.push(record);
   }
   return visible;
