@@ -1,7 +1,7 @@
 /** Permission checks of the post-type routes, in the reference's order, with its codes and messages. */
 import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
-import { CmsError, forbidden } from '../../core/errors.js';
+import { authorizationStatus, CmsError, forbidden } from '../../core/errors.js';
 import { getTerm, type TaxonomyName } from '../taxonomy/index.js';
 import { passwordMatches } from './prepare.js';
 import { canReadPost, isReadableByAnyone } from './readability.js';
@@ -110,14 +110,30 @@ function termError(context: RequestContext): CmsError {
   return forbidden(context.user, 'rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.');
 }
 
+/** The refusal to create, by status: one frozen error each, shared by every request. */
+const CREATE_REFUSALS = new Map<number, CmsError>();
+
+/**
+ * The answer to whoever may not create posts. The `Allow` header of every list read asks the create check, so for
+ * anonymous readers this is the common answer; it is built once, and frozen so that no request can change it.
+ */
+function createRefused(user: RequestContext['user']): CmsError {
+  const status = authorizationStatus(user);
+  let refusal = CREATE_REFUSALS.get(status);
+  if (refusal === undefined) {
+    refusal = forbidden(user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+    for (const part of [refusal.extra, refusal.additional, refusal.additionalData, refusal.headers, refusal]) Object.freeze(part);
+    CREATE_REFUSALS.set(status, refusal);
+  }
+  return refusal;
+}
+
 export async function createPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
   if (!isEmpty(context.params.id)) return new CmsError('rest_post_exists', 'Cannot create existing post.', 400);
   const scope = scopeOf(context, postType);
   const error = authorAndStickyError(context, scope, 'create');
   if (error) return error;
-  if (!scope.abilities.can(scope.capabilities.create_posts)) {
-    return forbidden(context.user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
-  }
+  if (!scope.abilities.can(scope.capabilities.create_posts)) return createRefused(context.user);
   return (await canAssignTerms(context, scope)) ? true : termError(context);
 }
 
