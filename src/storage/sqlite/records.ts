@@ -139,9 +139,8 @@ export class SqliteRecords {
     return this.total(sql, params.values);
   }
 
-  /** A `total` read by `sql`, kept for the current state of the data like a page's ids. */
+  /** A `total` read by `sql`, kept for the current state of the data like a page's ids (`list` checked it). */
   private total(sql: string, values: Record<string, unknown>): number {
-    this.cache.check();
     return this.cache.result(sql, values, () => (this.statements.get(sql).get(values) as { total: number }).total);
   }
 
