@@ -191,11 +191,12 @@ export async function buildListPlan(
   const slugs = list<string>(params.slug).map((slug) => sanitizeTitle(slug));
   if (slugs.length > 0) where.push(oneOf('slug', slugs));
 
-  for (const [name, field, op] of DATE_FILTERS) {
-    const value = params[name];
+  for (let at = 0; at < DATE_FILTERS.length; at++) {
+    const filter = DATE_FILTERS[at]!;
+    const value = params[filter[0]];
     if (value === undefined) continue;
     const local = filterDateToLocal(value, site);
-    if (local !== null) where.push({ field, op, value: local });
+    if (local !== null) where.push({ field: filter[1], op: filter[2], value: local });
   }
 
   // As PHP's empty(): "0" searches for nothing.

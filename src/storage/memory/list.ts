@@ -183,7 +183,7 @@ function walkInOrder(
         if (rows.length >= limit) break;
       }
     }
-    return { rows, ...(withTotal ? { total } : {}), plan };
+    return outcome(rows, withTotal ? total : undefined, plan);
   }
 
   const matches = compileConditions(residual);
@@ -202,7 +202,13 @@ function walkInOrder(
       if (rows.length >= limit && !withTotal) break;
     }
   }
-  return { rows, ...(withTotal ? { total: matched } : {}), plan };
+  return outcome(rows, withTotal ? matched : undefined, plan);
+}
+
+function outcome(rows: StoredRecord[], total: number | undefined, plan: QueryPlan): ListOutcome {
+  const answer: ListOutcome = { rows, plan };
+  if (total !== undefined) answer.total = total;
+  return answer;
 }
 
 function scan(collection: Collection, query: NormalizedQuery): ListOutcome {
@@ -215,7 +221,7 @@ function finishUnordered(
 ): ListOutcome {
   const matching = candidates.filter(matches);
   const rows = sortRecords(matching, query.orderBy, query.offset + query.limit).slice(query.offset, query.offset + query.limit);
-  return { rows, ...(query.withTotal ? { total: matching.length } : {}), plan };
+  return outcome(rows, query.withTotal ? matching.length : undefined, plan);
 }
 
 /** Ids fixed by top-level `id eq` / `id in` conditions (intersected), or null when there are none. */
@@ -271,7 +277,13 @@ function chooseEqualityConditions(conditions: readonly Condition[]): EqualityCho
     chosen.splice(widest, 1);
     partitions = chosen.reduce((product, candidate) => product * candidate.values.length, 1);
   }
-  if (chosen.length > 1) chosen.sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+  // By field name; an insertion sort, as there are only a few.
+  for (let at = 1; at < chosen.length; at++) {
+    const candidate = chosen[at]!;
+    let to = at;
+    for (; to > 0 && chosen[to - 1]!.field > candidate.field; to--) chosen[to] = chosen[to - 1]!;
+    chosen[to] = candidate;
+  }
   const fields: string[] = [];
   const valueLists: Scalar[][] = [];
   const consumed: Condition[] = [];
