@@ -69,6 +69,33 @@ describe('memory store: partitions and indexes are told apart exactly', () => {
     }
   });
 
+  it('asks the index of each list\'s own fields, order and term field, however often the shape changes', async () => {
+    for (const capacity of [1, 3]) {
+      const indexed = createMemoryStorage({ maxIndexesPerCollection: capacity });
+      const plain = createMemoryStorage({ useIndexes: false });
+      for (let n = 0; n < 60; n++) {
+        const record = { kind: n % 3, date: `2024-03-${String(1 + (n % 28)).padStart(2, '0')}`, rank: (n * 7) % 11, categories: [n % 4, 10 + (n % 2)], tags: [n % 5] };
+        await indexed.insert('things', record);
+        await plain.insert('things', record);
+      }
+      const kind: Condition = { field: 'kind', op: 'eq', value: 1 };
+      const queries: ListQuery[] = [
+        { where: [kind], orderBy: [{ field: 'date', direction: 'desc' }] },
+        { where: [kind], orderBy: [{ field: 'rank', direction: 'desc' }] },
+        { where: [kind], orderBy: [{ field: 'id', direction: 'asc' }] },
+        { where: [kind, { field: 'categories', op: 'containsAny', values: [2] }], orderBy: [{ field: 'date', direction: 'desc' }] },
+        { where: [kind, { field: 'tags', op: 'containsAny', values: [2] }], orderBy: [{ field: 'date', direction: 'desc' }] },
+        { where: [{ field: 'categories', op: 'containsAny', values: [2] }], orderBy: [{ field: 'date', direction: 'desc' }] },
+      ];
+      for (let round = 0; round < 2; round++) {
+        for (const [at, query] of queries.entries()) {
+          await sameAnswers(indexed, plain, { ...query, limit: 4 }, `capacity ${capacity}, query ${at}, round ${round}`);
+          await sameAnswers(indexed, plain, { ...query, limit: 4 }, `capacity ${capacity}, query ${at} again`);
+        }
+      }
+    }
+  });
+
   it('sees a write in the partitions it picks', async () => {
     const { indexed, plain } = await stores();
     const where: Condition[] = [{ field: 'kind', op: 'eq', value: 'true' }];
