@@ -307,7 +307,7 @@ function mapCapability(
       return ['manage_options'];
   }
 
-  const objectMeta = OBJECT_META_CAPABILITY.exec(capability);
+  const objectMeta = capability.endsWith('_meta') ? OBJECT_META_CAPABILITY.exec(capability) : null;
   if (objectMeta !== null) {
     return mapObjectMetaCapability(capability, objectMeta[1] ?? '', user, subject, rules, depth);
   }
