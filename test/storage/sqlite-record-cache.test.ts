@@ -109,3 +109,45 @@ describe('sqlite store: list results kept between reads', () => {
     await store.close();
   });
 });
+
+describe('sqlite store: results kept by statement and parameters', () => {
+  it('keeps the result of each parameter list apart, however the values would read joined or typed alike', () => {
+    let state = 'one';
+    const cache = new RecordCache(() => state);
+    cache.check();
+    const lists: unknown[][] = [['ab', 'c'], ['a', 'bc'], [1], ['1'], [true], ['t'], [null], ['z'], ['s1:a'], ['a', 's1:'], [0, 1], ['n0;n1;']];
+    lists.forEach((params, index) => assert.equal(cache.result('SELECT ?', params, () => index), index));
+    lists.forEach((params, index) => assert.equal(cache.result('SELECT ?', params, () => -1), index, JSON.stringify(params)));
+    assert.equal(cache.result('SELECT ? -- other', ['ab', 'c'], () => 'other'), 'other', 'another statement has its own results');
+    let computed = 0;
+    assert.equal(cache.result('SELECT ?', [{ not: 'a scalar' }], () => ++computed), 1);
+    assert.equal(cache.result('SELECT ?', [{ not: 'a scalar' }], () => ++computed), 2, 'a value of another kind is never kept');
+    state = 'two';
+    cache.check();
+    assert.equal(cache.result('SELECT ?', ['ab', 'c'], () => 'anew'), 'anew', 'a new state of the data computes anew');
+  });
+
+  it('keeps at most its capacity of results', () => {
+    const cache = new RecordCache(() => 'one');
+    cache.check();
+    for (let index = 0; index < 1_500; index++) cache.result(`SELECT ${index % 7}`, [index], () => index);
+    let kept = 0;
+    for (let index = 0; index < 1_500; index++) if (cache.result(`SELECT ${index % 7}`, [index], () => -1) === index) kept++;
+    assert.ok(kept > 0 && kept <= 1_000, `kept ${kept}`);
+  });
+
+  it('lists by the values asked, 1 and "1" apart', async () => {
+    const store = sqliteStorage({ path: path.join(folder, 'typed.db') });
+    await seed(store, 'things', [{ n: 1, a: 'ab', b: 'c' }, { n: '1', a: 'a', b: 'bc' }]);
+    for (let round = 0; round < 2; round++) {
+      const one = await store.list('things', { where: [{ field: 'n', op: 'eq', value: 1 }], withTotal: true });
+      assert.deepEqual(one.items.map((item) => item.n), [1]);
+      assert.equal(one.total, 1);
+      const text = await store.list('things', { where: [{ field: 'n', op: 'eq', value: '1' }], withTotal: true });
+      assert.deepEqual(text.items.map((item) => item.n), ['1']);
+      const split = await store.list('things', { where: [{ field: 'a', op: 'eq', value: 'a' }, { field: 'b', op: 'eq', value: 'bc' }] });
+      assert.deepEqual(split.items.map((item) => item.n), ['1']);
+    }
+    await store.close();
+  });
+});

@@ -29,7 +29,9 @@ interface Entry {
  */
 export class RecordCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly results = new Map<string, unknown>();
+  /** Results by statement, then by parameters (`parametersKey`): the statement's text is hashed once per lookup. */
+  private readonly results = new Map<string, Map<string, unknown>>();
+  private resultCount = 0;
   private chars = 0;
   private state = '';
 
@@ -74,19 +76,26 @@ export class RecordCache {
    * once: a page's ids or a total. The result is shared, so callers must not change it. Long statements (long
    * id lists, searches) and long results are not kept, so the cache stays small whatever lists are asked for.
    */
-  result<T>(sql: string, params: unknown, compute: () => T): T {
-    let key: string;
-    try {
-      key = `${sql}\u0000${JSON.stringify(params)}`;
-    } catch {
-      return compute();
-    }
-    if (this.results.has(key)) return this.results.get(key) as T;
+  result<T>(sql: string, params: readonly unknown[], compute: () => T): T {
+    const bound = parametersKey(params);
+    if (bound === null) return compute();
+    let bySql = this.results.get(sql);
+    const kept = bySql?.get(bound);
+    if (kept !== undefined) return kept as T;
     const value = compute();
-    if (key.length > RESULT_MAX_KEY || (Array.isArray(value) && value.length > RESULT_MAX_IDS)) return value;
-    this.results.set(key, value);
-    if (this.results.size > RESULT_CAPACITY) this.results.delete(this.results.keys().next().value!);
+    if (value === undefined || sql.length + bound.length > RESULT_MAX_KEY || (Array.isArray(value) && value.length > RESULT_MAX_IDS)) return value;
+    if (bySql === undefined) this.results.set(sql, bySql = new Map());
+    bySql.set(bound, value);
+    if (++this.resultCount > RESULT_CAPACITY) this.dropOldestResult();
     return value;
+  }
+
+  /** Drops the first result kept of the statement first kept (close to the oldest overall). */
+  private dropOldestResult(): void {
+    const [sql, bySql] = this.results.entries().next().value!;
+    bySql.delete(bySql.keys().next().value!);
+    if (bySql.size === 0) this.results.delete(sql);
+    this.resultCount--;
   }
 
   forget(): void {
@@ -104,8 +113,29 @@ export class RecordCache {
   private clear(): void {
     this.entries.clear();
     this.results.clear();
+    this.resultCount = 0;
     this.chars = 0;
   }
+}
+
+/**
+ * The bound values as a key: each value's part ends where it says (a string gives its length), so no two lists
+ * share one, and 1 differs from '1'. Null for a value of another kind (not kept). Cheaper than `JSON.stringify`.
+ */
+function parametersKey(values: readonly unknown[]): string | null {
+  let key = '';
+  for (let index = 0; index < values.length; index++) {
+    const value = values[index];
+    switch (typeof value) {
+      case 'string': key += `s${value.length}:${value}`; break;
+      case 'number': key += `n${value};`; break;
+      case 'boolean': key += value ? 't' : 'f'; break;
+      default:
+        if (value !== null) return null;
+        key += 'z';
+    }
+  }
+  return key;
 }
 
 function keyOf(collection: string, id: number): string {

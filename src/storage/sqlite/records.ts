@@ -73,7 +73,7 @@ export class SqliteRecords {
     if (!query.withTotal) return { items };
     const counted = countedSelection(query.conditions);
     if (counted) return { items, total: this.countedTotal(collection, counted) };
-    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params.values) };
+    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params) };
   }
 
   /**
@@ -92,9 +92,9 @@ export class SqliteRecords {
     if (plan.countable) {
       const counting = new NamedParams();
       const sql = `SELECT count(*) AS total FROM ${MEMBERS_TABLE} m WHERE ${membersWhere(collection, plan, counting)}`;
-      return { items, total: this.total(sql, counting.values) };
+      return { items, total: this.total(sql, counting) };
     }
-    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params.values) };
+    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params) };
   }
 
   private recordFrom(collection: string, query: CheckedQuery, params: NamedParams): string {
@@ -112,7 +112,7 @@ export class SqliteRecords {
    * more statement.
    */
   private readPage(collection: string, sql: string, params: NamedParams, shared: boolean): StoredRecord[] {
-    const ids = this.cache.result(sql, params.values, () => this.statements.get(sql).pluck().all(params.values) as number[]);
+    const ids = this.cache.result(sql, params.ordered, () => this.statements.get(sql).pluck().all(params.values) as number[]);
     const items: (StoredRecord | undefined)[] = ids.map((id) => this.cache.get(collection, id, shared));
     const missing = ids.filter((_, index) => items[index] === undefined);
     if (missing.length === 0) return items as StoredRecord[];
@@ -136,12 +136,12 @@ export class SqliteRecords {
       const values = selection[field];
       if (values) sql += ` AND ${field} IN (SELECT value FROM json_each(${params.add(JSON.stringify(values))}))`;
     }
-    return this.total(sql, params.values);
+    return this.total(sql, params);
   }
 
   /** A `total` read by `sql`, kept for the current state of the data like a page's ids (`list` checked it). */
-  private total(sql: string, values: Record<string, unknown>): number {
-    return this.cache.result(sql, values, () => (this.statements.get(sql).get(values) as { total: number }).total);
+  private total(sql: string, params: NamedParams): number {
+    return this.cache.result(sql, params.ordered, () => (this.statements.get(sql).get(params.values) as { total: number }).total);
   }
 
   /** Runs a raw `EXPLAIN QUERY PLAN` for a list's page (for tests and tuning). */
