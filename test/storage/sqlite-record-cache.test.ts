@@ -78,6 +78,27 @@ describe('sqlite store: the decoded-records budget', () => {
   });
 });
 
+describe('sqlite store: records of several collections', () => {
+  it('keeps the same id of two collections apart, and drops the least recently used of any collection first', () => {
+    const cache = new RecordCache(() => 'one state');
+    cache.check();
+    cache.set('posts', { id: 1, title: 'post' }, 3 * 1024 * 1024 / 2);
+    cache.set('terms', { id: 1, name: 'term' }, 3 * 1024 * 1024 / 2);
+    assert.deepEqual(cache.get('posts', 1), { id: 1, title: 'post' });
+    assert.deepEqual(cache.get('terms', 1), { id: 1, name: 'term' });
+    assert.equal(cache.get('users', 1), undefined);
+    cache.set('users', { id: 1, login: 'user' }, 2 * 1024 * 1024);
+    cache.set('posts', { id: 2, title: 'second' }, 2 * 1024 * 1024);
+    assert.deepEqual(cache.get('posts', 1), { id: 1, title: 'post' }, 'the first post was used after the term');
+    cache.set('terms', { id: 2, name: 'second' }, 2 * 1024 * 1024);
+    assert.equal(cache.get('terms', 1), undefined, 'the term used least recently went first');
+    assert.deepEqual(cache.get('posts', 1), { id: 1, title: 'post' });
+    cache.set('posts', { id: 1, title: 'replaced' }, 10);
+    assert.deepEqual(cache.get('posts', 1), { id: 1, title: 'replaced' });
+    assert.deepEqual(cache.get('users', 1), { id: 1, login: 'user' });
+  });
+});
+
 describe('sqlite store: list results kept between reads', () => {
   it('lists and counts anew after a write by another connection, a write of its own and a rollback', async () => {
     const file = path.join(folder, 'results.db');

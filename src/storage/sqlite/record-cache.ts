@@ -13,6 +13,7 @@ const RESULT_MAX_KEY = 4_096;
 const RESULT_MAX_IDS = 1_000;
 
 interface Entry {
+  readonly collection: string;
   readonly record: StoredRecord;
   /** Length of the JSON text the record was decoded from. */
   readonly size: number;
@@ -28,7 +29,10 @@ interface Entry {
  * the same way: in one state of the data the same statement with the same parameters answers the same.
  */
 export class RecordCache {
-  private readonly entries = new Map<string, Entry>();
+  /** The entries by collection and id, found without making a key... */
+  private readonly byCollection = new Map<string, Map<number, Entry>>();
+  /** ...and in order of use, least recent first. */
+  private readonly recency = new Set<Entry>();
   /** Results by statement, then by parameters (`parametersKey`): the statement's text is hashed once per lookup. */
   private readonly results = new Map<string, Map<string, unknown>>();
   private resultCount = 0;
@@ -50,11 +54,10 @@ export class RecordCache {
    * undefined (call `check` first).
    */
   get(collection: string, id: number, shared = false): StoredRecord | undefined {
-    const key = keyOf(collection, id);
-    const entry = this.entries.get(key);
+    const entry = this.byCollection.get(collection)?.get(id);
     if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    this.recency.delete(entry);
+    this.recency.add(entry);
     return shared ? entry.record : copyJsonOut(entry.record);
   }
 
@@ -63,12 +66,16 @@ export class RecordCache {
    * `record` for itself. A record larger than a quarter of the budget is not kept.
    */
   set(collection: string, record: StoredRecord, size: number): void {
-    const key = keyOf(collection, record.id);
-    this.remove(key);
+    const existing = this.byCollection.get(collection)?.get(record.id);
+    if (existing !== undefined) this.remove(existing);
     if (size > CAPACITY_CHARS / 4) return;
-    this.entries.set(key, { record: freezeJson(copyJsonOut(record)), size });
+    const entry: Entry = { collection, record: freezeJson(copyJsonOut(record)), size };
+    let entries = this.byCollection.get(collection);
+    if (entries === undefined) this.byCollection.set(collection, entries = new Map());
+    entries.set(record.id, entry);
+    this.recency.add(entry);
     this.chars += size;
-    while (this.entries.size > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.entries.keys().next().value!);
+    while (this.recency.size > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.recency.values().next().value!);
   }
 
   /**
@@ -103,15 +110,17 @@ export class RecordCache {
     this.state = '';
   }
 
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
+  private remove(entry: Entry): void {
+    const entries = this.byCollection.get(entry.collection);
+    entries?.delete(entry.record.id);
+    if (entries?.size === 0) this.byCollection.delete(entry.collection);
+    this.recency.delete(entry);
     this.chars -= entry.size;
   }
 
   private clear(): void {
-    this.entries.clear();
+    this.byCollection.clear();
+    this.recency.clear();
     this.results.clear();
     this.resultCount = 0;
     this.chars = 0;
@@ -136,8 +145,4 @@ function parametersKey(values: readonly unknown[]): string | null {
     }
   }
   return key;
-}
-
-function keyOf(collection: string, id: number): string {
-  return `${id}\u0000${collection}`;
 }
