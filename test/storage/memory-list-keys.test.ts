@@ -124,7 +124,6 @@ describe('list queries: what is wrong is still named exactly', () => {
     await rejects({ where: [{ field: 'a', op: 'in', values: [1, Number.NaN] }] }, 'where[0].values must be an array of scalars.');
     await rejects({ where: [{ field: 'a', op: 'like', value: 'x' }] }, 'where[0].op "like" is not a known operator.');
     await rejects({ where: [{ field: 'a', op: 'eq', value: 1 }, null] }, 'where[1] is not a condition.');
-    // eslint-disable-next-line no-sparse-arrays
     await rejects({ where: [{ field: 'a', op: 'eq', value: 1 }, , { field: 'b', op: 'eq', value: 1 }] }, 'where[1] is not a condition.');
     await rejects({ orderBy: [{ field: 'date', direction: 'desc' }, { field: 'id', direction: 'up' }] }, 'orderBy[1].direction must be "asc" or "desc".');
     await rejects({ orderBy: [{ rank: [{ field: 'a', op: 'eq' }] }] }, 'orderBy[0].rank[0].value must be a string, finite number, boolean or null.');
