@@ -86,6 +86,12 @@ function effectiveReadStatus(post: PostSubject): string {
   return ['private', 'trash', 'auto-draft'].includes(post.status) ? post.status : 'publish';
 }
 
+/** The type-level capability names each action looks at (spelled out: the checks run for every listed record). */
+const OWNERSHIP_NAMES = {
+  edit: { own: 'edit_posts', published: 'edit_published_posts', others: 'edit_others_posts', private: 'edit_private_posts' },
+  delete: { own: 'delete_posts', published: 'delete_published_posts', others: 'delete_others_posts', private: 'delete_private_posts' },
+} as const satisfies Record<'edit' | 'delete', Record<string, keyof PostTypeCapabilities>>;
+
 /** The edit or delete requirement for a post, by ownership and status (the shape shared by both actions). */
 function ownershipRequirement(
   action: 'edit' | 'delete',
@@ -93,8 +99,9 @@ function ownershipRequirement(
   post: PostSubject,
   names: PostTypeCapabilities,
 ): string[] {
-  const own = names[`${action}_posts`];
-  const published = names[`${action}_published_posts`];
+  const keys = OWNERSHIP_NAMES[action];
+  const own = names[keys.own];
+  const published = names[keys.published];
   if (isOwnPost(user, post)) {
     if (PUBLISHED_STATUSES.has(post.status)) return [published];
     if (post.status === 'trash') {
@@ -102,9 +109,9 @@ function ownershipRequirement(
     }
     return [own];
   }
-  const required = [names[`${action}_others_posts`]];
+  const required = [names[keys.others]];
   if (PUBLISHED_STATUSES.has(post.status)) required.push(published);
-  else if (post.status === 'private') required.push(names[`${action}_private_posts`]);
+  else if (post.status === 'private') required.push(names[keys.private]);
   return required;
 }
 
@@ -300,7 +307,7 @@ function mapCapability(
       return ['manage_options'];
   }
 
-  const objectMeta = OBJECT_META_CAPABILITY.exec(capability);
+  const objectMeta = capability.endsWith('_meta') ? OBJECT_META_CAPABILITY.exec(capability) : null;
   if (objectMeta !== null) {
     return mapObjectMetaCapability(capability, objectMeta[1] ?? '', user, subject, rules, depth);
   }

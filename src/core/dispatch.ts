@@ -25,7 +25,7 @@ import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } 
 import { keptAnswer, keptReply, replyRequest, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { HandlerResult, Principal, RequestContext, Services } from './context.js';
-import { responseWithBody } from './encode.js';
+import { EncodedJson, responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
@@ -42,7 +42,7 @@ import { isHandlerResult } from './response.js';
 import { isFieldIncluded, parseList } from './shape.js';
 import { resolveSite, SiteResolver, type Site, type SiteSettings } from './site.js';
 import {
-  discoveryLink, envelope, fixedHeaders, formatBody, jsonpRefusal, readIncoming, stringHeaders, transportHeaders,
+  answerHeaders, discoveryLink, envelope, formatBody, jsonpRefusal, readIncoming, transportHeaders,
   type Answer, type Incoming,
 } from './transport.js';
 import type { CmsRequest, CmsResponse } from './types.js';
@@ -146,9 +146,8 @@ export class Dispatcher implements RouteSteps {
   /** An answer with the fixed and transport headers laid over it. */
   #respond(answer: Answer, incoming: Incoming, site: Site, user: Principal | null): CmsResponse {
     // Headers are merged with `Object.assign`: an object spread followed by more is slow on the hot path.
-    const headers = Object.assign(fixedHeaders(site, this.options.headerPrefix, incoming.jsonp), answer.headers);
-    Object.assign(headers, transportHeaders(incoming, answer.status, user));
-    return responseWithBody(answer.status, stringHeaders(headers), incoming.realMethod === 'HEAD' ? null : answer.body);
+    const headers = Object.assign(answerHeaders(site, this.options.headerPrefix, incoming.jsonp, answer.headers), transportHeaders(incoming, answer.status, user));
+    return responseWithBody(answer.status, headers, incoming.realMethod === 'HEAD' ? null : answer.body);
   }
 
   /**
@@ -172,7 +171,7 @@ export class Dispatcher implements RouteSteps {
     const asGet = Object.assign(routeCall(request, incoming, body, user, site, token), { method: 'GET', headers: tracker.watch(incoming.headers) });
     const answer = await this.#answer(asGet, incoming, tracker, scope);
     if (!tracker.keep) return this.#respond(answer, incoming, site, user);
-    const computed = keptAnswer(answer.status, stringHeaders(Object.assign(fixedHeaders(site, this.options.headerPrefix, incoming.jsonp), answer.headers)), answer.body);
+    const computed = keptAnswer(answer.status, answerHeaders(site, this.options.headerPrefix, incoming.jsonp, answer.headers), answer.body);
     if (key !== null) cache!.set(key, generation!, computed);
     return replyWith(computed, reply, { body: answer.body });
   }
@@ -199,8 +198,9 @@ export class Dispatcher implements RouteSteps {
     const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
     if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
     // A large body is encoded (printed pretty, wrapped for JSONP) here, in turns, not in one call by whoever sends it.
-    const formatted = incoming.jsonp || '_pretty' in incoming.query ? await formattedLargeBody(answer.body, incoming.query) : null;
-    return { status: answer.status, headers: answer.headers, body: formatted ?? await encodedIfLarge(formatBody(answer.body, incoming.query)) };
+    const large = incoming.jsonp || '_pretty' in incoming.query ? await formattedLargeBody(answer.body, incoming.query) : null;
+    const formatted = large ?? formatBody(answer.body, incoming.query);
+    return { status: answer.status, headers: answer.headers, body: formatted instanceof EncodedJson ? formatted : await encodedIfLarge(formatted) };
   }
 
   /** OPTIONS: the first route matching the path, described in help context, with the methods the caller may use. */

@@ -62,20 +62,39 @@ const encodedFrozenBodies = new WeakMap<object, Uint8Array>();
  * Responses whose body the dispatcher already encoded (to tag it, or to answer from its cache) carry the bytes and the body the
  * bytes stand for; `LAZY` marks a response whose body is itself read from the bytes when asked for.
  */
-const ENCODED = Symbol('encoded body');
 const LAZY = Symbol('lazy body');
 interface Encoded { bytes: Uint8Array | null; body: unknown; kept?: boolean; decode?: () => unknown; decoded?: { value: unknown } }
 
+/** Makes nothing: a subclass's fields are then added to the object handed over, as they are to `this`. */
+class Stamp {
+  constructor(target: object) {
+    return target;
+  }
+}
+
 /**
- * Kept on the response itself, under a symbol and not enumerable, so that a copy of the response (`{ ...response }`)
- * does not carry it (a WeakMap costs more per response than the rest of a response cache hit).
+ * The encoded body kept on the response itself, in a private field: no copy of the response (`{ ...response }`)
+ * carries it and no one else sees it, and adding one costs far less than defining a property (or a WeakMap entry).
  */
+class Remembered extends Stamp {
+  readonly #encoded: Encoded;
+
+  constructor(response: CmsResponse, encoded: Encoded) {
+    super(response);
+    this.#encoded = encoded;
+  }
+
+  static of(response: CmsResponse): Encoded | undefined {
+    return #encoded in response ? (response as unknown as Remembered).#encoded : undefined;
+  }
+}
+
 function remember(response: CmsResponse, encoded: Encoded): void {
-  Object.defineProperty(response, ENCODED, { value: encoded });
+  new Remembered(response, encoded);
 }
 
 function known(response: CmsResponse): Encoded | undefined {
-  return (response as CmsResponse & { [ENCODED]?: Encoded })[ENCODED];
+  return Remembered.of(response);
 }
 
 /** The bytes of a body as the wire carries it: JSON text, unless it is bytes or non-JSON text already. */

@@ -6,7 +6,8 @@
  * slice; structural characters are ASCII, which never occurs inside a multi-byte UTF-8 sequence.
  */
 import { EncodedJson } from './encode.js';
-import { encodeLargeJson, isLargeJson, LARGE_JSON_CHARS } from './large-json.js';
+import { knowBuiltBytes } from './cache/conditional.js';
+import { encodeLargeJson, entityTagInTurns, isLargeJson, LARGE_JSON_CHARS } from './large-json.js';
 import { turnTaker } from './turn.js';
 import type { ParamMap } from './types.js';
 
@@ -33,8 +34,11 @@ export async function formattedLargeBody(body: unknown, query: ParamMap): Promis
   if (jsonp === null && !pretty) return null;
   const compact = await compactBytes(body);
   if (compact === null) return null;
-  if (jsonp !== null) return wrapped(encoder.encode(`/**/${jsonp}(`), compact, encoder.encode(')'));
-  return reindented(compact, SLICE_BYTES);
+  const turn = turnTaker();
+  const formatted = jsonp !== null ? await joined([encoder.encode(`/**/${jsonp}(`), compact, encoder.encode(')')], turn) : await reindented(compact, SLICE_BYTES);
+  // Kept answers are tagged: the tag is worked out here, in turns, not by whoever keeps them in one call.
+  knowBuiltBytes(formatted, await entityTagInTurns(formatted));
+  return formatted;
 }
 
 async function compactBytes(body: unknown): Promise<Uint8Array | null> {
@@ -43,11 +47,21 @@ async function compactBytes(body: unknown): Promise<Uint8Array | null> {
   return (await encodeLargeJson(body))?.bytes ?? null;
 }
 
-function wrapped(before: Uint8Array, middle: Uint8Array, after: Uint8Array): Uint8Array {
-  const bytes = new Uint8Array(before.byteLength + middle.byteLength + after.byteLength);
-  bytes.set(before, 0);
-  bytes.set(middle, before.byteLength);
-  bytes.set(after, before.byteLength + middle.byteLength);
+/** The parts one after the other, copied in slices with turns of the event loop. */
+async function joined(parts: readonly Uint8Array[], turn: () => Promise<void>): Promise<Uint8Array> {
+  let length = 0;
+  for (const part of parts) length += part.byteLength;
+  // Every byte is written below: no need to clear them first.
+  const bytes = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
+  let offset = 0;
+  for (const part of parts) {
+    for (let start = 0; start < part.byteLength; start += SLICE_BYTES) {
+      const slice = part.subarray(start, start + SLICE_BYTES);
+      bytes.set(slice, offset);
+      offset += slice.byteLength;
+      await turn();
+    }
+  }
   return bytes;
 }
 
@@ -110,7 +124,7 @@ export async function reindented(compact: Uint8Array, sliceBytes: number): Promi
     start = end;
     await turn();
   }
-  return await out.joined(turn);
+  return await joined(out.parts(), turn);
 }
 
 /** The index of the quote closing the string that runs at `from`, when `bytes` hold it; else -1. */
@@ -131,7 +145,6 @@ class ByteSink {
   readonly #blocks: Uint8Array[] = [];
   #block = new Uint8Array(SLICE_BYTES);
   #used = 0;
-  #length = 0;
 
   bytes(source: Uint8Array, from: number, to: number): void {
     while (from < to) {
@@ -153,23 +166,15 @@ class ByteSink {
     for (let count = depth * INDENT; count > 0; count -= 1) this.byte(SPACE);
   }
 
-  async joined(turn: () => Promise<void>): Promise<Uint8Array> {
+  /** What was written, in one array made in turns. */
+  parts(): Uint8Array[] {
     this.#flush();
-    // Every byte is written below: no need to clear them first.
-    const bytes = new Uint8Array(Buffer.allocUnsafeSlow(this.#length).buffer, 0, this.#length);
-    let offset = 0;
-    for (const block of this.#blocks) {
-      bytes.set(block, offset);
-      offset += block.byteLength;
-      await turn();
-    }
-    return bytes;
+    return this.#blocks;
   }
 
   #flush(): void {
     if (this.#used === 0) return;
     this.#blocks.push(this.#block.subarray(0, this.#used));
-    this.#length += this.#used;
     this.#block = new Uint8Array(SLICE_BYTES);
     this.#used = 0;
   }

@@ -6,7 +6,7 @@
 import { args } from './args/define.js';
 import type { Paging, RequestContext } from './context.js';
 import { CmsError } from './errors.js';
-import { buildQueryString } from './query.js';
+import { buildQueryString, encodeQueryComponent } from './query.js';
 
 /** Records on a page when `per_page` is not sent. */
 export const DEFAULT_PER_PAGE = 10;
@@ -137,22 +137,31 @@ export function paging(total: number, page: number, perPage: number | null, opti
 
 /** `X-WP-Total`, `X-WP-TotalPages` and `Link` rel prev/next for a collection. */
 export function pagingHeaders(figures: Paging, context: RequestContext, prefix: string): Record<string, string | number> {
-  const headers: Record<string, string | number> = {
-    [`${prefix}-Total`]: figures.total,
-    [`${prefix}-TotalPages`]: figures.totalPages,
-  };
+  const names = namesOf(prefix);
+  const headers: Record<string, string | number> = {};
+  headers[names.total] = figures.total;
+  headers[names.totalPages] = figures.totalPages;
   const hasPrevious = figures.page > 1;
   const hasNext = figures.totalPages > figures.page;
   if (!hasPrevious && !hasNext) return headers;
   const withPage = linkQuery(context.query);
-  const links: string[] = [];
-  if (hasPrevious) {
-    const previous = figures.previousUnclamped ? figures.page - 1 : Math.min(figures.page - 1, figures.totalPages);
-    links.push(`<${context.url(context.path)}?${withPage(previous)}>; rel="prev"`);
-  }
-  if (hasNext) links.push(`<${context.url(context.path)}?${withPage(figures.page + 1)}>; rel="next"`);
-  headers.Link = links.join(', ');
+  const url = context.url(context.path);
+  const previous = hasPrevious ? `<${url}?${withPage(previousPage(figures))}>; rel="prev"` : '';
+  const next = hasNext ? `<${url}?${withPage(figures.page + 1)}>; rel="next"` : '';
+  headers.Link = hasPrevious && hasNext ? `${previous}, ${next}` : previous || next;
   return headers;
+}
+
+function previousPage(figures: Paging): number {
+  return figures.previousUnclamped ? figures.page - 1 : Math.min(figures.page - 1, figures.totalPages);
+}
+
+/** The names of the two count headers, spelt once per prefix (the same strings each time). */
+let lastNames = { prefix: '', total: '-Total', totalPages: '-TotalPages' };
+
+function namesOf(prefix: string): { total: string; totalPages: string } {
+  if (lastNames.prefix !== prefix) lastNames = { prefix, total: `${prefix}-Total`, totalPages: `${prefix}-TotalPages` };
+  return lastNames;
 }
 
 /**
@@ -161,21 +170,29 @@ export function pagingHeaders(figures: Paging, context: RequestContext, prefix: 
  * over.
  */
 function linkQuery(query: Readonly<Record<string, unknown>>): (page: number) => string {
-  const pieces: string[] = [];
-  let pageAt = -1;
+  let before = '';
+  let after: string | null = null;
   for (const key of Object.keys(query)) {
     if (key === 'rest_route') continue;
     if (key === 'page') {
-      pageAt = pieces.length;
-      pieces.push('');
+      after ??= '';
       continue;
     }
-    const piece = buildQueryString({ [key]: query[key] });
-    if (piece !== '') pieces.push(piece);
+    const piece = queryPiece(key, query[key]);
+    if (piece === '') continue;
+    if (after === null) before = before === '' ? piece : `${before}&${piece}`;
+    else after = `${after}&${piece}`;
   }
-  if (pageAt === -1) pageAt = pieces.push('') - 1;
   return (page) => {
-    pieces[pageAt] = buildQueryString({ page });
-    return pieces.join('&');
+    const pagePiece = `page=${encodeQueryComponent(String(page))}`;
+    const head = before === '' ? pagePiece : `${before}&${pagePiece}`;
+    return after === null || after === '' ? head : `${head}${after}`;
   };
+}
+
+/** `key=value` as `buildQueryString` spells one parameter, without building a map for a plain value. */
+function queryPiece(key: string, value: unknown): string {
+  if (typeof value === 'string') return `${encodeQueryComponent(key)}=${encodeQueryComponent(value)}`;
+  if (typeof value === 'number') return `${encodeQueryComponent(key)}=${encodeQueryComponent(String(value))}`;
+  return buildQueryString({ [key]: value });
 }

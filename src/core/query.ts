@@ -196,7 +196,8 @@ export function buildQueryString(params: Record<string, unknown>): string {
 /** Text that `encodeQueryComponent` leaves as it is (most names and values in paging links). */
 const UNENCODED = /^[\w.-]*$/;
 
-function encodeQueryComponent(text: string): string {
+/** A name or value of a query string as `buildQueryString` spells it (PHP's `urlencode`). */
+export function encodeQueryComponent(text: string): string {
   if (UNENCODED.test(text)) return text;
   return encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -36,9 +36,12 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
     return data;
   };
   if (fragments && fields.length === 0 && !embed && (result.keyedItem || result.keyedItems)) {
-    const encoded = (keyed: KeyedItem) => fragmentOf(keyed, fragments, fragmentKey(fragments, schema, shownContext, keyed), shownContext, shown);
-    if (result.keyedItem) return encoded(result.keyedItem);
-    return joined(await Promise.all(result.keyedItems!.map(encoded)), fragments);
+    if (result.keyedItem) return fragmentOf(result.keyedItem, fragments, fragmentKey(fragments, schema, shownContext, result.keyedItem), shownContext, shown);
+    const keyedItems = result.keyedItems!;
+    const keys = keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed));
+    const parts = keptParts(keys, fragments);
+    return (parts && keptList(parts, fragments))
+      ?? joined(parts ?? await Promise.all(keyedItems.map((keyed, index) => fragmentOf(keyed, fragments, keys[index]!, shownContext, shown))), fragments);
   }
   const embedder = embed ? new Embedder(embed, context, dispatch) : null;
 
@@ -88,6 +91,24 @@ async function fragmentOf(
 async function encodedNow(keyed: KeyedItem, shown: (record: Item) => unknown): Promise<EncodedJson> {
   const data = shown(await keyed.prepare());
   return await encodeLargeJson(data) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
+}
+
+/** The fragments under these keys when every one is kept (none is prepared, and no promise waited for). */
+function keptParts(keys: readonly (string | null)[], scope: FragmentScope): EncodedJson[] | null {
+  const parts: EncodedJson[] = [];
+  for (const key of keys) {
+    const kept = key === null ? undefined : scope.cache.get(scope.generation, key);
+    if (kept === undefined) return null;
+    parts.push(kept);
+  }
+  return parts;
+}
+
+/** The JSON array of these fragments, when kept. */
+function keptList(parts: readonly EncodedJson[], scope: FragmentScope): EncodedJson | undefined {
+  const { cache, generation } = scope;
+  const key = listKey(parts);
+  return cache.get(generation, key) ?? (parts.every((part) => cache.isLasting(part)) ? cache.getLasting(generation, key) : undefined);
 }
 
 /**

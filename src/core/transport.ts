@@ -163,16 +163,38 @@ export function formatBody(body: unknown, query: ParamMap): unknown {
   return body;
 }
 
-/** Headers every answer starts with; the route's own headers (a `Link`, say) replace them. */
-export function fixedHeaders(site: Site, headerPrefix: string, jsonp: boolean): Record<string, string | number> {
-  return {
+/**
+ * The headers every answer starts with, and the answer's own laid over them (a route's `Link` replaces the
+ * discovery link in its place), every value as text.
+ */
+export function answerHeaders(site: Site, headerPrefix: string, jsonp: boolean, own: Record<string, string | number>): Record<string, string> {
+  const texts = fixedTexts(site, headerPrefix);
+  // A literal: copying a kept object (by spread or `Object.assign`) makes a slower one to add the route's headers to.
+  const headers: Record<string, string> = {
     'Content-Type': jsonp ? 'application/javascript; charset=UTF-8' : 'application/json; charset=UTF-8',
     'X-Robots-Tag': 'noindex',
-    Link: discoveryLink(site),
+    Link: texts.link,
     'X-Content-Type-Options': 'nosniff',
-    'Access-Control-Expose-Headers': `${headerPrefix}-Total, ${headerPrefix}-TotalPages, Link`,
+    'Access-Control-Expose-Headers': texts.exposed,
     'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
   };
+  const names = Object.keys(own);
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index]!;
+    const value = own[name];
+    headers[name] = typeof value === 'string' ? value : String(value);
+  }
+  return headers;
+}
+
+/** The texts of the fixed headers that follow the site and prefix, spelt once while they stay the same. */
+let lastTexts = { apiUrl: '', headerPrefix: '', link: '', exposed: '' };
+
+function fixedTexts(site: Site, headerPrefix: string): { link: string; exposed: string } {
+  if (lastTexts.apiUrl !== site.apiUrl || lastTexts.headerPrefix !== headerPrefix || lastTexts.link === '') {
+    lastTexts = { apiUrl: site.apiUrl, headerPrefix, link: discoveryLink(site), exposed: `${headerPrefix}-Total, ${headerPrefix}-TotalPages, Link` };
+  }
+  return lastTexts;
 }
 
 /** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */
@@ -194,12 +216,6 @@ export function transportHeaders(incoming: Incoming, status: number, user: Princ
   }
   if (user || (incoming.overrideHeader && status >= 400 && status < 500)) Object.assign(headers, NO_CACHE);
   return headers;
-}
-
-export function stringHeaders(headers: Record<string, string | number>): Record<string, string> {
-  const output: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) output[name] = String(value);
-  return output;
 }
 
 export function normalizeHeaders(headers: HeaderMap | undefined): Record<string, string> {

@@ -6,7 +6,7 @@
  *   const post = await postsIn(storage).get(12);         // PostRecord | null
  *   await postsIn(tx).update(post.id, { status: 'publish' });
  */
-import type { ListQuery, RecordId, StoragePort, StoredRecord } from './storage.js';
+import type { ListQuery, ListResult, RecordId, StoragePort, StoredRecord } from './storage.js';
 
 export interface Collection<T extends StoredRecord> {
   readonly name: string;
@@ -30,22 +30,40 @@ export type Decoder<T extends StoredRecord> = (record: StoredRecord) => T | null
 /** A factory of typed handles for one collection, bound to a storage handle (the port, or a transaction's). */
 export function collection<T extends StoredRecord>(name: string, decode: Decoder<T>): (storage: StoragePort) => Collection<T> {
   const decodeOrNull = (record: StoredRecord | null) => (record === null ? null : decode(record));
-  return (storage) => ({
+  // A handle holds nothing but its storage, so each storage handle gets one, made on first use.
+  const handles = new WeakMap<StoragePort, Collection<T>>();
+  const handleOf = (storage: StoragePort): Collection<T> => ({
     name,
     get: async (id) => decodeOrNull(await storage.get(name, id)),
-    async list(query) {
-      const result = await storage.list(name, query);
-      const items: T[] = [];
-      for (const record of result.items) {
-        const decoded = decode(record);
-        if (decoded !== null) items.push(decoded);
-      }
-      return result.total === undefined ? { items } : { items, total: result.total };
-    },
+    list: async (query) => decodeList(decode, await storage.list(name, query)),
     insert: async (record) => decodeInserted(decode, await storage.insert(name, record)),
     update: async (id, patch) => decodeOrNull(await storage.update(name, id, patch)),
     remove: (id) => storage.remove(name, id),
   });
+  return (storage) => {
+    let handle = handles.get(storage);
+    if (handle === undefined) handles.set(storage, handle = handleOf(storage));
+    return handle;
+  };
+}
+
+/** The decoded records of a list; the port's own answer (the caller's to keep) when each decodes to itself. */
+function decodeList<T extends StoredRecord>(decode: Decoder<T>, result: ListResult): { items: T[]; total?: number } {
+  const { items } = result;
+  for (let index = 0; index < items.length; index++) {
+    const record = items[index]!;
+    if (decode(record) !== record) return decodeFrom(decode, items, index, result.total);
+  }
+  return result.total === undefined ? { items: items as T[] } : { items: items as T[], total: result.total };
+}
+
+function decodeFrom<T extends StoredRecord>(decode: Decoder<T>, records: readonly StoredRecord[], first: number, total: number | undefined): { items: T[]; total?: number } {
+  const items = records.slice(0, first) as T[];
+  for (let index = first; index < records.length; index++) {
+    const decoded = decode(records[index]!);
+    if (decoded !== null) items.push(decoded);
+  }
+  return total === undefined ? { items } : { items, total };
 }
 
 function decodeInserted<T extends StoredRecord>(decode: Decoder<T>, record: StoredRecord): T {

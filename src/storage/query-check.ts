@@ -23,13 +23,17 @@ export function checkQuery(query: ListQuery | undefined): CheckedQuery {
   if (typeof shape !== 'object' || shape === null || Array.isArray(shape)) invalid('The query must be an object.');
   const where = shape.where ?? [];
   if (!Array.isArray(where)) invalid('where must be an array.');
-  where.forEach((condition, index) => checkCondition(condition, `where[${index}]`));
+  for (let index = 0; index < where.length; index++) {
+    if (!isCondition(where[index])) checkCondition(where[index], `where[${index}]`);
+  }
   const conditions = [...where];
   if (shape.search !== undefined) conditions.push(...searchConditions(checkSearch(shape.search)));
 
   const orderBy = shape.orderBy ?? [];
   if (!Array.isArray(orderBy)) invalid('orderBy must be an array.');
-  orderBy.forEach((key, index) => checkSortKey(key, `orderBy[${index}]`));
+  for (let index = 0; index < orderBy.length; index++) {
+    if (!isSortKey(orderBy[index])) checkSortKey(orderBy[index], `orderBy[${index}]`);
+  }
 
   return {
     conditions,
@@ -65,6 +69,42 @@ function checkSearch(search: unknown): Required<TextSearch> {
   return { fields, terms, excludedTerms, match };
 }
 
+/**
+ * Whether `condition` passes `checkCondition`, told without building the names its messages use: lists are
+ * checked on every call, and nearly always pass. `checkCondition` runs only to report what is wrong.
+ */
+function isCondition(condition: unknown): boolean {
+  if (typeof condition !== 'object' || condition === null) return false;
+  const shape = condition as Record<string, unknown>;
+  const { op } = shape;
+  if (op === 'and' || op === 'or') {
+    const inner = shape.conditions;
+    if (!Array.isArray(inner)) return false;
+    for (let index = 0; index < inner.length; index++) if (!isCondition(inner[index])) return false;
+    return true;
+  }
+  if (op === 'not') return isCondition(shape.condition);
+  if (typeof op !== 'string' || typeof shape.field !== 'string' || shape.field === '') return false;
+  if (SCALAR_OPS.has(op)) return isQueryScalar(shape.value);
+  if (LIST_OPS.has(op)) return Array.isArray(shape.values) && everyOf(shape.values, isQueryScalar);
+  if (ARRAY_OPS.has(op)) return Array.isArray(shape.values) && everyOf(shape.values, isArrayItem);
+  if (TEXT_OPS.has(op)) return typeof shape.value === 'string';
+  return false;
+}
+
+function isSortKey(key: unknown): boolean {
+  if (typeof key !== 'object' || key === null) return false;
+  const shape = key as Record<string, unknown>;
+  if ('rank' in shape) return Array.isArray(shape.rank) && everyOf(shape.rank, isCondition);
+  return typeof shape.field === 'string' && shape.field !== '' && (shape.direction === 'asc' || shape.direction === 'desc');
+}
+
+function everyOf(values: readonly unknown[], test: (value: unknown) => boolean): boolean {
+  for (let index = 0; index < values.length; index++) if (!test(values[index])) return false;
+  return true;
+}
+
+/** Throws the reason `condition` is not one (`isCondition` found it is not). */
 function checkCondition(condition: unknown, where: string): asserts condition is Condition {
   if (typeof condition !== 'object' || condition === null) invalid(`${where} is not a condition.`);
   const shape = condition as Record<string, unknown>;

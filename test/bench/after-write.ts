@@ -2,19 +2,37 @@
  * The first read of a 10-post list after a write, against the same read repeated (the response cache off, so
  * both are computed; the repeated one is joined from kept view fragments), and against bare `JSON.stringify` of
  * the same body. The write changes a post outside the page without a revision (`write`), or edits one outside
- * the page or one of the ten, adding a revision (`edit`). In-process, on the memory store; prints microseconds
- * (median of `rounds`, default 100).
+ * the page or one of the ten, adding a revision (`edit`). In-process; prints microseconds (median of `rounds`,
+ * default 100) and each case's ratio to the repeated read.
  *
- *   node --import tsx test/bench/after-write.ts [rounds]
+ *   node --import tsx test/bench/after-write.ts [rounds] [--store memory|sqlite] [--built]
+ *
+ * `--store`: the memory store (default) or SQLite in a throwaway file. `--built`: the built package (dist/js, as
+ * hosts and the standalone server run it; build it first with `node .ci/build.mjs --js`) instead of the sources.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createCms } from '../../src/cms.js';
-import { encodeResponse } from '../../src/core/encode.js';
 import type { CmsRequest } from '../../src/core/types.js';
-import { createMemoryStorage } from '../../src/storage/memory/index.js';
 
-const rounds = Number(process.argv[2] ?? 100);
-const cms = createCms({ storage: createMemoryStorage(), responseCache: false });
+type Index = typeof import('../../src/index.js');
+type Sqlite = typeof import('../../src/storage/sqlite/index.js');
+
+const args = process.argv.slice(2);
+const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const store = option('--store') ?? 'memory';
+if (store !== 'memory' && store !== 'sqlite') throw new Error(`--store must be memory or sqlite, not ${store}`);
+const built = args.includes('--built');
+const rounds = Number(args.find((arg, index) => /^\d+$/.test(arg) && args[index - 1] !== '--store') ?? 100);
+
+const root = built ? '../../dist/js' : '../../src';
+const { createCms, createMemoryStorage, encodeResponse } = await import(`${root}/index.js`) as Index;
+const { sqliteStorage } = await import(built ? `${root}/sqlite.js` : `${root}/storage/sqlite/index.js`) as Sqlite;
+
+const folder = store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'quire-after-write-')) : null;
+const storage = folder ? sqliteStorage({ path: join(folder, 'bench.db') }) : createMemoryStorage();
+const cms = createCms({ storage, responseCache: false });
 const admin = await cms.users.create({ login: 'admin', email: 'admin@site.test', roles: ['administrator'] });
 await cms.users.createApplicationPassword(admin.id, { name: 'bench', password: 'adminpassword12345' });
 const auth = { authorization: `Basic ${Buffer.from('admin:adminpassword12345').toString('base64')}` };
@@ -65,4 +83,13 @@ for (let round = 0; round < rounds; round += 1) {
   results['after edit (listed post)']!.push(await timed(list));
   results['JSON.stringify']!.push(await timed(async () => JSON.stringify(body)));
 }
-for (const [name, values] of Object.entries(results)) console.log(`${name.padEnd(28)} ${median(values).toFixed(0).padStart(6)} µs`);
+const repeated = median([...results.repeated!]);
+console.log(`${store}, ${built ? 'built package (dist/js)' : 'sources'}, median of ${rounds} rounds`);
+for (const [name, values] of Object.entries(results)) {
+  const value = median(values);
+  console.log(`${name.padEnd(28)} ${value.toFixed(0).padStart(6)} µs ${(value / repeated).toFixed(2).padStart(6)}x`);
+}
+if (folder) {
+  await storage.close?.();
+  rmSync(folder, { recursive: true, force: true });
+}

@@ -88,3 +88,27 @@ test('re-indenting gives JSON.stringify(value, null, 4) wherever the slices are 
     assert.equal(text(await reindented(compact, sliceBytes)), JSON.stringify(value, null, 4), `slices of ${sliceBytes} bytes`);
   }
 });
+
+test('a large answer printed pretty is kept with the tag of its bytes, and a caller changing its copy changes nothing kept', async () => {
+  const { createCms, createMemoryStorage, encodeResponse } = await import('../../src/index.js');
+  const { entityTag } = await import('../../src/core/cache/conditional.js');
+  const cms = createCms({ storage: createMemoryStorage(), site: { url: 'http://example.test' } });
+  const admin = await cms.users.create({ login: 'admin', email: 'admin@example.test', roles: ['administrator'] });
+  const created = await cms.handle({
+    method: 'POST', path: '/cms/v2/posts', query: '', user: { id: admin.id }, headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Large', content: filler(2 * LARGE_JSON_CHARS), status: 'publish' }),
+  });
+  const id = (created.body as { id: number }).id;
+  const read = () => cms.handle({ method: 'GET', path: `/cms/v2/posts/${id}`, query: '_pretty', headers: {} });
+  const first = await read();
+  const firstBytes = encodeResponse(first).body!;
+  const original = Buffer.from(firstBytes).toString('utf8');
+  assert.equal(first.headers.ETag, entityTag(firstBytes));
+  const handed = first.body as Uint8Array;
+  assert.ok(handed instanceof Uint8Array);
+  handed.fill(0x20);
+  const second = await read();
+  assert.equal(second.headers.ETag, first.headers.ETag, 'answered from what was kept');
+  assert.equal(Buffer.from(encodeResponse(second).body!).toString('utf8'), original);
+  assert.equal(Buffer.from(second.body as Uint8Array).toString('utf8'), original);
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readIncoming } from '../../src/core/transport.js';
+import { resolveSite } from '../../src/core/site.js';
+import { answerHeaders, readIncoming } from '../../src/core/transport.js';
 
 describe('reading the outer request', () => {
   it('reads a repeated query string alike, and hands each request a map of its own', () => {
@@ -38,5 +39,40 @@ describe('reading the outer request', () => {
     }
     const long = `rest_route=/long&pad=${'x'.repeat(5000)}`;
     for (let round = 0; round < 2; round += 1) assert.equal(readIncoming({ method: 'GET', path: '/', query: long, headers: {} }).path, '/long');
+  });
+});
+
+describe('answerHeaders', () => {
+  const siteA = resolveSite({ url: 'http://a.test' }, undefined);
+  const siteB = resolveSite({}, 'http://b.test/api');
+
+  it('starts from the fixed headers of this site, prefix and format, whichever were asked before', () => {
+    const expected = (apiUrl: string, prefix: string, jsonp: boolean) => ({
+      'Content-Type': jsonp ? 'application/javascript; charset=UTF-8' : 'application/json; charset=UTF-8',
+      'X-Robots-Tag': 'noindex',
+      Link: `<${apiUrl}/>; rel="https://api.w.org/"`,
+      'X-Content-Type-Options': 'nosniff',
+      'Access-Control-Expose-Headers': `${prefix}-Total, ${prefix}-TotalPages, Link`,
+      'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+    });
+    for (const [site, prefix, jsonp] of [
+      [siteA, 'X-WP', false], [siteA, 'X-WP', false], [siteB, 'X-WP', false], [siteA, 'X-CMS', false], [siteA, 'X-CMS', true],
+      [siteB, 'X-CMS', true], [siteA, 'X-WP', false], [siteA, 'X-WP', true],
+    ] as const) {
+      const headers = answerHeaders(site, prefix, jsonp, {});
+      assert.deepEqual(headers, expected(site.apiUrl, prefix, jsonp));
+      headers['X-Robots-Tag'] = 'changed by the caller';
+    }
+  });
+
+  it('lays the answer\'s own headers over them in their places, as text', () => {
+    const headers = answerHeaders(siteA, 'X-WP', false, { 'X-WP-Total': 5, Link: '<x>; rel="next"', Allow: 'GET', Empty: '' });
+    assert.deepEqual(Object.keys(headers), [
+      'Content-Type', 'X-Robots-Tag', 'Link', 'X-Content-Type-Options', 'Access-Control-Expose-Headers', 'Access-Control-Allow-Headers',
+      'X-WP-Total', 'Allow', 'Empty',
+    ]);
+    assert.equal(headers['X-WP-Total'], '5');
+    assert.equal(headers.Link, '<x>; rel="next"');
+    assert.equal(answerHeaders(siteA, 'X-WP', false, {}).Link, `<${siteA.apiUrl}/>; rel="https://api.w.org/"`);
   });
 });

@@ -78,6 +78,27 @@ describe('sqlite store: the decoded-records budget', () => {
   });
 });
 
+describe('sqlite store: records of several collections', () => {
+  it('keeps the same id of two collections apart, and drops the least recently used of any collection first', () => {
+    const cache = new RecordCache(() => 'one state');
+    cache.check();
+    cache.set('posts', { id: 1, title: 'post' }, 3 * 1024 * 1024 / 2);
+    cache.set('terms', { id: 1, name: 'term' }, 3 * 1024 * 1024 / 2);
+    assert.deepEqual(cache.get('posts', 1), { id: 1, title: 'post' });
+    assert.deepEqual(cache.get('terms', 1), { id: 1, name: 'term' });
+    assert.equal(cache.get('users', 1), undefined);
+    cache.set('users', { id: 1, login: 'user' }, 2 * 1024 * 1024);
+    cache.set('posts', { id: 2, title: 'second' }, 2 * 1024 * 1024);
+    assert.deepEqual(cache.get('posts', 1), { id: 1, title: 'post' }, 'the first post was used after the term');
+    cache.set('terms', { id: 2, name: 'second' }, 2 * 1024 * 1024);
+    assert.equal(cache.get('terms', 1), undefined, 'the term used least recently went first');
+    assert.deepEqual(cache.get('posts', 1), { id: 1, title: 'post' });
+    cache.set('posts', { id: 1, title: 'replaced' }, 10);
+    assert.deepEqual(cache.get('posts', 1), { id: 1, title: 'replaced' });
+    assert.deepEqual(cache.get('users', 1), { id: 1, login: 'user' });
+  });
+});
+
 describe('sqlite store: list results kept between reads', () => {
   it('lists and counts anew after a write by another connection, a write of its own and a rollback', async () => {
     const file = path.join(folder, 'results.db');
@@ -106,6 +127,48 @@ describe('sqlite store: list results kept between reads', () => {
     }));
     assert.deepEqual(await page(), { ids: [elsewhere.id, 3, 1], total: 3 });
     await other.close();
+    await store.close();
+  });
+});
+
+describe('sqlite store: results kept by statement and parameters', () => {
+  it('keeps the result of each parameter list apart, however the values would read joined or typed alike', () => {
+    let state = 'one';
+    const cache = new RecordCache(() => state);
+    cache.check();
+    const lists: unknown[][] = [['ab', 'c'], ['a', 'bc'], [1], ['1'], [true], ['t'], [null], ['z'], ['s1:a'], ['a', 's1:'], [0, 1], ['n0;n1;']];
+    lists.forEach((params, index) => assert.equal(cache.result('SELECT ?', params, () => index), index));
+    lists.forEach((params, index) => assert.equal(cache.result('SELECT ?', params, () => -1), index, JSON.stringify(params)));
+    assert.equal(cache.result('SELECT ? -- other', ['ab', 'c'], () => 'other'), 'other', 'another statement has its own results');
+    let computed = 0;
+    assert.equal(cache.result('SELECT ?', [{ not: 'a scalar' }], () => ++computed), 1);
+    assert.equal(cache.result('SELECT ?', [{ not: 'a scalar' }], () => ++computed), 2, 'a value of another kind is never kept');
+    state = 'two';
+    cache.check();
+    assert.equal(cache.result('SELECT ?', ['ab', 'c'], () => 'anew'), 'anew', 'a new state of the data computes anew');
+  });
+
+  it('keeps at most its capacity of results', () => {
+    const cache = new RecordCache(() => 'one');
+    cache.check();
+    for (let index = 0; index < 1_500; index++) cache.result(`SELECT ${index % 7}`, [index], () => index);
+    let kept = 0;
+    for (let index = 0; index < 1_500; index++) if (cache.result(`SELECT ${index % 7}`, [index], () => -1) === index) kept++;
+    assert.ok(kept > 0 && kept <= 1_000, `kept ${kept}`);
+  });
+
+  it('lists by the values asked, 1 and "1" apart', async () => {
+    const store = sqliteStorage({ path: path.join(folder, 'typed.db') });
+    await seed(store, 'things', [{ n: 1, a: 'ab', b: 'c' }, { n: '1', a: 'a', b: 'bc' }]);
+    for (let round = 0; round < 2; round++) {
+      const one = await store.list('things', { where: [{ field: 'n', op: 'eq', value: 1 }], withTotal: true });
+      assert.deepEqual(one.items.map((item) => item.n), [1]);
+      assert.equal(one.total, 1);
+      const text = await store.list('things', { where: [{ field: 'n', op: 'eq', value: '1' }], withTotal: true });
+      assert.deepEqual(text.items.map((item) => item.n), ['1']);
+      const split = await store.list('things', { where: [{ field: 'a', op: 'eq', value: 'a' }, { field: 'b', op: 'eq', value: 'bc' }] });
+      assert.deepEqual(split.items.map((item) => item.n), ['1']);
+    }
     await store.close();
   });
 });

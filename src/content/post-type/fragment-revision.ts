@@ -28,39 +28,76 @@ export interface RevisionSources {
 type Summary = Awaited<ReturnType<typeof revisionSummary>>;
 
 /**
- * Most revisions read at once for an answer's records, on average per record and in all; with more, each
- * record's history is read on its own (its newest revision only): every revision read is a whole record copied
- * out of the store, content and all, for a count and an id.
+ * Most revisions read at once for an answer's records, on average per record and in all: every revision read is a
+ * whole record out of the store, content and all, for a count and an id.
  */
 const BATCH_REVISIONS_PER_RECORD = 2;
 const BATCH_REVISIONS = 200;
+/** Most batches tried before the records left are read each on its own. */
+const BATCH_TRIES = 3;
+/** Most records remembered, per store, as having had too many revisions to batch. */
+const CROWDED_REMEMBERED = 1_000;
 
 /**
- * A loader of the revision histories of an answer's records, as `revisionSummary` tells them: all in one query
- * on first use (newest first, as it orders them), or each on its own when there are too many to read at once.
+ * The records, per store, whose revisions last filled a batch: the next answer reads their histories on their own
+ * at once, sparing the batch they would fill again. Only which query to make is remembered, never what it read.
+ */
+const crowdedOf = new WeakMap<StoragePort, Set<number>>();
+
+/**
+ * A loader of the revision histories of an answer's records, as `revisionSummary` tells them, read on first use:
+ * the revisions of all records in one query (newest first, as it orders them) when there are few enough. When
+ * there are more, the records whose revisions came first (the ones with many recent revisions, most likely) are
+ * read each on its own and the others tried again together, a few times at most, then each on its own; such
+ * records are read on their own from the start the next time (`crowdedOf`).
  */
 export function revisionHistories(storage: StoragePort, ids: readonly number[]): (id: number) => Promise<Summary> {
-  let batch: Promise<Map<number, Summary> | null> | null = null;
-  const load = async () => {
-    const { items, total } = await postsIn(storage).list({
-      where: [{ field: 'parent', op: 'in', values: [...ids] }, { field: 'type', op: 'eq', value: 'revision' }],
-      orderBy: [{ field: 'date', direction: 'desc' }],
-      limit: Math.min(BATCH_REVISIONS, ids.length * BATCH_REVISIONS_PER_RECORD),
-      withTotal: true,
-    });
-    if ((total ?? Infinity) > items.length) return null;
-    const summaries = new Map<number, Summary>();
-    for (const revision of items) {
-      const summary = summaries.get(revision.parent);
-      if (summary) summary.count += 1;
-      else summaries.set(revision.parent, { count: 1, latestId: revision.id });
+  let loaded: Promise<Map<number, Summary>> | null = null;
+  return async (id) => (await (loaded ??= summariesOf(storage, [...new Set(ids)]))).get(id) ?? revisionSummary(storage, id);
+}
+
+async function summariesOf(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
+  const summaries = new Map<number, Summary>();
+  let remembered = crowdedOf.get(storage);
+  if (!remembered) crowdedOf.set(storage, (remembered = new Set()));
+  let left = ids;
+  if (ids.length > 1) {
+    for (const id of ids) {
+      if (!remembered.has(id)) continue;
+      const summary = await revisionSummary(storage, id);
+      summaries.set(id, summary);
+      if (summary.count <= BATCH_REVISIONS_PER_RECORD) remembered.delete(id);
     }
-    return summaries;
-  };
-  return async (id) => {
-    const summaries = await (batch ??= load());
-    return summaries ? summaries.get(id) ?? { count: 0, latestId: null } : revisionSummary(storage, id);
-  };
+    if (summaries.size > 0) left = ids.filter((id) => !summaries.has(id));
+  }
+  for (let tries = 0; tries < BATCH_TRIES && left.length > 1; tries += 1) {
+    const { items, total } = await postsIn(storage).list({
+      where: [{ field: 'parent', op: 'in', values: left }, { field: 'type', op: 'eq', value: 'revision' }],
+      orderBy: [{ field: 'date', direction: 'desc' }],
+      limit: Math.min(BATCH_REVISIONS, left.length * BATCH_REVISIONS_PER_RECORD),
+      withTotal: true,
+      // Only the parent and id of each are read.
+      shared: true,
+    });
+    if ((total ?? Infinity) <= items.length) {
+      for (const id of left) summaries.set(id, { count: 0, latestId: null });
+      for (const revision of items) {
+        const summary = summaries.get(revision.parent)!;
+        if (summary.latestId === null) summary.latestId = revision.id;
+        summary.count += 1;
+      }
+      return summaries;
+    }
+    const crowded = new Set(items.map((revision) => revision.parent));
+    if (remembered.size + crowded.size > CROWDED_REMEMBERED) remembered.clear();
+    for (const parent of crowded) {
+      summaries.set(parent, await revisionSummary(storage, parent));
+      remembered.add(parent);
+    }
+    left = left.filter((id) => !crowded.has(id));
+  }
+  for (const id of left) summaries.set(id, await revisionSummary(storage, id));
+  return summaries;
 }
 
 export async function fragmentRevision(record: PostRecord, sources: RevisionSources): Promise<string | null> {
@@ -76,8 +113,13 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
     const terms = await sources.termsOf(taxonomy.taxonomy as TaxonomyName);
     parts.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
   }
-  return isLargeJson(parts) ? jsonDigestInTurns(parts, 'sha256') : digest(JSON.stringify(parts));
+  if (isLargeJson(parts)) return jsonDigestInTurns(parts, 'sha256');
+  const text = JSON.stringify(parts);
+  // A short revision is its own digest (it keys a kept fragment, so a longer one is hashed to bound the key).
+  return text.length <= SHORT_REVISION_CHARS ? text : digest(text);
 }
+
+const SHORT_REVISION_CHARS = 200;
 
 /**
  * The digest of a stored record whole. A store that shares its records (`ListQuery.shared`) hands out the same

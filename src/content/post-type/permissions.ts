@@ -1,10 +1,10 @@
 /** Permission checks of the post-type routes, in the reference's order, with its codes and messages. */
 import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
-import { CmsError, forbidden } from '../../core/errors.js';
+import { authorizationStatus, CmsError, forbidden } from '../../core/errors.js';
 import { getTerm, type TaxonomyName } from '../taxonomy/index.js';
 import { passwordMatches } from './prepare.js';
-import { canReadPost } from './readability.js';
+import { canReadPost, isReadableByAnyone } from './readability.js';
 import type { PostType } from './define.js';
 import { postsIn, type PostRecord } from './record.js';
 import { asPublishedWhenDue, requestNow } from './scheduler.js';
@@ -45,8 +45,12 @@ export async function requirePost(context: RequestContext, postType: PostType): 
  */
 export async function onlyVisible<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): Promise<T[]> {
   const visible: T[] = [];
+  const { deps } = scope.postType;
+  const editing = context.context === 'edit';
   for (const record of records) {
-    const allowed = context.context === 'edit' ? scope.abilities.canEdit(record) : await canReadPost(context, record, scope.postType.deps);
+    let allowed: boolean;
+    if (editing) allowed = scope.abilities.canEdit(record);
+    else allowed = isReadableByAnyone(record, deps.capabilityRules) || await canReadPost(context, record, deps);
     if (allowed) visible.push(record);
   }
   return visible;
@@ -106,14 +110,30 @@ function termError(context: RequestContext): CmsError {
   return forbidden(context.user, 'rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.');
 }
 
+/** The refusal to create, by status: one frozen error each, shared by every request. */
+const CREATE_REFUSALS = new Map<number, CmsError>();
+
+/**
+ * The answer to whoever may not create posts. The `Allow` header of every list read asks the create check, so for
+ * anonymous readers this is the common answer; it is built once, and frozen so that no request can change it.
+ */
+function createRefused(user: RequestContext['user']): CmsError {
+  const status = authorizationStatus(user);
+  let refusal = CREATE_REFUSALS.get(status);
+  if (refusal === undefined) {
+    refusal = forbidden(user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+    for (const part of [refusal.extra, refusal.additional, refusal.additionalData, refusal.headers, refusal]) Object.freeze(part);
+    CREATE_REFUSALS.set(status, refusal);
+  }
+  return refusal;
+}
+
 export async function createPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
   if (!isEmpty(context.params.id)) return new CmsError('rest_post_exists', 'Cannot create existing post.', 400);
   const scope = scopeOf(context, postType);
   const error = authorAndStickyError(context, scope, 'create');
   if (error) return error;
-  if (!scope.abilities.can(scope.capabilities.create_posts)) {
-    return forbidden(context.user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
-  }
+  if (!scope.abilities.can(scope.capabilities.create_posts)) return createRefused(context.user);
   return (await canAssignTerms(context, scope)) ? true : termError(context);
 }
 

@@ -4,7 +4,7 @@ import type { CapabilityRules } from '../../auth/index.js';
 import type { Item } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';
 import { blockVersion, renderTitle } from '../render/index.js';
-import { getTerms, idsByName, sortTermIdsByName, type TaxonomyName, type TermRecord } from '../taxonomy/index.js';
+import { getTermsOfAny, idsByName, sortTermIdsByName, type TaxonomyName, type TermRecord } from '../taxonomy/index.js';
 import type { Abilities } from './capabilities.js';
 import { localToGmt, localToGmtByCurrentOffset } from './dates.js';
 import { actionRelations, postLinks } from './links.js';
@@ -36,22 +36,41 @@ export interface PrepareOptions {
 }
 
 /**
- * A loader of the terms of all `records` for one answer: the first record prepared reads every record's terms of
- * a taxonomy in one query, the others find theirs in it. Nothing is read when no record is prepared (every one
- * came from a view fragment).
+ * A loader of the terms of all `records` for one answer: the first record prepared reads every record's terms, of
+ * every taxonomy of the type, in one query; the others find theirs in it. Nothing is read when no record is
+ * prepared (every one came from a view fragment).
  */
 export function termsOfRecords(storage: StoragePort, records: readonly PostRecord[], definition: PostTypeDefinition): PrepareOptions['termsOf'] {
+  let all: Promise<Map<string, Map<number, TermRecord>>> | null = null;
   const loaded = new Map<TaxonomyName, Promise<ReadonlyMap<number, TermRecord>>>();
   return (taxonomy) => {
     let terms = loaded.get(taxonomy);
     if (!terms) {
-      const restBase = definition.taxonomies.find((candidate) => candidate.taxonomy === taxonomy)?.restBase;
-      const ids = restBase ? records.flatMap((record) => (record[restBase] as number[] | undefined) ?? []) : [];
-      terms = getTerms(storage, taxonomy, ids).then((found) => new Map(found.map((term) => [term.id, term])));
+      all ??= termsByTaxonomy(storage, records, definition);
+      terms = all.then((found) => found.get(taxonomy) ?? new Map<number, TermRecord>());
       loaded.set(taxonomy, terms);
     }
     return terms;
   };
+}
+
+async function termsByTaxonomy(storage: StoragePort, records: readonly PostRecord[], definition: PostTypeDefinition): Promise<Map<string, Map<number, TermRecord>>> {
+  const ids = new Set<number>();
+  for (const { restBase } of definition.taxonomies) {
+    for (const record of records) {
+      for (const id of (record[restBase] as number[] | undefined) ?? []) ids.add(id);
+    }
+  }
+  const byTaxonomy = new Map<string, Map<number, TermRecord>>();
+  const wanted = new Set(definition.taxonomies.map(({ taxonomy }) => taxonomy as string));
+  for (const term of await getTermsOfAny(storage, [...ids])) {
+    // A record may name a term of another taxonomy; it is not one of its terms.
+    if (!wanted.has(term.taxonomy)) continue;
+    let terms = byTaxonomy.get(term.taxonomy);
+    if (!terms) byTaxonomy.set(term.taxonomy, (terms = new Map()));
+    terms.set(term.id, term);
+  }
+  return byTaxonomy;
 }
 
 /** A record's term ids ordered by name, from the answer's loader or, without one, from the store. */

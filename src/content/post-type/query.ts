@@ -78,10 +78,33 @@ async function termTerms(filter: TermFilter, binding: TaxonomyBinding, storage: 
   return descendantIds(storage, binding.taxonomy as TaxonomyName, unique);
 }
 
+interface TaxonomyClauses {
+  clauses: Condition[];
+  inclusive: boolean;
+}
+
+/** The parameter excluding a taxonomy's terms, by its `restBase`. */
+const EXCLUDE_PARAMS = new Map<string, string>();
+
+function excludeParam(restBase: string): string {
+  let name = EXCLUDE_PARAMS.get(restBase);
+  if (name === undefined) EXCLUDE_PARAMS.set(restBase, name = `${restBase}_exclude`);
+  return name;
+}
+
+/** Whether the request names terms or formats at all (most lists do not, and need no clauses). */
+function filtersByTerms(definition: PostTypeDefinition, params: Readonly<Record<string, unknown>>): boolean {
+  if (definition.supportsFormats && params.format !== undefined) return true;
+  for (const binding of definition.taxonomies) {
+    if (params[binding.restBase] !== undefined || params[excludeParam(binding.restBase)] !== undefined) return true;
+  }
+  return false;
+}
+
 /** Taxonomy and format clauses; `inclusive` tells whether any of them selects (rather than excludes) records. */
 async function taxonomyClauses(
   definition: PostTypeDefinition, params: Readonly<Record<string, unknown>>, storage: StoragePort,
-): Promise<{ clauses: Condition[]; inclusive: boolean }> {
+): Promise<TaxonomyClauses> {
   const clauses: Condition[] = [];
   let inclusive = false;
   for (const binding of definition.taxonomies) {
@@ -91,7 +114,7 @@ async function taxonomyClauses(
       clauses.push({ field: binding.restBase, op: include.operator === 'AND' ? 'containsAll' : 'containsAny', values: terms });
       inclusive = true;
     }
-    const exclude = termFilterOf(params[`${binding.restBase}_exclude`]);
+    const exclude = termFilterOf(params[excludeParam(binding.restBase)]);
     if (exclude && exclude.terms.length > 0) {
       clauses.push({ field: binding.restBase, op: 'containsNone', values: await termTerms(exclude, binding, storage) });
     }
@@ -105,6 +128,17 @@ async function taxonomyClauses(
   return { clauses, inclusive };
 }
 
+const ORDER_FIELDS: Readonly<Record<string, string>> = {
+  author: 'author', date: 'date', id: 'id', modified: 'modified', parent: 'parent', slug: 'slug', title: 'title',
+};
+
+/** The date filters: parameter, field, comparison. */
+const DATE_FILTERS = [
+  ['after', 'date', 'gt'], ['before', 'date', 'lt'], ['modified_after', 'modified', 'gt'], ['modified_before', 'modified', 'lt'],
+] as const;
+
+const NO_TAXONOMY: TaxonomyClauses = { clauses: [], inclusive: false };
+
 function orderKeys(
   definition: PostTypeDefinition, params: Params<typeof collectionArgs>, direction: 'asc' | 'desc', rank: Condition[] | null,
 ): SortKey[] {
@@ -116,11 +150,9 @@ function orderKeys(
   if (orderby === 'relevance' && rank) {
     return rank.length > 0 ? [{ rank }, { field: 'date', direction }] : [{ field: 'date', direction }];
   }
-  const fields: Record<string, string> = {
-    author: 'author', date: 'date', id: 'id', modified: 'modified', parent: 'parent', slug: 'slug', title: 'title',
-  };
-  if (definition.supportsPageAttributes) fields.menu_order = 'menu_order';
-  return [{ field: fields[orderby] ?? 'date', direction }];
+  const field = orderby === 'menu_order' ? (definition.supportsPageAttributes ? 'menu_order' : undefined)
+    : Object.hasOwn(ORDER_FIELDS, orderby) ? ORDER_FIELDS[orderby] : undefined;
+  return [{ field: field ?? 'date', direction }];
 }
 
 /**
@@ -132,8 +164,10 @@ export async function buildListPlan(
 ): Promise<ListPlan> {
   const { storage, site, user, visibility } = environment;
   const where: Condition[] = [eq('type', definition.type)];
-  const statuses = statusesOf(list<string>(params.status).length > 0 ? list<string>(params.status) : ['publish']);
-  where.push(...(visibility ? await visibility.rows(statuses) : [oneOf('status', statuses)]));
+  const requested = list<string>(params.status);
+  const statuses = statusesOf(requested.length > 0 ? requested : ['publish']);
+  if (visibility) where.push(...await visibility.rows(statuses));
+  else where.push(oneOf('status', statuses));
 
   const include = list<number>(params.include);
   const excludedIds = list<number>(params.exclude);
@@ -157,13 +191,12 @@ export async function buildListPlan(
   const slugs = list<string>(params.slug).map((slug) => sanitizeTitle(slug));
   if (slugs.length > 0) where.push(oneOf('slug', slugs));
 
-  for (const [name, field, op] of [
-    ['after', 'date', 'gt'], ['before', 'date', 'lt'], ['modified_after', 'modified', 'gt'], ['modified_before', 'modified', 'lt'],
-  ] as const) {
-    const value = params[name];
+  for (let at = 0; at < DATE_FILTERS.length; at++) {
+    const filter = DATE_FILTERS[at]!;
+    const value = params[filter[0]];
     if (value === undefined) continue;
     const local = filterDateToLocal(value, site);
-    if (local !== null) where.push({ field, op, value: local });
+    if (local !== null) where.push({ field: filter[1], op: filter[2], value: local });
   }
 
   // As PHP's empty(): "0" searches for nothing.
@@ -187,7 +220,7 @@ export async function buildListPlan(
     rank = relevanceRank(parsed, exact, textVisible);
   }
 
-  const taxonomy = await taxonomyClauses(definition, params, storage);
+  const taxonomy = filtersByTerms(definition, params) ? await taxonomyClauses(definition, params, storage) : NO_TAXONOMY;
   if (taxonomy.clauses.length > 0) {
     if (params.tax_relation === 'OR') where.push({ op: 'or', conditions: taxonomy.clauses });
     else where.push(...taxonomy.clauses);

@@ -40,6 +40,11 @@ function readNeedsCapability(type: string, rules: CapabilityRules): boolean {
   return (rules.postTypes[type]?.read ?? 'read') !== 'read';
 }
 
+/** Whether anyone may read the post whoever asks: a published or public status on a type read with plain `read`. */
+export function isReadableByAnyone(post: Pick<PostRecord, 'type' | 'status'>, rules: CapabilityRules): boolean {
+  return !readNeedsCapability(post.type, rules) && isPublicStatus(post.status, rules);
+}
+
 /** Whether `user` may read a post with these capability facts (the reference's posts controller `check_read_permission`). */
 export function readsPost(user: Principal | null, subject: PostSubject, rules: CapabilityRules): boolean {
   if (readNeedsCapability(subject.type, rules)) return userCan(user, 'read_post', subject, rules);

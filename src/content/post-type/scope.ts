@@ -25,8 +25,14 @@ export interface PostScope {
   saveEnvironment(storage: StoragePort): SaveEnvironment;
 }
 
+/** The memo key of each type's scope, made once (scopes are asked for several times per request). */
+const SCOPE_KEYS = new Map<string, string>();
+
 export function scopeOf(context: RequestContext, postType: PostType): PostScope {
-  return context.memo(`posts:scope:${postType.definition.type}`, () => buildScope(context, postType));
+  const { type } = postType.definition;
+  let key = SCOPE_KEYS.get(type);
+  if (key === undefined) SCOPE_KEYS.set(type, key = `posts:scope:${type}`);
+  return context.memo(key, () => buildScope(context, postType));
 }
 
 /** What a scope is built from: a request, or the actor of a write made outside one (deleting a user). */

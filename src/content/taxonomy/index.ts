@@ -4,7 +4,7 @@
  */
 export { DEFAULT_CATEGORY_ID, TERMS_COLLECTION, termsIn, toTerm, type TermInput, type TermRecord } from './record.js';
 export {
-  allTerms, compareText, defaultCategoryId, descendantIds, ensureDefaultTerms, getTerm, getTerms, idsByName, sortTermIdsByName, termsExist,
+  allTerms, compareText, defaultCategoryId, descendantIds, ensureDefaultTerms, getTerm, getTerms, getTermsOfAny, idsByName, sortTermIdsByName, termsExist,
 } from './store.js';
 export { countPublishedPosts, recountTerms, updateTermCountsForPost } from './counts.js';
 export { deleteTerm, insertTerm, sanitizeTermDescription, sanitizeTermName, uniqueTermSlug, updateTerm } from './write.js';

@@ -56,6 +56,14 @@ export async function getTerms(storage: StoragePort, taxonomy: TaxonomyName, ids
   return items;
 }
 
+/** Terms of any taxonomy with these ids, in no particular order; unknown ids are skipped. */
+export async function getTermsOfAny(storage: StoragePort, ids: readonly number[]): Promise<TermRecord[]> {
+  const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
+  if (wanted.length === 0) return [];
+  await ensureDefaultTerms(storage);
+  return (await termsIn(storage).list({ where: [{ field: 'id', op: 'in', values: wanted }] })).items;
+}
+
 /** The ids among `ids` that are not terms of the taxonomy (empty when all exist). */
 export async function termsExist(storage: StoragePort, taxonomy: TaxonomyName, ids: readonly number[]): Promise<number[]> {
   const found = new Set((await getTerms(storage, taxonomy, ids)).map((term) => term.id));

@@ -15,6 +15,8 @@
 import { LRUCache } from 'lru-cache';
 import type { EncodedJson } from '../encode.js';
 import type { Generation } from './generation.js';
+import { InternedKeys } from './interned-keys.js';
+import { RecentEntries } from './recent-entries.js';
 
 export interface FragmentCacheOptions {
   /** Most fragments kept (default 10,000), for the current generation and, apart, under records' revisions. */
@@ -34,7 +36,7 @@ export class FragmentCache {
    * `maxEntries` when made and clears all of it, however little it holds, and a new generation starts after every
    * write, so the first read after each would pay for it.
    */
-  #entries: RecentEntries | null = null;
+  #entries: RecentEntries<EncodedJson> | null = null;
   #generation: Generation | null = null;
   /** Fragments kept under their record's revision, across generations (made on the first one kept). */
   #lasting: LRUCache<string, EncodedJson> | null = null;
@@ -51,7 +53,7 @@ export class FragmentCache {
 
   set(generation: Generation, key: string, value: EncodedJson): void {
     if (!this.#isCurrent(generation)) return;
-    this.#entries ??= new RecentEntries(this.#maxEntries(), this.#maxBytes());
+    this.#entries ??= new RecentEntries(this.#maxEntries(), this.#maxBytes(), entrySize);
     this.#entries.set(key, value);
   }
 
@@ -116,64 +118,16 @@ export class FragmentCache {
 
 const entrySize = (entry: EncodedJson, key: string) => ENTRY_OVERHEAD_BYTES + key.length * 2 + entry.bytes.byteLength;
 
-/**
- * Entries within a count and a byte bound, in a `Map` (oldest first), so that clearing costs nothing but a new
- * `Map`. Eviction gives a second chance, as least-recently-used does but without reordering on every read: an
- * entry read since it was last passed over moves to the back instead of going.
- */
-class RecentEntries {
-  #entries = new Map<string, { value: EncodedJson; read: boolean }>();
-  #bytes = 0;
-
-  constructor(readonly maxEntries: number, readonly maxBytes: number) {}
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  get(key: string): EncodedJson | undefined {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    entry.read = true;
-    return entry.value;
-  }
-
-  set(key: string, value: EncodedJson): void {
-    this.#delete(key);
-    const size = entrySize(value, key);
-    // As an `LRUCache` does, an entry larger than the whole bound is not kept.
-    if (size > this.maxBytes) return;
-    // Set counts as a read: a new entry is passed over once, as the ones read since the last pass are.
-    this.#entries.set(key, { value, read: true });
-    this.#bytes += size;
-    while (this.#entries.size > this.maxEntries || this.#bytes > this.maxBytes) {
-      const [oldest, entry] = this.#entries.entries().next().value!;
-      this.#entries.delete(oldest);
-      if (entry.read) {
-        entry.read = false;
-        this.#entries.set(oldest, entry);
-      } else {
-        this.#bytes -= entrySize(entry.value, oldest);
-      }
-    }
-  }
-
-  clear(): void {
-    if (this.#entries.size === 0) return;
-    this.#entries = new Map();
-    this.#bytes = 0;
-  }
-
-  #delete(key: string): void {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return;
-    this.#entries.delete(key);
-    this.#bytes -= entrySize(entry.value, key);
-  }
-}
+const listKeys = new InternedKeys(30_000);
 
 /** The key of the list joined from these fragments, in this order (`[` cannot start a fragment's key). */
 export function listKey(parts: readonly EncodedJson[]): string {
+  let node = listKeys.root;
+  for (const part of parts) node = listKeys.child(node, part.serial);
+  return node.text ??= spelledListKey(parts);
+}
+
+function spelledListKey(parts: readonly EncodedJson[]): string {
   let key = '[';
   for (const part of parts) key += `${part.serial},`;
   return key;

@@ -22,6 +22,7 @@ import type { Site } from '../site.js';
 import type { Incoming } from '../transport.js';
 import type { CmsRequest, ParamMap } from '../types.js';
 import { FragmentCache } from './fragments.js';
+import { InternedKeys, isInternable, type KeyNode } from './interned-keys.js';
 import type { Generation } from './generation.js';
 
 /** The route a GET or HEAD without a body goes to, when its row declares `cache`; null otherwise. */
@@ -71,15 +72,7 @@ export class KeepTracker {
 
   /** Request headers as a kept route sees them: no such route reads one, and one that did is not kept. */
   watch(headers: Record<string, string>): Record<string, string> {
-    const read = () => {
-      this.keep = false;
-    };
-    return new Proxy(headers, {
-      get: (target, name) => (read(), Reflect.get(target, name)),
-      has: (target, name) => (read(), Reflect.has(target, name)),
-      ownKeys: (target) => (read(), Reflect.ownKeys(target)),
-      getOwnPropertyDescriptor: (target, name) => (read(), Reflect.getOwnPropertyDescriptor(target, name)),
-    });
+    return new Proxy(headers, new HeaderWatch(this));
   }
 
   /** Embeds of a kept answer: each must lead to a route declared `cache`, or the answer is not kept. */
@@ -90,6 +83,31 @@ export class KeepTracker {
       if (!this.registry.match(request.method, splitPath(request.path)[0])?.route.cache) this.keep = false;
       return dispatch(request, parent);
     };
+  }
+}
+
+/** Any read of the headers rules keeping out (its methods are shared, so a watch costs one small object). */
+class HeaderWatch implements ProxyHandler<Record<string, string>> {
+  constructor(readonly tracker: KeepTracker) {}
+
+  get(target: Record<string, string>, name: string | symbol): unknown {
+    this.tracker.keep = false;
+    return Reflect.get(target, name);
+  }
+
+  has(target: Record<string, string>, name: string | symbol): boolean {
+    this.tracker.keep = false;
+    return Reflect.has(target, name);
+  }
+
+  ownKeys(target: Record<string, string>): (string | symbol)[] {
+    this.tracker.keep = false;
+    return Reflect.ownKeys(target);
+  }
+
+  getOwnPropertyDescriptor(target: Record<string, string>, name: string | symbol): PropertyDescriptor | undefined {
+    this.tracker.keep = false;
+    return Reflect.getOwnPropertyDescriptor(target, name);
   }
 }
 
@@ -199,6 +217,8 @@ export interface FragmentScope {
   keep(): boolean;
   /** Whether the store is still in the generation's state (no write landed while the answer was computed). */
   unchanged(): Promise<boolean>;
+  /** Where the keys of this answer's records start (`fragmentKey`), for the schema and context last asked. */
+  head?: { schema: JsonSchema | undefined; context: string; caller: string; node: KeyNode };
 }
 
 /** The fragment scope of one answer: fragments serve the plain JSON answer only (no `_envelope`, `_jsonp`, `_pretty`). */
@@ -207,38 +227,82 @@ export function fragmentScope(
   changeToken?: () => Promise<string>,
 ): FragmentScope | null {
   if (!cache || !generation || incoming.envelope || incoming.jsonp || '_pretty' in incoming.query) return null;
+  return new AnswerFragments(cache, generation, prefixOf(site), user, tracker, changeToken);
+}
+
+/** A class rather than a literal of closures: one object per answer. */
+class AnswerFragments implements FragmentScope {
+  head?: FragmentScope['head'];
+  #caller: string | null | undefined = undefined;
+
+  constructor(
+    readonly cache: FragmentCache, readonly generation: Generation, readonly prefix: string, readonly user: Principal | null,
+    readonly tracker: KeepTracker, readonly changeToken: (() => Promise<string>) | undefined,
+  ) {}
+
+  caller(): string | null {
+    return this.#caller === undefined ? (this.#caller = identityOf(this.user)) : this.#caller;
+  }
+
+  keep(): boolean {
+    return this.tracker.keep;
+  }
+
+  async unchanged(): Promise<boolean> {
+    return this.changeToken !== undefined && await this.changeToken() === this.generation.token;
+  }
+}
+
+/** The prefix of each site's keys, spelt once per site (the same string each time, so its hash is known). */
+const prefixes = new WeakMap<Site, { apiUrl: string; gmtOffset: number; prefix: string }>();
+
+function prefixOf(site: Site): string {
+  const known = prefixes.get(site);
+  if (known !== undefined && known.apiUrl === site.apiUrl && known.gmtOffset === site.gmtOffset) return known.prefix;
   const offset = String(site.gmtOffset);
   const prefix = `${site.apiUrl.length}:${site.apiUrl}${offset.length}:${offset}`;
-  let caller: string | null | undefined;
-  return {
-    cache, generation, prefix,
-    caller: () => (caller === undefined ? (caller = identityOf(user)) : caller),
-    keep: () => tracker.keep,
-    unchanged: async () => changeToken !== undefined && await changeToken() === generation.token,
-  };
+  prefixes.set(site, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, prefix });
+  return prefix;
 }
 
 const schemaNumbers = new WeakMap<object, number>();
 let lastSchemaNumber = 0;
+const fragmentKeys = new InternedKeys(30_000);
 
 /**
  * The key of a record's fragment, shaped with `schema` for `context`; null when the caller it depends on cannot be
  * told apart. Two keyed records with equal keys are byte-identical when shown.
  */
 export function fragmentKey(scope: FragmentScope, schema: JsonSchema | undefined, context: string, record: KeyedItem): string | null {
-  let schemaNumber = 0;
-  if (schema) {
-    schemaNumber = schemaNumbers.get(schema) ?? 0;
-    if (schemaNumber === 0) schemaNumbers.set(schema, (schemaNumber = ++lastSchemaNumber));
-  }
   const caller = context === 'edit' ? scope.caller() : '';
   if (caller === null) return null;
+  let head = scope.head;
+  if (head === undefined || head.schema !== schema || head.context !== context || head.caller !== caller) {
+    const start = fragmentKeys.child(fragmentKeys.child(fragmentKeys.child(fragmentKeys.root, schemaNumberOf(schema)), context), scope.prefix);
+    head = scope.head = { schema, context, caller, node: fragmentKeys.child(start, caller) };
+  }
+  let node = head.node;
+  for (const part of record.identity) {
+    if (!isInternable(part)) return spelledFragmentKey(scope.prefix, schema, context, caller, record);
+    node = fragmentKeys.child(node, part);
+  }
+  return node.text ??= spelledFragmentKey(scope.prefix, schema, context, caller, record);
+}
+
+function spelledFragmentKey(prefix: string, schema: JsonSchema | undefined, context: string, caller: string, record: KeyedItem): string {
   let identity = '';
   for (const part of record.identity) {
     const text = String(part);
     identity += `${text.length}:${text}`;
   }
-  return `${schemaNumber}:${context.length}:${context}${scope.prefix}${identity}${caller}`;
+  return `${schemaNumberOf(schema)}:${context.length}:${context}${prefix}${identity}${caller}`;
+}
+
+function schemaNumberOf(schema: JsonSchema | undefined): number {
+  if (!schema) return 0;
+  let schemaNumber = schemaNumbers.get(schema) ?? 0;
+  if (schemaNumber === 0) schemaNumbers.set(schema, (schemaNumber = ++lastSchemaNumber));
+  return schemaNumber;
 }
 
 const settingsNumbers = new WeakMap<object, number>();

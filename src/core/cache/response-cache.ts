@@ -1,10 +1,11 @@
 /**
  * The response cache: answers of routes declared `cache`, encoded once and kept with their headers, so that a
- * hit does no routing, no store reads and no JSON work. Bounded in entries and bytes (least recently used go
- * first); every entry belongs to a generation (generation.ts) and is served only within it.
+ * hit does no routing, no store reads and no JSON work. Bounded in entries and bytes (the oldest go first unless
+ * read since: recent-entries.ts); every entry belongs to a generation (generation.ts) and is served only within
+ * it, and a new generation drops them all.
  */
-import { LRUCache } from 'lru-cache';
 import type { Generation, Generations } from './generation.js';
+import { RecentEntries } from './recent-entries.js';
 
 export interface ResponseCacheOptions {
   /** Most answers kept (default 1,000). */
@@ -35,8 +36,8 @@ const ENTRY_OVERHEAD_BYTES = 256;
 
 export class ResponseCache {
   readonly #options: ResponseCacheOptions;
-  /** Made on the first answer kept: the cache sets aside room for `maxEntries` when made. */
-  #entries: LRUCache<string, Entry> | null = null;
+  /** Made on the first answer kept. */
+  #entries: RecentEntries<Entry> | null = null;
 
   constructor(generations: Generations, options: ResponseCacheOptions = {}) {
     this.#options = options;
@@ -50,11 +51,11 @@ export class ResponseCache {
   }
 
   set(key: string, generation: Generation, answer: KeptAnswer): void {
-    this.#entries ??= new LRUCache<string, Entry>({
-      max: Math.max(1, this.#options.maxEntries ?? DEFAULT_MAX_ENTRIES),
-      maxSize: Math.max(1, this.#options.maxBytes ?? DEFAULT_MAX_BYTES),
-      sizeCalculation: (entry, entryKey) => sizeOf(entry.answer, entryKey),
-    });
+    this.#entries ??= new RecentEntries<Entry>(
+      Math.max(1, this.#options.maxEntries ?? DEFAULT_MAX_ENTRIES),
+      Math.max(1, this.#options.maxBytes ?? DEFAULT_MAX_BYTES),
+      (entry, entryKey) => sizeOf(entry.answer, entryKey),
+    );
     this.#entries.set(key, { generation, answer });
   }
 

@@ -11,6 +11,10 @@ export class Collection {
   private readonly rows = new Map<number, StoredRecord>();
   private readonly indexes = new Map<string, SortedIndex>();
   private readonly memberIndexes = new Map<string, MemberIndex>();
+  /** The signature of the most recently used index (last in `indexes`), which needs no move on use... */
+  private newest: string | null = null;
+  /** ...and that index, found again without a signature when the next list asks for the same fields. */
+  private lastUsed: SortedIndex | null = null;
   /** Every id up to this one has been handed out or taken explicitly. */
   highestId = 0;
 
@@ -60,11 +64,19 @@ export class Collection {
   /** The index on (`equalityFields`, the elements of `memberField`, `orderField`), built on first use; the least
    *  recently used one goes when the collection already holds `maxIndexes`. */
   index(equalityFields: readonly string[], orderField: string, memberField: string | null = null): SortedIndex {
+    const last = this.lastUsed;
+    if (last !== null && last.orderField === orderField && last.memberField === memberField && sameFields(last.equalityFields, equalityFields)) {
+      return last;
+    }
     const signature = SortedIndex.signature(equalityFields, orderField, memberField);
     const existing = this.indexes.get(signature);
     if (existing) {
-      this.indexes.delete(signature);
-      this.indexes.set(signature, existing);
+      if (signature !== this.newest) {
+        this.indexes.delete(signature);
+        this.indexes.set(signature, existing);
+        this.newest = signature;
+      }
+      this.lastUsed = existing;
       return existing;
     }
     if (this.indexes.size >= this.maxIndexes) {
@@ -73,10 +85,18 @@ export class Collection {
     }
     const created = new SortedIndex(equalityFields, orderField, this.rows.values(), memberField);
     this.indexes.set(signature, created);
+    this.newest = signature;
+    this.lastUsed = created;
     return created;
   }
 
   get indexCount(): number {
     return this.indexes.size;
   }
+}
+
+function sameFields(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let at = 0; at < a.length; at++) if (a[at] !== b[at]) return false;
+  return true;
 }

@@ -67,8 +67,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       },
       async list(collection: string, query?: ListQuery): Promise<ListResult> {
         const { rows, total } = engine.list(collection, query);
-        // Rows are frozen (values.ts): a reader that only reads may share them.
-        const items = query?.shared === true ? [...rows] : rows.map(copyJsonOut);
+        // Rows are frozen (values.ts): a reader that only reads may share them. `rows` is the list's own array.
+        const items = query?.shared === true ? rows : rows.map(copyJsonOut);
         return { items, ...(total === undefined ? {} : { total }) };
       },
     };

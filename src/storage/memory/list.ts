@@ -56,23 +56,21 @@ export function listRows(collection: Collection, query: NormalizedQuery, useInde
 
   const orderField = order?.field ?? 'id';
   const index = collection.index(equality.fields, orderField, member?.field ?? null);
-  const ranges = query.conditions.filter((condition) => isRangeOn(condition, orderField));
-  const bounded = new Set<Condition>(ranges);
-  const consumed = new Set<Condition>(equality.consumed);
-  if (member?.consumed) consumed.add(member.condition);
-  const residual = query.conditions.filter((condition) => !consumed.has(condition) && !bounded.has(condition));
+  const ranges: RangeCondition[] = [];
+  const residual: Condition[] = [];
+  for (const condition of query.conditions) {
+    if (isRangeOn(condition, orderField)) ranges.push(condition);
+    else if (!equality.consumed.includes(condition) && !(member?.consumed && member.condition === condition)) residual.push(condition);
+  }
   const valueLists = member ? [...equality.valueLists, member.elements] : equality.valueLists;
   const slices: IndexSlice[] = [];
   for (const values of combinations(valueLists)) {
     const entries = index.partition(values);
     if (entries) slices.push(boundedSlice(entries, ranges));
   }
-  const plan: QueryPlan = {
-    strategy: 'index',
-    index: { equalityFields: [...equality.fields], orderField, ...(member ? { memberField: member.field } : {}) },
-    ordered: order !== null,
-    examined: 0,
-  };
+  const usedIndex: NonNullable<QueryPlan['index']> = { equalityFields: equality.fields, orderField };
+  if (member) usedIndex.memberField = member.field;
+  const plan: QueryPlan = { strategy: 'index', index: usedIndex, ordered: order !== null, examined: 0 };
   // A record holding several of the wanted elements sits in several of the slices.
   const overlapping = member !== null && member.elements.length > 1;
 
@@ -131,6 +129,7 @@ function partitionCount(valueLists: readonly Scalar[][]): number {
  * before reading a record; `holds` is true for every id when there are none.
  */
 function memberTests(collection: Collection, conditions: readonly Condition[]): { answered: Set<Condition>; holds: (id: number) => boolean } {
+  if (!conditions.some(isArrayCondition)) return NO_MEMBER_TESTS;
   const answered = new Set<Condition>();
   const tests: ((id: number) => boolean)[] = [];
   for (const condition of conditions) {
@@ -149,6 +148,11 @@ function memberTests(collection: Collection, conditions: readonly Condition[]): 
   return { answered, holds: (id) => tests.every((test) => test(id)) };
 }
 
+const isArrayCondition = (condition: Condition): boolean =>
+  condition.op === 'containsAny' || condition.op === 'containsAll' || condition.op === 'containsNone';
+
+const NO_MEMBER_TESTS = { answered: new Set<Condition>(), holds: everyId } as const;
+
 function walkInOrder(
   collection: Collection, slices: IndexSlice[], direction: 'asc' | 'desc', residual: Condition[],
   holds: (id: number) => boolean, query: NormalizedQuery, plan: QueryPlan, overlapping: boolean,
@@ -161,14 +165,16 @@ function walkInOrder(
   };
 
   if (residual.length === 0 && holds === everyId && !overlapping) {
-    const total = slices.reduce((sum, slice) => sum + slice.end - slice.start, 0);
-    const [only] = slices;
+    let total = 0;
+    for (const slice of slices) total += slice.end - slice.start;
+    const only = slices[0];
     if (slices.length === 1 && only) {
       const count = Math.max(0, Math.min(limit, total - offset));
       for (let step = 0; step < count; step++) {
         const position = direction === 'asc' ? only.start + offset + step : only.end - 1 - offset - step;
-        rows.push(fetch(only.entries[position]!));
+        rows.push(collection.get(only.entries[position]!.id)!);
       }
+      plan.examined += count;
     } else if (limit > 0) {
       let skipped = 0;
       for (const entry of mergeSlices(slices, direction)) {
@@ -177,7 +183,7 @@ function walkInOrder(
         if (rows.length >= limit) break;
       }
     }
-    return { rows, ...(withTotal ? { total } : {}), plan };
+    return outcome(rows, withTotal ? total : undefined, plan);
   }
 
   const matches = compileConditions(residual);
@@ -196,7 +202,13 @@ function walkInOrder(
       if (rows.length >= limit && !withTotal) break;
     }
   }
-  return { rows, ...(withTotal ? { total: matched } : {}), plan };
+  return outcome(rows, withTotal ? matched : undefined, plan);
+}
+
+function outcome(rows: StoredRecord[], total: number | undefined, plan: QueryPlan): ListOutcome {
+  const answer: ListOutcome = { rows, plan };
+  if (total !== undefined) answer.total = total;
+  return answer;
 }
 
 function scan(collection: Collection, query: NormalizedQuery): ListOutcome {
@@ -209,7 +221,7 @@ function finishUnordered(
 ): ListOutcome {
   const matching = candidates.filter(matches);
   const rows = sortRecords(matching, query.orderBy, query.offset + query.limit).slice(query.offset, query.offset + query.limit);
-  return { rows, ...(query.withTotal ? { total: matching.length } : {}), plan };
+  return outcome(rows, query.withTotal ? matching.length : undefined, plan);
 }
 
 /** Ids fixed by top-level `id eq` / `id in` conditions (intersected), or null when there are none. */
@@ -235,38 +247,72 @@ interface EqualityChoice {
   /** Wanted values per field, aligned with `fields`. */
   valueLists: Scalar[][];
   /** The conditions the partitions answer. */
-  consumed: Set<Condition>;
+  consumed: Condition[];
 }
 
+interface EqualityCandidate {
+  field: string;
+  condition: Condition;
+  values: Scalar[];
+}
+
+/**
+ * The top-level `eq`/`in` conditions (the first per field, `id` aside) whose partitions a list reads; while
+ * their partitions would exceed `MAX_PARTITIONS`, the widest `in` (the first of equal width) is left out.
+ */
 function chooseEqualityConditions(conditions: readonly Condition[]): EqualityChoice {
-  const byField = new Map<string, { condition: Condition; values: Scalar[] }>();
+  const chosen: EqualityCandidate[] = [];
+  let partitions = 1;
   for (const condition of conditions) {
-    const values = condition.op === 'eq' ? [condition.value] : condition.op === 'in' ? [...new Set(condition.values)] : null;
-    if (!values || !('field' in condition) || condition.field === 'id' || byField.has(condition.field)) continue;
-    byField.set(condition.field, { condition, values });
+    if (condition.op !== 'eq' && condition.op !== 'in') continue;
+    const { field } = condition;
+    if (field === 'id' || chosen.some((candidate) => candidate.field === field)) continue;
+    const values = 'values' in condition ? distinctValues(condition.values) : [condition.value];
+    chosen.push({ field, condition, values });
+    partitions *= values.length;
   }
-  const partitionCount = () => [...byField.values()].reduce((product, choice) => product * choice.values.length, 1);
-  while (byField.size > 0 && partitionCount() > MAX_PARTITIONS) {
-    const widest = [...byField.entries()].reduce((a, b) => (b[1].values.length > a[1].values.length ? b : a));
-    byField.delete(widest[0]);
+  while (chosen.length > 0 && partitions > MAX_PARTITIONS) {
+    let widest = 0;
+    for (let at = 1; at < chosen.length; at++) if (chosen[at]!.values.length > chosen[widest]!.values.length) widest = at;
+    chosen.splice(widest, 1);
+    partitions = chosen.reduce((product, candidate) => product * candidate.values.length, 1);
   }
-  const fields = [...byField.keys()].sort();
-  return {
-    fields,
-    valueLists: fields.map((field) => byField.get(field)!.values),
-    consumed: new Set([...byField.values()].map((choice) => choice.condition)),
-  };
+  // By field name; an insertion sort, as there are only a few.
+  for (let at = 1; at < chosen.length; at++) {
+    const candidate = chosen[at]!;
+    let to = at;
+    for (; to > 0 && chosen[to - 1]!.field > candidate.field; to--) chosen[to] = chosen[to - 1]!;
+    chosen[to] = candidate;
+  }
+  const fields: string[] = [];
+  const valueLists: Scalar[][] = [];
+  const consumed: Condition[] = [];
+  for (const candidate of chosen) {
+    fields.push(candidate.field);
+    valueLists.push(candidate.values);
+    consumed.push(candidate.condition);
+  }
+  return { fields, valueLists, consumed };
 }
 
-function* combinations(valueLists: readonly Scalar[][]): Generator<Scalar[]> {
-  const [first, ...rest] = valueLists;
-  if (first === undefined) {
-    yield [];
-    return;
+function distinctValues(values: readonly Scalar[]): Scalar[] {
+  return values.length < 2 ? [...values] : [...new Set(values)];
+}
+
+/** Every choice of one value per list, the first list varying slowest. */
+function combinations(valueLists: readonly Scalar[][]): Scalar[][] {
+  let result: Scalar[][] = [[]];
+  for (const values of valueLists) {
+    if (values.length === 1) {
+      const [value] = values;
+      for (const combination of result) combination.push(value!);
+      continue;
+    }
+    const next: Scalar[][] = [];
+    for (const combination of result) for (const value of values) next.push([...combination, value]);
+    result = next;
   }
-  for (const value of first) {
-    for (const tail of combinations(rest)) yield [value, ...tail];
-  }
+  return result;
 }
 
 type RangeCondition = { field: string; op: 'lt' | 'lte' | 'gt' | 'gte'; value: Scalar };

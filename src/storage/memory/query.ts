@@ -14,8 +14,8 @@ export interface NormalizedQuery {
 
 /** The port's checks (shared with every store), with "no limit" as infinity for the executor. */
 export function normalizeQuery(query: ListQuery = {}): NormalizedQuery {
-  const checked = checkQuery(query);
-  return { ...checked, limit: checked.limit ?? Number.POSITIVE_INFINITY };
+  const { conditions, orderBy, offset, limit, withTotal } = checkQuery(query);
+  return { conditions, orderBy, offset, limit: limit ?? Number.POSITIVE_INFINITY, withTotal };
 }
 
 /**

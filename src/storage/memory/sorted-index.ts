@@ -36,7 +36,7 @@ export class SortedIndex {
   private readonly partitions = new Map<string, IndexEntry[]>();
 
   constructor(equalityFields: readonly string[], orderField: string, rows: Iterable<Row>, memberField: string | null = null) {
-    this.equalityFields = equalityFields;
+    this.equalityFields = [...equalityFields];
     this.orderField = orderField;
     this.memberField = memberField;
     for (const row of rows) {
@@ -47,7 +47,9 @@ export class SortedIndex {
   }
 
   static signature(equalityFields: readonly string[], orderField: string, memberField: string | null = null): string {
-    return JSON.stringify([equalityFields, orderField, memberField]);
+    let signature = memberField === null ? `${textKey(orderField)}-` : `${textKey(orderField)}${textKey(memberField)}`;
+    for (let index = 0; index < equalityFields.length; index++) signature += textKey(equalityFields[index]!);
+    return signature;
   }
 
   /**
@@ -117,8 +119,28 @@ export class SortedIndex {
 /** Arrays and objects get a key no query value can produce, so equality conditions never select them. */
 const NOT_A_SCALAR = {};
 
+/**
+ * The partition of a list of values. Each value's part ends where it says (a string gives its length), so no two
+ * lists share a key; 1 and '1', true and 'true' differ. Lists look up a partition on every call, so this is kept
+ * cheaper than `JSON.stringify`.
+ */
 function partitionKey(values: readonly unknown[]): string {
-  return JSON.stringify(values);
+  let key = '';
+  for (let index = 0; index < values.length; index++) key += valueKey(values[index]);
+  return key;
+}
+
+function valueKey(value: unknown): string {
+  switch (typeof value) {
+    case 'string': return `s${textKey(value)}`;
+    case 'number': return `n${value};`;
+    case 'boolean': return value ? 't' : 'f';
+    default: return value === null ? 'z' : 'x';
+  }
+}
+
+function textKey(text: string): string {
+  return `${text.length}:${text}`;
 }
 
 /** The first position whose entry satisfies `isAtOrAfter` (which must be false, then true, along the array). */

@@ -13,6 +13,7 @@ const RESULT_MAX_KEY = 4_096;
 const RESULT_MAX_IDS = 1_000;
 
 interface Entry {
+  readonly collection: string;
   readonly record: StoredRecord;
   /** Length of the JSON text the record was decoded from. */
   readonly size: number;
@@ -28,8 +29,13 @@ interface Entry {
  * the same way: in one state of the data the same statement with the same parameters answers the same.
  */
 export class RecordCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly results = new Map<string, unknown>();
+  /** The entries by collection and id, found without making a key... */
+  private readonly byCollection = new Map<string, Map<number, Entry>>();
+  /** ...and in order of use, least recent first. */
+  private readonly recency = new Set<Entry>();
+  /** Results by statement, then by parameters (`parametersKey`): the statement's text is hashed once per lookup. */
+  private readonly results = new Map<string, Map<string, unknown>>();
+  private resultCount = 0;
   private chars = 0;
   private state = '';
 
@@ -48,11 +54,10 @@ export class RecordCache {
    * undefined (call `check` first).
    */
   get(collection: string, id: number, shared = false): StoredRecord | undefined {
-    const key = keyOf(collection, id);
-    const entry = this.entries.get(key);
+    const entry = this.byCollection.get(collection)?.get(id);
     if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    this.recency.delete(entry);
+    this.recency.add(entry);
     return shared ? entry.record : copyJsonOut(entry.record);
   }
 
@@ -61,12 +66,16 @@ export class RecordCache {
    * `record` for itself. A record larger than a quarter of the budget is not kept.
    */
   set(collection: string, record: StoredRecord, size: number): void {
-    const key = keyOf(collection, record.id);
-    this.remove(key);
+    const existing = this.byCollection.get(collection)?.get(record.id);
+    if (existing !== undefined) this.remove(existing);
     if (size > CAPACITY_CHARS / 4) return;
-    this.entries.set(key, { record: freezeJson(copyJsonOut(record)), size });
+    const entry: Entry = { collection, record: freezeJson(copyJsonOut(record)), size };
+    let entries = this.byCollection.get(collection);
+    if (entries === undefined) this.byCollection.set(collection, entries = new Map());
+    entries.set(record.id, entry);
+    this.recency.add(entry);
     this.chars += size;
-    while (this.entries.size > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.entries.keys().next().value!);
+    while (this.recency.size > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.recency.values().next().value!);
   }
 
   /**
@@ -74,19 +83,26 @@ export class RecordCache {
    * once: a page's ids or a total. The result is shared, so callers must not change it. Long statements (long
    * id lists, searches) and long results are not kept, so the cache stays small whatever lists are asked for.
    */
-  result<T>(sql: string, params: unknown, compute: () => T): T {
-    let key: string;
-    try {
-      key = `${sql}\u0000${JSON.stringify(params)}`;
-    } catch {
-      return compute();
-    }
-    if (this.results.has(key)) return this.results.get(key) as T;
+  result<T>(sql: string, params: readonly unknown[], compute: () => T): T {
+    const bound = parametersKey(params);
+    if (bound === null) return compute();
+    let bySql = this.results.get(sql);
+    const kept = bySql?.get(bound);
+    if (kept !== undefined) return kept as T;
     const value = compute();
-    if (key.length > RESULT_MAX_KEY || (Array.isArray(value) && value.length > RESULT_MAX_IDS)) return value;
-    this.results.set(key, value);
-    if (this.results.size > RESULT_CAPACITY) this.results.delete(this.results.keys().next().value!);
+    if (value === undefined || sql.length + bound.length > RESULT_MAX_KEY || (Array.isArray(value) && value.length > RESULT_MAX_IDS)) return value;
+    if (bySql === undefined) this.results.set(sql, bySql = new Map());
+    bySql.set(bound, value);
+    if (++this.resultCount > RESULT_CAPACITY) this.dropOldestResult();
     return value;
+  }
+
+  /** Drops the first result kept of the statement first kept (close to the oldest overall). */
+  private dropOldestResult(): void {
+    const [sql, bySql] = this.results.entries().next().value!;
+    bySql.delete(bySql.keys().next().value!);
+    if (bySql.size === 0) this.results.delete(sql);
+    this.resultCount--;
   }
 
   forget(): void {
@@ -94,20 +110,39 @@ export class RecordCache {
     this.state = '';
   }
 
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
+  private remove(entry: Entry): void {
+    const entries = this.byCollection.get(entry.collection);
+    entries?.delete(entry.record.id);
+    if (entries?.size === 0) this.byCollection.delete(entry.collection);
+    this.recency.delete(entry);
     this.chars -= entry.size;
   }
 
   private clear(): void {
-    this.entries.clear();
+    this.byCollection.clear();
+    this.recency.clear();
     this.results.clear();
+    this.resultCount = 0;
     this.chars = 0;
   }
 }
 
-function keyOf(collection: string, id: number): string {
-  return `${id}\u0000${collection}`;
+/**
+ * The bound values as a key: each value's part ends where it says (a string gives its length), so no two lists
+ * share one, and 1 differs from '1'. Null for a value of another kind (not kept). Cheaper than `JSON.stringify`.
+ */
+function parametersKey(values: readonly unknown[]): string | null {
+  let key = '';
+  for (let index = 0; index < values.length; index++) {
+    const value = values[index];
+    switch (typeof value) {
+      case 'string': key += `s${value.length}:${value}`; break;
+      case 'number': key += `n${value};`; break;
+      case 'boolean': key += value ? 't' : 'f'; break;
+      default:
+        if (value !== null) return null;
+        key += 'z';
+    }
+  }
+  return key;
 }

@@ -35,7 +35,10 @@ export class SqliteRecords {
     this.statements = new StatementCache(db);
     const dataVersion = db.prepare('PRAGMA data_version').pluck();
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
-    this.cache = new RecordCache(() => `${dataVersion.get() as number}.${totalChanges.get() as number}`);
+    // A read-only connection makes no changes of its own: commits by others are all its state can miss.
+    this.cache = new RecordCache(db.readonly
+      ? () => String(dataVersion.get() as number)
+      : () => `${dataVersion.get() as number}.${totalChanges.get() as number}`);
     this.text = new TextIndex(this.statements);
     this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
     this.update = atomically(db, (collection, id, patch) => this.updateNow(collection, id, patch));
@@ -56,6 +59,8 @@ export class SqliteRecords {
 
   list(collection: string, query: CheckedQuery): ListResult {
     this.text.beforeRead(query.conditions);
+    // Once for the whole list: its statements run at once, so the state cannot move between them.
+    this.cache.check();
     const byMembers = memberList(query.conditions, query.orderBy);
     if (byMembers) return this.listByMembers(collection, query, byMembers);
     const params = new NamedParams();
@@ -68,7 +73,7 @@ export class SqliteRecords {
     if (!query.withTotal) return { items };
     const counted = countedSelection(query.conditions);
     if (counted) return { items, total: this.countedTotal(collection, counted) };
-    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params.values) };
+    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params) };
   }
 
   /**
@@ -87,9 +92,9 @@ export class SqliteRecords {
     if (plan.countable) {
       const counting = new NamedParams();
       const sql = `SELECT count(*) AS total FROM ${MEMBERS_TABLE} m WHERE ${membersWhere(collection, plan, counting)}`;
-      return { items, total: this.total(sql, counting.values) };
+      return { items, total: this.total(sql, counting) };
     }
-    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params.values) };
+    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params) };
   }
 
   private recordFrom(collection: string, query: CheckedQuery, params: NamedParams): string {
@@ -107,8 +112,7 @@ export class SqliteRecords {
    * more statement.
    */
   private readPage(collection: string, sql: string, params: NamedParams, shared: boolean): StoredRecord[] {
-    this.cache.check();
-    const ids = this.cache.result(sql, params.values, () => this.statements.get(sql).pluck().all(params.values) as number[]);
+    const ids = this.cache.result(sql, params.ordered, () => this.statements.get(sql).pluck().all(params.values) as number[]);
     const items: (StoredRecord | undefined)[] = ids.map((id) => this.cache.get(collection, id, shared));
     const missing = ids.filter((_, index) => items[index] === undefined);
     if (missing.length === 0) return items as StoredRecord[];
@@ -132,13 +136,12 @@ export class SqliteRecords {
       const values = selection[field];
       if (values) sql += ` AND ${field} IN (SELECT value FROM json_each(${params.add(JSON.stringify(values))}))`;
     }
-    return this.total(sql, params.values);
+    return this.total(sql, params);
   }
 
-  /** A `total` read by `sql`, kept for the current state of the data like a page's ids. */
-  private total(sql: string, values: Record<string, unknown>): number {
-    this.cache.check();
-    return this.cache.result(sql, values, () => (this.statements.get(sql).get(values) as { total: number }).total);
+  /** A `total` read by `sql`, kept for the current state of the data like a page's ids (`list` checked it). */
+  private total(sql: string, params: NamedParams): number {
+    return this.cache.result(sql, params.ordered, () => (this.statements.get(sql).get(params.values) as { total: number }).total);
   }
 
   /** Runs a raw `EXPLAIN QUERY PLAN` for a list's page (for tests and tuning). */

@@ -19,14 +19,20 @@ export class StatementCache {
   }
 }
 
-/** Named parameters (`@p1`, `@p2`...), bound from one object. */
+/** The names of the first parameters, made once: every list binds several. */
+const NAMES = Array.from({ length: 32 }, (_, index) => `p${index + 1}`);
+const REFERENCES = NAMES.map((name) => `@${name}`);
+
+/** Named parameters (`@p1`, `@p2`...), bound from one object; `ordered` holds the same values by position. */
 export class NamedParams {
   readonly values: Record<string, unknown> = {};
-  private count = 0;
+  readonly ordered: unknown[] = [];
 
   add(value: unknown): string {
-    const name = `p${++this.count}`;
+    const at = this.ordered.length;
+    this.ordered.push(value);
+    const name = NAMES[at] ?? `p${at + 1}`;
     this.values[name] = value;
-    return `@${name}`;
+    return REFERENCES[at] ?? `@${name}`;
   }
 }

@@ -1,0 +1,70 @@
+/**
+ * The revision histories of an answer's records (`revisionHistories`): read in batches, with records of many
+ * revisions read on their own, they tell each record's history exactly as `revisionSummary` does, whatever the
+ * records had before; the records last found crowded are read on their own at once the next time.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { revisionHistories } from '../../../src/content/post-type/fragment-revision.js';
+import { revisionSummary } from '../../../src/content/post-type/links.js';
+import type { ListQuery, StoragePort } from '../../../src/ports/storage.js';
+import { createMemoryStorage } from '../../../src/storage/memory/index.js';
+
+/** A store that records the revision-history queries made through it: `in` (a batch) or the parent's id. */
+function recorded(storage: StoragePort) {
+  const queries: (string | number)[] = [];
+  const wrapper = Object.create(storage) as StoragePort;
+  wrapper.list = (collection: string, query?: ListQuery) => {
+    const parent = query?.where?.find((condition) => 'field' in condition && condition.field === 'parent');
+    if (parent && 'op' in parent) queries.push(parent.op === 'in' ? 'in' : (parent as { value: number }).value);
+    return storage.list(collection, query);
+  };
+  return { storage: wrapper, queries };
+}
+
+describe('revisionHistories', () => {
+  it('tells every history as revisionSummary does, across batches, remembered crowded records and deletions', async () => {
+    const memory = createMemoryStorage();
+    const { storage, queries } = recorded(memory);
+    const ids: number[] = [];
+    for (let index = 0; index < 6; index += 1) ids.push((await memory.insert('posts', { type: 'post', status: 'publish', parent: 0, date: `2024-01-0${index + 1}T00:00:00` })).id);
+    const [crowded, few, none] = [ids[0]!, ids[1]!, ids[2]!];
+    const revisionsOf = new Map<number, number[]>();
+    const addRevision = async (parent: number, minute: number) => {
+      const { id } = await memory.insert('posts', { type: 'revision', status: 'inherit', parent, date: `2024-02-01T00:${String(minute).padStart(2, '0')}:00` });
+      revisionsOf.set(parent, [...(revisionsOf.get(parent) ?? []), id]);
+    };
+    for (let minute = 0; minute < 30; minute += 1) await addRevision(crowded, 30 + minute);
+    await addRevision(few, 1);
+    for (const id of ids.slice(3)) await addRevision(id, 2);
+    // Same date as another revision of the record: the newer id is the newest, as the store orders ties.
+    await addRevision(few, 1);
+
+    const expectExact = async () => {
+      const historyOf = revisionHistories(storage, [...ids, crowded]);
+      for (const id of ids) assert.deepEqual(await historyOf(id), await revisionSummary(memory, id), `post ${id}`);
+    };
+    await expectExact();
+    assert.equal(queries[0], 'in', 'a batch first');
+    assert.ok(queries.includes(crowded), 'the crowded record read on its own');
+
+    queries.length = 0;
+    await expectExact();
+    assert.equal(queries[0], crowded, 'remembered: read on its own before the batch');
+    assert.equal(queries.filter((query) => query === 'in').length, 1, 'one batch for the others');
+
+    // Fewer revisions now: read on its own once more, then batched with the others again.
+    for (const id of revisionsOf.get(crowded)!.slice(1)) await memory.remove('posts', id);
+    queries.length = 0;
+    await expectExact();
+    assert.equal(queries[0], crowded);
+    queries.length = 0;
+    await expectExact();
+    assert.deepEqual(queries, ['in']);
+
+    // A record without revisions, and one whose revisions all went.
+    for (const id of revisionsOf.get(few)!) await memory.remove('posts', id);
+    await expectExact();
+    assert.deepEqual(await revisionHistories(storage, [none])(none), { count: 0, latestId: null });
+  });
+});
