@@ -29,6 +29,7 @@ import { EncodedJson, responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
+import { formattedLargeBody } from './large-format.js';
 import { encodedIfLarge } from './large-json.js';
 import { errorOutcome, type InternalParent, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
 import type { ArgCheckContext } from './args/define.js';
@@ -196,8 +197,9 @@ export class Dispatcher implements RouteSteps {
     // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
     const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
     if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
-    // A large body is encoded here, in turns, rather than in one call by whoever sends it (joined fragments are bytes).
-    const formatted = formatBody(answer.body, incoming.query);
+    // A large body is encoded (printed pretty, wrapped for JSONP) here, in turns, not in one call by whoever sends it.
+    const large = incoming.jsonp || '_pretty' in incoming.query ? await formattedLargeBody(answer.body, incoming.query) : null;
+    const formatted = large ?? formatBody(answer.body, incoming.query);
     return { status: answer.status, headers: answer.headers, body: formatted instanceof EncodedJson ? formatted : await encodedIfLarge(formatted) };
   }
 

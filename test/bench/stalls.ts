@@ -9,6 +9,7 @@
  *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`) and of smileys (a
  *                   rendering in two-byte characters): the write, then the first read (nothing cached yet)
  *   revisions-*     the revisions of such a post, read for the first time
+ *   pretty-jsonp    such a post (rendered already) read with `_pretty`, then with `_jsonp`
  *   attachment-text an attachment whose description and caption are 8 MiB of such text each: the two edits,
  *                   then the first read
  *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write through `cms.sliders`, then the
@@ -150,6 +151,17 @@ const CASES: Record<string, Case> = {
   // Emoji: a rendering in two-byte characters.
   'render-smileys': renderCase('hi :) there ;-) 8O :mrgreen: '),
   'revisions-doubles': revisionsCase('"'),
+  'pretty-jsonp': async () => {
+    const target = await site({ maxParsedBodyBytes: 4 * SIZE });
+    const id = idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Dense', content: fill('"'), status: 'publish' })));
+    await send(target, 'GET', `/cms/v2/posts/${id}`);
+    const read = (query: string) => async () => {
+      const answer = await target.cms.handle({ method: 'GET', path: `/cms/v2/posts/${id}`, query, headers: {} });
+      if (answer.status !== 200) throw new Error(`${query}: ${answer.status}`);
+      return encodeResponse(answer);
+    };
+    return [['read ?_pretty', await measured(target, read('_pretty'))], ['read ?_jsonp=cb', await measured(target, read('_jsonp=cb'))]];
+  },
   'attachment-text': async () => {
     const target = await site({ maxParsedBodyBytes: 4 * SIZE });
     const uploaded = await target.cms.handle({

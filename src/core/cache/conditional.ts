@@ -6,6 +6,22 @@ export function entityTag(bytes: Uint8Array | null): string {
   return entityTagOf(createHash('sha1').update(bytes ?? new Uint8Array(0)));
 }
 
+/**
+ * Tags of large bodies the core built for one answer and hashed in turns as it built them: keeping such bytes
+ * neither hashes nor copies them in one call (no route holds them).
+ */
+const builtTags = new WeakMap<Uint8Array, string>();
+
+/** Remembers the tag of bytes the core built for one answer, worked out in turns. */
+export function knowBuiltBytes(bytes: Uint8Array, tag: string): void {
+  builtTags.set(bytes, tag);
+}
+
+/** The tag of bytes the core built for one answer, when these are such bytes. */
+export function builtBytesTag(bytes: Uint8Array): string | undefined {
+  return builtTags.get(bytes);
+}
+
 /** The entity tag of bytes fed to a SHA-1 `hash` piece by piece (large bodies, in turns). */
 export function entityTagOf(hash: Hash): string {
   return `"${hash.digest('base64url')}"`;

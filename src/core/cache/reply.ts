@@ -7,7 +7,7 @@ import { EncodedJson, encodeBody, responseFromBytes, withEncodedBody } from '../
 import type { Principal } from '../context.js';
 import { transportHeaders, type Incoming } from '../transport.js';
 import type { CmsResponse } from '../types.js';
-import { entityTag, noneMatch, notModifiedHeaders } from './conditional.js';
+import { builtBytesTag, entityTag, noneMatch, notModifiedHeaders } from './conditional.js';
 import type { Route } from '../registry.js';
 import type { Site } from '../site.js';
 import type { CmsRequest } from '../types.js';
@@ -21,10 +21,11 @@ const decoder = new TextDecoder();
 export function keptAnswer(status: number, headers: Record<string, string>, body: unknown): KeptAnswer {
   const contentType = headers['Content-Type'];
   const kind = body instanceof Uint8Array ? 'bytes' : typeof body === 'string' && !/^application\/json\b/i.test(contentType ?? '') ? 'text' : 'json';
+  const built = body instanceof Uint8Array ? builtBytesTag(body) : undefined;
   // Bytes a route answered with are copied, so no caller holding them can change what is kept.
-  const bytes = body instanceof Uint8Array ? body.slice() : encodeBody(body, contentType);
+  const bytes = body instanceof Uint8Array ? (built ? body : body.slice()) : encodeBody(body, contentType);
   // Joined fragments may be answered again and again: their tag is computed once.
-  const etag = body instanceof EncodedJson ? (body.etag ??= entityTag(bytes)) : entityTag(bytes);
+  const etag = body instanceof EncodedJson ? (body.etag ??= entityTag(bytes)) : built ?? entityTag(bytes);
   headers.ETag = etag;
   headers['Cache-Control'] = 'no-cache';
   return { status, headers, bytes, kind, etag };
@@ -66,7 +67,8 @@ export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { b
   const headers = Object.assign({}, answer.headers, request.transport);
   if (noneMatch(request.ifNoneMatch, answer.etag)) return { status: 304, headers: notModifiedHeaders(headers), body: null };
   if (request.head) return withEncodedBody({ status: answer.status, headers, body: null }, null);
-  if (!fresh) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
+  // Bytes the core built are kept as they are: a caller reading `body` gets a copy, as of any kept answer.
+  if (!fresh || answer.bytes === fresh.body) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
   if (fresh.body instanceof EncodedJson) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer), false);
   return withEncodedBody({ status: answer.status, headers, body: fresh.body }, answer.bytes);
 }
