@@ -62,20 +62,40 @@ const encodedFrozenBodies = new WeakMap<object, Uint8Array>();
  * Responses whose body the dispatcher already encoded (to tag it, or to answer from its cache) carry the bytes and the body the
  * bytes stand for; `LAZY` marks a response whose body is itself read from the bytes when asked for.
  */
-const ENCODED = Symbol('encoded body');
 const LAZY = Symbol('lazy body');
 interface Encoded { bytes: Uint8Array | null; body: unknown; kept?: boolean; decode?: () => unknown; decoded?: { value: unknown } }
 
+/** A constructor that answers the object it is given: a subclass's private field is then added to that object. */
+class Carrier {
+  constructor(target: object) {
+    return target as Carrier;
+  }
+}
+
 /**
- * Kept on the response itself, under a symbol and not enumerable, so that a copy of the response (`{ ...response }`)
- * does not carry it (a WeakMap costs more per response than the rest of a response cache hit).
+ * Kept on the response itself as a private field, which a copy of the response (`{ ...response }`) does not carry
+ * and which, unlike a symbol property defined not enumerable, keeps the response's shape fast (a WeakMap costs
+ * more per response than the rest of a response cache hit).
  */
+class EncodedCarrier extends Carrier {
+  readonly #encoded: Encoded;
+
+  constructor(response: CmsResponse, encoded: Encoded) {
+    super(response);
+    this.#encoded = encoded;
+  }
+
+  static of(response: CmsResponse): Encoded | undefined {
+    return #encoded in response ? (response as unknown as EncodedCarrier).#encoded : undefined;
+  }
+}
+
 function remember(response: CmsResponse, encoded: Encoded): void {
-  Object.defineProperty(response, ENCODED, { value: encoded });
+  new EncodedCarrier(response, encoded);
 }
 
 function known(response: CmsResponse): Encoded | undefined {
-  return (response as CmsResponse & { [ENCODED]?: Encoded })[ENCODED];
+  return EncodedCarrier.of(response);
 }
 
 /** The bytes of a body as the wire carries it: JSON text, unless it is bytes or non-JSON text already. */
@@ -110,8 +130,9 @@ export function responseFromBytes(
   status: number, headers: Record<string, string>, bytes: Uint8Array | null, decode: () => unknown, kept = true,
 ): CmsResponse {
   const response = { status, headers } as CmsResponse;
-  Object.defineProperty(response, 'body', lazyBody);
+  // In this order: the accessor defined after the private field keeps the shape shared by all such responses.
   remember(response, { bytes, body: LAZY, kept, decode });
+  Object.defineProperty(response, 'body', lazyBody);
   return response;
 }
 
