@@ -12,7 +12,7 @@ import type { Route } from '../registry.js';
 import type { Site } from '../site.js';
 import type { CmsRequest } from '../types.js';
 import type { Generation } from './generation.js';
-import { answerKey } from './policy.js';
+import { keptKey } from './kept-key.js';
 import type { KeptAnswer, ResponseCache } from './response-cache.js';
 
 const decoder = new TextDecoder();
@@ -42,7 +42,7 @@ export function keptReply(
   user: Principal | null, site: Site,
 ): CmsResponse | undefined {
   if (!cache || !generation) return undefined;
-  const key = answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user });
+  const key = keptKey({ varies: route.cache!.varies, apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user });
   const kept = key === null ? undefined : cache.get(key, generation);
   return kept && replyWith(kept, replyRequest(incoming, user));
 }
