@@ -87,7 +87,7 @@ export function splitTarget(target: string): { pathname: string; query: string }
  */
 export function corePath(pathname: string, query: string, prefix: string): string | null {
   if (pathname === prefix) return '/';
-  if (pathname.startsWith(`${prefix}/`)) return pathname.slice(prefix.length);
+  if (pathname.startsWith(prefix) && pathname.charCodeAt(prefix.length) === 47 /* / */) return pathname.slice(prefix.length);
   if (query === '') return null;
   const restRoute = parseQueryString(query).rest_route;
   return typeof restRoute === 'string' && restRoute !== '' ? '/' : null;
