@@ -61,12 +61,29 @@ export interface ReplyRequest {
  * it the kept bytes are sent, and an in-process caller reading `body` gets a copy decoded from them.
  */
 export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { body: unknown }): CmsResponse {
-  const headers = { ...mergedHeaders(answer, request.transport) };
+  const made = madeFor(answer);
+  const headers = { ...mergedHeaders(made, answer, request.transport) };
   if (noneMatch(request.ifNoneMatch, answer.etag)) return { status: 304, headers: notModifiedHeaders(headers), body: null };
   if (request.head) return withEncodedBody({ status: answer.status, headers, body: null }, null);
-  if (!fresh) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
-  if (fresh.body instanceof EncodedJson) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer), false);
+  if (!fresh) return responseFromBytes(answer.status, headers, answer.bytes, made.decode);
+  if (fresh.body instanceof EncodedJson) return responseFromBytes(answer.status, headers, answer.bytes, made.decode, false);
   return withEncodedBody({ status: answer.status, headers, body: fresh.body }, answer.bytes);
+}
+
+/** What every reply of a kept answer shares, made once for it rather than for each reply. */
+interface MadeOnce {
+  /** A copy of the body decoded from the kept bytes. */
+  decode: () => unknown;
+  /** The kept headers with each transport header set laid over (see `mergedHeaders`). */
+  merged: { transport: Record<string, string>; headers: Record<string, string> }[];
+}
+
+const madeForAnswers = new WeakMap<KeptAnswer, MadeOnce>();
+
+function madeFor(answer: KeptAnswer): MadeOnce {
+  let made = madeForAnswers.get(answer);
+  if (made === undefined) madeForAnswers.set(answer, (made = { decode: () => decodeBody(answer), merged: [] }));
+  return made;
 }
 
 /**
@@ -74,17 +91,14 @@ export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { b
  * sets its requests bring (anonymous, signed in, one `Origin`): a copy of a ready object is far cheaper than a
  * merge. Never handed out as it is.
  */
-function mergedHeaders(answer: KeptAnswer, transport: Record<string, string>): Record<string, string> {
-  let known = mergedByAnswer.get(answer);
-  if (known === undefined) mergedByAnswer.set(answer, known = []);
-  for (const entry of known) if (sameHeaders(entry.transport, transport)) return entry.merged;
-  const merged = Object.assign({}, answer.headers, transport);
-  if (known.length >= MAX_TRANSPORT_SETS) known.shift();
-  known.push({ transport, merged });
-  return merged;
+function mergedHeaders(made: MadeOnce, answer: KeptAnswer, transport: Record<string, string>): Record<string, string> {
+  for (const entry of made.merged) if (sameHeaders(entry.transport, transport)) return entry.headers;
+  const headers = Object.assign({}, answer.headers, transport);
+  if (made.merged.length >= MAX_TRANSPORT_SETS) made.merged.shift();
+  made.merged.push({ transport, headers });
+  return headers;
 }
 
-const mergedByAnswer = new WeakMap<KeptAnswer, { transport: Record<string, string>; merged: Record<string, string> }[]>();
 const MAX_TRANSPORT_SETS = 4;
 
 function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
