@@ -2,10 +2,10 @@
  * Node `http` adapter: `http.createServer(toNodeListener(cms))`, or connect-style middleware with `next`.
  * It converts an IncomingMessage into a CmsRequest and the encoded CmsResponse back; the core does the rest.
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { compileTrustProxy, type ProxyTrust } from '../src/core/client-address.js';
-import { eventedBodyAtHand, mountTarget, normalizePrefix, outsideApi, readEventedBody, splitTarget, type MountTarget } from '../src/core/mount.js';
+import { eventedBodyAtHand, flatHeaders, mountTarget, normalizePrefix, outsideApi, readEventedBody, serverAuthority, splitTarget, type MountTarget } from '../src/core/mount.js';
 import { encodeResponse, type Cms, type CmsRequest, type EncodedResponse, type TrustProxy } from '../src/index.js';
 
 export interface NodeAdapterOptions {
@@ -36,11 +36,10 @@ export function toNodeListener(cms: Cms, options: NodeAdapterOptions = {}): Node
 /** Where a request goes (`apiRootPath`: the API root's path in links, when it is not `prefix`). */
 export function nodeTarget(req: IncomingMessage, prefix: string, trustProxy: TrustProxy | ProxyTrust = false, apiRootPath?: string): MountTarget {
   const socket = req.socket as Partial<TLSSocket>;
-  const local = socket.localAddress?.includes(':') ? `[${socket.localAddress}]` : socket.localAddress ?? 'localhost';
   // Built property by property: an object spread followed by more properties is slow on the hot path.
   const { pathname, query } = splitTarget(req.url ?? '/');
   return mountTarget({
-    pathname, query, scheme: socket.encrypted ? 'https' : 'http', host: req.headers.host, fallbackHost: `${local}:${socket.localPort ?? 80}`,
+    pathname, query, scheme: socket.encrypted ? 'https' : 'http', host: req.headers.host, fallbackHost: serverAuthority(socket.localAddress, socket.localPort),
     forwardedProto: req.headers['x-forwarded-proto'], forwardedHost: req.headers['x-forwarded-host'],
     socketAddress: socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'], forwarded: req.headers.forwarded,
   }, { prefix, trustProxy, apiRootPath });
@@ -69,9 +68,8 @@ export const readBody = (req: IncomingMessage, limit: number) => readEventedBody
 
 /** Writes an encoded response; `close` asks Node to end the connection after it. */
 export function writeResponse(res: ServerResponse, encoded: EncodedResponse, options: { close?: boolean } = {}): void {
-  const headers: OutgoingHttpHeaders = Object.assign({}, encoded.headers);
-  if (res.req?.method !== 'HEAD' && encoded.status !== 204 && encoded.status !== 304) headers['Content-Length'] = encoded.body?.byteLength ?? 0;
-  if (options.close) headers.Connection = 'close';
-  res.writeHead(encoded.status, headers);
+  const { status } = encoded;
+  const length = res.req?.method !== 'HEAD' && status !== 204 && status !== 304 ? encoded.body?.byteLength ?? 0 : undefined;
+  res.writeHead(status, flatHeaders(encoded.headers, length, options.close === true));
   res.end(encoded.body ?? undefined);
 }

@@ -129,8 +129,9 @@ export function responseFromBytes(
   status: number, headers: Record<string, string>, bytes: Uint8Array | null, decode: () => unknown, kept = true,
 ): CmsResponse {
   const response = { status, headers } as CmsResponse;
-  Object.defineProperty(response, 'body', lazyBody);
+  // In this order: the accessor defined after the private field keeps the shape shared by all such responses.
   remember(response, { bytes, body: LAZY, kept, decode });
+  Object.defineProperty(response, 'body', lazyBody);
   return response;
 }
 

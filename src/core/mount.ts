@@ -87,7 +87,7 @@ export function splitTarget(target: string): { pathname: string; query: string }
  */
 export function corePath(pathname: string, query: string, prefix: string): string | null {
   if (pathname === prefix) return '/';
-  if (pathname.startsWith(`${prefix}/`)) return pathname.slice(prefix.length);
+  if (pathname.startsWith(prefix) && pathname.charCodeAt(prefix.length) === 47 /* / */) return pathname.slice(prefix.length);
   if (query === '') return null;
   const restRoute = parseQueryString(query).rest_route;
   return typeof restRoute === 'string' && restRoute !== '' ? '/' : null;
@@ -118,8 +118,25 @@ export function forwardedParameter(value: string | string[] | null | undefined, 
 export function apiRootUrl(proto: string | undefined, host: string | undefined, fallbackHost: string, prefix: string): string {
   const scheme = proto === 'http' ? proto : proto && /^https?$/i.test(proto) ? proto.toLowerCase() : 'http';
   const authority = host && (host === lastPlausibleHost || plausibleHost(host)) ? host : fallbackHost;
-  return `${scheme}://${authority}${prefix}`;
+  // The same URL as last time is the same string: no new one is made, and the core compares it at once.
+  const last = lastApiRoot;
+  if (last.scheme === scheme && last.authority === authority && last.prefix === prefix) return last.url;
+  lastApiRoot = { scheme, authority, prefix, url: `${scheme}://${authority}${prefix}` };
+  return lastApiRoot.url;
 }
+
+let lastApiRoot = { scheme: '', authority: '', prefix: '', url: '' };
+
+/** `address:port` of the server's own socket (`[address]` for IPv6), the authority used when `Host` is not usable. */
+export function serverAuthority(address: string | undefined, port: number | undefined): string {
+  const last = lastServerAuthority;
+  if (last.address === address && last.port === port) return last.authority;
+  const host = address?.includes(':') ? `[${address}]` : address ?? 'localhost';
+  lastServerAuthority = { address, port, authority: `${host}:${port ?? 80}` };
+  return lastServerAuthority.authority;
+}
+
+let lastServerAuthority: { address: string | undefined; port: number | undefined; authority: string } = { address: '', port: -1, authority: '' };
 
 /** The host last found plausible: requests to one server name it again and again. */
 let lastPlausibleHost: string | undefined;
@@ -133,6 +150,31 @@ function plausibleHost(host: string): boolean {
 /** The answer to a request outside the API when nothing else takes it: 404, pointing at the API. */
 export function outsideApi(discoveryLink: string): EncodedResponse {
   return { status: 404, headers: { Link: discoveryLink }, body: null };
+}
+
+/**
+ * An answer's headers as one flat list of names and values (`writeHead` takes it without another object being
+ * made), with `Content-Length` when a length is given and `Connection: close` when asked; a header the answer
+ * already has keeps its place and takes the new value.
+ */
+export function flatHeaders(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): (string | number)[] {
+  const flat: (string | number)[] = [];
+  let lengthAt = -1;
+  let closeAt = -1;
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) continue;
+    if (name === 'Content-Length') lengthAt = flat.length;
+    else if (name === 'Connection') closeAt = flat.length;
+    flat.push(name, headers[name]!);
+  }
+  if (length !== undefined) setFlat(flat, lengthAt, 'Content-Length', length);
+  if (close) setFlat(flat, closeAt, 'Connection', 'close');
+  return flat;
+}
+
+function setFlat(flat: (string | number)[], at: number, name: string, value: string | number): void {
+  if (at === -1) flat.push(name, value);
+  else flat[at + 1] = value;
 }
 
 /** Whether a declared `Content-Length` is over the limit: such a body is not read at all (the core answers 413). */

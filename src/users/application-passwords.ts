@@ -227,6 +227,16 @@ export async function tagApplicationPassword(storage: StoragePort, userId: numbe
   });
 }
 
+/** Whether the user's application password `uuid` is due a usage stamp (held, and not stamped within a day). */
+export function needsUsageStamp(user: UserRecord, uuid: string, now: number): boolean {
+  const current = user.application_passwords.find((record) => record.uuid === uuid);
+  return current !== undefined && !usedRecently(current, now);
+}
+
+function usedRecently(record: ApplicationPasswordRecord, now: number): boolean {
+  return record.last_used !== null && parseGmtDateTime(record.last_used) + USAGE_RECORDING_INTERVAL_MS > now;
+}
+
 /** Stamps the last use (date and client address) of an application password, at most once a day; true when it wrote (or tried). */
 export async function recordApplicationPasswordUse(
   storage: StoragePort,
@@ -238,11 +248,9 @@ export async function recordApplicationPasswordUse(
   known?: UserRecord | null,
 ): Promise<boolean> {
   const now = clock.now();
-  const isRecent = (record: ApplicationPasswordRecord) =>
-    record.last_used !== null && parseGmtDateTime(record.last_used) + USAGE_RECORDING_INTERVAL_MS > now.getTime();
+  const isRecent = (record: ApplicationPasswordRecord) => usedRecently(record, now.getTime());
   const user = known?.id === userId ? known : await getUser(storage, userId);
-  const current = user?.application_passwords.find((record) => record.uuid === uuid);
-  if (current === undefined || isRecent(current)) return false;
+  if (user === null || !needsUsageStamp(user, uuid, now.getTime())) return false;
   await changePasswords(storage, userId, (passwords) => {
     const index = passwords.findIndex((record) => record.uuid === uuid);
     const record = passwords[index];

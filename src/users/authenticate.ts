@@ -17,7 +17,7 @@ import * as crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../ports/clock.js';
 import type { StoragePort } from '../ports/storage.js';
-import { recordApplicationPasswordUse, tagApplicationPassword } from './application-passwords.js';
+import { needsUsageStamp, recordApplicationPasswordUse, tagApplicationPassword } from './application-passwords.js';
 import { applicationPasswordPrincipalOf } from './principal.js';
 import type { UserRecord } from './records.js';
 import { findUserByEmail, findUserByLogin, getUser } from './store.js';
@@ -208,6 +208,8 @@ async function principalRecalled(known: RememberedLogin, input: BasicAuthenticat
   const token = input.changeToken ? await input.changeToken.read() : services.storage.changeToken ? await services.storage.changeToken() : undefined;
   const seen = known.seen;
   if (seen !== undefined && seen.token === token) {
+    // Used within the day (the usual case): nothing to stamp, nor to wait for.
+    if (!needsUsageStamp(seen.user, known.uuid, services.clock.now().getTime())) return seen.principal;
     // The request may go on with the token just read only while nothing was written since.
     if (await recordUseQuietly(seen.user, known.uuid, input, services)) input.changeToken?.written();
     return seen.principal;

@@ -113,8 +113,12 @@ export function gmtDateTime(date: Date): string {
 
 /** Milliseconds since the epoch of a stored GMT date, or NaN. */
 export function parseGmtDateTime(stored: string): number {
-  return Date.parse(`${stored}Z`);
+  // Every signed-in request reads the last use of its application password: the same date, parsed once.
+  if (stored !== lastParsed.stored) lastParsed = { stored, time: Date.parse(`${stored}Z`) };
+  return lastParsed.time;
 }
+
+let lastParsed = { stored: '', time: Number.NaN };
 
 /** Typed access to the `users` collection through a storage handle. */
 export const usersIn = collection<UserRecord>(USERS, toUserRecord);

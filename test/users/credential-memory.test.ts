@@ -126,4 +126,17 @@ describe('remembered application-password credentials', () => {
     assert.equal((await send(cms, 'GET', me, { headers: members.editor.headers })).status, 200);
     assert.ok(userLookups() > afterFirst, 'the expired credential is verified again');
   });
+
+  it('stamp the last use of a remembered credential again once a day has passed, and not before', async () => {
+    const { cms, clock, members } = await siteWithMembers({ credentialMemory: { rememberMs: 7 * 24 * 60 * 60 * 1000 } });
+    const lastUsed = async () => (await cms.users.listApplicationPasswords(members.editor.id))[0]!.lastUsed;
+    assert.equal((await send(cms, 'GET', me, { headers: members.editor.headers })).status, 200);
+    assert.equal(await lastUsed(), '2024-05-06T07:08:09');
+    clock.advance(23 * 60 * 60 * 1000);
+    for (let round = 0; round < 2; round += 1) assert.equal((await send(cms, 'GET', me, { headers: members.editor.headers })).status, 200);
+    assert.equal(await lastUsed(), '2024-05-06T07:08:09', 'not stamped again within the day');
+    clock.advance(2 * 60 * 60 * 1000);
+    assert.equal((await send(cms, 'GET', me, { headers: members.editor.headers })).status, 200);
+    assert.equal(await lastUsed(), '2024-05-07T08:08:09', 'stamped again once the day has passed');
+  });
 });

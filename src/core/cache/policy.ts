@@ -129,13 +129,18 @@ interface KeyParts {
  * are laid over every answer afresh, and no kept route reads a header.
  */
 export function answerKey(varies: Varies, parts: KeyParts): string | null {
-  const identity = varies === 'nothing' ? '' : varies === 'capabilities' ? capabilitiesOf(parts.user) : identityOf(parts.user);
+  const identity = callerIdentity(varies, parts.user);
   if (identity === null) return null;
   const query = typeof parts.query === 'object' ? `o${JSON.stringify(parts.query)}` : `s${parts.query ?? ''}`;
   // Each part prefixed with its length (and the kind of identity), so no crafted path or query can spell another
   // request's key.
   const offset = String(parts.gmtOffset);
   return `${varies}${identity.length}:${identity}${parts.apiUrl.length}:${parts.apiUrl}${offset.length}:${offset}${parts.path.length}:${parts.path}${query.length}:${query}`;
+}
+
+/** The caller's part of an answer's key, as the route's `varies` says; null when it cannot be told apart reliably. */
+export function callerIdentity(varies: Varies, user: Principal | null): string | null {
+  return varies === 'nothing' ? '' : varies === 'capabilities' ? capabilitiesOf(user) : identityOf(user);
 }
 
 /**

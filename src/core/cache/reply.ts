@@ -12,7 +12,7 @@ import type { Route } from '../registry.js';
 import type { Site } from '../site.js';
 import type { CmsRequest } from '../types.js';
 import type { Generation } from './generation.js';
-import { answerKey } from './policy.js';
+import { keptKey } from './kept-key.js';
 import type { KeptAnswer, ResponseCache } from './response-cache.js';
 
 const decoder = new TextDecoder();
@@ -45,7 +45,7 @@ export function keptReply(
   user: Principal | null, site: Site,
 ): CmsResponse | undefined {
   if (!cache || !generation) return undefined;
-  const key = answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user });
+  const key = keptKey({ varies: route.cache!.varies, apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user });
   const kept = key === null ? undefined : cache.get(key, generation);
   return kept && replyWith(kept, replyRequest(incoming, user));
 }
@@ -64,13 +64,55 @@ export interface ReplyRequest {
  * it the kept bytes are sent, and an in-process caller reading `body` gets a copy decoded from them.
  */
 export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { body: unknown }): CmsResponse {
-  const headers = Object.assign({}, answer.headers, request.transport);
+  const made = madeFor(answer);
+  const headers = { ...mergedHeaders(made, answer, request.transport) };
   if (noneMatch(request.ifNoneMatch, answer.etag)) return { status: 304, headers: notModifiedHeaders(headers), body: null };
   if (request.head) return withEncodedBody({ status: answer.status, headers, body: null }, null);
   // Bytes the core built are kept as they are: a caller reading `body` gets a copy, as of any kept answer.
-  if (!fresh || answer.bytes === fresh.body) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
-  if (fresh.body instanceof EncodedJson) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer), false);
+  if (!fresh || answer.bytes === fresh.body) return responseFromBytes(answer.status, headers, answer.bytes, made.decode);
+  if (fresh.body instanceof EncodedJson) return responseFromBytes(answer.status, headers, answer.bytes, made.decode, false);
   return withEncodedBody({ status: answer.status, headers, body: fresh.body }, answer.bytes);
+}
+
+/** What every reply of a kept answer shares, made once for it rather than for each reply. */
+interface MadeOnce {
+  /** A copy of the body decoded from the kept bytes. */
+  decode: () => unknown;
+  /** The kept headers with each transport header set laid over (see `mergedHeaders`). */
+  merged: { transport: Record<string, string>; headers: Record<string, string> }[];
+}
+
+const madeForAnswers = new WeakMap<KeptAnswer, MadeOnce>();
+
+function madeFor(answer: KeptAnswer): MadeOnce {
+  let made = madeForAnswers.get(answer);
+  if (made === undefined) madeForAnswers.set(answer, (made = { decode: () => decodeBody(answer), merged: [] }));
+  return made;
+}
+
+/**
+ * The kept headers with these transport headers laid over, made once per answer for each of the few transport
+ * sets its requests bring (anonymous, signed in, one `Origin`): a copy of a ready object is far cheaper than a
+ * merge. Never handed out as it is.
+ */
+function mergedHeaders(made: MadeOnce, answer: KeptAnswer, transport: Record<string, string>): Record<string, string> {
+  for (const entry of made.merged) if (sameHeaders(entry.transport, transport)) return entry.headers;
+  const headers = Object.assign({}, answer.headers, transport);
+  if (made.merged.length >= MAX_TRANSPORT_SETS) made.merged.shift();
+  made.merged.push({ transport, headers });
+  return headers;
+}
+
+const MAX_TRANSPORT_SETS = 4;
+
+function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
+  let count = 0;
+  for (const name in a) {
+    if (a[name] !== b[name]) return false;
+    count += 1;
+  }
+  for (const _name in b) count -= 1;
+  return count === 0;
 }
 
 function decodeBody(answer: KeptAnswer): unknown {

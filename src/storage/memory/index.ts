@@ -41,6 +41,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
   const committed = new MemoryEngine(engineOptions);
   const writeLock = new Mutex();
   const instance = randomBytes(6).toString('base64url');
+  let lastToken = { changes: -1, token: Promise.resolve('') };
 
   /** Runs one write outside any transaction and commits it at once. */
   function writeNow<T>(write: () => T): Promise<T> {
@@ -141,7 +142,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
           working.endUndo();
         }
       }),
-    changeToken: async () => `${instance}.${committed.changes}`,
+    changeToken: () => {
+      // The same state answers the same settled promise: no new token string or promise while nothing changes.
+      if (committed.changes !== lastToken.changes) lastToken = { changes: committed.changes, token: Promise.resolve(`${instance}.${committed.changes}`) };
+      return lastToken.token;
+    },
     explain: (collection: string, query?: ListQuery) => committed.list(collection, query).plan,
     close: async () => {},
   };

@@ -120,6 +120,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   };
   if (!readonly) db.pragma('optimize=0x10002');
   const instance = randomBytes(6).toString('base64url');
+  let lastToken = { state: '', token: Promise.resolve('') };
   const outside = reader ? readerView(reader) : waitingView(db, records, () => rollbacks);
 
   return {
@@ -155,7 +156,10 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       } catch (error) {
         return Promise.reject(error);
       }
-      return typeof state === 'string' ? Promise.resolve(`${instance}.${state}`) : state.then((settled) => `${instance}.${settled}`);
+      if (typeof state !== 'string') return state.then((settled) => `${instance}.${settled}`);
+      // The same state answers the same settled promise: no new token string or promise while nothing changes.
+      if (state !== lastToken.state) lastToken = { state, token: Promise.resolve(`${instance}.${state}`) };
+      return lastToken.token;
     },
     schemaVersion: () => schemaVersion(db),
     schemaCurrent: async () => schemaVersion(db) === MIGRATIONS[MIGRATIONS.length - 1]!.version,

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { apiRootUrl, corePath, flatHeaders, serverAuthority } from '../../src/core/mount.js';
+
+describe('the headers as written to the wire', () => {
+  const headers = { 'Content-Type': 'application/json; charset=UTF-8', ETag: '"x"', Vary: 'Origin' };
+
+  test('names and values in order, the length last', () => {
+    assert.deepEqual(flatHeaders(headers, 12, false), ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Origin', 'Content-Length', 12]);
+    assert.deepEqual(flatHeaders(headers, undefined, false), ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Origin']);
+    assert.deepEqual(flatHeaders({}, 0, true), ['Content-Length', 0, 'Connection', 'close']);
+  });
+
+  test('a length or connection the answer has keeps its place and takes the value the body and the request call for', () => {
+    const own = { 'Content-Length': '99', Location: '/x', Connection: 'keep-alive' };
+    assert.deepEqual(flatHeaders(own, 3, true), ['Content-Length', 3, 'Location', '/x', 'Connection', 'close']);
+    assert.deepEqual(flatHeaders(own, undefined, false), ['Content-Length', '99', 'Location', '/x', 'Connection', 'keep-alive']);
+    assert.deepEqual(own, { 'Content-Length': '99', Location: '/x', Connection: 'keep-alive' }, 'the answer is not changed');
+  });
+
+  test('inherited names are not written', () => {
+    const inherited = Object.assign(Object.create({ Leaked: 'yes' }) as Record<string, string>, { Own: '1' });
+    assert.deepEqual(flatHeaders(inherited, undefined, false), ['Own', '1']);
+  });
+});
+
+describe('what is remembered from the last request', () => {
+  test('the API root follows every part of the request', () => {
+    assert.equal(apiRootUrl('http', 'a.test', 'fallback:80', '/cms-json'), 'http://a.test/cms-json');
+    assert.equal(apiRootUrl('http', 'a.test', 'fallback:80', '/cms-json'), 'http://a.test/cms-json');
+    assert.equal(apiRootUrl('https', 'a.test', 'fallback:80', '/cms-json'), 'https://a.test/cms-json');
+    assert.equal(apiRootUrl('https', 'b.test:8443', 'fallback:80', '/cms-json'), 'https://b.test:8443/cms-json');
+    assert.equal(apiRootUrl('https', 'b.test:8443', 'fallback:80', '/wp-json'), 'https://b.test:8443/wp-json');
+    assert.equal(apiRootUrl('https', 'bad host', 'fallback:80', '/wp-json'), 'https://fallback:80/wp-json');
+    assert.equal(apiRootUrl('https', 'bad host', 'other:81', '/wp-json'), 'https://other:81/wp-json');
+  });
+
+  test("the server's own authority follows its address and port", () => {
+    assert.equal(serverAuthority('127.0.0.1', 8080), '127.0.0.1:8080');
+    assert.equal(serverAuthority('127.0.0.1', 8080), '127.0.0.1:8080');
+    assert.equal(serverAuthority('127.0.0.1', 8081), '127.0.0.1:8081');
+    assert.equal(serverAuthority('::1', 8081), '[::1]:8081');
+    assert.equal(serverAuthority(undefined, undefined), 'localhost:80');
+  });
+
+  test('the API path: the prefix followed by a slash, or the prefix alone', () => {
+    assert.equal(corePath('/cms-json/cms/v2', '', '/cms-json'), '/cms/v2');
+    assert.equal(corePath('/cms-json', '', '/cms-json'), '/');
+    assert.equal(corePath('/cms-jsonx/cms/v2', '', '/cms-json'), null);
+    assert.equal(corePath('/cms-json-other', '', '/cms-json'), null);
+    assert.equal(corePath('/anything', '', ''), '/anything');
+  });
+});
