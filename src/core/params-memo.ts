@@ -1,0 +1,202 @@
+/**
+ * What a GET's parameters come to, kept per query string. Without a body, a route's checked and sanitised
+ * parameters follow from the endpoint, its path parameters and the query string alone, save for the arguments'
+ * own checks (`check`), which may read the caller: those are run again on every request, with the values they saw,
+ * and a check that refuses, throws or reads another parameter sends the request through the full pipeline, so
+ * errors always come from it. What is kept is frozen; every request is handed a copy of its own, as a handler may
+ * change its parameters.
+ *
+ * Both memos are bounded in entries and in the length of the text they key by, and cleared when full: a client
+ * sending ever new queries only makes requests run the full pipeline.
+ */
+import type { ArgCheck, ArgCheckContext } from './args/define.js';
+import type { ParamGroups } from './params.js';
+import { parseQueryString } from './query.js';
+import type { Endpoint } from './registry.js';
+import type { ParamMap } from './types.js';
+
+const MAX_KEPT_TEXT_LENGTH = 512;
+const MAX_KEPT_QUERIES = 256;
+const MAX_KEPT_PER_ENDPOINT = 256;
+
+const parsedTexts = new Map<string, ParamMap>();
+/** The text of each query handed out from a kept parse: only those have parameters kept, keyed by it. */
+const textOf = new WeakMap<ParamMap, string>();
+
+/** A query string parsed; a copy of the kept parse when the same (short) text was parsed lately. */
+export function parsedQuery(text: string): ParamMap {
+  if (text.length > MAX_KEPT_TEXT_LENGTH) return parseQueryString(text);
+  let found = parsedTexts.get(text);
+  if (!found) {
+    if (parsedTexts.size >= MAX_KEPT_QUERIES) parsedTexts.clear();
+    parsedTexts.set(text, (found = deepFreeze(parseQueryString(text))));
+  }
+  const copy = copyTree(found) as ParamMap;
+  textOf.set(copy, text);
+  return copy;
+}
+
+/** The parameters of a request, as the request context reads them. */
+export interface CheckedParams {
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Whether a parameter was sent at all, or has a default. */
+  has(name: string): boolean;
+}
+
+/** The parameters of a request not kept. */
+export function paramsOf(groups: ParamGroups): CheckedParams {
+  return { params: groups.merged(), has: (name) => groups.has(name) };
+}
+
+interface CheckRun {
+  readonly check: ArgCheck;
+  readonly value: unknown;
+  readonly name: string;
+}
+
+/** Parameters kept: names and frozen values, copied into a prototype-less map for each request. */
+class KeptParams {
+  readonly #names: string[] = [];
+  readonly #values: unknown[] = [];
+  readonly #sent: Set<string>;
+  readonly has = (name: string): boolean => this.#sent.has(name);
+
+  constructor(params: Readonly<Record<string, unknown>>, sent: Set<string>, readonly checks: readonly CheckRun[]) {
+    for (const name in params) {
+      this.#names.push(name);
+      this.#values.push(deepFreeze(copyTree(params[name])));
+    }
+    this.#sent = sent;
+  }
+
+  handOut(): CheckedParams {
+    const params = Object.create(null) as Record<string, unknown>;
+    const names = this.#names;
+    const values = this.#values;
+    for (let index = 0; index < names.length; index++) params[names[index]!] = copyTree(values[index]);
+    return { params, has: this.has };
+  }
+}
+
+/** An endpoint's kept parameters, by path parameters, then by query string. */
+class KeptForEndpoint {
+  readonly byPath = new Map<string, Map<string, KeptParams>>();
+  size = 0;
+}
+
+const kept = new WeakMap<Endpoint, KeptForEndpoint>();
+
+/** What a GET's parameters are kept under for its endpoint; null when nothing may be kept. */
+export interface KeptKey {
+  /** The path parameters, each prefixed with its length so that no two requests share one. */
+  readonly path: string;
+  readonly query: string;
+}
+
+export function keptParamsKey(query: ParamMap, urlParams: Readonly<Record<string, string>>): KeptKey | null {
+  const text = textOf.get(query);
+  if (text === undefined) return null;
+  let path = '';
+  for (const name in urlParams) {
+    const value = urlParams[name]!;
+    if (value.length > MAX_KEPT_TEXT_LENGTH) return null;
+    path += `${name.length}:${name}${value.length}:${value}`;
+  }
+  return { path, query: text };
+}
+
+/** The parameters kept under `key`, once every check they passed passes again for this caller and method. */
+export function keptParams(endpoint: Endpoint, key: KeptKey, user: ArgCheckContext['user'], method: string): CheckedParams | undefined {
+  const found = kept.get(endpoint)?.byPath.get(key.path)?.get(key.query);
+  if (!found) return undefined;
+  if (found.checks.length > 0 && !passesAgain(found.checks, new ReplayContext(user, method))) return undefined;
+  return found.handOut();
+}
+
+function passesAgain(checks: readonly CheckRun[], context: ReplayContext): boolean {
+  try {
+    for (const run of checks) if (run.check(run.value, context, run.name) !== null || context.readParam) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads nothing: a check asking for another parameter is not run again from here. */
+class ReplayContext implements ArgCheckContext {
+  readParam = false;
+
+  constructor(readonly user: ArgCheckContext['user'], readonly method: string) {}
+
+  param(): unknown {
+    this.readParam = true;
+    return undefined;
+  }
+}
+
+/** The check context of a request whose parameters may be kept: it records the checks run and whether one read a parameter. */
+export class RecordingContext implements ArgCheckContext {
+  readonly checks: CheckRun[] = [];
+  readParam = false;
+
+  constructor(readonly user: ArgCheckContext['user'], readonly method: string, readonly groups: ParamGroups) {}
+
+  param(name: string): unknown {
+    this.readParam = true;
+    return this.groups.get(name);
+  }
+
+  checked(check: ArgCheck, value: unknown, name: string): void {
+    this.checks.push({ check, value: deepFreeze(copyTree(value)), name });
+  }
+}
+
+/** Keeps the parameters of a request that passed every check; the request is handed its own. */
+export function keepParams(endpoint: Endpoint, key: KeptKey, groups: ParamGroups, recorded: RecordingContext): CheckedParams {
+  const checked = paramsOf(groups);
+  if (recorded.readParam || !isPlainTree(checked.params)) return checked;
+  const sent = new Set<string>();
+  for (const [, group] of groups.entries()) for (const name of group.keys()) sent.add(name);
+  let forEndpoint = kept.get(endpoint);
+  if (!forEndpoint) kept.set(endpoint, (forEndpoint = new KeptForEndpoint()));
+  if (forEndpoint.size >= MAX_KEPT_PER_ENDPOINT) {
+    forEndpoint.byPath.clear();
+    forEndpoint.size = 0;
+  }
+  let byQuery = forEndpoint.byPath.get(key.path);
+  if (!byQuery) forEndpoint.byPath.set(key.path, (byQuery = new Map()));
+  if (!byQuery.has(key.query)) forEndpoint.size++;
+  byQuery.set(key.query, new KeptParams(checked.params, sent, recorded.checks));
+  return checked;
+}
+
+/** A copy of parameters: prototype-less maps stay so, lists of scalars are sliced. */
+function copyTree(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let scalars = true;
+    for (const item of value) if (item !== null && typeof item === 'object') scalars = false;
+    return scalars ? value.slice() : value.map(copyTree);
+  }
+  const copy = Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype) as Record<string, unknown>;
+  for (const name of Object.keys(value)) copy[name] = copyTree((value as Record<string, unknown>)[name]);
+  return copy;
+}
+
+/** Whether a value is made of scalars, lists and plain maps only (what a copy reproduces). */
+function isPlainTree(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return typeof value !== 'function' && typeof value !== 'symbol';
+  if (Array.isArray(value)) return value.every(isPlainTree);
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== null && prototype !== Object.prototype) return false;
+  for (const name of Object.keys(value)) if (!isPlainTree((value as Record<string, unknown>)[name])) return false;
+  return true;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) for (const item of value) deepFreeze(item);
+  else for (const name in value) deepFreeze((value as Record<string, unknown>)[name]);
+  return value;
+}
