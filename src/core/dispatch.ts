@@ -338,8 +338,11 @@ export class Dispatcher implements RouteSteps {
       wantsField: (field: string) => isFieldIncluded(field, fields),
       url: (path: string, query?: Record<string, unknown>) => call.site.apiLink(path, query),
       memo<T>(key: string, compute: () => T): T {
-        if (!memo.has(key)) memo.set(key, compute());
-        return memo.get(key) as T;
+        const found = memo.get(key) as T | undefined;
+        if (found !== undefined || memo.has(key)) return found as T;
+        const computed = compute();
+        memo.set(key, computed);
+        return computed;
       },
       nothingDue: () => this.options.generations?.nothingDue(call.changeToken) ?? Promise.resolve(false),
       dispatch: (inner) => this.#internal(inner, parent),

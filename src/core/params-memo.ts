@@ -3,8 +3,8 @@
  * parameters follow from the endpoint, its path parameters and the query string alone, save for the arguments'
  * own checks (`check`), which may read the caller: those are run again on every request, with the values they saw,
  * and a check that refuses, throws or reads another parameter sends the request through the full pipeline, so
- * errors always come from it. What is kept is frozen; every request is handed a copy of its own, as a handler may
- * change its parameters.
+ * errors always come from it. What is kept is never handed out: every request gets a copy of its own, as a handler
+ * may change its parameters (kept lists are not frozen either: slicing a frozen array is many times slower).
  *
  * Both memos are bounded in entries and in the length of the text they key by, and cleared when full: a client
  * sending ever new queries only makes requests run the full pipeline.
@@ -29,7 +29,7 @@ export function parsedQuery(text: string): ParamMap {
   let found = parsedTexts.get(text);
   if (!found) {
     if (parsedTexts.size >= MAX_KEPT_QUERIES) parsedTexts.clear();
-    parsedTexts.set(text, (found = deepFreeze(parseQueryString(text))));
+    parsedTexts.set(text, (found = parseQueryString(text)));
   }
   const copy = copyTree(found) as ParamMap;
   textOf.set(copy, text);
@@ -54,17 +54,30 @@ interface CheckRun {
   readonly name: string;
 }
 
-/** Parameters kept: names and frozen values, copied into a prototype-less map for each request. */
+/** How a kept value is copied for a request: handed as it is (a scalar), sliced (a list of scalars), or copied. */
+const enum Copy { None, Slice, Tree }
+
+function copyOf(value: unknown): Copy {
+  if (value === null || typeof value !== 'object') return Copy.None;
+  if (!Array.isArray(value)) return Copy.Tree;
+  for (const item of value) if (item !== null && typeof item === 'object') return Copy.Tree;
+  return Copy.Slice;
+}
+
+/** Parameters kept: names and values, copied into a prototype-less map for each request. */
 class KeptParams {
   readonly #names: string[] = [];
   readonly #values: unknown[] = [];
+  readonly #copies: Copy[] = [];
   readonly #sent: Set<string>;
   readonly has = (name: string): boolean => this.#sent.has(name);
 
   constructor(params: Readonly<Record<string, unknown>>, sent: Set<string>, readonly checks: readonly CheckRun[]) {
     for (const name in params) {
+      const value = copyTree(params[name]);
       this.#names.push(name);
-      this.#values.push(deepFreeze(copyTree(params[name])));
+      this.#values.push(value);
+      this.#copies.push(copyOf(value));
     }
     this.#sent = sent;
   }
@@ -73,7 +86,12 @@ class KeptParams {
     const params = Object.create(null) as Record<string, unknown>;
     const names = this.#names;
     const values = this.#values;
-    for (let index = 0; index < names.length; index++) params[names[index]!] = copyTree(values[index]);
+    const copies = this.#copies;
+    for (let index = 0; index < names.length; index++) {
+      const value = values[index];
+      const copy = copies[index];
+      params[names[index]!] = copy === Copy.None ? value : copy === Copy.Slice ? (value as unknown[]).slice() : copyTree(value);
+    }
     return { params, has: this.has };
   }
 }
