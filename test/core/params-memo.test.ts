@@ -12,7 +12,7 @@ const EDITOR: Principal = { id: 1, login: 'editor', roles: ['editor'], capabilit
 
 /** A core whose handlers report what they were handed; the memo is fresh for every core (its endpoints are new). */
 function memoCore() {
-  const seen: { route: string; params: Record<string, unknown>; query: unknown; prototypes: unknown[] }[] = [];
+  const seen: { route: string; params: Record<string, unknown>; query: unknown; prototypes: unknown[]; names: string[] }[] = [];
   let checks = 0;
   const registry = new Registry();
   registry.namespace('memo/v1', namespaceRoot(registry));
@@ -20,6 +20,7 @@ function memoCore() {
     seen.push({
       route: context.route, params: structuredClone({ ...context.params }), query: structuredClone({ ...context.query }),
       prototypes: [Object.getPrototypeOf(context.params), Object.getPrototypeOf(context.query)],
+      names: Object.keys(context.params),
     });
     // A handler may change what it is handed; no later request sees it.
     (context.params.ids as number[]).push(99);
@@ -96,8 +97,19 @@ describe('GET parameters kept per query string', () => {
       assert.deepEqual(seen.at(-1), {
         route: '/memo/v1/things', params: { per_page: 10, ids: [2], status: ['publish'], extra: 'x' }, query: { ids: ['2'], extra: 'x' },
         prototypes: [null, null],
+        names: ['per_page', 'ids', 'status', 'extra'],
       });
     }
+  });
+
+  it('hands out the same parameters in the same order on every request, as the full pipeline does', async () => {
+    const { core, seen } = memoCore();
+    for (let round = 0; round < 3; round++) await send(core, 'GET', '/memo/v1/things?b=1&7=x&ids=2&a[x]=1&per_page=4&s=-0');
+    const first = seen[0]!;
+    // The first request ran the full pipeline.
+    assert.deepEqual(first.names, ['7', 'per_page', 'ids', 'status', 'b', 'a', 's']);
+    assert.deepEqual(first.params, { 7: 'x', a: { x: '1' }, b: '1', ids: [2], per_page: 4, s: '-0', status: ['publish'] });
+    for (const later of seen.slice(1)) assert.deepEqual(later, first);
   });
 
   it('runs the arguments\' own checks for every caller: what one caller may ask, another is refused, with the same error', async () => {
