@@ -6,8 +6,8 @@
  * errors always come from it. What is kept is never handed out: every request gets a copy of its own, as a handler
  * may change its parameters (kept lists are not frozen either: slicing a frozen array is many times slower).
  *
- * Both memos are bounded in entries and in the length of the text they key by, and cleared when full: a client
- * sending ever new queries only makes requests run the full pipeline.
+ * Both memos are bounded in entries and in the length of the text they key by (parses are cleared when full, kept
+ * parameters go oldest first): a client sending ever new queries only makes requests run the full pipeline.
  */
 import type { ArgCheck, ArgCheckContext } from './args/define.js';
 import type { ParamGroups } from './params.js';
@@ -17,7 +17,8 @@ import type { ParamMap } from './types.js';
 
 const MAX_KEPT_TEXT_LENGTH = 512;
 const MAX_KEPT_QUERIES = 256;
-const MAX_KEPT_PER_ENDPOINT = 256;
+/** Parameters kept, over every endpoint. */
+const MAX_KEPT_PARAMS = 2048;
 
 const parsedTexts = new Map<string, ParamMap>();
 /** The text of each query handed out from a kept parse: only those have parameters kept, keyed by it. */
@@ -70,7 +71,9 @@ function copyOf(value: unknown): Copy {
  * in fast mode (as `JSON.parse` makes them), its prototype removed afterwards, costs a fraction of that.
  */
 class KeptParams {
-  readonly #template: Record<string, unknown>;
+  #template: Record<string, unknown> | undefined;
+  readonly #names: string[];
+  readonly #values: unknown[] = [];
   readonly #copiedNames: string[] = [];
   readonly #copiedValues: unknown[] = [];
   readonly #copies: Copy[] = [];
@@ -78,13 +81,12 @@ class KeptParams {
   readonly has = (name: string): boolean => this.#sent.has(name);
 
   constructor(params: Readonly<Record<string, unknown>>, sent: Set<string>, readonly checks: readonly CheckRun[]) {
-    const names = Object.keys(params);
-    this.#template = JSON.parse(JSON.stringify(Object.fromEntries(names.map((name) => [name, null])))) as Record<string, unknown>;
-    for (const name of names) {
+    this.#names = Object.keys(params);
+    for (const name of this.#names) {
       const value = copyTree(params[name]);
       const copy = copyOf(value);
-      if (copy === Copy.None) this.#template[name] = value;
-      else {
+      this.#values.push(copy === Copy.None ? value : null);
+      if (copy !== Copy.None) {
         this.#copiedNames.push(name);
         this.#copiedValues.push(value);
         this.#copies.push(copy);
@@ -94,7 +96,7 @@ class KeptParams {
   }
 
   handOut(): CheckedParams {
-    const params = { ...this.#template };
+    const params = { ...(this.#template ??= this.#templateOf()) };
     const names = this.#copiedNames;
     const values = this.#copiedValues;
     const copies = this.#copies;
@@ -103,15 +105,38 @@ class KeptParams {
     }
     return { params: Object.setPrototypeOf(params, null) as Record<string, unknown>, has: this.has };
   }
+
+  /** Made when first handed out: most parameters never come again. */
+  #templateOf(): Record<string, unknown> {
+    const names = this.#names;
+    const template = JSON.parse(JSON.stringify(Object.fromEntries(names.map((name) => [name, null])))) as Record<string, unknown>;
+    for (let index = 0; index < names.length; index++) template[names[index]!] = this.#values[index];
+    return template;
+  }
 }
 
 /** An endpoint's kept parameters, by path parameters, then by query string. */
-class KeptForEndpoint {
-  readonly byPath = new Map<string, Map<string, KeptParams>>();
-  size = 0;
+type KeptByPath = Map<string, Map<string, KeptParams>>;
+
+const kept = new WeakMap<Endpoint, KeptByPath>();
+
+/** Where each kept entry is, oldest first: the oldest goes once there are `MAX_KEPT_PARAMS`. */
+const keptOrder = new Map<KeptParams, { readonly byPath: KeptByPath; readonly path: string; readonly query: string }>();
+
+/** How many parameter sets are kept (over every endpoint). */
+export function keptParamsCount(): number {
+  return keptOrder.size;
 }
 
-const kept = new WeakMap<Endpoint, KeptForEndpoint>();
+function forget(entry: KeptParams): void {
+  const place = keptOrder.get(entry);
+  if (!place) return;
+  keptOrder.delete(entry);
+  const byQuery = place.byPath.get(place.path);
+  if (byQuery?.get(place.query) !== entry) return;
+  byQuery.delete(place.query);
+  if (byQuery.size === 0) place.byPath.delete(place.path);
+}
 
 /** What a GET's parameters are kept under for its endpoint; null when nothing may be kept. */
 export interface KeptKey {
@@ -134,7 +159,7 @@ export function keptParamsKey(query: ParamMap, urlParams: Readonly<Record<string
 
 /** The parameters kept under `key`, once every check they passed passes again for this caller and method. */
 export function keptParams(endpoint: Endpoint, key: KeptKey, user: ArgCheckContext['user'], method: string): CheckedParams | undefined {
-  const found = kept.get(endpoint)?.byPath.get(key.path)?.get(key.query);
+  const found = kept.get(endpoint)?.get(key.path)?.get(key.query);
   if (!found) return undefined;
   if (found.checks.length > 0 && !passesAgain(found.checks, new ReplayContext(user, method))) return undefined;
   return found.handOut();
@@ -184,16 +209,16 @@ export function keepParams(endpoint: Endpoint, key: KeptKey, groups: ParamGroups
   if (recorded.readParam || !isPlainTree(checked.params)) return checked;
   const sent = new Set<string>();
   for (const [, group] of groups.entries()) for (const name of group.keys()) sent.add(name);
-  let forEndpoint = kept.get(endpoint);
-  if (!forEndpoint) kept.set(endpoint, (forEndpoint = new KeptForEndpoint()));
-  if (forEndpoint.size >= MAX_KEPT_PER_ENDPOINT) {
-    forEndpoint.byPath.clear();
-    forEndpoint.size = 0;
-  }
-  let byQuery = forEndpoint.byPath.get(key.path);
-  if (!byQuery) forEndpoint.byPath.set(key.path, (byQuery = new Map()));
-  if (!byQuery.has(key.query)) forEndpoint.size++;
-  byQuery.set(key.query, new KeptParams(checked.params, sent, recorded.checks));
+  let byPath = kept.get(endpoint);
+  if (!byPath) kept.set(endpoint, (byPath = new Map()));
+  let byQuery = byPath.get(key.path);
+  if (!byQuery) byPath.set(key.path, (byQuery = new Map()));
+  const replaced = byQuery.get(key.query);
+  if (replaced) forget(replaced);
+  const entry = new KeptParams(checked.params, sent, recorded.checks);
+  byQuery.set(key.query, entry);
+  keptOrder.set(entry, { byPath, path: key.path, query: key.query });
+  if (keptOrder.size > MAX_KEPT_PARAMS) forget(keptOrder.keys().next().value!);
   return checked;
 }
 

@@ -4,7 +4,7 @@ import { args } from '../../src/core/args/define.js';
 import type { Principal, RequestContext, Services } from '../../src/core/context.js';
 import { Dispatcher } from '../../src/core/dispatch.js';
 import { namespaceRoot } from '../../src/core/index-document.js';
-import { parsedQuery } from '../../src/core/params-memo.js';
+import { keptParamsCount, parsedQuery } from '../../src/core/params-memo.js';
 import { allowAnyone, Registry } from '../../src/core/registry.js';
 import { send } from '../helpers/request.js';
 
@@ -155,12 +155,17 @@ describe('GET parameters kept per query string', () => {
     assert.equal(seen.at(-1)!.params.per_page, 5);
   });
 
-  it('keeps a bounded number of queries, and answers long or ever new ones in full', async () => {
+  it('keeps a bounded number of parameter sets, and answers long or ever new queries and paths in full', async () => {
     const { core, seen } = memoCore();
-    for (let index = 0; index < 600; index++) {
-      assert.equal((await send(core, 'GET', `/memo/v1/things?ids=${index}`)).status, 200);
+    for (let index = 0; index < 2100; index++) {
+      const path = index % 2 === 0 ? `/memo/v1/things?ids=${index}` : `/memo/v1/things/${index}?ids=${index}`;
+      assert.equal((await send(core, 'GET', path)).status, 200);
       assert.deepEqual(seen.at(-1)!.params.ids, [index]);
+      assert.ok(keptParamsCount() <= 2048);
     }
+    assert.ok(keptParamsCount() > 1000);
+    assert.equal((await send(core, 'GET', '/memo/v1/things?ids=0')).status, 200);
+    assert.deepEqual(seen.at(-1)!.params.ids, [0]);
     const long = `ids=${Array.from({ length: 200 }, (_, index) => index).join(',')}`;
     for (let round = 0; round < 2; round++) {
       assert.equal((await send(core, 'GET', `/memo/v1/things?${long}`)).status, 200);
