@@ -231,7 +231,12 @@ function copyTree(value: unknown): unknown {
     return scalars ? value.slice() : value.map(copyTree);
   }
   const copy = Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype) as Record<string, unknown>;
-  for (const name of Object.keys(value)) copy[name] = copyTree((value as Record<string, unknown>)[name]);
+  for (const name of Object.keys(value)) {
+    const item = copyTree((value as Record<string, unknown>)[name]);
+    // An own `__proto__` stays a key: assigning it to a map with a prototype would replace the prototype.
+    if (name === '__proto__') Object.defineProperty(copy, name, { value: item, enumerable: true, writable: true, configurable: true });
+    else copy[name] = item;
+  }
   return copy;
 }
 
