@@ -32,9 +32,9 @@ import { prepareInternal } from './internal.js';
 import { formattedLargeBody } from './large-format.js';
 import { encodedIfLarge } from './large-json.js';
 import { errorOutcome, type InternalParent, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
-import type { ArgCheckContext } from './args/define.js';
-import { ParamGroups, validateParams } from './params.js';
 import { hasListsInTurns, validateParamsInTurns } from './params-in-turns.js';
+import { paramsOf, type CheckedParams } from './params-memo.js';
+import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
 import { pagingHeaders } from './paging.js';
 import { render, splitPath, type InternalDispatch } from './render.js';
@@ -82,7 +82,6 @@ export interface DispatcherOptions {
   fragments?: FragmentCache;
 }
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 export class Dispatcher implements RouteSteps {
@@ -252,21 +251,13 @@ export class Dispatcher implements RouteSteps {
   /** Match, validate and sanitise; permission and handler are not run. */
   prepare(call: RouteCall, found: RouteMatch | null = this.options.registry.match(call.method, call.path)): Prepared {
     if (!found) return { match: null, context: null, error: noRoute() };
-    const groups = this.#groupsOf(call, found);
-    let error: CmsError | null = call.body.jsonError;
-    if (!error) {
-      try {
-        validateParams(groups, found.endpoint, checkContextOf(call, groups));
-      } catch (thrown) {
-        error = toCmsError(thrown, this.options.onError);
-      }
-    }
-    return this.#prepared(call, found, groups, error);
+    const { checked, error } = checkRouteParams(call, found, this.options.onError);
+    return this.#prepared(call, found, checked, error);
   }
 
   /** As `prepare`, with the endpoint's long lists checked in turns (the same outcome). */
   async #prepareInTurns(call: RouteCall, found: RouteMatch): Promise<Prepared> {
-    const groups = this.#groupsOf(call, found);
+    const groups = groupsOf(call, found);
     let error: CmsError | null = call.body.jsonError;
     if (!error) {
       try {
@@ -275,23 +266,12 @@ export class Dispatcher implements RouteSteps {
         error = toCmsError(thrown, this.options.onError);
       }
     }
-    return this.#prepared(call, found, groups, error);
+    return this.#prepared(call, found, paramsOf(groups), error);
   }
 
-  #groupsOf(call: RouteCall, found: RouteMatch): ParamGroups {
-    return new ParamGroups({
-      json: call.body.json,
-      post: BODY_METHODS.has(call.method) ? call.post : null,
-      query: call.query,
-      url: found.urlParams,
-      endpoint: found.endpoint,
-      pathParams: found.route.pathParams,
-    });
-  }
-
-  #prepared(call: RouteCall, found: RouteMatch, groups: ParamGroups, error: CmsError | null): Prepared {
+  #prepared(call: RouteCall, found: RouteMatch, checked: CheckedParams, error: CmsError | null): Prepared {
     const memo = new Map<string, unknown>();
-    return { match: found, context: this.#context(call, found.route, groups, memo), error, forget: () => memo.clear() };
+    return { match: found, context: this.#context(call, found.route, checked, memo), error, forget: () => memo.clear() };
   }
 
   /** Permission and handler for a prepared request, then the paging headers and `Allow`. */
@@ -339,8 +319,8 @@ export class Dispatcher implements RouteSteps {
   }
 
   /** The request context handed to permission checks and handlers; frozen, so the answer's context is the result's. */
-  #context(call: RouteCall, route: Route, groups: ParamGroups, memo: Map<string, unknown>): RequestContext {
-    const params = groups.merged();
+  #context(call: RouteCall, route: Route, checked: CheckedParams, memo: Map<string, unknown>): RequestContext {
+    const { params } = checked;
     const fields = parseList(params._fields);
     const parent: InternalParent = { user: call.user, site: call.site, origin: call.origin };
     const context: RequestContext & { remoteAddress?: string } = {
@@ -348,7 +328,7 @@ export class Dispatcher implements RouteSteps {
       route: route.pattern,
       path: call.path,
       params,
-      has: (name: string) => groups.has(name),
+      has: checked.has,
       query: call.query,
       body: call.body,
       headers: call.headers,
@@ -360,8 +340,11 @@ export class Dispatcher implements RouteSteps {
       wantsField: (field: string) => isFieldIncluded(field, fields),
       url: (path: string, query?: Record<string, unknown>) => call.site.apiLink(path, query),
       memo<T>(key: string, compute: () => T): T {
-        if (!memo.has(key)) memo.set(key, compute());
-        return memo.get(key) as T;
+        const found = memo.get(key) as T | undefined;
+        if (found !== undefined || memo.has(key)) return found as T;
+        const computed = compute();
+        memo.set(key, computed);
+        return computed;
       },
       nothingDue: () => this.options.generations?.nothingDue(call.changeToken) ?? Promise.resolve(false),
       dispatch: (inner) => this.#internal(inner, parent),
@@ -393,8 +376,4 @@ function asAnswered(context: RequestContext, result: HandlerResult | null): Requ
   if (answered === undefined || answered === context.context) return context;
   const params = Object.assign(Object.create(null) as Record<string, unknown>, context.params, { context: answered });
   return Object.freeze({ ...context, context: answered, params });
-}
-
-function checkContextOf(call: RouteCall, groups: ParamGroups): ArgCheckContext {
-  return { user: call.user, method: call.method, param: (name) => groups.get(name) };
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { compileArg, issueFromValibot, type Arg, type ArgCheckContext } from './args/define.js';
+import { compileArg, issueFromValibot, type Arg, type ArgCheck, type ArgCheckContext } from './args/define.js';
 import { CmsError, type ArgIssue } from './errors.js';
 import type { Endpoint, PathParam } from './registry.js';
 
@@ -280,19 +280,24 @@ function pathParamFailures(groups: ParamGroups, endpoint: DeclaredArgs): Map<str
 function validateOne(compiled: Arg, value: unknown, name: string, context: ArgCheckContext): ArgIssue | null {
   const result = runPipeline(compiled.validator, value);
   if (!result.ok) return result.issue;
-  return compiled.check ? compiled.check(value, context, name) : null;
+  return compiled.check ? runCheck(compiled.check, value, context, name) : null;
+}
+
+function runCheck(check: ArgCheck, value: unknown, context: ArgCheckContext, name: string): ArgIssue | null {
+  context.checked?.(check, value, name);
+  return check(value, context, name);
 }
 
 function sanitizeOne(compiled: Arg, value: unknown, name: string, context: ArgCheckContext): { ok: true; value: unknown } | { ok: false; issue: ArgIssue } {
   if (value === null && compiled.keepNull) return { ok: true, value: null };
   if (compiled.phase === 'none') {
-    const issue = compiled.check!(value, context, name);
+    const issue = runCheck(compiled.check!, value, context, name);
     return issue ? { ok: false, issue } : { ok: true, value };
   }
   const result = runPipeline(compiled.sanitizer, value);
   if (!result.ok) return result;
   if (compiled.phase === 'sanitize' && compiled.check) {
-    const issue = compiled.check(result.value, context, name);
+    const issue = runCheck(compiled.check, result.value, context, name);
     if (issue) return { ok: false, issue };
   }
   return { ok: true, value: compiled.transform ? compiled.transform(result.value) : result.value };

@@ -177,20 +177,21 @@ function decodeComponent(text: string): string {
 
 /** Encodes parameters back into a query string (used for pagination links), PHP `http_build_query` style. */
 export function buildQueryString(params: Record<string, unknown>): string {
-  const parts: string[] = [];
-  const visit = (prefix: string, value: unknown): void => {
-    if (value === null || value === undefined) return;
-    if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(`${prefix}[${index}]`, item));
-    } else if (typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) visit(`${prefix}[${key}]`, item);
-    } else {
-      const text = typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
-      parts.push(`${encodeQueryComponent(prefix)}=${encodeQueryComponent(text)}`);
-    }
-  };
-  for (const [key, value] of Object.entries(params)) visit(key, value);
-  return parts.join('&');
+  let text = '';
+  for (const key of Object.keys(params)) text = withPairs(text, key, params[key]);
+  return text;
+}
+
+/** `text` followed by the pairs of one value: a scalar's own, or its members' under `prefix[key]`. */
+function withPairs(text: string, prefix: string, value: unknown): string {
+  if (value === null || value === undefined) return text;
+  if (typeof value === 'object') {
+    if (Array.isArray(value)) value.forEach((item, index) => (text = withPairs(text, `${prefix}[${index}]`, item)));
+    else for (const key of Object.keys(value)) text = withPairs(text, `${prefix}[${key}]`, (value as Record<string, unknown>)[key]);
+    return text;
+  }
+  const pair = `${encodeQueryComponent(prefix)}=${encodeQueryComponent(typeof value === 'boolean' ? (value ? '1' : '0') : String(value))}`;
+  return text === '' ? pair : `${text}&${pair}`;
 }
 
 /** Text that `encodeQueryComponent` leaves as it is (most names and values in paging links). */

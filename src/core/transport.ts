@@ -5,7 +5,7 @@
  */
 import type { Principal } from './context.js';
 import { toSafeTree } from './safe-object.js';
-import { parseQueryString } from './query.js';
+import { parsedQuery } from './params-memo.js';
 import { parseList } from './shape.js';
 import type { Site } from './site.js';
 import type { CmsRequest, HeaderMap, ParamMap } from './types.js';
@@ -76,7 +76,7 @@ class IncomingRequest implements Incoming {
   }
 
   get query(): ParamMap {
-    return (this.#query ??= parseQueryString(this.#raw!));
+    return (this.#query ??= parsedQuery(this.#raw!));
   }
 
   get embed(): true | string[] | null {
@@ -129,7 +129,7 @@ const MAX_REMEMBERED_QUERY_LENGTH = 1000;
 function factsOfText(text: string): QueryFacts {
   const known = factsOfQueries.get(text);
   if (known) return known;
-  const query = parseQueryString(text);
+  const query = parsedQuery(text);
   const facts = factsOf(query);
   if (text.length <= MAX_REMEMBERED_QUERY_LENGTH) {
     if (factsOfQueries.size >= MAX_REMEMBERED_QUERIES) factsOfQueries.clear();

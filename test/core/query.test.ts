@@ -82,5 +82,7 @@ describe('PHP-style query parsing', () => {
   it('encodes back the way pagination links need', () => {
     assert.equal(buildQueryString({ per_page: 5, page: 2, _fields: 'id,title', s: 'a b' }), 'per_page=5&page=2&_fields=id%2Ctitle&s=a+b');
     assert.equal(buildQueryString({ a: ['1', '2'], b: { c: 'd' } }), 'a%5B0%5D=1&a%5B1%5D=2&b%5Bc%5D=d');
+    assert.equal(buildQueryString({ a: null, b: undefined, c: true, d: false, e: [, 'x'], '': 'v', f: { g: [1, { h: 'i j' }] } }),
+      'c=1&d=0&e%5B1%5D=x&=v&f%5Bg%5D%5B0%5D=1&f%5Bg%5D%5B1%5D%5Bh%5D=i+j');
   });
 });

@@ -18,6 +18,8 @@ export interface ArgCheckContext {
   readonly method: string;
   /** Any parameter of the request by name, with the reference's precedence, before sanitising. */
   param(name: string): unknown;
+  /** Told of every check run, with the value it was given (parameters kept for later requests run them again). */
+  checked?(check: ArgCheck, value: unknown, param: string): void;
 }
 
 export type ArgCheck = (value: unknown, context: ArgCheckContext, param: string) => ArgIssue | null;
