@@ -7,13 +7,14 @@
  */
 import * as crypto from 'node:crypto';
 import { isLargeJson, jsonDigestInTurns } from '../../core/large-json.js';
-import type { StoragePort } from '../../ports/storage.js';
+import type { StoragePort, StoredWrite } from '../../ports/storage.js';
 import type { TaxonomyName } from '../taxonomy/index.js';
 import type { PostTypeDefinition } from './definition.js';
 import { revisionSummary } from './links.js';
 import type { LinkEnvironment } from './permalink.js';
 import type { PrepareOptions } from './prepare.js';
-import { postsIn, type PostRecord } from './record.js';
+import { KeptFacts, keptFactsOf } from './kept-facts.js';
+import { POSTS_COLLECTION, postsIn, type PostRecord } from './record.js';
 
 export interface RevisionSources {
   storage: StoragePort;
@@ -53,7 +54,37 @@ const crowdedOf = new WeakMap<StoragePort, Set<number>>();
  */
 export function revisionHistories(storage: StoragePort, ids: readonly number[]): (id: number) => Promise<Summary> {
   let loaded: Promise<Map<number, Summary>> | null = null;
-  return async (id) => (await (loaded ??= summariesOf(storage, [...new Set(ids)]))).get(id) ?? revisionSummary(storage, id);
+  return async (id) => (await (loaded ??= keptOrRead(storage, [...new Set(ids)]))).get(id) ?? revisionSummary(storage, id);
+}
+
+/** The histories kept across states of the store: a post's changes only with a write to one of its revisions. */
+const keptHistories = new WeakMap<StoragePort, KeptFacts<number, Summary>>();
+
+function forgetHistories(write: StoredWrite, histories: Map<number, Summary>): void {
+  if (write.collection !== POSTS_COLLECTION) return;
+  if (write.before?.type === 'revision') histories.delete(write.before.parent as number);
+  if (write.after?.type === 'revision') histories.delete(write.after.parent as number);
+}
+
+/** The histories of `ids`: those kept, and the others read (`summariesOf`) and kept. */
+async function keptOrRead(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
+  const kept = keptFactsOf(keptHistories, storage, forgetHistories);
+  if (!kept) return summariesOf(storage, ids);
+  const token = await storage.changeToken!();
+  const known = kept.at(token);
+  const summaries = new Map<number, Summary>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const summary = known.get(id);
+    if (summary) summaries.set(id, summary);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return summaries;
+  for (const [id, summary] of await summariesOf(storage, missing)) {
+    summaries.set(id, summary);
+    kept.keep(token, id, summary);
+  }
+  return summaries;
 }
 
 async function summariesOf(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
