@@ -137,17 +137,45 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
   if (record.featured_media > 0) return null;
   if (links.permalinkStructure.includes('%category%') || links.permalinkStructure.includes('%author%')) return null;
   const history = await sources.historyOf(record.id);
-  const parts: unknown[] = [sharedRecordDigests.get(record) ?? await recordDigest(record), history.count, history.latestId];
+  const drawnOn: unknown[] = [definition, history.count, history.latestId];
   for (const taxonomy of definition.taxonomies) {
     const ids = (record[taxonomy.restBase] as number[] | undefined) ?? [];
     if (ids.length === 0) continue;
     const terms = await sources.termsOf(taxonomy.taxonomy as TaxonomyName);
-    parts.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
+    drawnOn.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
   }
-  if (isLargeJson(parts)) return jsonDigestInTurns(parts, 'sha256');
-  const text = JSON.stringify(parts);
-  // A short revision is its own digest (it keys a kept fragment, so a longer one is hashed to bound the key).
-  return text.length <= SHORT_REVISION_CHARS ? text : digest(text);
+  const last = sharedRevisions.get(record);
+  if (last && sameParts(last.drawnOn, drawnOn)) return last.revision;
+  const parts: unknown[] = [sharedRecordDigests.get(record) ?? await recordDigest(record), ...drawnOn.slice(1)];
+  let revision: string;
+  if (isLargeJson(parts)) {
+    revision = await jsonDigestInTurns(parts, 'sha256');
+  } else {
+    const text = JSON.stringify(parts);
+    // A short revision is its own digest (it keys a kept fragment, so a longer one is hashed to bound the key).
+    revision = text.length <= SHORT_REVISION_CHARS ? text : digest(text);
+  }
+  if (Object.isFrozen(record)) sharedRevisions.set(record, { drawnOn, revision });
+  return revision;
+}
+
+/**
+ * The last revision of a shared record (see `sharedRecordDigests`) and what besides the record it was worked out
+ * from: the next answers after writes to other records find the same history and term names, and the revision.
+ */
+const sharedRevisions = new WeakMap<object, { drawnOn: readonly unknown[]; revision: string }>();
+
+/** Whether two lists of `drawnOn` hold the same values (term names compared one by one). */
+function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) {
+    const left = a[index];
+    const right = b[index];
+    if (left === right) continue;
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+    for (let item = 0; item < left.length; item += 1) if (left[item] !== right[item]) return false;
+  }
+  return true;
 }
 
 const SHORT_REVISION_CHARS = 200;
