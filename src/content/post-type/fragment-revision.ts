@@ -7,13 +7,13 @@
  */
 import * as crypto from 'node:crypto';
 import { isLargeJson, jsonDigestInTurns } from '../../core/large-json.js';
-import type { StoragePort, StoredWrite } from '../../ports/storage.js';
+import type { StoragePort } from '../../ports/storage.js';
+import { keptFactsOf, type KeptFacts, type StoreWrite } from '../../core/kept-facts.js';
 import type { TaxonomyName } from '../taxonomy/index.js';
 import type { PostTypeDefinition } from './definition.js';
 import { revisionSummary } from './links.js';
 import type { LinkEnvironment } from './permalink.js';
 import type { PrepareOptions } from './prepare.js';
-import { KeptFacts, keptFactsOf } from './kept-facts.js';
 import { POSTS_COLLECTION, postsIn, type PostRecord } from './record.js';
 
 export interface RevisionSources {
@@ -60,7 +60,7 @@ export function revisionHistories(storage: StoragePort, ids: readonly number[]):
 /** The histories kept across states of the store: a post's changes only with a write to one of its revisions. */
 const keptHistories = new WeakMap<StoragePort, KeptFacts<number, Summary>>();
 
-function forgetHistories(write: StoredWrite, histories: Map<number, Summary>): void {
+function forgetHistories(write: StoreWrite, histories: Map<number, Summary>): void {
   if (write.collection !== POSTS_COLLECTION) return;
   if (write.before?.type === 'revision') histories.delete(write.before.parent as number);
   if (write.after?.type === 'revision') histories.delete(write.after.parent as number);
@@ -70,8 +70,7 @@ function forgetHistories(write: StoredWrite, histories: Map<number, Summary>): v
 async function keptOrRead(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
   const kept = keptFactsOf(keptHistories, storage, forgetHistories);
   if (!kept) return summariesOf(storage, ids);
-  const token = await storage.changeToken!();
-  const known = kept.at(token);
+  const { facts: known, keep } = await kept.current();
   const summaries = new Map<number, Summary>();
   const missing: number[] = [];
   for (const id of ids) {
@@ -82,7 +81,7 @@ async function keptOrRead(storage: StoragePort, ids: number[]): Promise<Map<numb
   if (missing.length === 0) return summaries;
   for (const [id, summary] of await summariesOf(storage, missing)) {
     summaries.set(id, summary);
-    kept.keep(token, id, summary);
+    keep(id, summary);
   }
   return summaries;
 }

@@ -2,13 +2,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { CapabilityRules } from '../../auth/index.js';
 import type { Item } from '../../core/context.js';
-import type { StoragePort, StoredWrite } from '../../ports/storage.js';
+import type { StoragePort } from '../../ports/storage.js';
+import { keptFactsOf, type KeptFacts, type StoreWrite } from '../../core/kept-facts.js';
 import { blockVersion, renderTitle } from '../render/index.js';
 import { getTermsOfAny, idsByName, sortTermIdsByName, TERMS_COLLECTION, type TaxonomyName, type TermRecord } from '../taxonomy/index.js';
 import type { Abilities } from './capabilities.js';
 import { localToGmt, localToGmtByCurrentOffset } from './dates.js';
 import { actionRelations, postLinks } from './links.js';
-import { KeptFacts, keptFactsOf } from './kept-facts.js';
 import { permalinkOf, samplePermalink, type LinkEnvironment } from './permalink.js';
 import type { PostTypeDefinition } from './definition.js';
 import type { PostRecord } from './record.js';
@@ -77,7 +77,7 @@ async function termsByTaxonomy(storage: StoragePort, records: readonly PostRecor
 /** The terms kept across states of the store, by id (null: none has it): one changes only with a write to it. */
 const keptTerms = new WeakMap<StoragePort, KeptFacts<number, TermRecord | null>>();
 
-function forgetTerms(write: StoredWrite, terms: Map<number, TermRecord | null>): void {
+function forgetTerms(write: StoreWrite, terms: Map<number, TermRecord | null>): void {
   if (write.collection === TERMS_COLLECTION) terms.delete(write.id);
 }
 
@@ -85,8 +85,7 @@ function forgetTerms(write: StoredWrite, terms: Map<number, TermRecord | null>):
 async function keptOrReadTerms(storage: StoragePort, ids: number[]): Promise<TermRecord[]> {
   const kept = ids.length === 0 ? null : keptFactsOf(keptTerms, storage, forgetTerms);
   if (!kept) return getTermsOfAny(storage, ids);
-  const token = await storage.changeToken!();
-  const known = kept.at(token);
+  const { facts: known, keep } = await kept.current();
   const found: TermRecord[] = [];
   const missing: number[] = [];
   for (const id of ids) {
@@ -98,7 +97,7 @@ async function keptOrReadTerms(storage: StoragePort, ids: number[]): Promise<Ter
     const read = new Map((await getTermsOfAny(storage, missing)).map((term) => [term.id, term]));
     for (const id of missing) {
       const term = read.get(id) ?? null;
-      kept.keep(token, id, term);
+      keep(id, term);
       if (term) found.push(term);
     }
   }

@@ -9,10 +9,10 @@
  */
 import type { Principal, RequestContext } from '../../core/context.js';
 import type { RouteTable } from '../../core/registry.js';
-import type { ListQuery, StoragePort, StoredWrite } from '../../ports/storage.js';
+import type { ListQuery, StoragePort } from '../../ports/storage.js';
 import { formatUtc, parseStored } from './dates.js';
 import type { PostTypeDeps } from './define.js';
-import { KeptFacts } from './kept-facts.js';
+import { KeptFacts, type StoreWrite } from '../../core/kept-facts.js';
 import { POSTS_COLLECTION, postsIn, type PostRecord } from './record.js';
 
 /** The `future` records whose GMT date is not after `now`, oldest first. */
@@ -104,7 +104,7 @@ export function keptNextScheduled(storage: StoragePort): (token: string) => Prom
   };
 }
 
-function forgetNextScheduled(write: StoredWrite, facts: Map<'next', number | null>): void {
+function forgetNextScheduled(write: StoreWrite, facts: Map<'next', number | null>): void {
   if (write.collection === POSTS_COLLECTION && (write.before?.status === 'future' || write.after?.status === 'future')) facts.clear();
 }
 

@@ -3,7 +3,20 @@
  * while the writes since they were read cannot have changed them, as the store tells (`writtenSince`). A store
  * that cannot tell has every fact read again on each new state, as if nothing were kept.
  */
-import type { StoragePort, StoredWrite } from '../../ports/storage.js';
+
+/** A committed write as a store tells it (the storage port's `StoredWrite`). */
+export interface StoreWrite {
+  readonly collection: string;
+  readonly id: number;
+  readonly before: Readonly<Record<string, unknown>> | null;
+  readonly after: Readonly<Record<string, unknown>> | null;
+}
+
+/** What of a store the kept facts use (the storage port's `changeToken` and `writtenSince`). */
+export interface FactStore {
+  changeToken?(): Promise<string>;
+  writtenSince?(token: string): readonly StoreWrite[] | null;
+}
 
 /** Most facts kept per kind and store; past it, all are forgotten and read again as needed. */
 const MOST_FACTS = 10_000;
@@ -14,7 +27,7 @@ export class KeptFacts<K, V> {
   readonly #facts = new Map<K, V>();
 
   /** `forget`: drops from `facts` what `write` may have changed. */
-  constructor(private readonly storage: StoragePort, private readonly forget: (write: StoredWrite, facts: Map<K, V>) => void) {}
+  constructor(private readonly storage: FactStore, private readonly forget: (write: StoreWrite, facts: Map<K, V>) => void) {}
 
   /**
    * The facts still true in the store's state `token` (read before anything read for it): the kept ones, less
@@ -29,6 +42,14 @@ export class KeptFacts<K, V> {
     if (writes === null) this.#facts.clear();
     else for (const write of writes) this.forget(write, this.#facts);
     return this.#facts;
+  }
+
+  /**
+   * The facts still true now (`at` the store's current state), and how to keep more read from that state on.
+   */
+  async current(): Promise<{ facts: ReadonlyMap<K, V>; keep: (key: K, value: V) => void }> {
+    const token = await this.storage.changeToken!();
+    return { facts: this.at(token), keep: (key, value) => this.keep(token, key, value) };
   }
 
   /**
@@ -47,7 +68,7 @@ export class KeptFacts<K, V> {
  * (no `writtenSince`, or no change token to tell states by), so that nothing is kept.
  */
 export function keptFactsOf<K, V>(
-  kind: WeakMap<StoragePort, KeptFacts<K, V>>, storage: StoragePort, forget: (write: StoredWrite, facts: Map<K, V>) => void,
+  kind: WeakMap<FactStore, KeptFacts<K, V>>, storage: FactStore, forget: (write: StoreWrite, facts: Map<K, V>) => void,
 ): KeptFacts<K, V> | null {
   if (!storage.writtenSince || !storage.changeToken) return null;
   let facts = kind.get(storage);
