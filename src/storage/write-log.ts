@@ -21,7 +21,7 @@ export class WriteLog {
       this.#first = commit;
     }
     this.#last = commit;
-    this.#commits.push(writes.length > MOST_WRITES_PER_COMMIT ? null : writes);
+    this.#commits.push(writes.length > MOST_WRITES_PER_COMMIT ? null : once(writes));
     if (this.#commits.length > MOST_COMMITS) {
       this.#commits.shift();
       this.#first += 1;
@@ -41,4 +41,15 @@ export class WriteLog {
     }
     return writes;
   }
+}
+
+/** Each record written once: as it was before its first write and after its last. */
+function once(writes: readonly StoredWrite[]): readonly StoredWrite[] {
+  const byRecord = new Map<string, StoredWrite>();
+  for (const write of writes) {
+    const key = `${write.collection}\u0000${write.id}`;
+    const first = byRecord.get(key);
+    byRecord.set(key, first ? { ...write, before: first.before } : write);
+  }
+  return byRecord.size === writes.length ? writes : [...byRecord.values()];
 }
