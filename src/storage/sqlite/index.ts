@@ -126,8 +126,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   };
   if (!readonly) db.pragma('optimize=0x10002');
   const instance = randomBytes(6).toString('base64url');
-  const outside = reader ? readerView(reader) : waitingView(db, records, () => rollbacks);
   const commits = reader && !readonly ? ownCommits(db, records) : null;
+  const outside = reader ? readerView(reader, commits) : waitingView(db, records, () => rollbacks);
 
   return {
     database: db,
@@ -168,11 +168,10 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
         return Promise.reject(error);
       }
       if (typeof state !== 'string') return state.then((settled) => `${instance}.${settled}`);
-      const token = `${instance}.${state}`;
-      commits?.seen(token);
-      return Promise.resolve(token);
+      commits?.seen(state);
+      return Promise.resolve(`${instance}.${state}`);
     },
-    writtenSince: (token) => commits?.since(token) ?? null,
+    writtenSince: (token) => (commits && token.startsWith(`${instance}.`) ? commits.since(token.slice(instance.length + 1)) : null),
     schemaVersion: () => schemaVersion(db),
     schemaCurrent: async () => schemaVersion(db) === MIGRATIONS[MIGRATIONS.length - 1]!.version,
     backup: async (destination) => {
@@ -204,8 +203,18 @@ interface OutsideView {
  * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
  * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
  */
-function readerView(reader: BetterSqlite3.Database): OutsideView {
-  const records = new SqliteRecords(reader);
+function readerView(reader: BetterSqlite3.Database, commits: OwnCommits | null): OutsideView {
+  const state = reader.prepare('PRAGMA data_version').pluck();
+  // Where the store tells its own writes, its decoded records outlive them, but for those written.
+  const records = new SqliteRecords(reader, commits && {
+    noted: () => {
+      commits.look();
+      const now = String(state.get());
+      commits.seen(now);
+      return now;
+    },
+    since: (before) => commits.since(before),
+  });
   const dataVersion = reader.prepare('PRAGMA data_version').pluck();
   return {
     reads: readOperations(sqliteSession(reader, records, () => {})),
@@ -266,7 +275,7 @@ const TOKENS_REMEMBERED = 64;
 
 /**
  * This store's own commits, for `writtenSince`: what each wrote (`SqliteRecords.written`), numbered, and for each
- * change token seen, the number of the last commit then and the writing connection's `PRAGMA data_version`, which
+ * state of the data seen (the reading connection's `PRAGMA data_version`), the number of the last commit then and the writing connection's `PRAGMA data_version`, which
  * moves only when another connection or process commits. The log answers for a token only while that has not
  * moved since; a token is noted after the first read of it, so it may stand for fewer commits than it saw (more
  * writes named, never fewer).
@@ -292,13 +301,13 @@ function ownCommits(db: BetterSqlite3.Database, records: SqliteRecords) {
     look() {
       others = othersVersion.get();
     },
-    seen(token: string) {
-      if (tokens.has(token)) return;
-      tokens.set(token, { commit, others });
+    seen(state: string) {
+      if (tokens.has(state)) return;
+      tokens.set(state, { commit, others });
       if (tokens.size > TOKENS_REMEMBERED) tokens.delete(tokens.keys().next().value!);
     },
-    since(token: string): StoredWrite[] | null {
-      const noted = tokens.get(token);
+    since(state: string): StoredWrite[] | null {
+      const noted = tokens.get(state);
       if (!noted || othersVersion.get() !== noted.others) return null;
       return log.since(noted.commit);
     },

@@ -12,7 +12,7 @@ import type { RecordSession } from '../sql/session.js';
 import { COUNTS_TABLE, MEMBERS_TABLE, sqliteDialect } from './dialect.js';
 import type { MemberList } from '../sql/member-lists.js';
 import { memberList } from '../sql/member-lists.js';
-import { RecordCache } from './record-cache.js';
+import { RecordCache, type StateWrites } from './record-cache.js';
 import { NamedParams, StatementCache } from './statements.js';
 import { TextIndex } from './text-index.js';
 
@@ -33,14 +33,14 @@ export class SqliteRecords {
   /** The writes made since the store last took them (`writtenSince`); null while no one notes them. */
   written: StoredWrite[] | null = null;
 
-  constructor(private readonly db: BetterSqlite3.Database) {
+  constructor(private readonly db: BetterSqlite3.Database, writes: StateWrites | null = null) {
     this.statements = new StatementCache(db);
     const dataVersion = db.prepare('PRAGMA data_version').pluck();
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     // A read-only connection makes no changes of its own: commits by others are all its state can miss.
     this.cache = new RecordCache(db.readonly
       ? () => String(dataVersion.get() as number)
-      : () => `${dataVersion.get() as number}.${totalChanges.get() as number}`);
+      : () => `${dataVersion.get() as number}.${totalChanges.get() as number}`, writes);
     this.text = new TextIndex(this.statements);
     this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
     this.update = atomically(db, (collection, id, patch) => this.updateNow(collection, id, patch));
