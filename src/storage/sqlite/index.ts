@@ -126,7 +126,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   };
   if (!readonly) db.pragma('optimize=0x10002');
   const instance = randomBytes(6).toString('base64url');
-  const commits = reader && !readonly ? ownCommits(db, records) : null;
+  // A host's connection may write through quire's back: only the store's own connection can tell its writes.
+  const commits = reader && !readonly && ownsConnection ? ownCommits(db, records) : null;
   const outside = reader ? readerView(reader, commits) : waitingView(db, records, () => rollbacks);
 
   return {
