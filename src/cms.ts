@@ -25,7 +25,7 @@ import { createMemoryStorage } from './storage/memory/index.js';
 import { createMemoryThrottleStore } from './storage/throttle/index.js';
 import { createMemoryBlobStore } from './storage/blobs/index.js';
 import { BLOCK_TYPE } from './content/blocks/index.js';
-import { authorPostsHandler, createPostEvents, nextScheduledPublish, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
+import { authorPostsHandler, createPostEvents, keptNextScheduled, PAGE_TYPE, POST_TYPE, resolvePostSettings, type PostSettings } from './content/post-type/index.js';
 import { createSafeHttpClient, resolveUploads, type ImageWorkOptions, type UploadsConfig, type UploadsOptions } from './media/index.js';
 import type { FormsOptions } from './forms/index.js';
 import type { OembedOptions } from './embed/index.js';
@@ -192,7 +192,7 @@ function generationsFor(deps: CmsDeps): Generations {
   const { storage, clock } = deps;
   return new Generations({
     ...(storage.changeToken ? { changeToken: () => storage.changeToken!() } : {}),
-    nextScheduled: () => nextScheduledPublish(storage),
+    nextScheduled: keptNextScheduled(storage),
     now: () => clock.now().getTime(),
   });
 }

@@ -94,6 +94,14 @@ export interface ListQuery {
   shared?: boolean;
 }
 
+/** One committed write (`writtenSince`): the record before and after it, null where there was none. */
+export interface StoredWrite {
+  collection: string;
+  id: RecordId;
+  before: StoredRecord | null;
+  after: StoredRecord | null;
+}
+
 export interface ListResult {
   items: StoredRecord[];
   /** Present exactly when the query asked `withTotal`. */
@@ -137,6 +145,15 @@ export interface StoragePort {
    * do not).
    */
   changeToken?(): Promise<string>;
+  /**
+   * The writes committed since the store's state `token` (a `changeToken` answer of this store), or null when the
+   * store cannot tell (a token too old to remember, of another store, or writes by another process or connection
+   * it does not see). It may name more writes than those between `token` and the state the caller read next
+   * (every write up to now), never fewer; a record written several times may appear once, as it was before the
+   * first and after the last. Caches use it to keep what such writes cannot have changed. The records are only to
+   * be read. Optional: without it, or answering null, a cache forgets everything on each new state.
+   */
+  writtenSince?(token: string): StoredWrite[] | null;
   /**
    * Whether the store answers with the schema this code expects (every migration applied, none newer): one small
    * query, for health checks. Rejects when the store cannot be reached. Optional; quire's durable stores have it.

@@ -2,7 +2,7 @@
  * Stored site settings: one record of the values written through `/settings`, laid over the host's settings. The
  * merged settings are kept in memory while the store's change token stays the same, so the next read in any
  * process sharing the store sees a write; a store without a change token is read again after a write here, or
- * after `refreshMs`.
+ * after `refreshMs`. Where the store tells what was written since a token, writes to other collections keep them.
  */
 import type { SiteSettings } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
@@ -50,12 +50,22 @@ export function createSiteSettingsStore(storage: StoragePort, host: SiteSettings
     // The token is read before the record, so a write landing in between only makes the values newer than it.
     const token = given ?? (storage.changeToken ? await storage.changeToken() : null);
     if (cached && (token === null ? now() - cached.at < refreshMs : cached.token === token)) return cached;
+    if (cached && token !== null && unwritten(cached.token)) {
+      cached.token = token;
+      return cached;
+    }
     const stored = valuesOf(await storage.get(SETTINGS_COLLECTION, RECORD_ID));
     const key = JSON.stringify(stored);
     // Unchanged values keep the same settings object, so answers cached for it stay valid.
     const settings = cached && cached.key === key ? cached.settings : Object.freeze(withStoredValues(host, stored));
     cached = { stored, settings, key, at: now(), token };
     return cached;
+  }
+
+  /** Whether the store tells that nothing was written to the settings since the state `token`. */
+  function unwritten(token: string | null): boolean {
+    const writes = token === null ? null : storage.writtenSince?.(token) ?? null;
+    return writes !== null && !writes.some((write) => write.collection === SETTINGS_COLLECTION);
   }
 
   return {

@@ -16,6 +16,7 @@ import { recordTests } from './conformance/records.js';
 import { termListTests } from './conformance/term-lists.js';
 import type { MakeStore } from './conformance/support.js';
 import { transactionTests } from './conformance/transactions.js';
+import { writtenSinceTests } from './conformance/written-since.js';
 
 export function runStorageConformance(name: string, makeStore: MakeStore, runner?: TestRunner): void {
   useRunner(runner);
@@ -26,6 +27,7 @@ export function runStorageConformance(name: string, makeStore: MakeStore, runner
     transactionTests(makeStore);
     claimTests(makeStore);
     changeTokenTests(makeStore);
+    writtenSinceTests(makeStore);
     randomisedTests(makeStore);
     termListTests(makeStore);
   });

@@ -49,6 +49,7 @@ export function withOutbox(storage: StoragePort, options: OutboxOptions): Storag
     },
   };
   if (storage.changeToken) outer.changeToken = () => storage.changeToken!();
+  if (storage.writtenSince) outer.writtenSince = (token) => storage.writtenSince!(token);
   if (storage.schemaCurrent) outer.schemaCurrent = () => storage.schemaCurrent!();
   if (storage.close) outer.close = () => storage.close!();
   return outer;

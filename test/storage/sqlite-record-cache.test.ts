@@ -60,6 +60,37 @@ describe('sqlite store: decoded records kept between reads', () => {
   });
 });
 
+describe('sqlite store: decoded records kept across its own writes', () => {
+  it('keeps the records its own commits did not write, and none once another connection has committed', async () => {
+    const file = path.join(folder, 'own-writes.db');
+    const store = sqliteStorage({ path: file });
+    const other = sqliteStorage({ path: file });
+    await seed(store, 'posts', Array.from({ length: 4 }, (_, index) => post(index)));
+    const shared = async () => new Map((await store.list('posts', { shared: true })).items.map((item) => [item.id, item]));
+    await shared();
+    // Read again: now as kept, the objects a later list hands out while they are.
+    const first = await shared();
+    await store.update('posts', 2, { title: 'renamed' });
+    await store.transaction(async (tx) => {
+      await tx.insert('posts', post(9));
+      await tx.remove('posts', 4);
+    });
+    const second = await shared();
+    assert.equal(second.get(1), first.get(1), 'a record no commit wrote is the one decoded before');
+    assert.equal(second.get(3), first.get(3));
+    assert.notEqual(second.get(2), first.get(2));
+    assert.equal(second.get(2)!.title, 'renamed');
+    assert.deepEqual([...second.keys()], [1, 2, 3, 5], 'the list itself is read anew');
+
+    await other.update('posts', 3, { title: 'by another' });
+    const third = await shared();
+    assert.notEqual(third.get(1), second.get(1), 'after a commit by another connection, every record is read anew');
+    assert.equal(third.get(3)!.title, 'by another');
+    await store.close();
+    await other.close();
+  });
+});
+
 describe('sqlite store: the decoded-records budget', () => {
   const record = (id: number) => ({ id, title: `Entry ${id}` });
 

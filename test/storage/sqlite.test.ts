@@ -255,6 +255,36 @@ describe('sqlite store: change token', () => {
   });
 });
 
+describe('sqlite store: writes since a change token', () => {
+  it('names its own writes, and tells nothing once another connection or process has committed', async () => {
+    const file = freshFile();
+    const store = sqliteStorage({ path: file });
+    const other = sqliteStorage({ path: file });
+    const first = await store.insert('posts', post(1));
+    const token = await store.changeToken();
+    const updated = await store.update('posts', first.id, { title: 'renamed' });
+    assert.deepEqual(store.writtenSince(token), [{ collection: 'posts', id: first.id, before: first, after: updated }]);
+
+    await other.insert('posts', post(2));
+    assert.equal(store.writtenSince(token), null, 'a commit through another connection: the store cannot tell');
+    const later = await store.changeToken();
+    assert.deepEqual(store.writtenSince(later), []);
+    await store.remove('posts', first.id);
+    assert.deepEqual(store.writtenSince(later), [{ collection: 'posts', id: first.id, before: updated, after: null }]);
+
+    const last = await store.changeToken();
+    const child = spawnSync(process.execPath, ['-e', `
+      const Database = require('better-sqlite3');
+      const db = new Database(process.argv[1]);
+      db.prepare("INSERT INTO quire_records (collection, id, data) VALUES ('terms', 50, jsonb(?))").run('{"name":"x"}');
+      db.close();`, file], { encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(store.writtenSince(last), null, 'a commit by another process: the store cannot tell');
+    await store.close();
+    await other.close();
+  });
+});
+
 describe('sqlite store: planner statistics', () => {
   it('follow the text index\'s own tables as they grow, not only the tables quire queries', async () => {
     const store = sqliteStorage({ path: ':memory:' });

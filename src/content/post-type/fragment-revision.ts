@@ -8,12 +8,13 @@
 import * as crypto from 'node:crypto';
 import { isLargeJson, jsonDigestInTurns } from '../../core/large-json.js';
 import type { StoragePort } from '../../ports/storage.js';
+import { keptFactsOf, type KeptFacts, type StoreWrite } from '../../core/kept-facts.js';
 import type { TaxonomyName } from '../taxonomy/index.js';
 import type { PostTypeDefinition } from './definition.js';
 import { revisionSummary } from './links.js';
 import type { LinkEnvironment } from './permalink.js';
 import type { PrepareOptions } from './prepare.js';
-import { postsIn, type PostRecord } from './record.js';
+import { POSTS_COLLECTION, postsIn, type PostRecord } from './record.js';
 
 export interface RevisionSources {
   storage: StoragePort;
@@ -53,7 +54,36 @@ const crowdedOf = new WeakMap<StoragePort, Set<number>>();
  */
 export function revisionHistories(storage: StoragePort, ids: readonly number[]): (id: number) => Promise<Summary> {
   let loaded: Promise<Map<number, Summary>> | null = null;
-  return async (id) => (await (loaded ??= summariesOf(storage, [...new Set(ids)]))).get(id) ?? revisionSummary(storage, id);
+  return async (id) => (await (loaded ??= keptOrRead(storage, [...new Set(ids)]))).get(id) ?? revisionSummary(storage, id);
+}
+
+/** The histories kept across states of the store: a post's changes only with a write to one of its revisions. */
+const keptHistories = new WeakMap<StoragePort, KeptFacts<number, Summary>>();
+
+function forgetHistories(write: StoreWrite, histories: Map<number, Summary>): void {
+  if (write.collection !== POSTS_COLLECTION) return;
+  if (write.before?.type === 'revision') histories.delete(write.before.parent as number);
+  if (write.after?.type === 'revision') histories.delete(write.after.parent as number);
+}
+
+/** The histories of `ids`: those kept, and the others read (`summariesOf`) and kept. */
+async function keptOrRead(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
+  const kept = keptFactsOf(keptHistories, storage, forgetHistories);
+  if (!kept) return summariesOf(storage, ids);
+  const { facts: known, keep } = await kept.current();
+  const summaries = new Map<number, Summary>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const summary = known.get(id);
+    if (summary) summaries.set(id, summary);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return summaries;
+  for (const [id, summary] of await summariesOf(storage, missing)) {
+    summaries.set(id, summary);
+    keep(id, summary);
+  }
+  return summaries;
 }
 
 async function summariesOf(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
@@ -106,17 +136,45 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
   if (record.featured_media > 0) return null;
   if (links.permalinkStructure.includes('%category%') || links.permalinkStructure.includes('%author%')) return null;
   const history = await sources.historyOf(record.id);
-  const parts: unknown[] = [sharedRecordDigests.get(record) ?? await recordDigest(record), history.count, history.latestId];
+  const drawnOn: unknown[] = [definition, history.count, history.latestId];
   for (const taxonomy of definition.taxonomies) {
     const ids = (record[taxonomy.restBase] as number[] | undefined) ?? [];
     if (ids.length === 0) continue;
     const terms = await sources.termsOf(taxonomy.taxonomy as TaxonomyName);
-    parts.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
+    drawnOn.push(taxonomy.taxonomy, ids.map((id) => terms.get(id)?.name ?? null));
   }
-  if (isLargeJson(parts)) return jsonDigestInTurns(parts, 'sha256');
-  const text = JSON.stringify(parts);
-  // A short revision is its own digest (it keys a kept fragment, so a longer one is hashed to bound the key).
-  return text.length <= SHORT_REVISION_CHARS ? text : digest(text);
+  const last = sharedRevisions.get(record);
+  if (last && sameParts(last.drawnOn, drawnOn)) return last.revision;
+  const parts: unknown[] = [sharedRecordDigests.get(record) ?? await recordDigest(record), ...drawnOn.slice(1)];
+  let revision: string;
+  if (isLargeJson(parts)) {
+    revision = await jsonDigestInTurns(parts, 'sha256');
+  } else {
+    const text = JSON.stringify(parts);
+    // A short revision is its own digest (it keys a kept fragment, so a longer one is hashed to bound the key).
+    revision = text.length <= SHORT_REVISION_CHARS ? text : digest(text);
+  }
+  if (Object.isFrozen(record)) sharedRevisions.set(record, { drawnOn, revision });
+  return revision;
+}
+
+/**
+ * The last revision of a shared record (see `sharedRecordDigests`) and what besides the record it was worked out
+ * from: the next answers after writes to other records find the same history and term names, and the revision.
+ */
+const sharedRevisions = new WeakMap<object, { drawnOn: readonly unknown[]; revision: string }>();
+
+/** Whether two lists of `drawnOn` hold the same values (term names compared one by one). */
+function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) {
+    const left = a[index];
+    const right = b[index];
+    if (left === right) continue;
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+    for (let item = 0; item < left.length; item += 1) if (left[item] !== right[item]) return false;
+  }
+  return true;
 }
 
 const SHORT_REVISION_CHARS = 200;

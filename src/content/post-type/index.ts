@@ -32,7 +32,7 @@ export { savePost, deletePost } from './save.js';
 export {
   createPostEvents, type PostEvents, type PostEventHub, type PostSavedEvent, type PostDeletedEvent, type SaveReason,
 } from './events.js';
-export { nextScheduledPublish, publishingDuePosts } from './scheduler.js';
+export { keptNextScheduled, publishingDuePosts } from './scheduler.js';
 export { authorPostsHandler } from './author-posts.js';
 export { resolvePostSettings, type PostSettings, type ResolvedPostSettings } from './settings.js';
 export { dateWithGmt, filterDateToLocal, formatUtc, gmtToLocal, localToGmt, nowDates, parseStored } from './dates.js';

@@ -3,8 +3,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { CapabilityRules } from '../../auth/index.js';
 import type { Item } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';
+import { keptFactsOf, type KeptFacts, type StoreWrite } from '../../core/kept-facts.js';
 import { blockVersion, renderTitle } from '../render/index.js';
-import { getTermsOfAny, idsByName, sortTermIdsByName, type TaxonomyName, type TermRecord } from '../taxonomy/index.js';
+import { getTermsOfAny, idsByName, sortTermIdsByName, TERMS_COLLECTION, type TaxonomyName, type TermRecord } from '../taxonomy/index.js';
 import type { Abilities } from './capabilities.js';
 import { localToGmt, localToGmtByCurrentOffset } from './dates.js';
 import { actionRelations, postLinks } from './links.js';
@@ -63,7 +64,7 @@ async function termsByTaxonomy(storage: StoragePort, records: readonly PostRecor
   }
   const byTaxonomy = new Map<string, Map<number, TermRecord>>();
   const wanted = new Set(definition.taxonomies.map(({ taxonomy }) => taxonomy as string));
-  for (const term of await getTermsOfAny(storage, [...ids])) {
+  for (const term of await keptOrReadTerms(storage, [...ids])) {
     // A record may name a term of another taxonomy; it is not one of its terms.
     if (!wanted.has(term.taxonomy)) continue;
     let terms = byTaxonomy.get(term.taxonomy);
@@ -71,6 +72,36 @@ async function termsByTaxonomy(storage: StoragePort, records: readonly PostRecor
     terms.set(term.id, term);
   }
   return byTaxonomy;
+}
+
+/** The terms kept across states of the store, by id (null: none has it): one changes only with a write to it. */
+const keptTerms = new WeakMap<StoragePort, KeptFacts<number, TermRecord | null>>();
+
+function forgetTerms(write: StoreWrite, terms: Map<number, TermRecord | null>): void {
+  if (write.collection === TERMS_COLLECTION) terms.delete(write.id);
+}
+
+/** `getTermsOfAny`, in the same order (by id), from the kept terms and the store. */
+async function keptOrReadTerms(storage: StoragePort, ids: number[]): Promise<TermRecord[]> {
+  const kept = ids.length === 0 ? null : keptFactsOf(keptTerms, storage, forgetTerms);
+  if (!kept) return getTermsOfAny(storage, ids);
+  const { facts: known, keep } = await kept.current();
+  const found: TermRecord[] = [];
+  const missing: number[] = [];
+  for (const id of ids) {
+    const term = known.get(id);
+    if (term === undefined) missing.push(id);
+    else if (term) found.push(term);
+  }
+  if (missing.length > 0) {
+    const read = new Map((await getTermsOfAny(storage, missing)).map((term) => [term.id, term]));
+    for (const id of missing) {
+      const term = read.get(id) ?? null;
+      keep(id, term);
+      if (term) found.push(term);
+    }
+  }
+  return found.sort((a, b) => a.id - b.id);
 }
 
 /** A record's term ids ordered by name, from the answer's loader or, without one, from the store. */

@@ -12,7 +12,8 @@ import type { RouteTable } from '../../core/registry.js';
 import type { ListQuery, StoragePort } from '../../ports/storage.js';
 import { formatUtc, parseStored } from './dates.js';
 import type { PostTypeDeps } from './define.js';
-import { postsIn, type PostRecord } from './record.js';
+import { KeptFacts, type StoreWrite } from '../../core/kept-facts.js';
+import { POSTS_COLLECTION, postsIn, type PostRecord } from './record.js';
 
 /** The `future` records whose GMT date is not after `now`, oldest first. */
 function dueQuery(now: Date, limit?: number): ListQuery {
@@ -86,6 +87,25 @@ export async function nextScheduledPublish(storage: StoragePort): Promise<number
   });
   const first = items[0]?.date_gmt;
   return typeof first === 'string' ? parseStored(first).getTime() : null;
+}
+
+/**
+ * `nextScheduledPublish` for the store's state `token`, kept across states while no write touched a scheduled
+ * record (one scheduled before or after it): no other write can change it.
+ */
+export function keptNextScheduled(storage: StoragePort): (token: string) => Promise<number | null> {
+  const kept = storage.writtenSince ? new KeptFacts<'next', number | null>(storage, forgetNextScheduled) : null;
+  return async (token) => {
+    const known = kept?.at(token).get('next');
+    if (known !== undefined) return known;
+    const next = await nextScheduledPublish(storage);
+    kept?.keep(token, 'next', next);
+    return next;
+  };
+}
+
+function forgetNextScheduled(write: StoreWrite, facts: Map<'next', number | null>): void {
+  if (write.collection === POSTS_COLLECTION && (write.before?.status === 'future' || write.after?.status === 'future')) facts.clear();
 }
 
 type SchedulerDeps = Pick<PostTypeDeps, 'storage' | 'postEvents' | 'clock'>;

@@ -13,8 +13,11 @@ export interface CacheSources {
    * sharing the store. Without it, nothing is kept.
    */
   changeToken?: () => Promise<string>;
-  /** When the earliest scheduled post goes live, in epoch milliseconds; null when none is scheduled. */
-  nextScheduled?: () => Promise<number | null>;
+  /**
+   * When the earliest scheduled post goes live, in epoch milliseconds; null when none is scheduled. `token`: the
+   * store's state it is asked for, read before.
+   */
+  nextScheduled?: (token: string) => Promise<number | null>;
   /** The clock answers are computed with, in epoch milliseconds. */
   now: () => number;
 }
@@ -94,7 +97,7 @@ export class Generations {
   /** When the earliest scheduled post of the store's state `token` goes live (Infinity: none), read once per state. */
   async #deadlineOf(token: string): Promise<number> {
     if (this.#deadline?.token === token) return this.#deadline.at;
-    const next = this.sources.nextScheduled ? await this.sources.nextScheduled() : null;
+    const next = this.sources.nextScheduled ? await this.sources.nextScheduled(token) : null;
     this.#deadline = { token, at: next ?? Infinity };
     return this.#deadline.at;
   }

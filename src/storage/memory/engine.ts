@@ -1,4 +1,4 @@
-import type { ListQuery, NewRecord, RecordId, StoredRecord } from '../../ports/storage.js';
+import type { ListQuery, NewRecord, RecordId, StoredRecord, StoredWrite } from '../../ports/storage.js';
 import { Collection } from './collection.js';
 import { storageError } from '../errors.js';
 import type { ListOutcome } from './list.js';
@@ -112,12 +112,14 @@ export class MemoryEngine {
 
   /**
    * Gives `target` the rows and id counters that the writes recorded since `beginUndo` left in this engine.
-   * Rows are never changed in place, so both engines share them.
+   * Rows are never changed in place, so both engines share them. Returns the records written, as they were before
+   * the first write and are after the last (null when nothing was written).
    */
-  publishTo(target: MemoryEngine): void {
+  publishTo(target: MemoryEngine): StoredWrite[] | null {
     const log = this.undoLog;
-    if (!log || log.length === 0) return;
+    if (!log || log.length === 0) return null;
     const done = new Set<string>();
+    const writes: StoredWrite[] = [];
     for (const step of log) {
       const key = `${step.kind}\u0000${step.name}\u0000${step.kind === 'row' ? step.id : ''}`;
       if (done.has(key)) continue;
@@ -130,8 +132,10 @@ export class MemoryEngine {
       const row = step.collection.get(step.id);
       if (row) into.put(row);
       else into.delete(step.id);
+      writes.push({ collection: step.name, id: step.id, before: step.before ?? null, after: row ?? null });
     }
     target.changes++;
+    return writes;
   }
 
   rollBackTo(mark: number): void {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { ListQuery, ListResult, NewRecord, RecordId, StoragePort, StoredRecord } from '../../ports/storage.js';
+import type { ListQuery, ListResult, NewRecord, RecordId, StoragePort, StoredRecord, StoredWrite } from '../../ports/storage.js';
 import { MemoryEngine } from './engine.js';
 import { storageError } from '../errors.js';
 import type { QueryPlan } from './list.js';
 import { Mutex } from '../mutex.js';
 import { copyJsonOut } from '../json.js';
+import { WriteLog } from '../write-log.js';
 
 export type { QueryPlan } from './list.js';
 
@@ -18,6 +19,8 @@ export interface MemoryStorageOptions {
 export interface MemoryStorage extends StoragePort {
   /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
   changeToken(): Promise<string>;
+  /** The writes of its last commits since a change token (see the port); null for a token too old. */
+  writtenSince(token: string): StoredWrite[] | null;
   /** Runs the list and reports how it was answered (strategy, index, records examined). Results are not returned. */
   explain(collection: string, query?: ListQuery): QueryPlan;
 }
@@ -42,6 +45,12 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
   const writeLock = new Mutex();
   const instance = randomBytes(6).toString('base64url');
   let lastToken = { changes: -1, token: Promise.resolve('') };
+  const written = new WriteLog();
+  /** Hands what the writes left in `working` to the readers, noting them for `writtenSince`. */
+  const commit = () => {
+    const writes = working.publishTo(committed);
+    if (writes) written.add(committed.changes, writes);
+  };
 
   /** Runs one write outside any transaction and commits it at once. */
   function writeNow<T>(write: () => T): Promise<T> {
@@ -49,7 +58,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       working.beginUndo();
       try {
         const result = write();
-        working.publishTo(committed);
+        commit();
         return result;
       } finally {
         working.endUndo();
@@ -136,7 +145,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       writeLock.run(async () => {
         try {
           const result = await runScope(work, () => true);
-          working.publishTo(committed);
+          commit();
           return result;
         } finally {
           working.endUndo();
@@ -147,6 +156,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       if (committed.changes !== lastToken.changes) lastToken = { changes: committed.changes, token: Promise.resolve(`${instance}.${committed.changes}`) };
       return lastToken.token;
     },
+    writtenSince: (token: string) => (token.startsWith(`${instance}.`) ? written.since(Number(token.slice(instance.length + 1))) : null),
     explain: (collection: string, query?: ListQuery) => committed.list(collection, query).plan,
     close: async () => {},
   };

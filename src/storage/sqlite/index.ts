@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ListQuery, StoragePort } from '../../ports/storage.js';
+import type { ListQuery, StoragePort, StoredWrite } from '../../ports/storage.js';
 import { Mutex } from '../mutex.js';
+import { WriteLog } from '../write-log.js';
 import { checkQuery } from '../query-check.js';
 import { foldText } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle, writeOperations } from '../sql/session.js';
@@ -41,6 +42,11 @@ export interface SqliteStorage extends StoragePort {
   readonly database: SqliteConnection;
   /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
   changeToken(): Promise<string>;
+  /**
+   * The writes of this store's last commits since a change token (see the port), or null when it cannot tell: a
+   * token it no longer remembers, another connection or process has committed since, or no reading connection.
+   */
+  writtenSince(token: string): StoredWrite[] | null;
   /** The schema version the database is at (the number of the last migration applied). */
   schemaVersion(): number;
   /** Copies the whole database to a file while the store stays usable (SQLite's online backup). */
@@ -121,24 +127,29 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   if (!readonly) db.pragma('optimize=0x10002');
   const instance = randomBytes(6).toString('base64url');
   let lastToken = { state: '', token: Promise.resolve('') };
-  const outside = reader ? readerView(reader) : waitingView(db, records, () => rollbacks);
+  // A host's connection may write through quire's back: only the store's own connection can tell its writes.
+  const commits = reader && !readonly && ownsConnection ? ownCommits(db, records) : null;
+  const outside = reader ? readerView(reader, commits) : waitingView(db, records, () => rollbacks);
 
   return {
     database: db,
     get: outside.reads.get,
     list: outside.reads.list,
-    insert: (collection, record) => writeLock.run(async () => optimizeWhenDue(await writes.insert(collection, record))),
-    update: (collection, id, patch) => writeLock.run(async () => optimizeWhenDue(await writes.update(collection, id, patch))),
-    remove: (collection, id) => writeLock.run(async () => optimizeWhenDue(await writes.remove(collection, id))),
+    insert: (collection, record) => writeLock.run(async () => optimizeWhenDue(await noted(commits, () => writes.insert(collection, record)))),
+    update: (collection, id, patch) => writeLock.run(async () => optimizeWhenDue(await noted(commits, () => writes.update(collection, id, patch)))),
+    remove: (collection, id) => writeLock.run(async () => optimizeWhenDue(await noted(commits, () => writes.remove(collection, id)))),
     transaction: (work) => writeLock.run(() => outside.during(async () => {
       db.exec('BEGIN IMMEDIATE');
       records.text.holding = true;
+      commits?.begin();
       try {
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
         records.text.write();
         db.exec('COMMIT');
+        commits?.committed();
         return optimizeWhenDue(result);
       } catch (error) {
+        commits?.discard();
         records.text.discard();
         if (db.inTransaction) db.exec('ROLLBACK');
         rollbacks++;
@@ -152,15 +163,19 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       // Read at once where the view can (no transaction to wait for): one promise, no further turns.
       let state: string | Promise<string>;
       try {
+        // Commits by others are looked for before the state is read: one landing between the two is told as unknown.
+        commits?.look();
         state = outside.state();
       } catch (error) {
         return Promise.reject(error);
       }
       if (typeof state !== 'string') return state.then((settled) => `${instance}.${settled}`);
+      commits?.seen(state);
       // The same state answers the same settled promise: no new token string or promise while nothing changes.
       if (state !== lastToken.state) lastToken = { state, token: Promise.resolve(`${instance}.${state}`) };
       return lastToken.token;
     },
+    writtenSince: (token) => (commits && token.startsWith(`${instance}.`) ? commits.since(token.slice(instance.length + 1)) : null),
     schemaVersion: () => schemaVersion(db),
     schemaCurrent: async () => schemaVersion(db) === MIGRATIONS[MIGRATIONS.length - 1]!.version,
     backup: async (destination) => {
@@ -192,8 +207,18 @@ interface OutsideView {
  * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
  * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
  */
-function readerView(reader: BetterSqlite3.Database): OutsideView {
-  const records = new SqliteRecords(reader);
+function readerView(reader: BetterSqlite3.Database, commits: OwnCommits | null): OutsideView {
+  const state = reader.prepare('PRAGMA data_version').pluck();
+  // Where the store tells its own writes, its decoded records outlive them, but for those written.
+  const records = new SqliteRecords(reader, commits && {
+    noted: () => {
+      commits.look();
+      const now = String(state.get());
+      commits.seen(now);
+      return now;
+    },
+    since: (before) => commits.since(before),
+  });
   const dataVersion = reader.prepare('PRAGMA data_version').pluck();
   return {
     reads: readOperations(sqliteSession(reader, records, () => {})),
@@ -229,6 +254,66 @@ function waitingView(db: BetterSqlite3.Database, records: SqliteRecords, rollbac
       const result = inWork.run(true, transaction);
       running = result;
       return result.finally(() => { if (running === result) running = null; });
+    },
+  };
+}
+
+/** Runs one write outside a transaction (its own commit), noting what it wrote once it committed. */
+async function noted<T>(commits: OwnCommits | null, write: () => Promise<T>): Promise<T> {
+  if (!commits) return write();
+  commits.begin();
+  try {
+    const result = await write();
+    commits.committed();
+    return result;
+  } catch (error) {
+    commits.discard();
+    throw error;
+  }
+}
+
+type OwnCommits = ReturnType<typeof ownCommits>;
+
+/** Tokens remembered for `writtenSince`, the most recent ones. */
+const TOKENS_REMEMBERED = 64;
+
+/**
+ * This store's own commits, for `writtenSince`: what each wrote (`SqliteRecords.written`), numbered, and for each
+ * state of the data seen (the reading connection's `PRAGMA data_version`), the number of the last commit then and the writing connection's `PRAGMA data_version`, which
+ * moves only when another connection or process commits. The log answers for a token only while that has not
+ * moved since; a token is noted after the first read of it, so it may stand for fewer commits than it saw (more
+ * writes named, never fewer).
+ */
+function ownCommits(db: BetterSqlite3.Database, records: SqliteRecords) {
+  const log = new WriteLog();
+  const othersVersion = db.prepare('PRAGMA data_version').pluck();
+  const tokens = new Map<string, { commit: number; others: unknown }>();
+  let commit = 0;
+  let others: unknown = null;
+  return {
+    begin() {
+      records.written = [];
+    },
+    committed() {
+      const written = records.written ?? [];
+      records.written = null;
+      if (written.length > 0) log.add(++commit, written);
+    },
+    discard() {
+      records.written = null;
+    },
+    look() {
+      others = othersVersion.get();
+    },
+    seen(state: string) {
+      if (tokens.has(state)) return;
+      tokens.set(state, { commit, others });
+      if (tokens.size > TOKENS_REMEMBERED) tokens.delete(tokens.keys().next().value!);
+    },
+    since(state: string): StoredWrite[] | null {
+      const noted = tokens.get(state);
+      if (!noted || othersVersion.get() !== noted.others) return null;
+      return log.since(noted.commit);
     },
   };
 }

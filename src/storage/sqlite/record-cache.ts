@@ -28,6 +28,15 @@ interface Entry {
  * handed out as copies, as the port requires, or as they are kept (frozen) to a list asked `shared`. The results of list statements (a page's ids, a total) are kept
  * the same way: in one state of the data the same statement with the same parameters answers the same.
  */
+/**
+ * What the store tells of the writes between states: `noted` reads the state again once it moved (noting it, to be
+ * asked about later), `since` names the writes since an earlier state, or null when it cannot tell.
+ */
+export interface StateWrites {
+  noted(): string;
+  since(state: string): readonly { collection: string; id: number }[] | null;
+}
+
 export class RecordCache {
   /** The entries by collection and id, found without making a key... */
   private readonly byCollection = new Map<string, Map<number, Entry>>();
@@ -39,12 +48,29 @@ export class RecordCache {
   private chars = 0;
   private state = '';
 
-  constructor(private readonly currentState: () => string) {}
+  constructor(private readonly currentState: () => string, private readonly writes: StateWrites | null = null) {}
 
-  /** Drops everything unless the data is still in the state the entries were read in. */
+  /**
+   * Drops everything unless the data is still in the state the entries were read in; where the store tells what
+   * was written since, only the records written, and the results.
+   */
   check(): void {
-    const state = this.currentState();
+    let state = this.currentState();
     if (state === this.state) return;
+    if (this.writes) {
+      state = this.writes.noted();
+      const written = this.state === '' ? null : this.writes.since(this.state);
+      if (written !== null) {
+        this.results.clear();
+        this.resultCount = 0;
+        for (const { collection, id } of written) {
+          const entry = this.byCollection.get(collection)?.get(id);
+          if (entry !== undefined) this.remove(entry);
+        }
+        this.state = state;
+        return;
+      }
+    }
     this.clear();
     this.state = state;
   }

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
+import type { ListResult, RecordId, StoredRecord, StoredWrite } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
 import { storageError } from '../errors.js';
 import type { CountedSelection } from '../sql/counts.js';
@@ -12,7 +12,7 @@ import type { RecordSession } from '../sql/session.js';
 import { COUNTS_TABLE, MEMBERS_TABLE, sqliteDialect } from './dialect.js';
 import type { MemberList } from '../sql/member-lists.js';
 import { memberList } from '../sql/member-lists.js';
-import { RecordCache } from './record-cache.js';
+import { RecordCache, type StateWrites } from './record-cache.js';
 import { NamedParams, StatementCache } from './statements.js';
 import { TextIndex } from './text-index.js';
 
@@ -30,15 +30,17 @@ export class SqliteRecords {
   readonly remove: (collection: string, id: RecordId) => boolean;
 
   readonly cache: RecordCache;
+  /** The writes made since the store last took them (`writtenSince`); null while no one notes them. */
+  written: StoredWrite[] | null = null;
 
-  constructor(private readonly db: BetterSqlite3.Database) {
+  constructor(private readonly db: BetterSqlite3.Database, writes: StateWrites | null = null) {
     this.statements = new StatementCache(db);
     const dataVersion = db.prepare('PRAGMA data_version').pluck();
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     // A read-only connection makes no changes of its own: commits by others are all its state can miss.
     this.cache = new RecordCache(db.readonly
       ? () => String(dataVersion.get() as number)
-      : () => `${dataVersion.get() as number}.${totalChanges.get() as number}`);
+      : () => `${dataVersion.get() as number}.${totalChanges.get() as number}`, writes);
     this.text = new TextIndex(this.statements);
     this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
     this.update = atomically(db, (collection, id, patch) => this.updateNow(collection, id, patch));
@@ -176,7 +178,9 @@ export class SqliteRecords {
       ).run(collection, id);
     }
     this.text.change(key, record.fields, false);
-    return decodeRecord(id, JSON.parse(record.json));
+    const stored = decodeRecord(id, JSON.parse(record.json));
+    this.written?.push({ collection, id, before: null, after: stored });
+    return stored;
   }
 
   private updateNow(collection: string, id: RecordId, patch: EncodedPatch): StoredRecord | null {
@@ -188,14 +192,17 @@ export class SqliteRecords {
     this.statements.get('UPDATE quire_records SET data = jsonb(?) WHERE key = ?').run(json, row.key);
     const touchesText = TEXT_INDEXED_FIELDS.some((field) => Object.hasOwn(patch.set, field) || patch.removed.includes(field));
     if (touchesText) this.text.change(row.key, fields, true);
-    return decodeRecord(id, JSON.parse(json));
+    const stored = decodeRecord(id, JSON.parse(json));
+    this.written?.push({ collection, id, before: decodeRecord(id, JSON.parse(row.data)), after: stored });
+    return stored;
   }
 
   private removeNow(collection: string, id: RecordId): boolean {
-    const row = this.statements.get('DELETE FROM quire_records WHERE collection = ? AND id = ? RETURNING key')
-      .get(collection, id) as { key: number } | undefined;
+    const row = this.statements.get('DELETE FROM quire_records WHERE collection = ? AND id = ? RETURNING key, json(data) AS data')
+      .get(collection, id) as { key: number; data: string } | undefined;
     if (!row) return false;
     this.text.change(row.key, null, true);
+    this.written?.push({ collection, id, before: decodeRecord(id, JSON.parse(row.data)), after: null });
     return true;
   }
 }
@@ -222,6 +229,7 @@ export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords
       // The savepoint starts with no text changes waiting, so rolling back to it forgets all that wait then.
       records.text.write();
       db.exec(`SAVEPOINT ${name}`);
+      const writtenBefore = records.written?.length ?? 0;
       try {
         const result = await work();
         db.exec(`RELEASE ${name}`);
@@ -229,6 +237,7 @@ export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords
       } catch (error) {
         db.exec(`ROLLBACK TO ${name}`);
         db.exec(`RELEASE ${name}`);
+        if (records.written) records.written.length = writtenBefore;
         records.text.discard();
         onRollback();
         throw error;

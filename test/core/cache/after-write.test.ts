@@ -57,7 +57,8 @@ async function sites(storage: StoragePort) {
   return { clock, write, list, adminId: admin.id };
 }
 
-async function afterWrites(storage: StoragePort) {
+/** `direct`: where the writes straight to the store go (another store on the same data, or the same). */
+async function afterWrites(storage: StoragePort, direct = storage) {
   const { clock, write, list, adminId } = await sites(storage);
   const alpha = (await write('POST', '/tags', { name: 'alpha' })).id;
   const beta = (await write('POST', '/tags', { name: 'beta' })).id;
@@ -117,11 +118,53 @@ async function afterWrites(storage: StoragePort) {
   const due = await list();
   assert.equal(due[0]!.id, later);
   assert.equal(due[0]!.status, 'publish');
+
+  // A post scheduled before the one next due so far goes live at its own date, not at the other's.
+  const sooner = (await write('POST', '/posts', { title: 'Sooner', status: 'future', date_gmt: '2024-05-01T16:00:00' })).id;
+  await list();
+  const soonest = (await write('POST', '/posts', { title: 'Soonest', status: 'future', date_gmt: '2024-05-01T15:00:00' })).id;
+  await list();
+  clock.advance(60 * 60 * 1000 + 30 * 60 * 1000);
+  const first = await list();
+  assert.deepEqual([first[0]!.id, first[0]!.status], [soonest, 'publish']);
+  assert.equal(find(first, sooner), undefined);
+
+  // Writes straight to the store, not through the interface: a revision of a listed post, a term's name.
+  const counted = await history();
+  await direct.insert('posts', { type: 'revision', status: 'inherit', parent: listed, date: '2024-05-01T12:00:00', date_gmt: '2024-05-01T12:00:00' });
+  assert.equal(await history(), counted + 1);
+  const tagsOf = async () => find(await list(), listed)!.tags;
+  assert.deepEqual(await tagsOf(), [beta, gamma, alpha]);
+  await direct.update('terms', gamma, { name: 'aardvark' });
+  assert.deepEqual(await tagsOf(), [gamma, beta, alpha]);
+}
+
+/** The store without `writtenSince`: it cannot tell what was written, so nothing read from it is kept across writes. */
+function untelling(storage: StoragePort): StoragePort {
+  const { writtenSince: _writtenSince, ...rest } = storage;
+  return rest;
 }
 
 describe('the first read of a list after a write', () => {
   it('on the memory store: every change shows, answers byte for byte as a site keeping nothing', async () => {
     await afterWrites(createMemoryStorage());
+  });
+
+  it('on a store that cannot tell what was written: every change shows, answers byte for byte as a site keeping nothing', async () => {
+    await afterWrites(untelling(createMemoryStorage()));
+  });
+
+  it('on SQLite, with another store on the same file writing too: every change shows, as on a site keeping nothing', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'quire-after-write-'));
+    const storage = sqliteStorage({ path: join(folder, 'site.db') });
+    const other = sqliteStorage({ path: join(folder, 'site.db') });
+    try {
+      await afterWrites(storage, other);
+    } finally {
+      await storage.close?.();
+      await other.close?.();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('on SQLite: every change shows, answers byte for byte as a site keeping nothing', async () => {

@@ -1,0 +1,77 @@
+/**
+ * Facts read from a store (a post's revision history, a term, the next scheduled date) kept across its states
+ * while the writes since they were read cannot have changed them, as the store tells (`writtenSince`). A store
+ * that cannot tell has every fact read again on each new state, as if nothing were kept.
+ */
+
+/** A committed write as a store tells it (the storage port's `StoredWrite`). */
+export interface StoreWrite {
+  readonly collection: string;
+  readonly id: number;
+  readonly before: Readonly<Record<string, unknown>> | null;
+  readonly after: Readonly<Record<string, unknown>> | null;
+}
+
+/** What of a store the kept facts use (the storage port's `changeToken` and `writtenSince`). */
+export interface FactStore {
+  changeToken?(): Promise<string>;
+  writtenSince?(token: string): readonly StoreWrite[] | null;
+}
+
+/** Most facts kept per kind and store; past it, all are forgotten and read again as needed. */
+const MOST_FACTS = 10_000;
+
+export class KeptFacts<K, V> {
+  /** The state of the store the facts were last checked at. */
+  #token: string | null = null;
+  readonly #facts = new Map<K, V>();
+
+  /** `forget`: drops from `facts` what `write` may have changed. */
+  constructor(private readonly storage: FactStore, private readonly forget: (write: StoreWrite, facts: Map<K, V>) => void) {}
+
+  /**
+   * The facts still true in the store's state `token` (read before anything read for it): the kept ones, less
+   * those a write since they were checked may have changed, or none when the store cannot tell which were written.
+   */
+  at(token: string): ReadonlyMap<K, V> {
+    const since = this.#token;
+    if (since === token) return this.#facts;
+    this.#token = token;
+    if (this.#facts.size === 0) return this.#facts;
+    const writes = since === null ? null : this.storage.writtenSince?.(since) ?? null;
+    if (writes === null) this.#facts.clear();
+    else for (const write of writes) this.forget(write, this.#facts);
+    return this.#facts;
+  }
+
+  /**
+   * The facts still true now (`at` the store's current state), and how to keep more read from that state on.
+   */
+  async current(): Promise<{ facts: ReadonlyMap<K, V>; keep: (key: K, value: V) => void }> {
+    const token = await this.storage.changeToken!();
+    return { facts: this.at(token), keep: (key, value) => this.keep(token, key, value) };
+  }
+
+  /**
+   * Keeps `value`, read after the store's state `token` was, unless the facts were checked at another state
+   * meanwhile (it may be older than they are: the next answer reads it again).
+   */
+  keep(token: string, key: K, value: V): void {
+    if (this.#token !== token) return;
+    if (this.#facts.size >= MOST_FACTS) this.#facts.clear();
+    this.#facts.set(key, value);
+  }
+}
+
+/**
+ * The kept facts of one kind for `storage`, made on first use; null when the store cannot tell what was written
+ * (no `writtenSince`, or no change token to tell states by), so that nothing is kept.
+ */
+export function keptFactsOf<K, V>(
+  kind: WeakMap<FactStore, KeptFacts<K, V>>, storage: FactStore, forget: (write: StoreWrite, facts: Map<K, V>) => void,
+): KeptFacts<K, V> | null {
+  if (!storage.writtenSince || !storage.changeToken) return null;
+  let facts = kind.get(storage);
+  if (!facts) kind.set(storage, (facts = new KeptFacts(storage, forget)));
+  return facts;
+}
