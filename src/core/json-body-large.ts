@@ -9,7 +9,7 @@
  */
 import type { CmsError } from './errors.js';
 import { CONTROL_ERROR, decodeJson, errorBeforeDepthLimit, hasLoneSurrogateEscape, MAX_JSON_DEPTH, SURROGATE_ERROR, SYNTAX_ERROR } from './json-body.js';
-import { turnTaker } from './large-json.js';
+import { turnTaker } from './turn.js';
 import { isUnsafeKey, toSafeTree } from './safe-object.js';
 
 /** Bodies this long or longer are decoded in pieces. */

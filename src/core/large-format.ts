@@ -7,7 +7,7 @@
  */
 import { EncodedJson } from './encode.js';
 import { knowBuiltBytes } from './cache/conditional.js';
-import { encodeLargeJson, entityTagInTurns, isLargeJson, LARGE_JSON_CHARS } from './large-json.js';
+import { encodeLargeJson, entityTagInTurns, isLargeJson, joinedInTurns, LARGE_JSON_CHARS } from './large-json.js';
 import { turnTaker } from './turn.js';
 import type { ParamMap } from './types.js';
 
@@ -35,7 +35,7 @@ export async function formattedLargeBody(body: unknown, query: ParamMap): Promis
   const compact = await compactBytes(body);
   if (compact === null) return null;
   const turn = turnTaker();
-  const formatted = jsonp !== null ? await joined([encoder.encode(`/**/${jsonp}(`), compact, encoder.encode(')')], turn) : await reindented(compact, SLICE_BYTES);
+  const formatted = jsonp !== null ? await joinedInTurns([encoder.encode(`/**/${jsonp}(`), compact, encoder.encode(')')], turn) : await reindented(compact, SLICE_BYTES);
   // Kept answers are tagged: the tag is worked out here, in turns, not by whoever keeps them in one call.
   knowBuiltBytes(formatted, await entityTagInTurns(formatted));
   return formatted;
@@ -45,24 +45,6 @@ async function compactBytes(body: unknown): Promise<Uint8Array | null> {
   if (body instanceof EncodedJson) return body.bytes.byteLength >= LARGE_JSON_CHARS ? body.bytes : null;
   if (!isLargeJson(body)) return null;
   return (await encodeLargeJson(body))?.bytes ?? null;
-}
-
-/** The parts one after the other, copied in slices with turns of the event loop. */
-async function joined(parts: readonly Uint8Array[], turn: () => Promise<void>): Promise<Uint8Array> {
-  let length = 0;
-  for (const part of parts) length += part.byteLength;
-  // Every byte is written below: no need to clear them first.
-  const bytes = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
-  let offset = 0;
-  for (const part of parts) {
-    for (let start = 0; start < part.byteLength; start += SLICE_BYTES) {
-      const slice = part.subarray(start, start + SLICE_BYTES);
-      bytes.set(slice, offset);
-      offset += slice.byteLength;
-      await turn();
-    }
-  }
-  return bytes;
 }
 
 /** Compact JSON bytes laid out as `JSON.stringify(value, null, 4)` lays them out, `sliceBytes` at a time. */
@@ -124,7 +106,7 @@ export async function reindented(compact: Uint8Array, sliceBytes: number): Promi
     start = end;
     await turn();
   }
-  return await joined(out.parts(), turn);
+  return await joinedInTurns(out.parts(), turn);
 }
 
 /** The index of the quote closing the string that runs at `from`, when `bytes` hold it; else -1. */

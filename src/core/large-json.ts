@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { entityTagOf } from './cache/conditional.js';
 import { ChunkedText } from './chunked-text.js';
 import { EncodedJson } from './encode.js';
-import { nextTurn, TURN_MS } from './turn.js';
+import { turnTaker } from './turn.js';
 
 /** Values whose JSON text is about this long or longer are encoded in turns. */
 export const LARGE_JSON_CHARS = 256 * 1024;
@@ -119,16 +119,6 @@ function* stringPieces(text: string): Generator<string> {
   }
 }
 
-/** Takes a turn of the event loop once the work since the last one has held it for `TURN_MS`. */
-export function turnTaker(): () => Promise<void> {
-  let started = performance.now();
-  return async () => {
-    if (performance.now() - started < TURN_MS) return;
-    await nextTurn();
-    started = performance.now();
-  };
-}
-
 /**
  * The JSON text of `value` as UTF-8 bytes, given to `take` piece by piece in order, with turns of the event loop
  * between pieces.
@@ -155,22 +145,11 @@ export async function encodeLargeJson(value: unknown): Promise<EncodedJson | nul
   if (!isLargeJson(value)) return null;
   const hash = createHash('sha1');
   const chunks: Uint8Array[] = [];
-  let length = 0;
   await eachEncodedPiece(value, (bytes) => {
     hash.update(bytes);
     chunks.push(bytes);
-    length += bytes.byteLength;
   });
-  const turn = turnTaker();
-  // Every byte is written below: no need to clear them first.
-  const bytes = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-    await turn();
-  }
-  const encoded = new EncodedJson(bytes);
+  const encoded = new EncodedJson(await joinedInTurns(chunks, turnTaker()));
   encoded.etag = entityTagOf(hash);
   return encoded;
 }
@@ -202,4 +181,22 @@ export async function entityTagInTurns(bytes: Uint8Array): Promise<string> {
 export async function encodedIfLarge(body: unknown): Promise<unknown> {
   if (body === null || typeof body !== 'object' || body instanceof EncodedJson) return body;
   return await encodeLargeJson(body) ?? body;
+}
+
+/** The parts one after the other in one array, copied in slices with turns of the event loop between them. */
+export async function joinedInTurns(parts: readonly Uint8Array[], turn: () => Promise<void>): Promise<Uint8Array> {
+  let length = 0;
+  for (const part of parts) length += part.byteLength;
+  // Every byte is written below: no need to clear them first.
+  const bytes = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
+  let offset = 0;
+  for (const part of parts) {
+    for (let start = 0; start < part.byteLength; start += 2 * PIECE_CHARS) {
+      const slice = part.subarray(start, start + 2 * PIECE_CHARS);
+      bytes.set(slice, offset);
+      offset += slice.byteLength;
+      await turn();
+    }
+  }
+  return bytes;
 }
