@@ -15,6 +15,8 @@
  *                   a private PostgreSQL server, as the storage tests start one)
  *   post-excerpt    a post whose content and excerpt are 8 MiB of such text each, written one per request, then
  *                   the first read (`-sqlite`, `-postgres` as above)
+ *   post-html-author the same with 8 MiB of ordinary paragraphs each, written by an author (whose HTML is
+ *                   sanitised as it is stored)
  *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write through `cms.sliders`, then the
  *                   first read; the write as a request body, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
@@ -168,13 +170,18 @@ const postgres: Store = {
  * second write stores a 16 MiB record; then the first read. The bodies are encoded before the measured work
  * starts, as a server reads them off the wire.
  */
-async function twoLargeTexts(store: Store, create: (target: Site) => Promise<string>, first: string, second: string): Promise<Array<[string, Stall]>> {
+async function twoLargeTexts(
+  store: Store, create: (target: Site) => Promise<string>, first: string, second: string, units = ['"', '"1\''], role = 'administrator',
+): Promise<Array<[string, Stall]>> {
   const storage = await store.storage();
   try {
-    const target = await site({ storage, maxParsedBodyBytes: 4 * SIZE });
+    const made = await site({ storage, maxParsedBodyBytes: 4 * SIZE });
+    // The writer: the administrator, or a user of another role (whose HTML is sanitised as it is stored).
+    const writer = role === 'administrator' ? made.admin : await made.cms.users.create({ login: role, email: `${role}@bench.test`, roles: [role] });
+    const target = { ...made, admin: writer };
     const path = await create(target);
-    const firstRequest = wire({ [first]: fill('"') });
-    const secondRequest = wire({ [second]: fill('"1\'') });
+    const firstRequest = wire({ [first]: fill(units[0]!) });
+    const secondRequest = wire({ [second]: fill(units[1]!) });
     const firstWrite = await measured(target, () => send(target, 'POST', path, firstRequest));
     const secondWrite = await measured(target, () => send(target, 'POST', path, secondRequest));
     const read = await measured(target, () => send(target, 'GET', path));
@@ -194,10 +201,9 @@ const attachmentText = (store: Store) => twoLargeTexts(store, async (target) => 
   return `/cms/v2/media/${idOf(encodeResponse(uploaded).body)}`;
 }, 'description', 'caption');
 
-const postExcerpt = (store: Store) => twoLargeTexts(store, async (target) => {
-  const created = await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Long', status: 'publish' }));
-  return `/cms/v2/posts/${idOf(created)}`;
-}, 'content', 'excerpt');
+const createPost = async (target: Site) => `/cms/v2/posts/${idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Long', status: 'publish' })))}`;
+const postExcerpt = (store: Store) => twoLargeTexts(store, createPost, 'content', 'excerpt');
+const PARAGRAPH = '<p>Some <b>bold</b> words and <a href="http://bench.test/">a link</a>.</p>\n';
 
 
 const renderCase = (unit: string): Case => async () => {
@@ -246,6 +252,7 @@ const CASES: Record<string, Case> = {
   'post-excerpt': () => postExcerpt(memory),
   'post-excerpt-sqlite': () => postExcerpt(sqlite),
   'post-excerpt-postgres': () => postExcerpt(postgres),
+  'post-html-author': () => twoLargeTexts(memory, createPost, 'content', 'excerpt', [PARAGRAPH, PARAGRAPH], 'author'),
   slider: async () => {
     const target = await site();
     const slides = Array.from({ length: 200 }, (_, slide) => ({
