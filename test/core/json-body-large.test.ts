@@ -7,8 +7,10 @@ import { decodeJson } from '../../src/core/json-body.js';
 async function agree(text: string, label: string): Promise<unknown> {
   assert.ok(text.length >= LARGE_BODY_CHARS, `${label}: large enough to be decoded in pieces`);
   const atOnce = decodeJson(text);
-  // Given whole, and as the consecutive strings a body's slices decode to, cut anywhere (inside escapes too).
-  for (const source of [text, cutInto(text, 7), cutInto(text, 64 * 1024 + 1)]) {
+  // Given whole, and as the consecutive strings a body's slices decode to, cut anywhere (inside escapes too;
+  // a slice may decode to nothing).
+  const withEmpty = ['', ...cutInto(text, 5).flatMap((piece) => [piece, ''])];
+  for (const source of [text, cutInto(text, 7), cutInto(text, 64 * 1024 + 1), withEmpty]) {
     const inTurns = await decodeJsonInTurns(source);
     const how = `${label} (${typeof source === 'string' ? 'whole' : `${source.length} pieces`})`;
     if (atOnce.ok) {
