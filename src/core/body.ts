@@ -77,7 +77,7 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
   if (isJsonMediaType(mediaType)) {
     const text = await decodeUtf8InTurns(raw);
     if (text === null) parsed.jsonError = invalidJson(5, 'Malformed UTF-8 characters, possibly incorrectly encoded');
-    else if (text !== '0') {
+    else if (text.length !== 1 || text[0] !== '0') {
       const result = await decodeJsonInTurns(text);
       if (result.ok) parsed.json = result.value;
       else parsed.jsonError = result.error;
@@ -99,17 +99,25 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
 /** The most bytes decoded at once: a large body is decoded in slices, with turns of the event loop between. */
 const DECODE_SLICE_BYTES = 1024 * 1024;
 
-async function decodeUtf8InTurns(bytes: Uint8Array): Promise<string | null> {
-  if (bytes.byteLength <= DECODE_SLICE_BYTES) return decodeUtf8(bytes);
+/**
+ * The text of a body as the consecutive strings its slices decode to: the JSON decoding reads them as they are, as
+ * appending them would leave one string to be copied whole on its first read.
+ */
+async function decodeUtf8InTurns(bytes: Uint8Array): Promise<string[] | null> {
+  if (bytes.byteLength <= DECODE_SLICE_BYTES) {
+    const text = decodeUtf8(bytes);
+    return text === null ? null : [text];
+  }
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const turn = turnTaker();
-  let text = '';
+  const pieces: string[] = [];
   try {
     for (let offset = 0; offset < bytes.byteLength; offset += DECODE_SLICE_BYTES) {
-      text += decoder.decode(bytes.subarray(offset, offset + DECODE_SLICE_BYTES), { stream: true });
+      pieces.push(decoder.decode(bytes.subarray(offset, offset + DECODE_SLICE_BYTES), { stream: true }));
       await turn();
     }
-    return text + decoder.decode();
+    pieces.push(decoder.decode());
+    return pieces;
   } catch {
     return null;
   }

@@ -33,18 +33,73 @@ class Malformed extends Error {
 
 const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
-/** `decodeJson`, in turns for a large text. */
-export async function decodeJsonInTurns(text: string): Promise<Decoded> {
-  if (text.length < LARGE_BODY_CHARS) return decodeJson(text);
+/**
+ * A text held as the consecutive strings it was decoded into, read without joining them: a string made by
+ * appending slices is flattened into one copy by the first read of a character, which for a 16 MiB body held
+ * the event loop for tens of milliseconds in one go. Reads here copy only the characters they ask for.
+ */
+class PiecedText {
+  readonly length: number;
+  /** Where each piece starts in the whole text. */
+  private readonly starts: number[] = [];
+
+  constructor(readonly pieces: readonly string[]) {
+    let length = 0;
+    for (const piece of pieces) {
+      this.starts.push(length);
+      length += piece.length;
+    }
+    this.length = length;
+  }
+
+  charCodeAt(index: number): number {
+    const at = this.#pieceAt(index);
+    return this.pieces[at]!.charCodeAt(index - this.starts[at]!);
+  }
+
+  slice(start: number, end: number): string {
+    if (end <= start) return '';
+    let at = this.#pieceAt(start);
+    let text = '';
+    for (let from = start; from < end; at += 1) {
+      const pieceStart = this.starts[at]!;
+      const piece = this.pieces[at]!;
+      text += piece.slice(from - pieceStart, Math.min(piece.length, end - pieceStart));
+      from = pieceStart + piece.length;
+    }
+    return text;
+  }
+
+  /** The index of the piece holding `index` (the last piece when `index` is past the end). */
+  #pieceAt(index: number): number {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.starts[middle]! <= index) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+}
+
+/**
+ * `decodeJson`, in turns for a large text, given whole or as the consecutive strings it was decoded into (read
+ * as they are, never joined).
+ */
+export async function decodeJsonInTurns(source: string | readonly string[]): Promise<Decoded> {
+  const pieces = typeof source === 'string' ? [source] : source;
+  const text = new PiecedText(pieces);
+  if (text.length < LARGE_BODY_CHARS) return decodeJson(pieces.join(''));
   const turn = turnTaker();
   const scanned = await scan(text, turn);
-  if (scanned === null) return decodeJson(text);
+  if (scanned === null) return decodeJson(pieces.join(''));
   if (typeof scanned === 'number') return { ok: false, error: errorBeforeDepthLimit(text.slice(0, scanned)) };
   let start = 0;
   let end = text.length;
   while (start < end && isSpace(text.charCodeAt(start))) start += 1;
   while (end > start && isSpace(text.charCodeAt(end - 1))) end -= 1;
-  if (scanned.get(start)?.end !== end) return decodeJson(text);
+  if (scanned.get(start)?.end !== end) return decodeJson(pieces.join(''));
   const reader = new Reader(text, scanned, turn);
   try {
     const value = await reader.value(start);
@@ -60,14 +115,79 @@ export async function decodeJsonInTurns(text: string): Promise<Decoded> {
  * The large values by their start; the position just past the bracket that opens level `MAX_JSON_DEPTH` (as
  * `decodeJson` counts); or null when the brackets do not pair up (the one-call way then finds the error).
  */
-async function scan(text: string, turn: () => Promise<void>): Promise<Map<number, Large> | number | null> {
-  const large = new Map<number, Large>();
-  const stack: Frame[] = [];
-  let depth = 0;
-  let stringStart = -1;
-  const largeChild = (childStart: number, end: number, groups: Group[] | null) => {
-    large.set(childStart, { end, groups });
-    const parent = stack[stack.length - 1];
+async function scan(text: PiecedText, turn: () => Promise<void>): Promise<Map<number, Large> | number | null> {
+  const scanner = new Scanner();
+  let base = 0;
+  for (const piece of text.pieces) {
+    for (let from = 0; from < piece.length; from += SCAN_SLICE_CHARS) {
+      const found = scanner.scan(piece, base, from, Math.min(piece.length, from + SCAN_SLICE_CHARS));
+      if (found !== undefined) return found;
+      await turn();
+    }
+    base += piece.length;
+  }
+  return scanner.stack.length === 0 && scanner.stringStart === -1 ? scanner.large : null;
+}
+
+/** The characters scanned between two checks of the turn. */
+const SCAN_SLICE_CHARS = 0x10000;
+
+/** The state of `scan` between slices. */
+class Scanner {
+  readonly large = new Map<number, Large>();
+  readonly stack: Frame[] = [];
+  depth = 0;
+  stringStart = -1;
+  /** The last character scanned was a backslash in a string: the next one is escaped. */
+  private escaped = false;
+
+  /**
+   * Scans `piece` from `from` to `end` (`base` is where the piece starts in the whole text); answers what `scan`
+   * answers when the text decides it early.
+   */
+  scan(piece: string, base: number, from: number, end: number): number | null | undefined {
+    const stack = this.stack;
+    let escaped = this.escaped;
+    for (let local = from; local < end; local += 1) {
+      const code = piece.charCodeAt(local);
+      const index = base + local;
+      if (this.stringStart !== -1) {
+        if (escaped) escaped = false;
+        else if (code === 0x5c) escaped = true;
+        else if (code === 0x22) {
+          if (index + 1 - this.stringStart >= GROUP_CHARS) this.#largeChild(this.stringStart, index + 1, null);
+          this.stringStart = -1;
+        }
+      } else if (code === 0x22) this.stringStart = index;
+      else if (code === 0x5b || code === 0x7b) {
+        if (++this.depth >= MAX_JSON_DEPTH) return index + 1;
+        stack.push({ open: index, closer: code + 2, groupStart: index + 1, lastSeparator: -1, child: -1, groups: [] });
+      } else if (code === 0x2c) {
+        const frame = stack[stack.length - 1];
+        if (!frame) return null;
+        if (frame.child !== -1 || index - frame.groupStart >= GROUP_CHARS) {
+          frame.groups.push({ start: frame.groupStart, end: index, child: frame.child });
+          frame.groupStart = index + 1;
+          frame.child = -1;
+        }
+        frame.lastSeparator = index;
+      } else if (code === 0x5d || code === 0x7d) {
+        this.depth -= 1;
+        const frame = stack.pop();
+        if (!frame || frame.closer !== code) return null;
+        if (index + 1 - frame.open >= GROUP_CHARS) {
+          frame.groups.push({ start: frame.groupStart, end: index, child: frame.child });
+          this.#largeChild(frame.open, index + 1, frame.groups);
+        }
+      }
+    }
+    this.escaped = escaped;
+    return undefined;
+  }
+
+  #largeChild(childStart: number, end: number, groups: Group[] | null): void {
+    this.large.set(childStart, { end, groups });
+    const parent = this.stack[this.stack.length - 1];
     if (!parent) return;
     // The large member gets a group of its own: the members before it close theirs.
     if (parent.lastSeparator >= parent.groupStart) {
@@ -75,47 +195,13 @@ async function scan(text: string, turn: () => Promise<void>): Promise<Map<number
       parent.groupStart = parent.lastSeparator + 1;
     }
     parent.child = childStart;
-  };
-  for (let index = 0; index < text.length; index += 1) {
-    // Checked often enough for the first slices, which run before the loop is compiled and are several times slower.
-    if ((index & 0xffff) === 0) await turn();
-    const code = text.charCodeAt(index);
-    if (stringStart !== -1) {
-      if (code === 0x5c) index += 1;
-      else if (code === 0x22) {
-        if (index + 1 - stringStart >= GROUP_CHARS) largeChild(stringStart, index + 1, null);
-        stringStart = -1;
-      }
-    } else if (code === 0x22) stringStart = index;
-    else if (code === 0x5b || code === 0x7b) {
-      if (++depth >= MAX_JSON_DEPTH) return index + 1;
-      stack.push({ open: index, closer: code + 2, groupStart: index + 1, lastSeparator: -1, child: -1, groups: [] });
-    } else if (code === 0x2c) {
-      const frame = stack[stack.length - 1];
-      if (!frame) return null;
-      if (frame.child !== -1 || index - frame.groupStart >= GROUP_CHARS) {
-        frame.groups.push({ start: frame.groupStart, end: index, child: frame.child });
-        frame.groupStart = index + 1;
-        frame.child = -1;
-      }
-      frame.lastSeparator = index;
-    } else if (code === 0x5d || code === 0x7d) {
-      depth -= 1;
-      const frame = stack.pop();
-      if (!frame || frame.closer !== code) return null;
-      if (index + 1 - frame.open >= GROUP_CHARS) {
-        frame.groups.push({ start: frame.groupStart, end: index, child: frame.child });
-        largeChild(frame.open, index + 1, frame.groups);
-      }
-    }
   }
-  return stack.length === 0 && stringStart === -1 ? large : null;
 }
 
 class Reader {
   loneSurrogate = false;
 
-  constructor(readonly text: string, readonly large: Map<number, Large>, readonly turn: () => Promise<void>) {}
+  constructor(readonly text: PiecedText, readonly large: Map<number, Large>, readonly turn: () => Promise<void>) {}
 
   /** The large value starting at `start`. */
   async value(start: number): Promise<unknown> {

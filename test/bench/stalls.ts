@@ -11,7 +11,12 @@
  *   revisions-*     the revisions of such a post, read for the first time
  *   pretty-jsonp    such a post (rendered already) read with `_pretty`, then with `_jsonp`
  *   attachment-text an attachment whose description and caption are 8 MiB of such text each: the two edits,
- *                   then the first read
+ *                   then the first read (`-sqlite`: in a SQLite file, as `quire serve` keeps it; `-postgres`: in
+ *                   a private PostgreSQL server, as the storage tests start one)
+ *   post-excerpt    a post whose content and excerpt are 8 MiB of such text each, written one per request, then
+ *                   the first read (`-sqlite`, `-postgres` as above)
+ *   post-html-author the same with 8 MiB of ordinary paragraphs each, written by an author (whose HTML is
+ *                   sanitised as it is stored)
  *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write through `cms.sliders`, then the
  *                   first read; the write as a request body, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
@@ -19,11 +24,16 @@
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_MAX_ANONYMOUS_BODY_BYTES } from '../../src/cms.js';
 import { createCms, createMemoryStorage, encodeResponse, type Cms } from '../../src/index.js';
+import { postgresStorage } from '../../src/storage/postgres/index.js';
+import { sqliteStorage } from '../../src/storage/sqlite/index.js';
+import type { StoragePort } from '../../src/ports/storage.js';
+import { startTestPostgres, type TestPostgres } from '../storage/postgres-server.js';
 import { sliderLayer as layer } from './slider-layer.js';
 
 const SIZE = DEFAULT_MAX_ANONYMOUS_BODY_BYTES;
@@ -122,6 +132,80 @@ async function measured(target: Site, work: () => Promise<unknown>): Promise<Sta
 
 type Case = () => Promise<Array<[string, Stall]>>;
 
+/** Where a case keeps its site: a fresh store, and what to do when the case is over. */
+interface Store { storage: () => Promise<StoragePort>; done: () => Promise<void> }
+
+const memory: Store = { storage: async () => createMemoryStorage(), done: async () => {} };
+
+let sqliteFolder: string | null = null;
+const sqlite: Store = {
+  storage: async () => {
+    sqliteFolder ??= mkdtempSync(join(tmpdir(), 'quire-stalls-'));
+    return sqliteStorage({ path: join(sqliteFolder, `bench-${Date.now()}.db`) });
+  },
+  done: async () => {
+    if (sqliteFolder) rmSync(sqliteFolder, { recursive: true, force: true });
+    sqliteFolder = null;
+  },
+};
+
+let postgresServer: TestPostgres | null = null;
+const postgres: Store = {
+  storage: async () => {
+    if (!postgresServer) {
+      const started = await startTestPostgres();
+      if ('skip' in started) throw new Error(`PostgreSQL: ${started.skip}`);
+      postgresServer = started.server;
+    }
+    return postgresStorage({ connectionString: postgresServer.connectionString, schema: `stalls_${Date.now()}`, max: 4 });
+  },
+  done: async () => {
+    await postgresServer?.stop();
+    postgresServer = null;
+  },
+};
+
+/**
+ * Two 8 MiB texts of one record, each written by its own request (each must fit the parsed-body limit), so the
+ * second write stores a 16 MiB record; then the first read. The bodies are encoded before the measured work
+ * starts, as a server reads them off the wire.
+ */
+async function twoLargeTexts(
+  store: Store, create: (target: Site) => Promise<string>, first: string, second: string, units = ['"', '"1\''], role = 'administrator',
+): Promise<Array<[string, Stall]>> {
+  const storage = await store.storage();
+  try {
+    const made = await site({ storage, maxParsedBodyBytes: 4 * SIZE });
+    // The writer: the administrator, or a user of another role (whose HTML is sanitised as it is stored).
+    const writer = role === 'administrator' ? made.admin : await made.cms.users.create({ login: role, email: `${role}@bench.test`, roles: [role] });
+    const target = { ...made, admin: writer };
+    const path = await create(target);
+    const firstRequest = wire({ [first]: fill(units[0]!) });
+    const secondRequest = wire({ [second]: fill(units[1]!) });
+    const firstWrite = await measured(target, () => send(target, 'POST', path, firstRequest));
+    const secondWrite = await measured(target, () => send(target, 'POST', path, secondRequest));
+    const read = await measured(target, () => send(target, 'GET', path));
+    return [[`${first}: write`, firstWrite], [`${second}: write`, secondWrite], ['first read', read]];
+  } finally {
+    await storage.close?.();
+    await store.done();
+  }
+}
+
+const attachmentText = (store: Store) => twoLargeTexts(store, async (target) => {
+  const uploaded = await target.cms.handle({
+    method: 'POST', path: '/cms/v2/media', query: '', user: target.admin,
+    headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="paper.pdf"' }, body: new TextEncoder().encode('%PDF-1.4\n'),
+  });
+  if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status}`);
+  return `/cms/v2/media/${idOf(encodeResponse(uploaded).body)}`;
+}, 'description', 'caption');
+
+const createPost = async (target: Site) => `/cms/v2/posts/${idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Long', status: 'publish' })))}`;
+const postExcerpt = (store: Store) => twoLargeTexts(store, createPost, 'content', 'excerpt');
+const PARAGRAPH = '<p>Some <b>bold</b> words and <a href="http://bench.test/">a link</a>.</p>\n';
+
+
 const renderCase = (unit: string): Case => async () => {
   // JSON escapes each `"`, so the request is larger than the 8 MiB of content.
   const target = await site({ maxParsedBodyBytes: 4 * SIZE });
@@ -162,20 +246,13 @@ const CASES: Record<string, Case> = {
     };
     return [['read ?_pretty', await measured(target, read('_pretty'))], ['read ?_jsonp=cb', await measured(target, read('_jsonp=cb'))]];
   },
-  'attachment-text': async () => {
-    const target = await site({ maxParsedBodyBytes: 4 * SIZE });
-    const uploaded = await target.cms.handle({
-      method: 'POST', path: '/cms/v2/media', query: '', user: target.admin,
-      headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="paper.pdf"' }, body: new TextEncoder().encode('%PDF-1.4\n'),
-    });
-    if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status}`);
-    const id = idOf(encodeResponse(uploaded).body);
-    // One text per request, as each must fit the parsed-body limit; the second write stores both.
-    const description = await measured(target, () => send(target, 'POST', `/cms/v2/media/${id}`, wire({ description: fill('"') })));
-    const caption = await measured(target, () => send(target, 'POST', `/cms/v2/media/${id}`, wire({ caption: fill('"1\'') })));
-    const read = await measured(target, () => send(target, 'GET', `/cms/v2/media/${id}`));
-    return [['description: write', description], ['caption: write', caption], ['first read', read]];
-  },
+  'attachment-text': () => attachmentText(memory),
+  'attachment-text-sqlite': () => attachmentText(sqlite),
+  'attachment-text-postgres': () => attachmentText(postgres),
+  'post-excerpt': () => postExcerpt(memory),
+  'post-excerpt-sqlite': () => postExcerpt(sqlite),
+  'post-excerpt-postgres': () => postExcerpt(postgres),
+  'post-html-author': () => twoLargeTexts(memory, createPost, 'content', 'excerpt', [PARAGRAPH, PARAGRAPH], 'author'),
   slider: async () => {
     const target = await site();
     const slides = Array.from({ length: 200 }, (_, slide) => ({

@@ -6,16 +6,34 @@ import { decodeJson } from '../../src/core/json-body.js';
 /** Decodes `text` both ways: in pieces (it is large) and in one call, which must agree on the value or the error. */
 async function agree(text: string, label: string): Promise<unknown> {
   assert.ok(text.length >= LARGE_BODY_CHARS, `${label}: large enough to be decoded in pieces`);
-  const inTurns = await decodeJsonInTurns(text);
   const atOnce = decodeJson(text);
-  if (atOnce.ok) {
-    assert.ok(inTurns.ok, `${label}: decodes`);
-    assert.deepStrictEqual(inTurns.value, atOnce.value, label);
-    return inTurns.value;
+  // Given whole, and as the consecutive strings a body's slices decode to, cut anywhere (inside escapes too;
+  // a slice may decode to nothing).
+  const withEmpty = ['', ...cutInto(text, 5).flatMap((piece) => [piece, ''])];
+  for (const source of [text, cutInto(text, 7), cutInto(text, 64 * 1024 + 1), withEmpty]) {
+    const inTurns = await decodeJsonInTurns(source);
+    const how = `${label} (${typeof source === 'string' ? 'whole' : `${source.length} pieces`})`;
+    if (atOnce.ok) {
+      assert.ok(inTurns.ok, `${how}: decodes`);
+      assert.deepStrictEqual(inTurns.value, atOnce.value, how);
+    } else {
+      assert.equal(inTurns.ok, false, `${how}: refused`);
+      assert.equal(!inTurns.ok && inTurns.error.extra.json_error_code, atOnce.error.extra.json_error_code, how);
+    }
   }
-  assert.equal(inTurns.ok, false, `${label}: refused`);
-  assert.equal(!inTurns.ok && inTurns.error.extra.json_error_code, atOnce.error.extra.json_error_code, label);
-  return undefined;
+  return atOnce.ok ? (await decodeJsonInTurns(text) as { value: unknown }).value : undefined;
+}
+
+/** `text` cut into `count` pieces of uneven lengths, or into pieces of `count` characters when it is larger. */
+function cutInto(text: string, count: number): string[] {
+  const size = count > 100 ? count : Math.ceil(text.length / count);
+  const pieces: string[] = [];
+  for (let start = 0, step = 0; start < text.length; step += 1) {
+    const end = Math.min(text.length, start + size + (step % 3) * 13 - 13);
+    pieces.push(text.slice(start, Math.max(end, start + 1)));
+    start = Math.max(end, start + 1);
+  }
+  return pieces;
 }
 
 const many = (count: number, make: (index: number) => string) => Array.from({ length: count }, (_, index) => make(index)).join(',');

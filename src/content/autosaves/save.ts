@@ -9,12 +9,13 @@
 import { phpTrim } from '../../format/php.js';
 import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
+import { turnTaker } from '../../core/turn.js';
 import {
   invalidPostId, nowDates, postsIn, savePost, scopeOf, type PostChanges, type PostRecord, type PostType,
 } from '../post-type/index.js';
 import { sanitizePostHtml, sanitizeTitleHtml } from '../render/index.js';
 import {
-  autosaveSlug, insertRevision, latestAutosave, normalizeWhitespace, REVISIONED_FIELDS, type RevisionedField,
+  autosaveSlug, insertRevision, latestAutosave, REVISIONED_FIELDS, sameWhitespaceAside, type RevisionedField,
 } from '../revisions/index.js';
 
 /** Statuses whose author's autosave updates the post itself. */
@@ -90,8 +91,14 @@ export async function saveAutosaveRevision(context: RequestContext, postType: Po
         home: context.site.home,
       });
     }
-    const changed = (Object.entries(sent) as [RevisionedField, string][])
-      .some(([field, value]) => normalizeWhitespace(value) !== normalizeWhitespace(parent[field]));
+    const take = turnTaker();
+    let changed = false;
+    for (const [field, value] of Object.entries(sent) as [RevisionedField, string][]) {
+      if (!await sameWhitespaceAside(value, parent[field], take)) {
+        changed = true;
+        break;
+      }
+    }
     if (!changed) {
       await posts.remove(existing.id);
       return null;

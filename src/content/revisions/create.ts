@@ -9,12 +9,17 @@
  * two are kept or undone together.
  */
 import { formatUtc, type PostRecord, type PostSavedEvent, type SaveReason } from '../post-type/index.js';
-import { insertRevision, latestRevision, normalizeWhitespace, REVISIONED_FIELDS, revisionSlug } from './record.js';
+import { turnTaker } from '../../core/turn.js';
+import { insertRevision, latestRevision, REVISIONED_FIELDS, revisionSlug, sameWhitespaceAside } from './record.js';
 
 const REVISING_REASONS: ReadonlySet<SaveReason> = new Set(['update', 'trash']);
 
-function differs(post: PostRecord, revision: PostRecord): boolean {
-  return REVISIONED_FIELDS.some((field) => normalizeWhitespace(post[field]) !== normalizeWhitespace(String(revision[field] ?? '')));
+async function differs(post: PostRecord, revision: PostRecord): Promise<boolean> {
+  const take = turnTaker();
+  for (const field of REVISIONED_FIELDS) {
+    if (!await sameWhitespaceAside(post[field], String(revision[field] ?? ''), take)) return true;
+  }
+  return false;
 }
 
 /** The listener for `postEvents.onPostSaved`; `types` are the post types that keep revisions. */
@@ -23,7 +28,7 @@ export function revisionOnUpdate(types: ReadonlySet<string>): (event: PostSavedE
     const { post, storage } = event;
     if (!REVISING_REASONS.has(event.reason) || !types.has(post.type) || post.status === 'auto-draft') return;
     const latest = await latestRevision(storage, post.id);
-    if (latest && !differs(post, latest)) return;
+    if (latest && !await differs(post, latest)) return;
     await insertRevision(storage, {
       parent: post.id,
       slug: revisionSlug(post.id),

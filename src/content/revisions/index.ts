@@ -10,7 +10,7 @@ export { readPermission, requireParent } from './permissions.js';
 export { prepareRevision, revisionPrepareOptions } from './prepare.js';
 export {
   REVISION_TYPE, REVISION_STATUS, REVISIONED_FIELDS, revisionSlug, autosaveSlug, isAutosave, isRevision, latestRevision,
-  latestAutosave, autosavesOf, insertRevision, normalizeWhitespace, type RevisionedField,
+  latestAutosave, autosavesOf, insertRevision, sameWhitespaceAside, type RevisionedField,
 } from './record.js';
 
 /** Makes updates of the given types leave revisions; returns the unsubscribe function. */

@@ -4,6 +4,7 @@
  * `{parent}-autosave-v1`; ordinary revisions are named `{parent}-revision-v1`.
  */
 import { phpTrim } from '../../format/php.js';
+import { turnTaker } from '../../core/turn.js';
 import type { Condition, StoragePort } from '../../ports/storage.js';
 import { postsIn, type PostRecord } from '../post-type/index.js';
 
@@ -27,7 +28,57 @@ export function isAutosave(record: PostRecord): boolean {
 
 /** The reference's `normalize_whitespace`: trimmed, line breaks unified and collapsed, runs of blanks made one. */
 export function normalizeWhitespace(text: string): string {
-  return phpTrim(text).replaceAll('\r', '\n').replace(/\n+/g, '\n').replace(/[ \t]+/g, ' ');
+  return collapseWhitespace(phpTrim(text));
+}
+
+function collapseWhitespace(text: string): string {
+  return text.replaceAll('\r', '\n').replace(/\n+/g, '\n').replace(/[ \t]+/g, ' ');
+}
+
+/** Texts up to this long are normalised in one go; longer ones a piece of about this length at a time. */
+const PIECE_CHARS = 256 * 1024;
+
+/**
+ * Whether two texts are the same once whitespace is normalised (`normalizeWhitespace`). Equal texts need no
+ * normalising; a long one is normalised a piece at a time, letting the event loop take turns (`take`) between:
+ * in one go, the texts of an 8 MiB post held the loop for tens of milliseconds on every update.
+ */
+export async function sameWhitespaceAside(a: string, b: string, take = turnTaker()): Promise<boolean> {
+  if (a === b) return true;
+  if (a.length <= PIECE_CHARS && b.length <= PIECE_CHARS) return normalizeWhitespace(a) === normalizeWhitespace(b);
+  return await normalizedInTurns(a, take) === await normalizedInTurns(b, take);
+}
+
+async function normalizedInTurns(text: string, take: () => Promise<void>): Promise<string> {
+  if (text.length <= PIECE_CHARS) return normalizeWhitespace(text);
+  const trimmed = phpTrim(text);
+  const pieces: string[] = [];
+  for (let start = 0; start < trimmed.length;) {
+    const end = pieceEnd(trimmed, start + PIECE_CHARS);
+    pieces.push(collapseWhitespace(trimmed.slice(start, end)));
+    start = end;
+    await take();
+  }
+  return pieces.join('');
+}
+
+const LINE_BREAK = 1;
+const BLANK = 2;
+const whitespaceClass = (code: number) => (code === 10 || code === 13 ? LINE_BREAK : code === 32 || code === 9 ? BLANK : 0);
+const PAST_LINE_BREAKS = /[^\r\n]/g;
+const PAST_BLANKS = /[^ \t]/g;
+
+/**
+ * Where a piece starting before `at` may end: the first position from `at` that no run of line breaks or of
+ * blanks crosses, so each piece collapses its runs as the whole text would.
+ */
+function pieceEnd(text: string, at: number): number {
+  if (at >= text.length) return text.length;
+  const kind = whitespaceClass(text.charCodeAt(at));
+  if (kind === 0 || kind !== whitespaceClass(text.charCodeAt(at - 1))) return at;
+  const past = kind === LINE_BREAK ? PAST_LINE_BREAKS : PAST_BLANKS;
+  past.lastIndex = at;
+  return past.exec(text)?.index ?? text.length;
 }
 
 /**

@@ -4,6 +4,7 @@ import { compileOrder, compileWhere } from '../sql/compile.js';
 import { queryWithoutNul } from '../sql/nul.js';
 import type { SqlDialect } from '../sql/dialect.js';
 import { storageError } from '../errors.js';
+import { copyAsJson } from '../json.js';
 import type { CountedSelection } from '../sql/counts.js';
 import { COUNTED_FIELDS, countedSelection, selectsNothing } from '../sql/counts.js';
 import type { CheckedQuery } from '../query-check.js';
@@ -203,7 +204,7 @@ export class PostgresRecords {
         await db.query(`INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, $3::jsonb, $4::jsonb)`,
           [collection, known + 1, record.json, folded]);
         ids.set(collection, known + 1, false);
-        return decodeRecord(known + 1, JSON.parse(record.json));
+        return decodeRecord(known + 1, copyAsJson(record.fields) as Record<string, unknown>);
       }
       const { rows } = await db.query<{ id: string }>(
         `WITH next AS (
@@ -216,14 +217,14 @@ export class PostgresRecords {
         [collection, record.json, folded]);
       const id = Number(rows[0]!.id);
       ids.set(collection, id, true);
-      return decodeRecord(id, JSON.parse(record.json));
+      return decodeRecord(id, copyAsJson(record.fields) as Record<string, unknown>);
     }
     const inserted = known !== undefined
       ? await this.insertWithId(db, collection, record, folded)
       : await this.insertWithIdCounting(db, collection, record, folded, ids);
     if (!inserted) throw storageError('duplicate_id', `A record with id ${record.id} already exists in "${collection}".`);
     if (known !== undefined && record.id > known) ids.set(collection, record.id, false);
-    return decodeRecord(record.id, JSON.parse(record.json));
+    return decodeRecord(record.id, copyAsJson(record.fields) as Record<string, unknown>);
   }
 
   private async insertWithId(db: Queryable, collection: string, record: EncodedRecord, folded: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { ListResult, RecordId, StoredRecord, StoredWrite } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
 import { storageError } from '../errors.js';
+import { copyAsJson } from '../json.js';
 import type { CountedSelection } from '../sql/counts.js';
 import { COUNTED_FIELDS, countedSelection, selectsNothing } from '../sql/counts.js';
 import { TEXT_INDEXED_FIELDS } from '../sql/fields.js';
@@ -178,7 +179,7 @@ export class SqliteRecords {
       ).run(collection, id);
     }
     this.text.change(key, record.fields, false);
-    const stored = decodeRecord(id, JSON.parse(record.json));
+    const stored = decodeRecord(id, copyAsJson(record.fields) as Record<string, unknown>);
     this.written?.push({ collection, id, before: null, after: stored });
     return stored;
   }
@@ -187,13 +188,15 @@ export class SqliteRecords {
     const row = this.statements.get('SELECT key, json(data) AS data FROM quire_records WHERE collection = ? AND id = ?')
       .get(collection, id) as { key: number; data: string } | undefined;
     if (!row) return null;
-    const fields = applyPatch(JSON.parse(row.data), patch);
-    const json = JSON.stringify(fields);
-    this.statements.get('UPDATE quire_records SET data = jsonb(?) WHERE key = ?').run(json, row.key);
+    // The stored fields as they were, read once: `fields` shares their members until it is dropped below, and
+    // they are then the write's record of what was there before.
+    const previous = JSON.parse(row.data) as Record<string, unknown>;
+    const fields = applyPatch(previous, patch);
+    this.statements.get('UPDATE quire_records SET data = jsonb(?) WHERE key = ?').run(JSON.stringify(fields), row.key);
     const touchesText = TEXT_INDEXED_FIELDS.some((field) => Object.hasOwn(patch.set, field) || patch.removed.includes(field));
     if (touchesText) this.text.change(row.key, fields, true);
-    const stored = decodeRecord(id, JSON.parse(json));
-    this.written?.push({ collection, id, before: decodeRecord(id, JSON.parse(row.data)), after: stored });
+    const stored = decodeRecord(id, copyAsJson(fields) as Record<string, unknown>);
+    this.written?.push({ collection, id, before: decodeRecord(id, previous), after: stored });
     return stored;
   }
 
