@@ -39,7 +39,7 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
     if (result.keyedItem) return fragmentOf(result.keyedItem, fragments, fragmentKey(fragments, schema, shownContext, result.keyedItem), shownContext, shown);
     const keyedItems = result.keyedItems!;
     const keys = keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed));
-    const parts = keptParts(keys, fragments);
+    const parts = keptParts(keys, fragments, keyedItems, shownContext);
     return (parts && keptList(parts, fragments))
       ?? joined(parts ?? await Promise.all(keyedItems.map((keyed, index) => fragmentOf(keyed, fragments, keys[index]!, shownContext, shown))), fragments);
   }
@@ -93,15 +93,28 @@ async function encodedNow(keyed: KeyedItem, shown: (record: Item) => unknown): P
   return await encodeLargeJson(data) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
 }
 
-/** The fragments under these keys when every one is kept (none is prepared, and no promise waited for). */
-function keptParts(keys: readonly (string | null)[], scope: FragmentScope): EncodedJson[] | null {
+/**
+ * The fragments under these keys when every one is kept (none is prepared, and no promise waited for): for this
+ * generation, or under a revision its record tells without waiting (`revisionNow`).
+ */
+function keptParts(keys: readonly (string | null)[], scope: FragmentScope, keyedItems: readonly KeyedItem[], context: string): EncodedJson[] | null {
+  const { cache, generation } = scope;
   const parts: EncodedJson[] = [];
-  for (const key of keys) {
-    const kept = key === null ? undefined : scope.cache.get(scope.generation, key);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index]!;
+    const kept = key === null ? undefined : cache.get(generation, key) ?? keptLasting(keyedItems[index]!, key, scope, context);
     if (kept === undefined) return null;
     parts.push(kept);
   }
   return parts;
+}
+
+function keptLasting(keyed: KeyedItem, key: string, scope: FragmentScope, context: string): EncodedJson | undefined {
+  const revision = context === 'edit' ? null : keyed.revisionNow?.(scope.generation.token);
+  const lastingKey = revision ? lastingFragmentKey(scope, key, context, revision) : null;
+  const kept = lastingKey === null ? undefined : scope.cache.getLasting(scope.generation, lastingKey);
+  if (kept !== undefined && scope.keep()) scope.cache.set(scope.generation, key, kept);
+  return kept;
 }
 
 /** The JSON array of these fragments, when kept. */

@@ -81,6 +81,22 @@ function forgetTerms(write: StoreWrite, terms: Map<number, TermRecord | null>): 
   if (write.collection === TERMS_COLLECTION) terms.delete(write.id);
 }
 
+/**
+ * The names of a record's terms `ids` of `taxonomy` as `termsOfRecords` tells them (null for one it does not find),
+ * from the terms kept for the store's state `token` only; null when one of them is not kept.
+ */
+export function keptTermNamesAt(storage: StoragePort, token: string, taxonomy: string, ids: readonly number[]): (string | null)[] | null {
+  const known = keptFactsOf(keptTerms, storage, forgetTerms)?.at(token);
+  if (!known) return null;
+  const names: (string | null)[] = [];
+  for (const id of ids) {
+    const term = known.get(id);
+    if (term === undefined) return null;
+    names.push(term !== null && term.taxonomy === taxonomy ? term.name : null);
+  }
+  return names;
+}
+
 /** `getTermsOfAny`, in the same order (by id), from the kept terms and the store. */
 async function keptOrReadTerms(storage: StoragePort, ids: number[]): Promise<TermRecord[]> {
   const kept = ids.length === 0 ? null : keptFactsOf(keptTerms, storage, forgetTerms);
