@@ -28,6 +28,17 @@ export class WriteLog {
     }
   }
 
+  /** The number of the last commit noted (0: none). */
+  get last(): number {
+    return this.#last;
+  }
+
+  /** Makes every commit noted so far unknown. */
+  forget(): void {
+    this.#commits.length = 0;
+    this.#first = this.#last + 1;
+  }
+
   /** The writes of the commits after commit `commit` up to the last noted, or null when one of them is unknown. */
   since(commit: number): StoredWrite[] | null {
     if (!Number.isSafeInteger(commit) || commit > this.#last) return null;
