@@ -13,7 +13,7 @@ import type { TaxonomyName } from '../taxonomy/index.js';
 import type { PostTypeDefinition } from './definition.js';
 import { revisionSummary } from './links.js';
 import type { LinkEnvironment } from './permalink.js';
-import { keptTermNamesAt, type PrepareOptions } from './prepare.js';
+import { keptTermNamesAre, type PrepareOptions } from './prepare.js';
 import { POSTS_COLLECTION, postsIn, type PostRecord } from './record.js';
 
 export interface RevisionSources {
@@ -149,18 +149,20 @@ function drawsOnOthers(record: PostRecord, { definition, links }: RevisionSource
 export function fragmentRevisionNow(record: PostRecord, sources: RevisionSources, token: string): string | null | undefined {
   if (drawsOnOthers(record, sources)) return null;
   const last = sharedRevisions.get(record);
-  const history = last && keptHistoriesAt(sources.storage, token)?.get(record.id);
-  if (!history) return undefined;
-  const { definition } = sources;
-  const drawnOn: unknown[] = [definition, history.count, history.latestId];
+  if (!last) return undefined;
+  // Compared part by part with what the last revision was worked out from (`drawnOn` below), building nothing.
+  const { drawnOn } = last;
+  const { definition, storage } = sources;
+  const history = keptHistoriesAt(storage, token)?.get(record.id);
+  if (!history || drawnOn[0] !== definition || drawnOn[1] !== history.count || drawnOn[2] !== history.latestId) return undefined;
+  let index = 3;
   for (const taxonomy of definition.taxonomies) {
     const ids = (record[taxonomy.restBase] as number[] | undefined) ?? [];
     if (ids.length === 0) continue;
-    const names = keptTermNamesAt(sources.storage, token, taxonomy.taxonomy, ids);
-    if (!names) return undefined;
-    drawnOn.push(taxonomy.taxonomy, names);
+    if (drawnOn[index] !== taxonomy.taxonomy || !keptTermNamesAre(storage, token, taxonomy.taxonomy, ids, drawnOn[index + 1])) return undefined;
+    index += 2;
   }
-  return sameParts(last.drawnOn, drawnOn) ? last.revision : undefined;
+  return index === drawnOn.length ? last.revision : undefined;
 }
 
 export async function fragmentRevision(record: PostRecord, sources: RevisionSources): Promise<string | null> {

@@ -82,19 +82,17 @@ function forgetTerms(write: StoreWrite, terms: Map<number, TermRecord | null>): 
 }
 
 /**
- * The names of a record's terms `ids` of `taxonomy` as `termsOfRecords` tells them (null for one it does not find),
- * from the terms kept for the store's state `token` only; null when one of them is not kept.
+ * Whether `names` are the names of a record's terms `ids` of `taxonomy` as `termsOfRecords` tells them (null for
+ * one it does not find), by the terms kept for the store's state `token` only: false when one is not kept.
  */
-export function keptTermNamesAt(storage: StoragePort, token: string, taxonomy: string, ids: readonly number[]): (string | null)[] | null {
+export function keptTermNamesAre(storage: StoragePort, token: string, taxonomy: string, ids: readonly number[], names: unknown): boolean {
   const known = keptFactsOf(keptTerms, storage, forgetTerms)?.at(token);
-  if (!known) return null;
-  const names: (string | null)[] = [];
-  for (const id of ids) {
-    const term = known.get(id);
-    if (term === undefined) return null;
-    names.push(term !== null && term.taxonomy === taxonomy ? term.name : null);
+  if (!known || !Array.isArray(names) || names.length !== ids.length) return false;
+  for (let index = 0; index < ids.length; index += 1) {
+    const term = known.get(ids[index]!);
+    if (term === undefined || names[index] !== (term !== null && term.taxonomy === taxonomy ? term.name : null)) return false;
   }
-  return names;
+  return true;
 }
 
 /** `getTermsOfAny`, in the same order (by id), from the kept terms and the store. */
