@@ -33,6 +33,25 @@ describe('the write log', () => {
     log.add(1, [wrote(1, 'a'), { collection: 'posts', id: 1, before: { id: 1, title: 'a' }, after: { id: 1, title: 'b' } }]);
     assert.deepEqual(log.since(0), [{ collection: 'posts', id: 1, before: null, after: { id: 1, title: 'b' } }]);
   });
+
+  it('keeps the records of its commits within a bound of characters, the oldest going first', () => {
+    const log = new WriteLog();
+    const large = (id: number) => ({ collection: 'posts', id, before: { id, content: 'x'.repeat(12 * 1024 * 1024) }, after: { id, content: 'y' } });
+    log.add(1, [large(1)]);
+    log.add(2, [large(2)]);
+    assert.deepEqual(ids(log.since(0)), [1, 2]);
+    log.add(3, [large(3)]);
+    assert.equal(log.since(0), null, 'the oldest commit went to make room');
+    assert.deepEqual(ids(log.since(1)), [2, 3]);
+    log.add(4, [{ collection: 'posts', id: 4, before: null, after: { id: 4, content: 'z'.repeat(40 * 1024 * 1024) } }]);
+    assert.equal(log.since(3), null, 'a commit larger than the bound is unknown');
+    assert.deepEqual(log.since(4), []);
+    log.add(5, [wrote(5)]);
+    assert.deepEqual(ids(log.since(4)), [5]);
+    const deep = { id: 6, layers: Array.from({ length: 30_000 }, (_, index) => ({ index })) };
+    log.add(6, [{ collection: 'slides', id: 6, before: null, after: deep }]);
+    assert.equal(log.since(5), null, 'a record of too many members is not walked through');
+  });
 });
 
 describe("PostgreSQL's own commits", () => {
