@@ -53,6 +53,11 @@ export interface KeyedItem {
    * one, its fragment outlives writes to other records; null or absent: it lives for one state of the store.
    */
   revision?(): Promise<string | null>;
+  /**
+   * `revision` told without waiting, from what is known of the store's state `token` (its change token);
+   * undefined when only `revision` can tell.
+   */
+  revisionNow?(token: string): string | null | undefined;
 }
 
 export interface Paging {

@@ -38,7 +38,7 @@ export class KeptFacts<K, V> {
     if (since === token) return this.#facts;
     this.#token = token;
     if (this.#facts.size === 0) return this.#facts;
-    const writes = since === null ? null : this.storage.writtenSince?.(since) ?? null;
+    const writes = since === null ? null : writtenBetween(this.storage, since, token);
     if (writes === null) this.#facts.clear();
     else for (const write of writes) this.forget(write, this.#facts);
     return this.#facts;
@@ -61,6 +61,23 @@ export class KeptFacts<K, V> {
     if (this.#facts.size >= MOST_FACTS) this.#facts.clear();
     this.#facts.set(key, value);
   }
+}
+
+/** The last answer of each store's `writtenSince`, with the states it was asked between. */
+const lastWrites = new WeakMap<FactStore, { since: string; token: string; writes: readonly StoreWrite[] | null }>();
+
+/**
+ * The writes between the store's states `since` and `token` (read after it), as `writtenSince(since)` tells them,
+ * or null when it cannot: asked once for all the kinds of facts (and the settings) moving from one state to the
+ * next. Its answer, given once the store was in the state `token`, names every write up to that state, so it holds
+ * for the same two states later on.
+ */
+export function writtenBetween(storage: FactStore, since: string, token: string): readonly StoreWrite[] | null {
+  const last = lastWrites.get(storage);
+  if (last !== undefined && last.since === since && last.token === token) return last.writes;
+  const writes = storage.writtenSince?.(since) ?? null;
+  lastWrites.set(storage, { since, token, writes });
+  return writes;
 }
 
 /**

@@ -39,9 +39,10 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
     if (result.keyedItem) return fragmentOf(result.keyedItem, fragments, fragmentKey(fragments, schema, shownContext, result.keyedItem), shownContext, shown);
     const keyedItems = result.keyedItems!;
     const keys = keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed));
-    const parts = keptParts(keys, fragments);
-    return (parts && keptList(parts, fragments))
-      ?? joined(parts ?? await Promise.all(keyedItems.map((keyed, index) => fragmentOf(keyed, fragments, keys[index]!, shownContext, shown))), fragments);
+    const kept = keptParts(keys, fragments, keyedItems, shownContext);
+    if (!kept.includes(undefined)) return keptList(kept as EncodedJson[], fragments) ?? joined(kept as EncodedJson[], fragments);
+    // Only the records not kept are prepared (a write to one listed post leaves the others' fragments found at once).
+    return joined(await Promise.all(keyedItems.map((keyed, index) => kept[index] ?? fragmentOf(keyed, fragments, keys[index]!, shownContext, shown))), fragments);
   }
   const embedder = embed ? new Embedder(embed, context, dispatch) : null;
 
@@ -93,15 +94,26 @@ async function encodedNow(keyed: KeyedItem, shown: (record: Item) => unknown): P
   return await encodeLargeJson(data) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
 }
 
-/** The fragments under these keys when every one is kept (none is prepared, and no promise waited for). */
-function keptParts(keys: readonly (string | null)[], scope: FragmentScope): EncodedJson[] | null {
-  const parts: EncodedJson[] = [];
-  for (const key of keys) {
-    const kept = key === null ? undefined : scope.cache.get(scope.generation, key);
-    if (kept === undefined) return null;
-    parts.push(kept);
+/**
+ * The fragments under these keys found without preparing a record or waiting for a promise (undefined for the
+ * others): kept for this generation, or under a revision its record tells without waiting (`revisionNow`).
+ */
+function keptParts(keys: readonly (string | null)[], scope: FragmentScope, keyedItems: readonly KeyedItem[], context: string): (EncodedJson | undefined)[] {
+  const { cache, generation } = scope;
+  const parts: (EncodedJson | undefined)[] = [];
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index]!;
+    parts.push(key === null ? undefined : cache.get(generation, key) ?? keptLasting(keyedItems[index]!, key, scope, context));
   }
   return parts;
+}
+
+function keptLasting(keyed: KeyedItem, key: string, scope: FragmentScope, context: string): EncodedJson | undefined {
+  const revision = context === 'edit' ? null : keyed.revisionNow?.(scope.generation.token);
+  const lastingKey = revision ? lastingFragmentKey(scope, key, context, revision) : null;
+  const kept = lastingKey === null ? undefined : scope.cache.getLasting(scope.generation, lastingKey);
+  if (kept !== undefined && scope.keep()) scope.cache.set(scope.generation, key, kept);
+  return kept;
 }
 
 /** The JSON array of these fragments, when kept. */

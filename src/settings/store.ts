@@ -4,6 +4,7 @@
  * process sharing the store sees a write; a store without a change token is read again after a write here, or
  * after `refreshMs`. Where the store tells what was written since a token, writes to other collections keep them.
  */
+import { writtenBetween } from '../core/kept-facts.js';
 import type { SiteSettings } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
 import { withStoredValues } from './definitions.js';
@@ -50,7 +51,7 @@ export function createSiteSettingsStore(storage: StoragePort, host: SiteSettings
     // The token is read before the record, so a write landing in between only makes the values newer than it.
     const token = given ?? (storage.changeToken ? await storage.changeToken() : null);
     if (cached && (token === null ? now() - cached.at < refreshMs : cached.token === token)) return cached;
-    if (cached && token !== null && unwritten(cached.token)) {
+    if (cached && token !== null && unwritten(cached.token, token)) {
       cached.token = token;
       return cached;
     }
@@ -62,15 +63,22 @@ export function createSiteSettingsStore(storage: StoragePort, host: SiteSettings
     return cached;
   }
 
-  /** Whether the store tells that nothing was written to the settings since the state `token`. */
-  function unwritten(token: string | null): boolean {
-    const writes = token === null ? null : storage.writtenSince?.(token) ?? null;
+  /** Whether the store tells that nothing was written to the settings between the states `since` and `token`. */
+  function unwritten(since: string | null, token: string): boolean {
+    const writes = since === null ? null : writtenBetween(storage, since, token);
     return writes !== null && !writes.some((write) => write.collection === SETTINGS_COLLECTION);
   }
 
   return {
     current: async (changeToken) => (await load(changeToken)).settings,
-    known: (changeToken) => (cached !== null && cached.token === changeToken ? cached.settings : undefined),
+    known(changeToken) {
+      if (cached === null) return undefined;
+      if (cached.token === changeToken) return cached.settings;
+      // As `load`: after writes the store tells were to other records, the same settings, without waiting.
+      if (!unwritten(cached.token, changeToken)) return undefined;
+      cached.token = changeToken;
+      return cached.settings;
+    },
     stored: async () => (await load()).stored,
     async update(changes) {
       await storage.transaction(async (tx) => {

@@ -2,8 +2,9 @@
  * The first read of a 10-post list after a write, against the same read repeated (the response cache off, so
  * both are computed; the repeated one is joined from kept view fragments), and against bare `JSON.stringify` of
  * the same body. The write changes a post outside the page without a revision (`write`), or edits one outside
- * the page or one of the ten, adding a revision (`edit`). In-process; prints microseconds (median of `rounds`,
- * default 100) and each case's ratio to the repeated read.
+ * the page or one of the ten, adding a revision (`edit`). For comparison, the list after reads of other routes
+ * and no write: what the list costs when other work ran in between (the processor's caches hold less of it).
+ * In-process; prints microseconds (median of `rounds`, default 100) and each case's ratio to the repeated read.
  *
  *   node --import tsx test/bench/after-write.ts [rounds] [--store memory|sqlite] [--built]
  *
@@ -70,7 +71,8 @@ const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(val
 for (let index = 0; index < 50; index += 1) await list();
 const body = JSON.parse(Buffer.from(encodeResponse(await list()).body ?? new Uint8Array(0)).toString('utf8')) as unknown;
 const results: Record<string, number[]> = {
-  repeated: [], 'after write (other post)': [], 'after edit (other post)': [], 'after edit (listed post)': [], 'JSON.stringify': [],
+  repeated: [], 'after write (other post)': [], 'after edit (other post)': [], 'after edit (listed post)': [],
+  'after other reads, no write': [], 'JSON.stringify': [],
 };
 for (let round = 0; round < rounds; round += 1) {
   // A setting that makes no revision, then edits that do (the post's revision history grows by one).
@@ -81,6 +83,11 @@ for (let round = 0; round < rounds; round += 1) {
   results['after edit (other post)']!.push(await timed(list));
   await call('POST', `/posts/${newest}`, '', { excerpt: `Round ${round}` });
   results['after edit (listed post)']!.push(await timed(list));
+  await list();
+  await call('GET', `/posts/${oldest}`);
+  await call('GET', '/tags');
+  await call('GET', '/users', 'per_page=5');
+  results['after other reads, no write']!.push(await timed(list));
   results['JSON.stringify']!.push(await timed(async () => JSON.stringify(body)));
 }
 const repeated = median([...results.repeated!]);

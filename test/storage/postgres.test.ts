@@ -148,6 +148,69 @@ if ('skip' in outcome) {
     });
   });
 
+  describe('postgres store: writes since a change token', () => {
+    it('tells its own commits, and nothing once another connection or process has committed', async () => {
+      const schema = freshSchema();
+      const store = await postgresStorage({ pool, schema });
+      const other = await postgresStorage({ pool, schema });
+      try {
+        const start = await store.changeToken();
+        const first = await store.insert('posts', { type: 'post', title: 'first' });
+        const afterFirst = await store.changeToken();
+        assert.deepEqual(store.writtenSince(start), [{ collection: 'posts', id: first.id, before: null, after: first }]);
+        first.title = 'changed by the caller';
+        assert.equal(store.writtenSince(start)![0]!.after!.title, 'first', 'the log keeps its own copy');
+
+        // Another store on the same schema commits: no token before its commit is answered once a later one is out.
+        await other.update('posts', first.id, { title: 'theirs' });
+        assert.deepEqual(store.writtenSince(afterFirst), [], 'their commit is not known until a token shows it');
+        const afterTheirs = await store.changeToken();
+        assert.equal(store.writtenSince(afterFirst), null);
+        assert.equal(store.writtenSince(start), null);
+
+        // Own commits after it are told from its state on.
+        const renamed = (await store.update('posts', first.id, { title: 'mine' }))!;
+        const removed = await store.transaction(async (tx) => {
+          await tx.insert('terms', { id: 7, name: 'tag' });
+          return tx.remove('terms', 7);
+        });
+        assert.equal(removed, true);
+        assert.equal(store.writtenSince(afterFirst), null);
+        const writes = store.writtenSince(afterTheirs)!;
+        assert.deepEqual(writes.map(({ collection, id, before, after }) => [collection, id, before?.title ?? before?.name ?? null, after?.title ?? after?.name ?? null]), [
+          ['posts', first.id, 'theirs', 'mine'],
+          // Written twice in one commit: once, as it was before the first and after the last.
+          ['terms', 7, null, null],
+        ]);
+        assert.equal(renamed.title, 'mine');
+
+        // A statement from outside any store (a host's script): the next token makes every older one unknown.
+        const beforeScript = await store.changeToken();
+        await pool.query(`UPDATE ${schema}.quire_records SET data = data || '{"title":"script"}' WHERE collection = 'posts'`);
+        await store.insert('posts', { type: 'post', title: 'second' });
+        assert.equal(store.writtenSince(beforeScript), null, 'the script\'s generation is not one of the store\'s commits');
+        await store.changeToken();
+        assert.equal(store.writtenSince(beforeScript), null);
+
+        // A rolled-back savepoint's writes are not told; a transaction writing nothing moves nothing.
+        const beforeSavepoint = await store.changeToken();
+        await store.transaction(async (tx) => {
+          await tx.transaction(async (inner) => {
+            await inner.insert('posts', { type: 'post', title: 'undone' });
+            throw new Error('undo');
+          }).catch(() => {});
+          await tx.insert('posts', { type: 'post', title: 'kept' });
+        });
+        await store.transaction(async (tx) => tx.get('posts', first.id));
+        assert.deepEqual(store.writtenSince(beforeSavepoint)!.map((write) => write.after?.title), ['kept']);
+        assert.equal(store.writtenSince(String(Number(await store.changeToken()) + 1)), null, 'a token not handed out');
+      } finally {
+        await other.close();
+        await store.close();
+      }
+    });
+  });
+
   describe('postgres store: transactions', () => {
     it('keeps a transaction\'s writes from everyone else until it ends, and leaves nothing when it fails', async () => {
       const schema = freshSchema();

@@ -11,7 +11,7 @@ import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
 import type { collectionArgs, ItemArgs } from './args.js';
 import { isViewable, type PostType } from './define.js';
-import { fragmentRevision, revisionHistories, type RevisionSources } from './fragment-revision.js';
+import { fragmentRevision, fragmentRevisionNow, revisionHistories, type RevisionSources } from './fragment-revision.js';
 import { revisionSummary } from './links.js';
 import { permalinkOf } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
@@ -75,6 +75,10 @@ class KeyedPost implements KeyedItem {
 
   revision(): Promise<string | null> {
     return fragmentRevision(this.record, this.sources);
+  }
+
+  revisionNow(token: string): string | null | undefined {
+    return fragmentRevisionNow(this.record, this.sources, token);
   }
 }
 

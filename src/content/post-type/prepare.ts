@@ -81,6 +81,20 @@ function forgetTerms(write: StoreWrite, terms: Map<number, TermRecord | null>): 
   if (write.collection === TERMS_COLLECTION) terms.delete(write.id);
 }
 
+/**
+ * Whether `names` are the names of a record's terms `ids` of `taxonomy` as `termsOfRecords` tells them (null for
+ * one it does not find), by the terms kept for the store's state `token` only: false when one is not kept.
+ */
+export function keptTermNamesAre(storage: StoragePort, token: string, taxonomy: string, ids: readonly number[], names: unknown): boolean {
+  const known = keptFactsOf(keptTerms, storage, forgetTerms)?.at(token);
+  if (!known || !Array.isArray(names) || names.length !== ids.length) return false;
+  for (let index = 0; index < ids.length; index += 1) {
+    const term = known.get(ids[index]!);
+    if (term === undefined || names[index] !== (term !== null && term.taxonomy === taxonomy ? term.name : null)) return false;
+  }
+  return true;
+}
+
 /** `getTermsOfAny`, in the same order (by id), from the kept terms and the store. */
 async function keptOrReadTerms(storage: StoragePort, ids: number[]): Promise<TermRecord[]> {
   const kept = ids.length === 0 ? null : keptFactsOf(keptTerms, storage, forgetTerms);

@@ -323,5 +323,9 @@ export function lastingFragmentKey(scope: FragmentScope, key: string, context: s
   const { settings, routes } = scope.generation;
   let settingsNumber = settingsNumbers.get(settings) ?? 0;
   if (settingsNumber === 0) settingsNumbers.set(settings, (settingsNumber = ++lastSettingsNumber));
-  return `${settingsNumber}:${routes}:${revision.length}:${revision}${key}`;
+  const node = lastingKeys.child(lastingKeys.child(lastingKeys.child(lastingKeys.child(lastingKeys.root, settingsNumber), routes), key), revision);
+  return node.text ??= `${settingsNumber}:${routes}:${revision.length}:${revision}${key}`;
 }
+
+/** Lasting keys spelt once, as `fragmentKeys`: a record's revision, kept with it, is the same string each time. */
+const lastingKeys = new InternedKeys(30_000);

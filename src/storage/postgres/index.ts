@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ListQuery, StoragePort } from '../../ports/storage.js';
+import type { ListQuery, StoragePort, StoredWrite } from '../../ports/storage.js';
 import { storageError } from '../errors.js';
 import { Mutex } from '../mutex.js';
 import { checkQuery } from '../query-check.js';
@@ -7,6 +7,7 @@ import type { StringRule } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle } from '../sql/session.js';
 import { beginLocked, classified, classifying, connectClient, runWithin } from './availability.js';
 import { LOCK_CLASS, lockKeyOf, migrate, quoteIdentifier, schemaVersion } from './migrate.js';
+import { OwnCommits } from './own-commits.js';
 import { MIGRATIONS } from './schema.js';
 import { postgresSession, PostgresRecords } from './records.js';
 
@@ -50,6 +51,8 @@ export interface PostgresStorage extends StoragePort {
   readonly schema: string;
   /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
   changeToken(): Promise<string>;
+  /** This store's own writes since `token` while no other connection or process committed since (own-commits.ts). */
+  writtenSince(token: string): StoredWrite[] | null;
   schemaVersion(): Promise<number>;
   /** Resolves when the database answers `SELECT 1`; rejects with `store_unavailable` when it cannot. */
   ping(): Promise<void>;
@@ -91,6 +94,7 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
   const reader = classifying(pool);
   const reads = readOperations(postgresSession(reader, records));
   const writeLock = new Mutex();
+  const commits = new OwnCommits();
   const lockKeys = [LOCK_CLASS, lockKeyOf(schemaName)] as const;
   let closed = false;
 
@@ -107,7 +111,7 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
         await beginLocked(db, lockKeys, leftMs(), idleTransactionTimeoutMs);
         const session = postgresSession(db, records);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen, postgresStrings));
-        await session.commit();
+        commits.committed(await session.commit());
         return result;
       } catch (error) {
         if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
@@ -129,7 +133,12 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
     update: (collection, id, patch) => transaction((tx) => tx.update(collection, id, patch)),
     remove: (collection, id) => transaction((tx) => tx.remove(collection, id)),
     transaction,
-    changeToken: () => records.generation(reader),
+    async changeToken() {
+      const token = await records.generation(reader);
+      commits.seen(token);
+      return token;
+    },
+    writtenSince: (token) => commits.since(token),
     schemaVersion: () => schemaVersion(reader, schema),
     async ping() {
       await reader.query('SELECT 1');

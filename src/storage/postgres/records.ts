@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
+import type { ListResult, RecordId, StoredRecord, StoredWrite } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
 import { queryWithoutNul } from '../sql/nul.js';
 import type { SqlDialect } from '../sql/dialect.js';
@@ -260,32 +260,55 @@ export class PostgresRecords {
     }
   }
 
-  async update(db: Queryable, collection: string, id: RecordId, patch: EncodedPatch): Promise<StoredRecord | null> {
+  /** Updates a record; it as it was and is, or null when there is none. */
+  async update(db: Queryable, collection: string, id: RecordId, patch: EncodedPatch): Promise<{ before: StoredRecord; after: StoredRecord } | null> {
     const foldedSet: Record<string, string> = {};
     const foldedRemoved = [...patch.removed];
     for (const [field, value] of Object.entries(patch.set)) {
       if (typeof value === 'string') Object.defineProperty(foldedSet, field, { value: foldText(value), enumerable: true });
       else foldedRemoved.push(field);
     }
-    const { rows } = await db.query<{ data: Record<string, unknown> }>(
-      `UPDATE ${this.records}
-          SET data = (data || $3::jsonb) - $4::text[], folded = (folded || $5::jsonb) - $6::text[]
-        WHERE collection = $1 AND id = $2
-        RETURNING data`,
+    // The record as it was, locked first, so that no other writer's version comes between it and the update.
+    const { rows } = await db.query<{ data: Record<string, unknown>; before: Record<string, unknown> }>(
+      `WITH old AS (SELECT data FROM ${this.records} WHERE collection = $1 AND id = $2 FOR UPDATE)
+       UPDATE ${this.records} r
+          SET data = (r.data || $3::jsonb) - $4::text[], folded = (r.folded || $5::jsonb) - $6::text[]
+         FROM old
+        WHERE r.collection = $1 AND r.id = $2
+        RETURNING r.data, old.data AS before`,
       [collection, id, JSON.stringify(patch.set), patch.removed, JSON.stringify(foldedSet), foldedRemoved]);
+    return rows[0] ? { before: decodeRecord(id, rows[0].before), after: decodeRecord(id, rows[0].data) } : null;
+  }
+
+  /** Removes a record; what it was, or null when there was none. */
+  async remove(db: Queryable, collection: string, id: RecordId): Promise<StoredRecord | null> {
+    const { rows } = await db.query<{ data: Record<string, unknown> }>(
+      `DELETE FROM ${this.records} WHERE collection = $1 AND id = $2 RETURNING data`, [collection, id]);
     return rows[0] ? decodeRecord(id, rows[0].data) : null;
   }
 
-  async remove(db: Queryable, collection: string, id: RecordId): Promise<boolean> {
-    const { rowCount } = await db.query(`DELETE FROM ${this.records} WHERE collection = $1 AND id = $2`, [collection, id]);
-    return (rowCount ?? 0) > 0;
+  /**
+   * A statement telling, inside a writing transaction, the generation its commit makes (`generation`), and
+   * whether this transaction raised it (`ours`): the trigger does so on the transaction's first written row.
+   */
+  ownGenerationSql(): string {
+    return `SELECT generation::text AS generation, xid = txid_current() AS ours FROM ${this.changes}`;
   }
+}
+
+/** What a transaction committed: its writes, and the generation its commit made (null when it cannot tell). */
+export interface PostgresCommit {
+  readonly generation: number | null;
+  readonly written: readonly StoredWrite[];
 }
 
 /** A session over a pool (reads) or a transaction's client; nested transactions become savepoints. */
 export interface PostgresSession extends RecordSession {
-  /** Completes the transaction's writes and commits (the counts merge, when due, goes with the COMMIT). */
-  commit(): Promise<void>;
+  /**
+   * Completes the transaction's writes and commits (the counts merge, when due, and the reading of the
+   * generation the commit makes go with the COMMIT).
+   */
+  commit(): Promise<PostgresCommit>;
 }
 
 export function postgresSession(db: Queryable, records: PostgresRecords): PostgresSession {
@@ -293,24 +316,35 @@ export function postgresSession(db: Queryable, records: PostgresRecords): Postgr
   let ids = new IdCounters();
   /** Whether a write may have changed the counts, which `commit` then merges. */
   let counted = false;
+  /** The rows written, in order (a savepoint rolled back takes its own off again). */
+  const written: StoredWrite[] = [];
   return {
     get: (collection, id) => records.get(db, collection, id),
     list: (collection, query) => records.list(db, collection, query),
-    insert: (collection, record) => {
+    insert: async (collection, record) => {
       counted = true;
-      return records.insert(db, collection, record, ids);
+      const stored = await records.insert(db, collection, record, ids);
+      // The log keeps its own copy: the caller may change the record it is handed.
+      written.push({ collection, id: stored.id, before: null, after: structuredClone(stored) });
+      return stored;
     },
-    update: (collection, id, patch) => {
+    update: async (collection, id, patch) => {
       counted ||= [...COUNTED_FIELDS, ...MEMBER_INDEXED_FIELDS].some((field) => Object.hasOwn(patch.set, field) || patch.removed.includes(field));
-      return records.update(db, collection, id, patch);
+      const changed = await records.update(db, collection, id, patch);
+      if (!changed) return null;
+      written.push({ collection, id, before: changed.before, after: structuredClone(changed.after) });
+      return changed.after;
     },
-    remove: (collection, id) => {
+    remove: async (collection, id) => {
       counted = true;
-      return records.remove(db, collection, id);
+      const removed = await records.remove(db, collection, id);
+      if (removed) written.push({ collection, id, before: removed, after: null });
+      return removed !== null;
     },
     async savepoint(work) {
       const name = `quire_savepoint_${++savepoints}`;
       const idsBefore = ids.copy();
+      const writtenBefore = written.length;
       await db.query(`SAVEPOINT ${name}`);
       try {
         const result = await work();
@@ -320,12 +354,21 @@ export function postgresSession(db: Queryable, records: PostgresRecords): Postgr
         await db.query(`ROLLBACK TO SAVEPOINT ${name}`);
         await db.query(`RELEASE SAVEPOINT ${name}`);
         ids = idsBefore;
+        written.length = writtenBefore;
         throw error;
       }
     },
     async commit() {
       await records.storeIds(db, ids);
-      await db.query(counted ? `${records.mergeCountsSql()}; COMMIT` : 'COMMIT');
+      const merge = counted ? `${records.mergeCountsSql()}; ` : '';
+      if (written.length === 0) {
+        await db.query(`${merge}COMMIT`);
+        return { generation: null, written };
+      }
+      const answers = await db.query(`${merge}${records.ownGenerationSql()}; COMMIT`) as unknown;
+      const own = (Array.isArray(answers) ? answers as pg.QueryResult[] : [answers as pg.QueryResult])
+        .find((answer) => answer.fields?.some((field) => field.name === 'ours'))?.rows[0] as { generation: string; ours: boolean } | undefined;
+      return { generation: own?.ours ? Number(own.generation) : null, written };
     },
   };
 }

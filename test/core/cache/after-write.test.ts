@@ -3,19 +3,21 @@
  * fragments (no response cache), one keeping answers too, one keeping nothing — get the same list requests after
  * each write that changes what the list shows (a listed post's title, its terms and their names, its author's name,
  * its revision history, a setting, a scheduled post falling due) and after writes that do not (another post). The
- * answers are the same byte for byte, the change shows at once, on the memory store and on SQLite.
+ * answers are the same byte for byte, the change shows at once, on the memory store, SQLite and PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { createCms } from '../../../src/cms.js';
 import { encodeResponse } from '../../../src/core/encode.js';
 import { fixedClock } from '../../../src/ports/clock.js';
 import type { StoragePort } from '../../../src/ports/storage.js';
 import { createMemoryStorage } from '../../../src/storage/memory/index.js';
+import { postgresStorage } from '../../../src/storage/postgres/index.js';
 import { sqliteStorage } from '../../../src/storage/sqlite/index.js';
+import { startTestPostgres } from '../../storage/postgres-server.js';
 
 interface Post {
   id: number;
@@ -175,6 +177,28 @@ describe('the first read of a list after a write', () => {
     } finally {
       await storage.close?.();
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the first read of a list after a write, on PostgreSQL', async () => {
+  const outcome = await startTestPostgres();
+  if ('skip' in outcome) {
+    it('on PostgreSQL', { skip: outcome.skip }, () => {});
+    return;
+  }
+  const { server } = outcome;
+  after(() => server.stop());
+
+  it('with another store on the same schema writing too: every change shows, as on a site keeping nothing', async () => {
+    const schema = `quire_after_write_${Date.now().toString(36)}_${process.pid}`;
+    const storage = await postgresStorage({ connectionString: server.connectionString, schema, max: 4 });
+    const other = await postgresStorage({ connectionString: server.connectionString, schema, max: 2 });
+    try {
+      await afterWrites(storage, other);
+    } finally {
+      await storage.close();
+      await other.close();
     }
   });
 });
