@@ -8,6 +8,7 @@ import { checkQuery } from '../query-check.js';
 import { foldText } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle, writeOperations } from '../sql/session.js';
 import { forgetPrivateFile, openReader, openWriter } from './connections.js';
+import { DataVersion } from './data-version.js';
 import { FOLD_FUNCTION } from './dialect.js';
 import { migrate, refuseForeignDatabase, requireCurrentSchema, schemaVersion } from './migrate.js';
 import { MIGRATIONS } from './schema.js';
@@ -75,6 +76,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const opened = 'database' in options ? { db: options.database as BetterSqlite3.Database, privateFile: null } : openWriter(options.path, busyTimeoutMs, readonly);
   const db = opened.db;
   let reader: BetterSqlite3.Database | null = null;
+  let readerVersion: DataVersion | null = null;
   try {
     // Takes effect only on a database that has no tables yet: its text (and so every index) then compares by
     // UTF-16 code unit, the port's string order. An existing UTF-8 database compares by code point, which
@@ -87,9 +89,14 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     } else {
       migrate(db);
       reader = openReader(db, busyTimeoutMs);
-      if (reader) registerFold(reader);
+      if (reader) {
+        registerFold(reader);
+        // Now, while the private file's name still leads to it.
+        readerVersion = DataVersion.of(reader, reader.name);
+      }
     }
   } catch (error) {
+    readerVersion?.close();
     reader?.close();
     if (ownsConnection) db.close();
     throw error;
@@ -129,7 +136,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   let lastToken = { state: '', token: Promise.resolve('') };
   // A host's connection may write through quire's back: only the store's own connection can tell its writes.
   const commits = reader && !readonly && ownsConnection ? ownCommits(db, records) : null;
-  const outside = reader ? readerView(reader, commits) : waitingView(db, records, () => rollbacks);
+  const outside = reader && readerVersion ? readerView(reader, readerVersion, commits) : waitingView(db, records, () => rollbacks);
 
   return {
     database: db,
@@ -163,14 +170,18 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       // Read at once where the view can (no transaction to wait for): one promise, no further turns.
       let state: string | Promise<string>;
       try {
-        // Commits by others are looked for before the state is read: one landing between the two is told as unknown.
-        commits?.look();
         state = outside.state();
+        if (commits && typeof state === 'string' && !commits.knows(state)) {
+          // Commits by others are looked for before the state noted is read: one landing between the two is told
+          // as unknown. A state already noted was noted that way when first seen.
+          commits.look();
+          state = outside.state() as string;
+          commits.seen(state);
+        }
       } catch (error) {
         return Promise.reject(error);
       }
       if (typeof state !== 'string') return state.then((settled) => `${instance}.${settled}`);
-      commits?.seen(state);
       // The same state answers the same settled promise: no new token string or promise while nothing changes.
       if (state !== lastToken.state) lastToken = { state, token: Promise.resolve(`${instance}.${state}`) };
       return lastToken.token;
@@ -185,6 +196,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     close: () => writeLock.run(() => {
       if (closed) return;
       closed = true;
+      readerVersion?.close();
       reader?.close();
       if (ownsConnection) db.close();
     }),
@@ -207,22 +219,21 @@ interface OutsideView {
  * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
  * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
  */
-function readerView(reader: BetterSqlite3.Database, commits: OwnCommits | null): OutsideView {
-  const state = reader.prepare('PRAGMA data_version').pluck();
+function readerView(reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null): OutsideView {
+  const state = () => version.current();
   // Where the store tells its own writes, its decoded records outlive them, but for those written.
   const records = new SqliteRecords(reader, commits && {
     noted: () => {
       commits.look();
-      const now = String(state.get());
+      const now = state();
       commits.seen(now);
       return now;
     },
     since: (before) => commits.since(before),
-  });
-  const dataVersion = reader.prepare('PRAGMA data_version').pluck();
+  }, state);
   return {
     reads: readOperations(sqliteSession(reader, records, () => {})),
-    state: () => String(dataVersion.get()),
+    state,
     during: (transaction) => transaction(),
   };
 }
@@ -304,6 +315,9 @@ function ownCommits(db: BetterSqlite3.Database, records: SqliteRecords) {
     },
     look() {
       others = othersVersion.get();
+    },
+    knows(state: string): boolean {
+      return tokens.has(state);
     },
     seen(state: string) {
       if (tokens.has(state)) return;

@@ -33,13 +33,14 @@ export class SqliteRecords {
   /** The writes made since the store last took them (`writtenSince`); null while no one notes them. */
   written: StoredWrite[] | null = null;
 
-  constructor(private readonly db: BetterSqlite3.Database, writes: StateWrites | null = null) {
+  /** `readState`: the `PRAGMA data_version` of a read-only connection, where the store reads it its own way. */
+  constructor(private readonly db: BetterSqlite3.Database, writes: StateWrites | null = null, readState?: () => string) {
     this.statements = new StatementCache(db);
     const dataVersion = db.prepare('PRAGMA data_version').pluck();
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     // A read-only connection makes no changes of its own: commits by others are all its state can miss.
     this.cache = new RecordCache(db.readonly
-      ? () => String(dataVersion.get() as number)
+      ? readState ?? (() => String(dataVersion.get() as number))
       : () => `${dataVersion.get() as number}.${totalChanges.get() as number}`, writes);
     this.text = new TextIndex(this.statements);
     this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
