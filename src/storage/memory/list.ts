@@ -301,6 +301,7 @@ function distinctValues(values: readonly Scalar[]): Scalar[] {
 
 /** Every choice of one value per list, the first list varying slowest. */
 function combinations(valueLists: readonly Scalar[][]): Scalar[][] {
+  if (valueLists.every(hasOneValue)) return [valueLists.map(firstValue)];
   let result: Scalar[][] = [[]];
   for (const values of valueLists) {
     if (values.length === 1) {
@@ -314,6 +315,9 @@ function combinations(valueLists: readonly Scalar[][]): Scalar[][] {
   }
   return result;
 }
+
+const hasOneValue = (values: readonly Scalar[]): boolean => values.length === 1;
+const firstValue = (values: readonly Scalar[]): Scalar => values[0]!;
 
 type RangeCondition = { field: string; op: 'lt' | 'lte' | 'gt' | 'gte'; value: Scalar };
 
