@@ -1,7 +1,7 @@
 import type { StoredRecord } from '../../ports/storage.js';
 import { copyJsonOut, freezeJson } from '../json.js';
 import type { CheckedQuery } from '../query-check.js';
-import { listKey } from './list-key.js';
+import { queryKey } from './query-key.js';
 
 /** How many decoded records the cache holds (the least recently used go first)... */
 const CAPACITY = 2_000;
@@ -10,7 +10,7 @@ const CAPACITY_CHARS = 8 * 1024 * 1024;
 
 /** How many list results (a page's ids, a total) the cache holds for the current state... */
 const RESULT_CAPACITY = 1_000;
-/** ...each of a query whose key (`listKey`) is at most this many characters, with at most this many ids. */
+/** ...each of a query whose key (`queryKey`) is at most this many characters, with at most this many ids. */
 const RESULT_MAX_KEY = 4_096;
 const RESULT_MAX_IDS = 1_000;
 
@@ -51,7 +51,7 @@ export class RecordCache {
   private readonly byCollection = new Map<string, Map<number, Entry>>();
   /** ...and in order of use, least recent first. */
   private readonly recency = new Set<Entry>();
-  /** List results by query (`listKey`), oldest first. */
+  /** List results by query (`queryKey`), oldest first. */
   private readonly results = new Map<string, ListedIds>();
   private chars = 0;
   private state = '';
@@ -117,7 +117,7 @@ export class RecordCache {
    * whatever lists are asked for.
    */
   listed(collection: string, query: CheckedQuery, compute: () => ListedIds): ListedIds {
-    const key = listKey(collection, query);
+    const key = queryKey(collection, query);
     if (key === null) return compute();
     const kept = this.results.get(key);
     if (kept !== undefined) return kept;

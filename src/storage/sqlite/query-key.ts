@@ -7,7 +7,7 @@ import type { CheckedQuery } from '../query-check.js';
  * ends with `;`, an operator with `(` — so no two queries share one, and 1 differs from '1'. Null for a value of
  * another kind (not kept). Far cheaper than building the query's SQL, which a kept list then needs none of.
  */
-export function listKey(collection: string, query: CheckedQuery): string | null {
+export function queryKey(collection: string, query: CheckedQuery): string | null {
   let key = `${query.offset};${query.limit ?? ''};${query.withTotal ? 't' : 'f'}${text(collection)}`;
   for (const condition of query.conditions) {
     const part = conditionKey(condition);
