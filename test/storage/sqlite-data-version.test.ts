@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { DataVersion } from '../../src/storage/sqlite/data-version.js';
+import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'quire-sqlite-version-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -84,5 +85,29 @@ describe('sqlite data version', () => {
     reader.close();
     writer.close();
     assert.ok(file);
+  });
+
+  it('lets a store tell its own writes apart from a commit by another connection landing right after them', async () => {
+    const file = path.join(folder, 'store.db');
+    const store = sqliteStorage({ path: file });
+    const other = new Database(file);
+    const first = await store.insert('posts', { title: 'one' });
+    for (let round = 0; round < 20; round++) {
+      const token = await store.changeToken();
+      await store.update('posts', first.id, { title: `round ${round}` });
+      if (round % 2 === 0) {
+        assert.equal(store.writtenSince(token)!.length, 1, 'its own write alone');
+        other.prepare("UPDATE quire_records SET data = jsonb_set(data, '$.title', 'elsewhere') WHERE id = ?").run(first.id);
+        assert.equal(store.writtenSince(token), null, 'a commit by another connection: the store cannot tell');
+        assert.equal((await store.get('posts', first.id))!.title, 'elsewhere');
+      } else {
+        other.prepare("UPDATE quire_records SET data = jsonb_set(data, '$.title', 'elsewhere') WHERE id = ?").run(first.id);
+        assert.equal(store.writtenSince(token), null, 'asked only after the other commit');
+        assert.equal((await store.list('posts', { shared: true })).items[0]!.title, 'elsewhere');
+      }
+      assert.notEqual(await store.changeToken(), token);
+    }
+    other.close();
+    await store.close();
   });
 });

@@ -77,6 +77,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const db = opened.db;
   let reader: BetterSqlite3.Database | null = null;
   let readerVersion: DataVersion | null = null;
+  let writerVersion: DataVersion | null = null;
   try {
     // Takes effect only on a database that has no tables yet: its text (and so every index) then compares by
     // UTF-16 code unit, the port's string order. An existing UTF-8 database compares by code point, which
@@ -93,10 +94,12 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
         registerFold(reader);
         // Now, while the private file's name still leads to it.
         readerVersion = DataVersion.of(reader, reader.name);
+        if (ownsConnection) writerVersion = DataVersion.of(db, reader.name);
       }
     }
   } catch (error) {
     readerVersion?.close();
+    writerVersion?.close();
     reader?.close();
     if (ownsConnection) db.close();
     throw error;
@@ -135,7 +138,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const instance = randomBytes(6).toString('base64url');
   let lastToken = { state: '', token: Promise.resolve('') };
   // A host's connection may write through quire's back: only the store's own connection can tell its writes.
-  const commits = reader && !readonly && ownsConnection ? ownCommits(db, records) : null;
+  const commits = reader && writerVersion && !readonly && ownsConnection ? ownCommits(writerVersion, records) : null;
   const outside = reader && readerVersion ? readerView(reader, readerVersion, commits) : waitingView(db, records, () => rollbacks);
 
   return {
@@ -197,6 +200,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       if (closed) return;
       closed = true;
       readerVersion?.close();
+      writerVersion?.close();
       reader?.close();
       if (ownsConnection) db.close();
     }),
@@ -295,9 +299,8 @@ const TOKENS_REMEMBERED = 64;
  * moved since; a token is noted after the first read of it, so it may stand for fewer commits than it saw (more
  * writes named, never fewer).
  */
-function ownCommits(db: BetterSqlite3.Database, records: SqliteRecords) {
+function ownCommits(othersVersion: DataVersion, records: SqliteRecords) {
   const log = new WriteLog();
-  const othersVersion = db.prepare('PRAGMA data_version').pluck();
   const tokens = new Map<string, { commit: number; others: unknown }>();
   let commit = 0;
   let others: unknown = null;
@@ -314,7 +317,7 @@ function ownCommits(db: BetterSqlite3.Database, records: SqliteRecords) {
       records.written = null;
     },
     look() {
-      others = othersVersion.get();
+      others = othersVersion.current();
     },
     knows(state: string): boolean {
       return tokens.has(state);
@@ -326,7 +329,7 @@ function ownCommits(db: BetterSqlite3.Database, records: SqliteRecords) {
     },
     since(state: string): StoredWrite[] | null {
       const noted = tokens.get(state);
-      if (!noted || othersVersion.get() !== noted.others) return null;
+      if (!noted || othersVersion.current() !== noted.others) return null;
       return log.since(noted.commit);
     },
   };
