@@ -55,10 +55,13 @@ export class DataVersion {
       length = 0;
     }
     if (this.known !== null && length === HEADER_BYTES && this.read.equals(this.seen)) return this.known;
-    const trusted = length === HEADER_BYTES && isBuilt(this.read);
-    if (trusted) this.read.copy(this.seen);
+    this.known = null;
     const version = String(this.pragma.get());
-    this.known = trusted ? version : null;
+    // Only once the pragma has answered: one that fails leaves nothing to answer from.
+    if (length === HEADER_BYTES && isBuilt(this.read)) {
+      this.read.copy(this.seen);
+      this.known = version;
+    }
     return version;
   }
 
