@@ -111,6 +111,30 @@ describe('sqlite store: the decoded-records budget', () => {
   });
 });
 
+describe('sqlite store: the order records are dropped in', () => {
+  it('drops exactly the least recently used, through any mix of reads, writes and replacements', () => {
+    const cache = new RecordCache(() => 'one state');
+    cache.check();
+    // A 1 MiB record each: the 8 MiB budget holds eight.
+    const size = 1024 * 1024;
+    let order: number[] = [];
+    let seed = 7;
+    const random = (below: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % below;
+    for (let step = 0; step < 3000; step++) {
+      const id = 1 + random(14);
+      if (random(3) === 0) {
+        cache.set('posts', { id, title: `v${step}` }, size);
+        order = [...order.filter((kept) => kept !== id), id];
+        if (order.length > 8) order = order.slice(order.length - 8);
+      } else {
+        const found = cache.get('posts', id, true);
+        assert.equal(found !== undefined, order.includes(id), `step ${step}: record ${id}`);
+        if (found) order = [...order.filter((kept) => kept !== id), id];
+      }
+    }
+  });
+});
+
 describe('sqlite store: records of several collections', () => {
   it('keeps the same id of two collections apart, and drops the least recently used of any collection first', () => {
     const cache = new RecordCache(() => 'one state');

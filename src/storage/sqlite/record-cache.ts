@@ -25,6 +25,9 @@ interface Entry {
   readonly record: StoredRecord;
   /** Length of the JSON text the record was decoded from. */
   readonly size: number;
+  /** The neighbours in order of use: moving an entry to the end changes a few links, no set. */
+  older: Entry | null;
+  newer: Entry | null;
 }
 
 /**
@@ -49,8 +52,10 @@ export interface StateWrites {
 export class RecordCache {
   /** The entries by collection and id, found without making a key... */
   private readonly byCollection = new Map<string, Map<number, Entry>>();
-  /** ...and in order of use, least recent first. */
-  private readonly recency = new Set<Entry>();
+  /** ...and in order of use, a list from the least recent (`oldest`) to the most recent. */
+  private oldest: Entry | null = null;
+  private newest: Entry | null = null;
+  private count = 0;
   /** List results by query (`queryKey`), oldest first. */
   private readonly results = new Map<string, ListedIds>();
   private chars = 0;
@@ -89,8 +94,10 @@ export class RecordCache {
   get(collection: string, id: number, shared = false): StoredRecord | undefined {
     const entry = this.byCollection.get(collection)?.get(id);
     if (entry === undefined) return undefined;
-    this.recency.delete(entry);
-    this.recency.add(entry);
+    if (entry !== this.newest) {
+      this.unlink(entry);
+      this.append(entry);
+    }
     return shared ? entry.record : copyJsonOut(entry.record);
   }
 
@@ -102,13 +109,14 @@ export class RecordCache {
     const existing = this.byCollection.get(collection)?.get(record.id);
     if (existing !== undefined) this.remove(existing);
     if (size > CAPACITY_CHARS / 4) return;
-    const entry: Entry = { collection, record: freezeJson(copyJsonOut(record)), size };
+    const entry: Entry = { collection, record: freezeJson(copyJsonOut(record)), size, older: null, newer: null };
     let entries = this.byCollection.get(collection);
     if (entries === undefined) this.byCollection.set(collection, entries = new Map());
     entries.set(record.id, entry);
-    this.recency.add(entry);
+    this.append(entry);
+    this.count++;
     this.chars += size;
-    while (this.recency.size > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.recency.values().next().value!);
+    while (this.count > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.oldest!);
   }
 
   /**
@@ -137,13 +145,33 @@ export class RecordCache {
     const entries = this.byCollection.get(entry.collection);
     entries?.delete(entry.record.id);
     if (entries?.size === 0) this.byCollection.delete(entry.collection);
-    this.recency.delete(entry);
+    this.unlink(entry);
+    this.count--;
     this.chars -= entry.size;
+  }
+
+  private append(entry: Entry): void {
+    entry.older = this.newest;
+    entry.newer = null;
+    if (this.newest === null) this.oldest = entry;
+    else this.newest.newer = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry): void {
+    if (entry.older === null) this.oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === null) this.newest = entry.older;
+    else entry.newer.older = entry.older;
+    entry.older = null;
+    entry.newer = null;
   }
 
   private clear(): void {
     this.byCollection.clear();
-    this.recency.clear();
+    this.oldest = null;
+    this.newest = null;
+    this.count = 0;
     this.results.clear();
     this.chars = 0;
   }
