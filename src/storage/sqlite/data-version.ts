@@ -31,8 +31,8 @@ export class DataVersion {
   }
 
   /**
-   * For a connection to `file` (a WAL database), opened while its `-shm` file is there: the connection keeps it
-   * there until it closes. `file` null, or a `-shm` file that cannot be opened, reads the pragma every time.
+   * For a connection to `file` (a WAL database), opened while its `-shm` file is there, once the connection has
+   * read: it then keeps that file, and the database in WAL mode (its shared lock refuses the switch), until it closes. `file` null, or a `-shm` file that cannot be opened, reads the pragma every time.
    */
   static of(connection: BetterSqlite3.Database, file: string | null): DataVersion {
     let shm: number | null = null;
