@@ -50,6 +50,33 @@ describe('memory store: partitions and indexes are told apart exactly', () => {
     }
   });
 
+  it('finds the partition asked again anew once writes have emptied, dropped or made it', async () => {
+    const indexed = createMemoryStorage();
+    const plain = createMemoryStorage({ useIndexes: false });
+    const both = async (write: (store: ReturnType<typeof createMemoryStorage>) => Promise<unknown>) => { await write(indexed); await write(plain); };
+    const where: Condition[] = [{ field: 'kind', op: 'eq', value: 'a' }, { field: 'other', op: 'eq', value: 1 }];
+    const check = async (label: string) => {
+      await sameAnswers(indexed, plain, { where, orderBy: byDate }, label);
+      await sameAnswers(indexed, plain, { where: [{ field: 'kind', op: 'eq', value: 'a' }, { field: 'other', op: 'eq', value: '1' }], orderBy: byDate }, `${label}, '1'`);
+      await sameAnswers(indexed, plain, { where, orderBy: byDate }, `${label}, again`);
+    };
+    await both((store) => store.insert('things', { id: 1, kind: 'a', other: 1, date: '2024-01-01' }));
+    await both((store) => store.insert('things', { id: 2, kind: 'a', other: '1', date: '2024-01-02' }));
+    await check('one record each');
+    await both((store) => store.remove('things', 1));
+    await both((store) => store.insert('things', { id: 3, kind: 'a', other: 1, date: '2024-01-03' }));
+    await check('the partition emptied, dropped and made anew');
+    await both((store) => store.remove('things', 3));
+    await check('the partition emptied and dropped');
+    await both((store) => store.insert('things', { id: 5, kind: 'a', other: 1, date: '2024-01-05' }));
+    await check('the partition made anew');
+    await both((store) => store.update('things', 2, { other: 1 }));
+    await check('a record moved into it');
+    await both((store) => store.insert('things', { id: 4, kind: 'a', other: 1, date: '2024-01-04' }));
+    await check('a record added to it');
+    assert.equal((await indexed.list('things', { where, withTotal: true })).total, 3);
+  });
+
   it('keeps indexes of different fields apart, however the names read when joined, and under a small LRU', async () => {
     for (const capacity of [1, 2, 16]) {
       const { indexed, plain } = await stores(capacity);

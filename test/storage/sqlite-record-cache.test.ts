@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import type { Condition, Scalar, SortKey } from '../../src/ports/storage.js';
+import type { CheckedQuery } from '../../src/storage/query-check.js';
 import { RecordCache } from '../../src/storage/sqlite/record-cache.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { seed } from '../../src/testing/conformance/support.js';
@@ -109,6 +111,30 @@ describe('sqlite store: the decoded-records budget', () => {
   });
 });
 
+describe('sqlite store: the order records are dropped in', () => {
+  it('drops exactly the least recently used, through any mix of reads, writes and replacements', () => {
+    const cache = new RecordCache(() => 'one state');
+    cache.check();
+    // A 1 MiB record each: the 8 MiB budget holds eight.
+    const size = 1024 * 1024;
+    let order: number[] = [];
+    let seed = 7;
+    const random = (below: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % below;
+    for (let step = 0; step < 3000; step++) {
+      const id = 1 + random(14);
+      if (random(3) === 0) {
+        cache.set('posts', { id, title: `v${step}` }, size);
+        order = [...order.filter((kept) => kept !== id), id];
+        if (order.length > 8) order = order.slice(order.length - 8);
+      } else {
+        const found = cache.get('posts', id, true);
+        assert.equal(found !== undefined, order.includes(id), `step ${step}: record ${id}`);
+        if (found) order = [...order.filter((kept) => kept !== id), id];
+      }
+    }
+  });
+});
+
 describe('sqlite store: records of several collections', () => {
   it('keeps the same id of two collections apart, and drops the least recently used of any collection first', () => {
     const cache = new RecordCache(() => 'one state');
@@ -162,30 +188,49 @@ describe('sqlite store: list results kept between reads', () => {
   });
 });
 
-describe('sqlite store: results kept by statement and parameters', () => {
-  it('keeps the result of each parameter list apart, however the values would read joined or typed alike', () => {
+describe('sqlite store: results kept by query', () => {
+  const query = (conditions: Condition[], orderBy: SortKey[] = []): CheckedQuery => ({ conditions, orderBy, offset: 0, limit: 10, withTotal: true, shared: false });
+  const listed = (cache: RecordCache, checked: CheckedQuery, ids: number[], collection = 'posts') => cache.listed(collection, checked, () => ({ ids, total: ids.length })).ids;
+
+  it('keeps the result of each query apart, however its values would read joined or typed alike', () => {
     let state = 'one';
     const cache = new RecordCache(() => state);
     cache.check();
-    const lists: unknown[][] = [['ab', 'c'], ['a', 'bc'], [1], ['1'], [true], ['t'], [null], ['z'], ['s1:a'], ['a', 's1:'], [0, 1], ['n0;n1;']];
-    lists.forEach((params, index) => assert.equal(cache.result('SELECT ?', params, () => index), index));
-    lists.forEach((params, index) => assert.equal(cache.result('SELECT ?', params, () => -1), index, JSON.stringify(params)));
-    assert.equal(cache.result('SELECT ? -- other', ['ab', 'c'], () => 'other'), 'other', 'another statement has its own results');
+    const eq = (field: string, value: Scalar): Condition => ({ field, op: 'eq', value });
+    const queries: CheckedQuery[] = [
+      query([eq('a', 'ab'), eq('b', 'c')]), query([eq('a', 'a'), eq('b', 'bc')]), query([eq('ab', 'c')]),
+      query([eq('n', 1)]), query([eq('n', '1')]), query([eq('n', true)]), query([eq('n', 't')]), query([eq('n', null)]), query([eq('n', 'z')]),
+      query([eq('n', 's1:a')]), query([{ field: 'n', op: 'in', values: [0, 1] }]), query([{ field: 'n', op: 'in', values: ['n0;n1;'] }]),
+      query([{ field: 'n', op: 'in', values: [0, 1] }, eq('m', 1)]), query([{ field: 'n', op: 'in', values: [0] }, { field: 'n', op: 'in', values: [1] }]),
+      query([{ field: 'n', op: 'notIn', values: [0, 1] }]), query([{ field: 'n', op: 'containsAny', values: [0, 1] }]),
+      query([{ op: 'or', conditions: [eq('a', 1), eq('b', 2)] }]), query([{ op: 'and', conditions: [eq('a', 1), eq('b', 2)] }]), query([eq('a', 1), eq('b', 2)]),
+      query([{ op: 'not', condition: eq('a', 1) }]), query([{ field: 'a', op: 'ne', value: 1 }]), query([{ field: 'a', op: 'textContains', value: 'x' }]),
+      query([], [{ field: 'date', direction: 'asc' }]), query([], [{ field: 'date', direction: 'desc' }]), query([], [{ rank: [eq('a', 1)] }]),
+      query([], [{ field: 'date', direction: 'desc' }, { field: 'id', direction: 'desc' }]), query([]),
+      { ...query([]), offset: 10 }, { ...query([]), limit: null }, { ...query([]), limit: 1 }, { ...query([]), withTotal: false },
+    ];
+    queries.forEach((checked, index) => assert.deepEqual(listed(cache, checked, [index]), [index]));
+    queries.forEach((checked, index) => assert.deepEqual(listed(cache, checked, [-1]), [index], JSON.stringify(checked)));
+    assert.deepEqual(listed(cache, { ...queries[0]!, shared: true }, [-1]), [0], 'a shared list selects the same ids');
+    assert.deepEqual(listed(cache, queries[0]!, [-2], 'pages'), [-2], 'another collection has its own results');
     let computed = 0;
-    assert.equal(cache.result('SELECT ?', [{ not: 'a scalar' }], () => ++computed), 1);
-    assert.equal(cache.result('SELECT ?', [{ not: 'a scalar' }], () => ++computed), 2, 'a value of another kind is never kept');
+    const odd = query([eq('a', { not: 'a scalar' } as unknown as Scalar)]);
+    assert.deepEqual(listed(cache, odd, [++computed]), [1]);
+    assert.deepEqual(listed(cache, odd, [++computed]), [2], 'a value of another kind is never kept');
     state = 'two';
     cache.check();
-    assert.equal(cache.result('SELECT ?', ['ab', 'c'], () => 'anew'), 'anew', 'a new state of the data computes anew');
+    assert.deepEqual(listed(cache, queries[0]!, [-3]), [-3], 'a new state of the data computes anew');
   });
 
   it('keeps at most its capacity of results', () => {
     const cache = new RecordCache(() => 'one');
     cache.check();
-    for (let index = 0; index < 1_500; index++) cache.result(`SELECT ${index % 7}`, [index], () => index);
+    const numbered = (index: number) => query([{ field: 'n', op: 'eq', value: index }]);
+    for (let index = 0; index < 1_500; index++) listed(cache, numbered(index), [index]);
     let kept = 0;
-    for (let index = 0; index < 1_500; index++) if (cache.result(`SELECT ${index % 7}`, [index], () => -1) === index) kept++;
-    assert.ok(kept > 0 && kept <= 1_000, `kept ${kept}`);
+    // Newest first: a lookup that misses keeps its own result, dropping the oldest.
+    for (let index = 1_499; index >= 0; index--) if (listed(cache, numbered(index), [-1])[0] === index) kept++;
+    assert.equal(kept, 1_000, 'the most recent results are kept, up to the capacity');
   });
 
   it('lists by the values asked, 1 and "1" apart', async () => {

@@ -79,7 +79,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         const { rows, total } = engine.list(collection, query);
         // Rows are frozen (values.ts): a reader that only reads may share them. `rows` is the list's own array.
         const items = query?.shared === true ? rows : rows.map(copyJsonOut);
-        return { items, ...(total === undefined ? {} : { total }) };
+        return total === undefined ? { items } : { items, total };
       },
     };
   }

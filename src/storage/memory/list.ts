@@ -75,7 +75,7 @@ export function listRows(collection: Collection, query: NormalizedQuery, useInde
   const overlapping = member !== null && member.elements.length > 1;
 
   const byId = memberTests(collection, residual);
-  const rest = residual.filter((condition) => !byId.answered.has(condition));
+  const rest = byId.answered.size === 0 ? residual : residual.filter((condition) => !byId.answered.has(condition));
   if (!order) {
     const rows: StoredRecord[] = [];
     const seen = new Set<number>();
@@ -159,10 +159,6 @@ function walkInOrder(
 ): ListOutcome {
   const { offset, limit, withTotal } = query;
   const rows: StoredRecord[] = [];
-  const fetch = (entry: IndexEntry): StoredRecord => {
-    plan.examined++;
-    return collection.get(entry.id)!;
-  };
 
   if (residual.length === 0 && holds === everyId && !overlapping) {
     let total = 0;
@@ -179,7 +175,8 @@ function walkInOrder(
       let skipped = 0;
       for (const entry of mergeSlices(slices, direction)) {
         if (skipped < offset) { skipped++; continue; }
-        rows.push(fetch(entry));
+        plan.examined++;
+        rows.push(collection.get(entry.id)!);
         if (rows.length >= limit) break;
       }
     }
@@ -195,7 +192,8 @@ function walkInOrder(
       if (entry.id === previous) continue;
       previous = entry.id;
       if (!holds(entry.id)) continue;
-      const row = fetch(entry);
+      plan.examined++;
+      const row = collection.get(entry.id)!;
       if (!matches(row)) continue;
       matched++;
       if (matched > offset && rows.length < limit) rows.push(row);
@@ -301,6 +299,7 @@ function distinctValues(values: readonly Scalar[]): Scalar[] {
 
 /** Every choice of one value per list, the first list varying slowest. */
 function combinations(valueLists: readonly Scalar[][]): Scalar[][] {
+  if (valueLists.every(hasOneValue)) return [valueLists.map(firstValue)];
   let result: Scalar[][] = [[]];
   for (const values of valueLists) {
     if (values.length === 1) {
@@ -314,6 +313,9 @@ function combinations(valueLists: readonly Scalar[][]): Scalar[][] {
   }
   return result;
 }
+
+const hasOneValue = (values: readonly Scalar[]): boolean => values.length === 1;
+const firstValue = (values: readonly Scalar[]): Scalar => values[0]!;
 
 type RangeCondition = { field: string; op: 'lt' | 'lte' | 'gt' | 'gte'; value: Scalar };
 

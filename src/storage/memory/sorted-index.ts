@@ -34,6 +34,12 @@ export class SortedIndex {
   readonly orderField: string;
   readonly memberField: string | null;
   private readonly partitions = new Map<string, IndexEntry[]>();
+  /**
+   * Moves whenever a partition is made or dropped (its entries change in place), so the partition found last
+   * is found again for the same values without making their key: lists ask for the same one again and again.
+   */
+  private layout = 0;
+  private lastFound: { values: readonly Scalar[]; entries: IndexEntry[]; layout: number } | null = null;
 
   constructor(equalityFields: readonly string[], orderField: string, rows: Iterable<Row>, memberField: string | null = null) {
     this.equalityFields = [...equalityFields];
@@ -57,7 +63,11 @@ export class SortedIndex {
    * followed by the element when the index has a member field).
    */
   partition(values: readonly Scalar[]): readonly IndexEntry[] | undefined {
-    return this.partitions.get(partitionKey(values));
+    const last = this.lastFound;
+    if (last !== null && last.layout === this.layout && sameValues(last.values, values)) return last.entries;
+    const entries = this.partitions.get(partitionKey(values));
+    this.lastFound = entries === undefined ? null : { values: [...values], entries, layout: this.layout };
+    return entries;
   }
 
   add(row: Row): void {
@@ -76,7 +86,10 @@ export class SortedIndex {
       const position = lowerBound(entries, (candidate) => compareEntries(candidate, entry) >= 0);
       const found = entries[position];
       if (found && found.id === entry.id) entries.splice(position, 1);
-      if (entries.length === 0) this.partitions.delete(key);
+      if (entries.length === 0) {
+        this.partitions.delete(key);
+        this.layout++;
+      }
     }
   }
 
@@ -111,9 +124,17 @@ export class SortedIndex {
     if (!entries) {
       entries = [];
       this.partitions.set(key, entries);
+      this.layout++;
     }
     return entries;
   }
+}
+
+/** The same values in the same order, so the same partition key (`===` tells 1 from '1'). */
+function sameValues(a: readonly Scalar[], b: readonly Scalar[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** Arrays and objects get a key no query value can produce, so equality conditions never select them. */

@@ -28,9 +28,18 @@ export function isRecordId(id: unknown): id is RecordId {
 
 /** The reading half of the port over a session: queries are checked, unknown ids find nothing. */
 export function readOperations(session: Pick<RecordSession, 'get' | 'list'>): Pick<StoragePort, 'get' | 'list'> {
+  // The session's own promise is handed on: an async wrapper would wait on it, two more turns per read.
   return {
-    get: async (collection, id) => (isRecordId(id) ? session.get(collection, id) : null),
-    list: async (collection, query?: ListQuery) => session.list(collection, checkQuery(query)),
+    get: (collection, id) => (isRecordId(id) ? session.get(collection, id) : Promise.resolve(null)),
+    list: (collection, query?: ListQuery) => {
+      let checked: CheckedQuery;
+      try {
+        checked = checkQuery(query);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return session.list(collection, checked);
+    },
   };
 }
 

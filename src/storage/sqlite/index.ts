@@ -8,6 +8,7 @@ import { checkQuery } from '../query-check.js';
 import { foldText } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle, writeOperations } from '../sql/session.js';
 import { forgetPrivateFile, openReader, openWriter } from './connections.js';
+import { DataVersion } from './data-version.js';
 import { FOLD_FUNCTION } from './dialect.js';
 import { migrate, refuseForeignDatabase, requireCurrentSchema, schemaVersion } from './migrate.js';
 import { MIGRATIONS } from './schema.js';
@@ -75,6 +76,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const opened = 'database' in options ? { db: options.database as BetterSqlite3.Database, privateFile: null } : openWriter(options.path, busyTimeoutMs, readonly);
   const db = opened.db;
   let reader: BetterSqlite3.Database | null = null;
+  let readerVersion: DataVersion | null = null;
+  let writerVersion: DataVersion | null = null;
   try {
     // Takes effect only on a database that has no tables yet: its text (and so every index) then compares by
     // UTF-16 code unit, the port's string order. An existing UTF-8 database compares by code point, which
@@ -87,9 +90,16 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     } else {
       migrate(db);
       reader = openReader(db, busyTimeoutMs);
-      if (reader) registerFold(reader);
+      if (reader) {
+        registerFold(reader);
+        // Now, while the private file's name still leads to it.
+        readerVersion = DataVersion.of(reader, reader.name);
+        if (ownsConnection) writerVersion = DataVersion.of(db, reader.name);
+      }
     }
   } catch (error) {
+    readerVersion?.close();
+    writerVersion?.close();
     reader?.close();
     if (ownsConnection) db.close();
     throw error;
@@ -128,8 +138,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const instance = randomBytes(6).toString('base64url');
   let lastToken = { state: '', token: Promise.resolve('') };
   // A host's connection may write through quire's back: only the store's own connection can tell its writes.
-  const commits = reader && !readonly && ownsConnection ? ownCommits(db, records) : null;
-  const outside = reader ? readerView(reader, commits) : waitingView(db, records, () => rollbacks);
+  const commits = reader && writerVersion && !readonly && ownsConnection ? ownCommits(writerVersion, records) : null;
+  const outside = reader && readerVersion ? readerView(reader, readerVersion, commits) : waitingView(db, records, () => rollbacks);
 
   return {
     database: db,
@@ -163,14 +173,18 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       // Read at once where the view can (no transaction to wait for): one promise, no further turns.
       let state: string | Promise<string>;
       try {
-        // Commits by others are looked for before the state is read: one landing between the two is told as unknown.
-        commits?.look();
         state = outside.state();
+        if (commits && typeof state === 'string' && !commits.knows(state)) {
+          // Commits by others are looked for before the state noted is read: one landing between the two is told
+          // as unknown. A state already noted was noted that way when first seen.
+          commits.look();
+          state = outside.state() as string;
+          commits.seen(state);
+        }
       } catch (error) {
         return Promise.reject(error);
       }
       if (typeof state !== 'string') return state.then((settled) => `${instance}.${settled}`);
-      commits?.seen(state);
       // The same state answers the same settled promise: no new token string or promise while nothing changes.
       if (state !== lastToken.state) lastToken = { state, token: Promise.resolve(`${instance}.${state}`) };
       return lastToken.token;
@@ -185,6 +199,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     close: () => writeLock.run(() => {
       if (closed) return;
       closed = true;
+      readerVersion?.close();
+      writerVersion?.close();
       reader?.close();
       if (ownsConnection) db.close();
     }),
@@ -207,22 +223,21 @@ interface OutsideView {
  * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
  * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
  */
-function readerView(reader: BetterSqlite3.Database, commits: OwnCommits | null): OutsideView {
-  const state = reader.prepare('PRAGMA data_version').pluck();
+function readerView(reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null): OutsideView {
+  const state = () => version.current();
   // Where the store tells its own writes, its decoded records outlive them, but for those written.
   const records = new SqliteRecords(reader, commits && {
     noted: () => {
       commits.look();
-      const now = String(state.get());
+      const now = state();
       commits.seen(now);
       return now;
     },
     since: (before) => commits.since(before),
-  });
-  const dataVersion = reader.prepare('PRAGMA data_version').pluck();
+  }, state);
   return {
     reads: readOperations(sqliteSession(reader, records, () => {})),
-    state: () => String(dataVersion.get()),
+    state,
     during: (transaction) => transaction(),
   };
 }
@@ -284,9 +299,8 @@ const TOKENS_REMEMBERED = 64;
  * moved since; a token is noted after the first read of it, so it may stand for fewer commits than it saw (more
  * writes named, never fewer).
  */
-function ownCommits(db: BetterSqlite3.Database, records: SqliteRecords) {
+function ownCommits(othersVersion: DataVersion, records: SqliteRecords) {
   const log = new WriteLog();
-  const othersVersion = db.prepare('PRAGMA data_version').pluck();
   const tokens = new Map<string, { commit: number; others: unknown }>();
   let commit = 0;
   let others: unknown = null;
@@ -303,7 +317,10 @@ function ownCommits(db: BetterSqlite3.Database, records: SqliteRecords) {
       records.written = null;
     },
     look() {
-      others = othersVersion.get();
+      others = othersVersion.current();
+    },
+    knows(state: string): boolean {
+      return tokens.has(state);
     },
     seen(state: string) {
       if (tokens.has(state)) return;
@@ -312,7 +329,7 @@ function ownCommits(db: BetterSqlite3.Database, records: SqliteRecords) {
     },
     since(state: string): StoredWrite[] | null {
       const noted = tokens.get(state);
-      if (!noted || othersVersion.get() !== noted.others) return null;
+      if (!noted || othersVersion.current() !== noted.others) return null;
       return log.since(noted.commit);
     },
   };

@@ -1,22 +1,33 @@
 import type { StoredRecord } from '../../ports/storage.js';
 import { copyJsonOut, freezeJson } from '../json.js';
+import type { CheckedQuery } from '../query-check.js';
+import { queryKey } from './query-key.js';
 
 /** How many decoded records the cache holds (the least recently used go first)... */
 const CAPACITY = 2_000;
 /** ...and how much stored JSON text they may come from in all, so a few very large records cannot fill memory. */
 const CAPACITY_CHARS = 8 * 1024 * 1024;
 
-/** How many query results (a page's ids, a total) the cache holds for the current state... */
+/** How many list results (a page's ids, a total) the cache holds for the current state... */
 const RESULT_CAPACITY = 1_000;
-/** ...each from a statement and parameters of at most this many characters, with at most this many ids. */
+/** ...each of a query whose key (`queryKey`) is at most this many characters, with at most this many ids. */
 const RESULT_MAX_KEY = 4_096;
 const RESULT_MAX_IDS = 1_000;
+
+/** What a list query selects: its page's ids and, when asked, the total. */
+export interface ListedIds {
+  readonly ids: readonly number[];
+  readonly total?: number;
+}
 
 interface Entry {
   readonly collection: string;
   readonly record: StoredRecord;
   /** Length of the JSON text the record was decoded from. */
   readonly size: number;
+  /** The neighbours in order of use: moving an entry to the end changes a few links, no set. */
+  older: Entry | null;
+  newer: Entry | null;
 }
 
 /**
@@ -25,8 +36,9 @@ interface Entry {
  * again and again. Every entry belongs to one state of the data, told by `PRAGMA data_version` (commits by
  * other connections) and `total_changes()` (this connection's writes, inside transactions too); the store
  * calls `forget` when it rolls changes back. When the state moves, the whole cache is dropped. Records are
- * handed out as copies, as the port requires, or as they are kept (frozen) to a list asked `shared`. The results of list statements (a page's ids, a total) are kept
- * the same way: in one state of the data the same statement with the same parameters answers the same.
+ * handed out as copies, as the port requires, or as they are kept (frozen) to a list asked `shared`. The results of
+ * list queries (a page's ids, a total) are kept the same way: in one state of the data the same query answers the
+ * same.
  */
 /**
  * What the store tells of the writes between states: `noted` reads the state again once it moved (noting it, to be
@@ -40,11 +52,12 @@ export interface StateWrites {
 export class RecordCache {
   /** The entries by collection and id, found without making a key... */
   private readonly byCollection = new Map<string, Map<number, Entry>>();
-  /** ...and in order of use, least recent first. */
-  private readonly recency = new Set<Entry>();
-  /** Results by statement, then by parameters (`parametersKey`): the statement's text is hashed once per lookup. */
-  private readonly results = new Map<string, Map<string, unknown>>();
-  private resultCount = 0;
+  /** ...and in order of use, a list from the least recent (`oldest`) to the most recent. */
+  private oldest: Entry | null = null;
+  private newest: Entry | null = null;
+  private count = 0;
+  /** List results by query (`queryKey`), oldest first. */
+  private readonly results = new Map<string, ListedIds>();
   private chars = 0;
   private state = '';
 
@@ -62,7 +75,6 @@ export class RecordCache {
       const written = this.state === '' ? null : this.writes.since(this.state);
       if (written !== null) {
         this.results.clear();
-        this.resultCount = 0;
         for (const { collection, id } of written) {
           const entry = this.byCollection.get(collection)?.get(id);
           if (entry !== undefined) this.remove(entry);
@@ -82,8 +94,10 @@ export class RecordCache {
   get(collection: string, id: number, shared = false): StoredRecord | undefined {
     const entry = this.byCollection.get(collection)?.get(id);
     if (entry === undefined) return undefined;
-    this.recency.delete(entry);
-    this.recency.add(entry);
+    if (entry !== this.newest) {
+      this.unlink(entry);
+      this.append(entry);
+    }
     return shared ? entry.record : copyJsonOut(entry.record);
   }
 
@@ -95,40 +109,31 @@ export class RecordCache {
     const existing = this.byCollection.get(collection)?.get(record.id);
     if (existing !== undefined) this.remove(existing);
     if (size > CAPACITY_CHARS / 4) return;
-    const entry: Entry = { collection, record: freezeJson(copyJsonOut(record)), size };
+    const entry: Entry = { collection, record: freezeJson(copyJsonOut(record)), size, older: null, newer: null };
     let entries = this.byCollection.get(collection);
     if (entries === undefined) this.byCollection.set(collection, entries = new Map());
     entries.set(record.id, entry);
-    this.recency.add(entry);
+    this.append(entry);
+    this.count++;
     this.chars += size;
-    while (this.recency.size > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.recency.values().next().value!);
+    while (this.count > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.oldest!);
   }
 
   /**
-   * The result of a read-only statement with these parameters in the current state (call `check` first), computed
-   * once: a page's ids or a total. The result is shared, so callers must not change it. Long statements (long
-   * id lists, searches) and long results are not kept, so the cache stays small whatever lists are asked for.
+   * What `query` lists in the current state (call `check` first), computed once. The result is shared, so callers
+   * must not change it. Long queries (long id lists) and long results are not kept, so the cache stays small
+   * whatever lists are asked for.
    */
-  result<T>(sql: string, params: readonly unknown[], compute: () => T): T {
-    const bound = parametersKey(params);
-    if (bound === null) return compute();
-    let bySql = this.results.get(sql);
-    const kept = bySql?.get(bound);
-    if (kept !== undefined) return kept as T;
+  listed(collection: string, query: CheckedQuery, compute: () => ListedIds): ListedIds {
+    const key = queryKey(collection, query);
+    if (key === null) return compute();
+    const kept = this.results.get(key);
+    if (kept !== undefined) return kept;
     const value = compute();
-    if (value === undefined || sql.length + bound.length > RESULT_MAX_KEY || (Array.isArray(value) && value.length > RESULT_MAX_IDS)) return value;
-    if (bySql === undefined) this.results.set(sql, bySql = new Map());
-    bySql.set(bound, value);
-    if (++this.resultCount > RESULT_CAPACITY) this.dropOldestResult();
+    if (key.length > RESULT_MAX_KEY || value.ids.length > RESULT_MAX_IDS) return value;
+    this.results.set(key, value);
+    if (this.results.size > RESULT_CAPACITY) this.results.delete(this.results.keys().next().value!);
     return value;
-  }
-
-  /** Drops the first result kept of the statement first kept (close to the oldest overall). */
-  private dropOldestResult(): void {
-    const [sql, bySql] = this.results.entries().next().value!;
-    bySql.delete(bySql.keys().next().value!);
-    if (bySql.size === 0) this.results.delete(sql);
-    this.resultCount--;
   }
 
   forget(): void {
@@ -140,35 +145,34 @@ export class RecordCache {
     const entries = this.byCollection.get(entry.collection);
     entries?.delete(entry.record.id);
     if (entries?.size === 0) this.byCollection.delete(entry.collection);
-    this.recency.delete(entry);
+    this.unlink(entry);
+    this.count--;
     this.chars -= entry.size;
+  }
+
+  private append(entry: Entry): void {
+    entry.older = this.newest;
+    entry.newer = null;
+    if (this.newest === null) this.oldest = entry;
+    else this.newest.newer = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry): void {
+    if (entry.older === null) this.oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === null) this.newest = entry.older;
+    else entry.newer.older = entry.older;
+    entry.older = null;
+    entry.newer = null;
   }
 
   private clear(): void {
     this.byCollection.clear();
-    this.recency.clear();
+    this.oldest = null;
+    this.newest = null;
+    this.count = 0;
     this.results.clear();
-    this.resultCount = 0;
     this.chars = 0;
   }
-}
-
-/**
- * The bound values as a key: each value's part ends where it says (a string gives its length), so no two lists
- * share one, and 1 differs from '1'. Null for a value of another kind (not kept). Cheaper than `JSON.stringify`.
- */
-function parametersKey(values: readonly unknown[]): string | null {
-  let key = '';
-  for (let index = 0; index < values.length; index++) {
-    const value = values[index];
-    switch (typeof value) {
-      case 'string': key += `s${value.length}:${value}`; break;
-      case 'number': key += `n${value};`; break;
-      case 'boolean': key += value ? 't' : 'f'; break;
-      default:
-        if (value !== null) return null;
-        key += 'z';
-    }
-  }
-  return key;
 }

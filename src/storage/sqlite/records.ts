@@ -13,7 +13,7 @@ import type { RecordSession } from '../sql/session.js';
 import { COUNTS_TABLE, MEMBERS_TABLE, sqliteDialect } from './dialect.js';
 import type { MemberList } from '../sql/member-lists.js';
 import { memberList } from '../sql/member-lists.js';
-import { RecordCache, type StateWrites } from './record-cache.js';
+import { type ListedIds, RecordCache, type StateWrites } from './record-cache.js';
 import { NamedParams, StatementCache } from './statements.js';
 import { TextIndex } from './text-index.js';
 
@@ -34,13 +34,14 @@ export class SqliteRecords {
   /** The writes made since the store last took them (`writtenSince`); null while no one notes them. */
   written: StoredWrite[] | null = null;
 
-  constructor(private readonly db: BetterSqlite3.Database, writes: StateWrites | null = null) {
+  /** `readState`: the `PRAGMA data_version` of a read-only connection, where the store reads it its own way. */
+  constructor(private readonly db: BetterSqlite3.Database, writes: StateWrites | null = null, readState?: () => string) {
     this.statements = new StatementCache(db);
     const dataVersion = db.prepare('PRAGMA data_version').pluck();
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     // A read-only connection makes no changes of its own: commits by others are all its state can miss.
     this.cache = new RecordCache(db.readonly
-      ? () => String(dataVersion.get() as number)
+      ? readState ?? (() => String(dataVersion.get() as number))
       : () => `${dataVersion.get() as number}.${totalChanges.get() as number}`, writes);
     this.text = new TextIndex(this.statements);
     this.insert = atomically(db, (collection, record) => this.insertNow(collection, record));
@@ -64,40 +65,47 @@ export class SqliteRecords {
     this.text.beforeRead(query.conditions);
     // Once for the whole list: its statements run at once, so the state cannot move between them.
     this.cache.check();
+    const listed = this.cache.listed(collection, query, () => this.select(collection, query));
+    const items = listed.ids.length === 0 ? [] : this.recordsOf(collection, listed.ids, query.shared);
+    return query.withTotal ? { items, total: listed.total! } : { items };
+  }
+
+  /** The ids of a list's page and, when asked, its total, read by SQL. */
+  private select(collection: string, query: CheckedQuery): ListedIds {
     const byMembers = memberList(query.conditions, query.orderBy);
-    if (byMembers) return this.listByMembers(collection, query, byMembers);
+    if (byMembers) return this.selectByMembers(collection, query, byMembers);
     const params = new NamedParams();
     const from = this.recordFrom(collection, query, params);
-    let items: StoredRecord[] = [];
+    let ids: number[] = [];
     if (query.limit !== 0) {
       const page = `ORDER BY ${compileOrder(sqliteDialect, query.orderBy, params)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
-      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params, query.shared);
+      ids = this.ids(`SELECT r.id ${from} ${page}`, params);
     }
-    if (!query.withTotal) return { items };
+    if (!query.withTotal) return { ids };
     const counted = countedSelection(query.conditions);
-    if (counted) return { items, total: this.countedTotal(collection, counted) };
-    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params) };
+    if (counted) return { ids, total: this.countedTotal(collection, counted) };
+    return { ids, total: this.total(`SELECT count(*) AS total ${from}`, params) };
   }
 
   /**
    * A list of one term's records (sql/member-lists.ts): the members index gives the order and, when it answers
    * every condition, the total; the records joined to it are checked against the other conditions.
    */
-  private listByMembers(collection: string, query: CheckedQuery, plan: MemberList): ListResult {
+  private selectByMembers(collection: string, query: CheckedQuery, plan: MemberList): ListedIds {
     const params = new NamedParams();
     const from = this.memberFrom(collection, plan, params);
-    let items: StoredRecord[] = [];
+    let ids: number[] = [];
     if (query.limit !== 0) {
       const page = `ORDER BY ${memberOrder(plan)} LIMIT ${params.add(query.limit ?? -1)} OFFSET ${params.add(query.offset)}`;
-      items = this.readPage(collection, `SELECT r.id ${from} ${page}`, params, query.shared);
+      ids = this.ids(`SELECT r.id ${from} ${page}`, params);
     }
-    if (!query.withTotal) return { items };
+    if (!query.withTotal) return { ids };
     if (plan.countable) {
       const counting = new NamedParams();
       const sql = `SELECT count(*) AS total FROM ${MEMBERS_TABLE} m WHERE ${membersWhere(collection, plan, counting)}`;
-      return { items, total: this.total(sql, counting) };
+      return { ids, total: this.total(sql, counting) };
     }
-    return { items, total: this.total(`SELECT count(*) AS total ${from}`, params) };
+    return { ids, total: this.total(`SELECT count(*) AS total ${from}`, params) };
   }
 
   private recordFrom(collection: string, query: CheckedQuery, params: NamedParams): string {
@@ -110,15 +118,20 @@ export class SqliteRecords {
       + `AND r.collection = ${params.add(collection)} AND ${compileWhere(sqliteDialect, plan.rest, params)}`;
   }
 
-  /**
-   * The records of a page: its ids from `sql`, each record from the cache or, for those it lacks, read in one
-   * more statement.
-   */
-  private readPage(collection: string, sql: string, params: NamedParams, shared: boolean): StoredRecord[] {
-    const ids = this.cache.result(sql, params.ordered, () => this.statements.get(sql).pluck().all(params.values) as number[]);
-    const items: (StoredRecord | undefined)[] = ids.map((id) => this.cache.get(collection, id, shared));
-    const missing = ids.filter((_, index) => items[index] === undefined);
-    if (missing.length === 0) return items as StoredRecord[];
+  private ids(sql: string, params: NamedParams): number[] {
+    return this.statements.get(sql).pluck().all(params.values) as number[];
+  }
+
+  /** The records of a page: each from the cache or, for those it lacks, read in one more statement. */
+  private recordsOf(collection: string, ids: readonly number[], shared: boolean): StoredRecord[] {
+    const items: (StoredRecord | undefined)[] = [];
+    let missing: number[] | null = null;
+    for (let index = 0; index < ids.length; index++) {
+      const record = this.cache.get(collection, ids[index]!, shared);
+      if (record === undefined) (missing ??= []).push(ids[index]!);
+      items.push(record);
+    }
+    if (missing === null) return items as StoredRecord[];
     const rows = this.statements.get('SELECT id, json(data) AS data FROM quire_records WHERE collection = ? AND id IN (SELECT value FROM json_each(?))')
       .all(collection, JSON.stringify(missing)) as DataRow[];
     const read = new Map<number, StoredRecord>();
@@ -127,7 +140,8 @@ export class SqliteRecords {
       this.cache.set(collection, record, row.data.length);
       read.set(row.id, record);
     }
-    return ids.map((id, index) => items[index] ?? read.get(id)!);
+    for (let index = 0; index < ids.length; index++) items[index] ??= read.get(ids[index]!)!;
+    return items as StoredRecord[];
   }
 
   /** A total read from the counts table (see sql/counts.ts). */
@@ -142,9 +156,8 @@ export class SqliteRecords {
     return this.total(sql, params);
   }
 
-  /** A `total` read by `sql`, kept for the current state of the data like a page's ids (`list` checked it). */
   private total(sql: string, params: NamedParams): number {
-    return this.cache.result(sql, params.ordered, () => (this.statements.get(sql).get(params.values) as { total: number }).total);
+    return (this.statements.get(sql).get(params.values) as { total: number }).total;
   }
 
   /** Runs a raw `EXPLAIN QUERY PLAN` for a list's page (for tests and tuning). */
