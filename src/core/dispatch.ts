@@ -20,9 +20,9 @@
 import { isThenable, RequestChangeToken, type Authenticator } from './caller.js';
 import { bodyTooLarge, emptyBodyOf, parseBody, type ParsedBody } from './body.js';
 import type { FragmentCache } from './cache/fragments.js';
-import type { Generations } from './cache/generation.js';
+import type { Generation, Generations } from './cache/generation.js';
 import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } from './cache/policy.js';
-import { keptAnswer, keptReply, replyRequest, replyWith } from './cache/reply.js';
+import { keptAnswer, keptReply, replyFresh, replyRequest, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { HandlerResult, Principal, RequestContext, Services } from './context.js';
 import { EncodedJson, responseWithBody } from './encode.js';
@@ -136,9 +136,10 @@ export class Dispatcher implements RouteSteps {
 
     const kept = keptRoute(this.options.registry, request, incoming, body);
     const { responseCache, generations, registry } = this.options;
-    const hit = kept && keptReply(responseCache, generations?.known(settings, registry.routes.length, token), kept, request, incoming, user, site);
+    const generation = kept ? generations?.known(settings, registry.routes.length, token) : undefined;
+    const hit = kept && keptReply(responseCache, generation, kept, request, incoming, user, site);
     if (hit) return hit;
-    if (kept) return this.#throughCache(kept, request, incoming, body, user, site, settings, token);
+    if (kept) return this.#throughCache(kept, request, incoming, body, user, site, settings, token, generation);
     return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
   }
 
@@ -155,24 +156,26 @@ export class Dispatcher implements RouteSteps {
    */
   async #throughCache(
     route: Route, request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings,
-    token: string | undefined,
+    token: string | undefined, known: Generation | null | undefined,
   ): Promise<CmsResponse> {
     const { responseCache: cache, fragments, generations, registry } = this.options;
-    const generation = generations && (cache || fragments) ? await generations.current(settings, registry.routes.length, token) : null;
+    const generation = generations && (cache || fragments)
+      ? known !== undefined ? known : await generations.current(settings, registry.routes.length, token)
+      : null;
     const key = cache && generation
       ? answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user })
       : null;
-    const reply = replyRequest(incoming, user);
     const kept = key === null ? undefined : cache!.get(key, generation!);
-    if (kept) return replyWith(kept, reply);
+    if (kept) return replyWith(kept, replyRequest(incoming, user));
     const tracker = new KeepTracker(registry);
     const scope = fragmentScope(fragments, generation, incoming, site, user, tracker, generations?.sources.changeToken);
     const asGet = Object.assign(routeCall(request, incoming, body, user, site, token), { method: 'GET', headers: tracker.watch(incoming.headers) });
     const answer = await this.#answer(asGet, incoming, tracker, scope);
     if (!tracker.keep) return this.#respond(answer, incoming, site, user);
     const computed = keptAnswer(answer.status, answerHeaders(site, this.options.headerPrefix, incoming.jsonp, answer.headers), answer.body);
-    if (key !== null) cache!.set(key, generation!, computed);
-    return replyWith(computed, reply, { body: answer.body });
+    if (key === null) return replyFresh(computed, incoming, user, answer.body);
+    cache!.set(key, generation!, computed);
+    return replyWith(computed, replyRequest(incoming, user), { body: answer.body });
   }
 
   /**
@@ -241,11 +244,15 @@ export class Dispatcher implements RouteSteps {
     return isThenable(found) ? Promise.resolve(found).then((principal) => principal ?? null) : found ?? null;
   }
 
-  async #run(call: RouteCall): Promise<Outcome> {
+  #run(call: RouteCall): Promise<Outcome> {
     const found = this.options.registry.match(call.method, call.path);
     // Long lists (a large batch) are checked in turns; every other request in one go, without waiting.
-    const prepared = found && hasListsInTurns(found.endpoint) ? await this.#prepareInTurns(call, found) : this.prepare(call, found);
-    return prepared.match ? this.execute(prepared, prepared.error) : errorOutcome(prepared.error);
+    if (found && hasListsInTurns(found.endpoint)) return this.#prepareInTurns(call, found).then((prepared) => this.#outcome(prepared));
+    return this.#outcome(this.prepare(call, found));
+  }
+
+  #outcome(prepared: Prepared): Promise<Outcome> {
+    return prepared.match ? this.execute(prepared, prepared.error) : Promise.resolve(errorOutcome(prepared.error));
   }
 
   /** Match, validate and sanitise; permission and handler are not run. */
@@ -361,6 +368,7 @@ function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, us
     method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
     user, origin: 'http', site,
   };
+  if (incoming.queryText !== null) call.queryText = incoming.queryText;
   if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
   if (changeToken !== undefined) call.changeToken = changeToken;
   return call;

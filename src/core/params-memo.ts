@@ -21,8 +21,6 @@ const MAX_KEPT_QUERIES = 256;
 const MAX_KEPT_PARAMS = 2048;
 
 const parsedTexts = new Map<string, ParamMap>();
-/** The text of each query handed out from a kept parse: only those have parameters kept, keyed by it. */
-const textOf = new WeakMap<ParamMap, string>();
 
 /** A query string parsed; a copy of the kept parse when the same (short) text was parsed lately. */
 export function parsedQuery(text: string): ParamMap {
@@ -32,9 +30,7 @@ export function parsedQuery(text: string): ParamMap {
     if (parsedTexts.size >= MAX_KEPT_QUERIES) parsedTexts.clear();
     parsedTexts.set(text, (found = parseQueryString(text)));
   }
-  const copy = copyTree(found) as ParamMap;
-  textOf.set(copy, text);
-  return copy;
+  return copyTree(found) as ParamMap;
 }
 
 /** The parameters of a request, as the request context reads them. */
@@ -145,9 +141,9 @@ export interface KeptKey {
   readonly query: string;
 }
 
-export function keptParamsKey(query: ParamMap, urlParams: Readonly<Record<string, string>>): KeptKey | null {
-  const text = textOf.get(query);
-  if (text === undefined) return null;
+/** `text`: the query string the request's query was parsed from (`parsedQuery`), when it sent one. */
+export function keptParamsKey(text: string | undefined, urlParams: Readonly<Record<string, string>>): KeptKey | null {
+  if (text === undefined || text.length > MAX_KEPT_TEXT_LENGTH) return null;
   let path = '';
   for (const name in urlParams) {
     const value = urlParams[name]!;
