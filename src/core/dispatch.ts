@@ -31,7 +31,7 @@ import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
 import { formattedLargeBody } from './large-format.js';
 import { encodedIfLarge } from './large-json.js';
-import { errorOutcome, type InternalParent, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
+import { errorOutcome, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
 import { hasListsInTurns, validateParamsInTurns } from './params-in-turns.js';
 import { paramsOf, type CheckedParams } from './params-memo.js';
 import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
@@ -132,7 +132,8 @@ export class Dispatcher implements RouteSteps {
     // already, and then said whether it wrote since): the settings and the caches then follow the same state.
     const token = requestToken ? await requestToken.read() : changeToken ? await changeToken() : undefined;
     const known = token === undefined ? undefined : this.options.knownSite?.(token);
-    const { settings, site } = known ? this.#siteOf(known, request) : await this.#siteFor(request, token);
+    const settings = known ?? await this.#settingsFor(token);
+    const site = this.#sites.resolve(settings, request.baseUrl, this.options.registry.names);
 
     const kept = keptRoute(this.options.registry, request, incoming, body);
     const { responseCache, generations, registry } = this.options;
@@ -169,7 +170,9 @@ export class Dispatcher implements RouteSteps {
     if (kept) return replyWith(kept, replyRequest(incoming, user));
     const tracker = new KeepTracker(registry);
     const scope = fragmentScope(fragments, generation, incoming, site, user, tracker, generations?.sources.changeToken);
-    const asGet = Object.assign(routeCall(request, incoming, body, user, site, token), { method: 'GET', headers: tracker.watch(incoming.headers) });
+    const asGet = routeCall(request, incoming, body, user, site, token);
+    asGet.method = 'GET';
+    asGet.headers = tracker.watch(incoming.headers);
     const answer = await this.#answer(asGet, incoming, tracker, scope);
     if (!tracker.keep) return this.#respond(answer, incoming, site, user);
     const computed = keptAnswer(answer.status, answerHeaders(site, this.options.headerPrefix, incoming.jsonp, answer.headers), answer.body);
@@ -219,14 +222,15 @@ export class Dispatcher implements RouteSteps {
 
   /** The settings for this request (the same object until a value changes: kept answers follow it), and its site. */
   async #siteFor(request: CmsRequest, token?: string): Promise<{ settings: SiteSettings; site: Site }> {
-    return this.#siteOf(this.options.currentSite ? await this.options.currentSite(token) : this.options.site, request);
+    const settings = await this.#settingsFor(token);
+    return { settings, site: this.#sites.resolve(settings, request.baseUrl, this.options.registry.names) };
+  }
+
+  #settingsFor(token: string | undefined): Promise<SiteSettings> | SiteSettings {
+    return this.options.currentSite ? this.options.currentSite(token) : this.options.site;
   }
 
   readonly #sites = new SiteResolver();
-
-  #siteOf(settings: SiteSettings, request: CmsRequest): { settings: SiteSettings; site: Site } {
-    return { settings, site: this.#sites.resolve(settings, request.baseUrl, this.options.registry.names) };
-  }
 
   #checkBodySize(request: CmsRequest, incoming: Incoming, limit: number): void {
     const declared = Number(incoming.headers['content-length'] ?? 0);
@@ -329,7 +333,6 @@ export class Dispatcher implements RouteSteps {
   #context(call: RouteCall, route: Route, checked: CheckedParams, memo: Map<string, unknown>): RequestContext {
     const { params } = checked;
     const fields = parseList(params._fields);
-    const parent: InternalParent = { user: call.user, site: call.site, origin: call.origin };
     const context: RequestContext & { remoteAddress?: string } = {
       method: call.method,
       route: route.pattern,
@@ -354,8 +357,8 @@ export class Dispatcher implements RouteSteps {
         return computed;
       },
       nothingDue: () => this.options.generations?.nothingDue(call.changeToken) ?? Promise.resolve(false),
-      dispatch: (inner) => this.#internal(inner, parent),
-      prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { ...parent, origin }),
+      dispatch: (inner) => this.#internal(inner, { user: call.user, site: call.site, origin: call.origin }),
+      prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { user: call.user, site: call.site, origin }),
     };
     if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
     return Object.freeze(context);
