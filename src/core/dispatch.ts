@@ -24,7 +24,7 @@ import type { Generation, Generations } from './cache/generation.js';
 import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } from './cache/policy.js';
 import { keptAnswer, keptReply, replyFresh, replyRequest, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
-import type { HandlerResult, Principal, RequestContext, Services } from './context.js';
+import type { Principal, RequestContext, Services } from './context.js';
 import { EncodedJson, responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
@@ -32,6 +32,7 @@ import { prepareInternal } from './internal.js';
 import { formattedLargeBody } from './large-format.js';
 import { encodedIfLarge } from './large-json.js';
 import { errorOutcome, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
+import { allowHeader, asAnswered } from './allow.js';
 import { hasListsInTurns, validateParamsInTurns } from './params-in-turns.js';
 import { paramsOf, type CheckedParams } from './params-memo.js';
 import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
@@ -205,6 +206,7 @@ export class Dispatcher implements RouteSteps {
     // A large body is encoded (printed pretty, wrapped for JSONP) here, in turns, not in one call by whoever sends it.
     const large = incoming.jsonp || '_pretty' in incoming.query ? await formattedLargeBody(answer.body, incoming.query) : null;
     const formatted = large ?? formatBody(answer.body, incoming.query);
+    if (formatted === answer.body && formatted instanceof EncodedJson) return answer;
     return { status: answer.status, headers: answer.headers, body: formatted instanceof EncodedJson ? formatted : await encodedIfLarge(formatted) };
   }
 
@@ -215,8 +217,8 @@ export class Dispatcher implements RouteSteps {
     const endpoint = found.route.endpoints[found.route.endpoints.length - 1]!;
     const { context } = this.prepare(call, { route: found.route, endpoint, urlParams: found.urlParams });
     const headers: Record<string, string | number> = {};
-    const allow = context ? await this.allowedMethods(found.route, context) : [];
-    if (allow.length > 0) headers.Allow = allow.join(', ');
+    const allow = context ? await allowHeader(found.route, context) : '';
+    if (allow !== '') headers.Allow = allow;
     return { status: 200, headers, body: describeRoute(found.route, 'help', call.site) ?? [] };
   }
 
@@ -305,24 +307,9 @@ export class Dispatcher implements RouteSteps {
     // `Allow` asks the permission checks again, about the state the handler left: after a write the records they
     // remembered may be stale (a deleted post allows nothing), as the reference's checks re-read the object cache.
     if (!SAFE_METHODS.has(context.method)) forget();
-    const allow = await this.allowedMethods(match.route, asAnswered(context, outcome.result));
-    if (allow.length > 0) outcome.headers.Allow = allow.join(', ');
+    const allow = await allowHeader(match.route, asAnswered(context, outcome.result));
+    if (allow !== '') outcome.headers.Allow = allow;
     return outcome;
-  }
-
-  /** Methods whose permission check answers exactly `true` for this request (the reference's `Allow`). */
-  async allowedMethods(route: Route, context: RequestContext): Promise<string[]> {
-    const allowed: string[] = [];
-    for (const endpoint of route.endpoints) {
-      let granted = false;
-      try {
-        granted = (await endpoint.permission(context)) === true;
-      } catch {
-        granted = false;
-      }
-      if (granted) allowed.push(...endpoint.methods);
-    }
-    return allowed;
   }
 
   render(outcome: Outcome): Promise<unknown> {
@@ -375,16 +362,4 @@ function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, us
   if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
   if (changeToken !== undefined) call.changeToken = changeToken;
   return call;
-}
-
-/**
- * The request as `Allow` sees it after the handler: one that answers in another context (writes answer in `edit`)
- * asks the checks in that context, as the reference's handlers set the request's `context` before `Allow` is made
- * (so a non-moderator who edits a comment is not allowed to read it in `edit`).
- */
-function asAnswered(context: RequestContext, result: HandlerResult | null): RequestContext {
-  const answered = result?.context;
-  if (answered === undefined || answered === context.context) return context;
-  const params = Object.assign(Object.create(null) as Record<string, unknown>, context.params, { context: answered });
-  return Object.freeze({ ...context, context: answered, params });
 }
