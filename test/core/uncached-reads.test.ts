@@ -133,3 +133,33 @@ describe('uncached reads', () => {
     }
   });
 });
+
+describe('refusals', () => {
+  it('are shared, frozen, and told apart by status, code and message', async () => {
+    const { forbidden } = await import('../../src/core/errors.js');
+    const anonymous = forbidden(null, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+    assert.equal(anonymous, forbidden(undefined, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.'));
+    assert.equal(anonymous.status, 401);
+    const signedIn = forbidden({ id: 3 }, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+    assert.equal(signedIn.status, 403);
+    assert.notEqual(forbidden(null, 'rest_cannot_edit', 'Another message.'), anonymous);
+    assert.notEqual(forbidden(null, 'rest_cannot_delete', 'Sorry, you are not allowed to edit this post.'), anonymous);
+    assert.equal(forbidden(null).code, 'rest_forbidden');
+    for (const part of [anonymous, anonymous.extra, anonymous.headers, anonymous.additional, anonymous.additionalData]) assert.ok(Object.isFrozen(part));
+    assert.throws(() => { (anonymous.headers as Record<string, string>).Extra = 'x'; }, TypeError);
+    assert.deepEqual(anonymous.toBody(), { code: 'rest_cannot_edit', message: 'Sorry, you are not allowed to edit this post.', data: { status: 401 } });
+  });
+
+  it('answer each caller with its own status, request after request', async () => {
+    const site = await makeSite({ responseCache: false });
+    const post = await site.create({ title: 'One', status: 'publish' });
+    for (let round = 0; round < 3; round++) {
+      const anonymous = await site.anonymous('PUT', `/cms/v2/posts/${post.id}`, { json: { title: 'x' } });
+      assert.equal(anonymous.status, 401);
+      assert.deepEqual(anonymous.json, { code: 'rest_cannot_edit', message: 'Sorry, you are not allowed to edit this post.', data: { status: 401 } });
+      const subscriber = await site.as('subscriber')('DELETE', `/cms/v2/posts/${post.id}`);
+      assert.equal(subscriber.status, 403);
+      assert.equal(subscriber.json.code, 'rest_cannot_delete');
+    }
+  });
+});
