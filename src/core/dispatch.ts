@@ -319,7 +319,7 @@ export class Dispatcher implements RouteSteps {
   /** The request context handed to permission checks and handlers; frozen, so the answer's context is the result's. */
   #context(call: RouteCall, route: Route, checked: CheckedParams, memo: Map<string, unknown>): RequestContext {
     const { params } = checked;
-    const fields = parseList(params._fields);
+    const fields = params._fields === undefined ? null : parseList(params._fields);
     const context: RequestContext & { remoteAddress?: string } = {
       method: call.method,
       route: route.pattern,
@@ -334,7 +334,7 @@ export class Dispatcher implements RouteSteps {
       services: this.options.services,
       origin: call.origin,
       context: typeof params.context === 'string' && params.context !== '' ? params.context : 'view',
-      wantsField: (field: string) => isFieldIncluded(field, fields),
+      wantsField: fields === null || fields.length === 0 ? wantsEveryField : (field: string) => isFieldIncluded(field, fields),
       url: (path: string, query?: Record<string, unknown>) => call.site.apiLink(path, query),
       memo<T>(key: string, compute: () => T): T {
         const found = memo.get(key) as T | undefined;
@@ -351,6 +351,9 @@ export class Dispatcher implements RouteSteps {
     return Object.freeze(context);
   }
 }
+
+/** Without `_fields`, every field is wanted. */
+const wantsEveryField = (): boolean => true;
 
 /** The request as routes see it; made only when a route runs (a kept answer needs none of it). */
 function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, changeToken: string | undefined): RouteCall {

@@ -20,7 +20,8 @@ const MAX_KEPT_QUERIES = 256;
 /** Parameters kept, over every endpoint. */
 const MAX_KEPT_PARAMS = 2048;
 
-const parsedTexts = new Map<string, ParamMap>();
+/** Parses kept, each with whether all its values are text (a copy of such a parse is one assignment). */
+const parsedTexts = new Map<string, { readonly parsed: ParamMap; readonly flat: boolean }>();
 
 /** A query string parsed; a copy of the kept parse when the same (short) text was parsed lately. */
 export function parsedQuery(text: string): ParamMap {
@@ -28,9 +29,11 @@ export function parsedQuery(text: string): ParamMap {
   let found = parsedTexts.get(text);
   if (!found) {
     if (parsedTexts.size >= MAX_KEPT_QUERIES) parsedTexts.clear();
-    parsedTexts.set(text, (found = parseQueryString(text)));
+    const parsed = parseQueryString(text);
+    parsedTexts.set(text, (found = { parsed, flat: Object.values(parsed).every((value) => typeof value === 'string') }));
   }
-  return copyTree(found) as ParamMap;
+  // Into a prototype-less map an own `__proto__` is set as any other key.
+  return found.flat ? Object.assign(Object.create(null) as ParamMap, found.parsed) : copyTree(found.parsed) as ParamMap;
 }
 
 /** The parameters of a request, as the request context reads them. */
