@@ -20,8 +20,11 @@ const MAX_KEPT_QUERIES = 256;
 /** Parameters kept, over every endpoint. */
 const MAX_KEPT_PARAMS = 2048;
 
-/** Parses kept, each with whether all its values are text (a copy of such a parse is one assignment). */
-const parsedTexts = new Map<string, { readonly parsed: ParamMap; readonly flat: boolean }>();
+/**
+ * Parses kept; one whose values are all text also as a template in V8's fast mode (as `JSON.parse` makes them),
+ * which is copied in a fraction of the time a map built key by key takes.
+ */
+const parsedTexts = new Map<string, { readonly parsed: ParamMap; readonly template: ParamMap | null }>();
 
 /** A query string parsed; a copy of the kept parse when the same (short) text was parsed lately. */
 export function parsedQuery(text: string): ParamMap {
@@ -30,10 +33,11 @@ export function parsedQuery(text: string): ParamMap {
   if (!found) {
     if (parsedTexts.size >= MAX_KEPT_QUERIES) parsedTexts.clear();
     const parsed = parseQueryString(text);
-    parsedTexts.set(text, (found = { parsed, flat: Object.values(parsed).every((value) => typeof value === 'string') }));
+    const flat = Object.values(parsed).every((value) => typeof value === 'string');
+    parsedTexts.set(text, (found = { parsed, template: flat ? JSON.parse(JSON.stringify(parsed)) as ParamMap : null }));
   }
   // Into a prototype-less map an own `__proto__` is set as any other key.
-  return found.flat ? Object.assign(Object.create(null) as ParamMap, found.parsed) : copyTree(found.parsed) as ParamMap;
+  return found.template ? Object.assign(Object.create(null) as ParamMap, found.template) : copyTree(found.parsed) as ParamMap;
 }
 
 /** The parameters of a request, as the request context reads them. */
