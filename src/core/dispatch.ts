@@ -141,7 +141,8 @@ export class Dispatcher implements RouteSteps {
     const generation = kept ? generations?.known(settings, registry.routes.length, token) : undefined;
     const hit = kept && keptReply(responseCache, generation, kept, request, incoming, user, site);
     if (hit) return hit;
-    if (kept) return this.#throughCache(kept, request, incoming, body, user, site, settings, token, generation);
+    // Awaited: an async function answering with a promise waits two turns more than one awaiting it.
+    if (kept) return await this.#throughCache(kept, request, incoming, body, user, site, settings, token, generation);
     return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
   }
 

@@ -36,12 +36,12 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
     return data;
   };
   if (fragments && fields.length === 0 && !embed && (result.keyedItem || result.keyedItems)) {
-    if (result.keyedItem) return fragmentOf(result.keyedItem, fragments, fragmentKey(fragments, schema, shownContext, result.keyedItem), shownContext, shown);
+    if (result.keyedItem) return await fragmentOf(result.keyedItem, fragments, fragmentKey(fragments, schema, shownContext, result.keyedItem), shownContext, shown);
     const keyedItems = result.keyedItems!;
     const keys = keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed));
     const parts = keptParts(keys, fragments);
     return (parts && keptList(parts, fragments))
-      ?? joined(parts ?? await Promise.all(keyedItems.map((keyed, index) => fragmentOf(keyed, fragments, keys[index]!, shownContext, shown))), fragments);
+      ?? await joined(parts ?? await Promise.all(keyedItems.map((keyed, index) => fragmentOf(keyed, fragments, keys[index]!, shownContext, shown))), fragments);
   }
   const embedder = embed ? new Embedder(embed, context, dispatch) : null;
 
