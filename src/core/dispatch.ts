@@ -92,11 +92,7 @@ export class Dispatcher implements RouteSteps {
 
   /** Answers one request; never throws. `seen` learns the caller's user id once known (for the request log). */
   handle(request: CmsRequest, seen?: { userId: number | null }): Promise<CmsResponse> {
-    // `#handle` is async (it never throws here): one derived promise costs fewer turns than awaiting it.
-    return this.#handle(request, seen).then(undefined, (thrown: unknown) => {
-      const error = toCmsError(thrown, this.options.onError);
-      return { status: error.status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...error.headers }, body: error.toBody() };
-    });
+    return this.#handle(request, seen);
   }
 
   /** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */
@@ -105,45 +101,51 @@ export class Dispatcher implements RouteSteps {
   }
 
   async #handle(request: CmsRequest, seen: { userId: number | null } | undefined): Promise<CmsResponse> {
-    const incoming = readIncoming(request);
-    const refused = incoming.jsonp ? jsonpRefusal(incoming.query, this.options.jsonp) : null;
-    if (refused) return this.#respond(refused, incoming, (await this.#siteFor(request)).site, null);
-
-    let user: Principal | null = null;
-    let body: ParsedBody;
-    const changeToken = this.options.generations?.sources.changeToken;
-    const requestToken = changeToken && incoming.headers.authorization !== undefined ? new RequestChangeToken(changeToken) : undefined;
+    // Whatever throws is answered here, in this one async function: a derived promise to catch it costs a turn.
     try {
-      this.#checkBodySize(request, incoming, this.options.maxBodyBytes);
-      const found = this.#authenticate(request, incoming, requestToken);
-      user = isThenable(found) ? await found : found;
-      if (seen && user) seen.userId = user.id;
-      if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
-      // Without a body there is nothing to parse, and no promise turn to wait for.
-      body = request.parsedBody === undefined && !request.body?.length
-        ? emptyBodyOf(incoming.headers['content-type'])
-        : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
+      const incoming = readIncoming(request);
+      const refused = incoming.jsonp ? jsonpRefusal(incoming.query, this.options.jsonp) : null;
+      if (refused) return this.#respond(refused, incoming, (await this.#siteFor(request)).site, null);
+
+      let user: Principal | null = null;
+      let body: ParsedBody;
+      const changeToken = this.options.generations?.sources.changeToken;
+      const requestToken = changeToken && incoming.headers.authorization !== undefined ? new RequestChangeToken(changeToken) : undefined;
+      try {
+        this.#checkBodySize(request, incoming, this.options.maxBodyBytes);
+        const found = this.#authenticate(request, incoming, requestToken);
+        user = isThenable(found) ? await found : found;
+        if (seen && user) seen.userId = user.id;
+        if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
+        // Without a body there is nothing to parse, and no promise turn to wait for.
+        body = request.parsedBody === undefined && !request.body?.length
+          ? emptyBodyOf(incoming.headers['content-type'])
+          : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
+      } catch (thrown) {
+        const error = toCmsError(thrown, this.options.onError);
+        const { site } = await this.#siteFor(request);
+        return this.#respond({ status: error.status, headers: { ...error.headers }, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
+      }
+
+      // The store's change token is read once, after authentication (which may write; it may have read the token
+      // already, and then said whether it wrote since): the settings and the caches then follow the same state.
+      const token = requestToken ? await requestToken.read() : changeToken ? await changeToken() : undefined;
+      const known = token === undefined ? undefined : this.options.knownSite?.(token);
+      const settings = known ?? await this.#settingsFor(token);
+      const site = this.#sites.resolve(settings, request.baseUrl, this.options.registry.names);
+
+      const kept = keptRoute(this.options.registry, request, incoming, body);
+      const { responseCache, generations, registry } = this.options;
+      const generation = kept ? generations?.known(settings, registry.routes.length, token) : undefined;
+      const hit = kept && keptReply(responseCache, generation, kept, request, incoming, user, site);
+      if (hit) return hit;
+      // Awaited, to be caught here (and an async function answering with a promise waits two turns more).
+      if (kept) return await this.#throughCache(kept, request, incoming, body, user, site, settings, token, generation);
+      return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
-      const { site } = await this.#siteFor(request);
-      return this.#respond({ status: error.status, headers: { ...error.headers }, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
+      return { status: error.status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...error.headers }, body: error.toBody() };
     }
-
-    // The store's change token is read once, after authentication (which may write; it may have read the token
-    // already, and then said whether it wrote since): the settings and the caches then follow the same state.
-    const token = requestToken ? await requestToken.read() : changeToken ? await changeToken() : undefined;
-    const known = token === undefined ? undefined : this.options.knownSite?.(token);
-    const settings = known ?? await this.#settingsFor(token);
-    const site = this.#sites.resolve(settings, request.baseUrl, this.options.registry.names);
-
-    const kept = keptRoute(this.options.registry, request, incoming, body);
-    const { responseCache, generations, registry } = this.options;
-    const generation = kept ? generations?.known(settings, registry.routes.length, token) : undefined;
-    const hit = kept && keptReply(responseCache, generation, kept, request, incoming, user, site);
-    if (hit) return hit;
-    // Awaited: an async function answering with a promise waits two turns more than one awaiting it.
-    if (kept) return await this.#throughCache(kept, request, incoming, body, user, site, settings, token, generation);
-    return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
   }
 
   /** An answer with the fixed and transport headers laid over it. */
