@@ -20,18 +20,19 @@
 import { isThenable, RequestChangeToken, type Authenticator } from './caller.js';
 import { bodyTooLarge, emptyBodyOf, parseBody, type ParsedBody } from './body.js';
 import type { FragmentCache } from './cache/fragments.js';
-import type { Generations } from './cache/generation.js';
+import type { Generation, Generations } from './cache/generation.js';
 import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } from './cache/policy.js';
-import { keptAnswer, keptReply, replyRequest, replyWith } from './cache/reply.js';
+import { keptAnswer, keptReply, replyFresh, replyRequest, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
-import type { HandlerResult, Principal, RequestContext, Services } from './context.js';
+import type { Principal, RequestContext, Services } from './context.js';
 import { EncodedJson, responseWithBody } from './encode.js';
 import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
 import { prepareInternal } from './internal.js';
 import { formattedLargeBody } from './large-format.js';
 import { encodedIfLarge } from './large-json.js';
-import { errorOutcome, type InternalParent, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
+import { errorOutcome, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
+import { allowHeader, asAnswered } from './allow.js';
 import { hasListsInTurns, validateParamsInTurns } from './params-in-turns.js';
 import { paramsOf, type CheckedParams } from './params-memo.js';
 import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
@@ -91,11 +92,7 @@ export class Dispatcher implements RouteSteps {
 
   /** Answers one request; never throws. `seen` learns the caller's user id once known (for the request log). */
   handle(request: CmsRequest, seen?: { userId: number | null }): Promise<CmsResponse> {
-    // `#handle` is async (it never throws here): one derived promise costs fewer turns than awaiting it.
-    return this.#handle(request, seen).then(undefined, (thrown: unknown) => {
-      const error = toCmsError(thrown, this.options.onError);
-      return { status: error.status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...error.headers }, body: error.toBody() };
-    });
+    return this.#handle(request, seen);
   }
 
   /** The site-root discovery header value: `<{api root}/>; rel="https://api.w.org/"`. */
@@ -104,42 +101,51 @@ export class Dispatcher implements RouteSteps {
   }
 
   async #handle(request: CmsRequest, seen: { userId: number | null } | undefined): Promise<CmsResponse> {
-    const incoming = readIncoming(request);
-    const refused = incoming.jsonp ? jsonpRefusal(incoming.query, this.options.jsonp) : null;
-    if (refused) return this.#respond(refused, incoming, (await this.#siteFor(request)).site, null);
-
-    let user: Principal | null = null;
-    let body: ParsedBody;
-    const changeToken = this.options.generations?.sources.changeToken;
-    const requestToken = changeToken && incoming.headers.authorization !== undefined ? new RequestChangeToken(changeToken) : undefined;
+    // Whatever throws is answered here, in this one async function: a derived promise to catch it costs a turn.
     try {
-      this.#checkBodySize(request, incoming, this.options.maxBodyBytes);
-      const found = this.#authenticate(request, incoming, requestToken);
-      user = isThenable(found) ? await found : found;
-      if (seen && user) seen.userId = user.id;
-      if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
-      // Without a body there is nothing to parse, and no promise turn to wait for.
-      body = request.parsedBody === undefined && !request.body?.length
-        ? emptyBodyOf(incoming.headers['content-type'])
-        : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
+      const incoming = readIncoming(request);
+      const refused = incoming.jsonp ? jsonpRefusal(incoming.query, this.options.jsonp) : null;
+      if (refused) return this.#respond(refused, incoming, (await this.#siteFor(request)).site, null);
+
+      let user: Principal | null = null;
+      let body: ParsedBody;
+      const changeToken = this.options.generations?.sources.changeToken;
+      const requestToken = changeToken && incoming.headers.authorization !== undefined ? new RequestChangeToken(changeToken) : undefined;
+      try {
+        this.#checkBodySize(request, incoming, this.options.maxBodyBytes);
+        const found = this.#authenticate(request, incoming, requestToken);
+        user = isThenable(found) ? await found : found;
+        if (seen && user) seen.userId = user.id;
+        if (!user) this.#checkBodySize(request, incoming, this.options.maxAnonymousBodyBytes ?? this.options.maxBodyBytes);
+        // Without a body there is nothing to parse, and no promise turn to wait for.
+        body = request.parsedBody === undefined && !request.body?.length
+          ? emptyBodyOf(incoming.headers['content-type'])
+          : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
+      } catch (thrown) {
+        const error = toCmsError(thrown, this.options.onError);
+        const { site } = await this.#siteFor(request);
+        return this.#respond({ status: error.status, headers: { ...error.headers }, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
+      }
+
+      // The store's change token is read once, after authentication (which may write; it may have read the token
+      // already, and then said whether it wrote since): the settings and the caches then follow the same state.
+      const token = requestToken ? await requestToken.read() : changeToken ? await changeToken() : undefined;
+      const known = token === undefined ? undefined : this.options.knownSite?.(token);
+      const settings = known ?? await this.#settingsFor(token);
+      const site = this.#sites.resolve(settings, request.baseUrl, this.options.registry.names);
+
+      const kept = keptRoute(this.options.registry, request, incoming, body);
+      const { responseCache, generations, registry } = this.options;
+      const generation = kept ? generations?.known(settings, registry.routes.length, token) : undefined;
+      const hit = kept && keptReply(responseCache, generation, kept, request, incoming, user, site);
+      if (hit) return hit;
+      // Awaited, to be caught here (and an async function answering with a promise waits two turns more).
+      if (kept) return await this.#throughCache(kept, request, incoming, body, user, site, settings, token, generation);
+      return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
-      const { site } = await this.#siteFor(request);
-      return this.#respond({ status: error.status, headers: { ...error.headers }, body: formatBody(error.toBody(), incoming.query) }, incoming, site, user);
+      return { status: error.status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...error.headers }, body: error.toBody() };
     }
-
-    // The store's change token is read once, after authentication (which may write; it may have read the token
-    // already, and then said whether it wrote since): the settings and the caches then follow the same state.
-    const token = requestToken ? await requestToken.read() : changeToken ? await changeToken() : undefined;
-    const known = token === undefined ? undefined : this.options.knownSite?.(token);
-    const { settings, site } = known ? this.#siteOf(known, request) : await this.#siteFor(request, token);
-
-    const kept = keptRoute(this.options.registry, request, incoming, body);
-    const { responseCache, generations, registry } = this.options;
-    const hit = kept && keptReply(responseCache, generations?.known(settings, registry.routes.length, token), kept, request, incoming, user, site);
-    if (hit) return hit;
-    if (kept) return this.#throughCache(kept, request, incoming, body, user, site, settings, token);
-    return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
   }
 
   /** An answer with the fixed and transport headers laid over it. */
@@ -155,24 +161,28 @@ export class Dispatcher implements RouteSteps {
    */
   async #throughCache(
     route: Route, request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings,
-    token: string | undefined,
+    token: string | undefined, known: Generation | null | undefined,
   ): Promise<CmsResponse> {
     const { responseCache: cache, fragments, generations, registry } = this.options;
-    const generation = generations && (cache || fragments) ? await generations.current(settings, registry.routes.length, token) : null;
+    const generation = generations && (cache || fragments)
+      ? known !== undefined ? known : await generations.current(settings, registry.routes.length, token)
+      : null;
     const key = cache && generation
       ? answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user })
       : null;
-    const reply = replyRequest(incoming, user);
     const kept = key === null ? undefined : cache!.get(key, generation!);
-    if (kept) return replyWith(kept, reply);
+    if (kept) return replyWith(kept, replyRequest(incoming, user));
     const tracker = new KeepTracker(registry);
     const scope = fragmentScope(fragments, generation, incoming, site, user, tracker, generations?.sources.changeToken);
-    const asGet = Object.assign(routeCall(request, incoming, body, user, site, token), { method: 'GET', headers: tracker.watch(incoming.headers) });
+    const asGet = routeCall(request, incoming, body, user, site, token);
+    asGet.method = 'GET';
+    asGet.headers = tracker.watch(incoming.headers);
     const answer = await this.#answer(asGet, incoming, tracker, scope);
     if (!tracker.keep) return this.#respond(answer, incoming, site, user);
     const computed = keptAnswer(answer.status, answerHeaders(site, this.options.headerPrefix, incoming.jsonp, answer.headers), answer.body);
-    if (key !== null) cache!.set(key, generation!, computed);
-    return replyWith(computed, reply, { body: answer.body });
+    if (key === null) return replyFresh(computed, incoming, user, answer.body);
+    cache!.set(key, generation!, computed);
+    return replyWith(computed, replyRequest(incoming, user), { body: answer.body });
   }
 
   /**
@@ -199,6 +209,7 @@ export class Dispatcher implements RouteSteps {
     // A large body is encoded (printed pretty, wrapped for JSONP) here, in turns, not in one call by whoever sends it.
     const large = incoming.jsonp || '_pretty' in incoming.query ? await formattedLargeBody(answer.body, incoming.query) : null;
     const formatted = large ?? formatBody(answer.body, incoming.query);
+    if (formatted === answer.body && formatted instanceof EncodedJson) return answer;
     return { status: answer.status, headers: answer.headers, body: formatted instanceof EncodedJson ? formatted : await encodedIfLarge(formatted) };
   }
 
@@ -209,21 +220,22 @@ export class Dispatcher implements RouteSteps {
     const endpoint = found.route.endpoints[found.route.endpoints.length - 1]!;
     const { context } = this.prepare(call, { route: found.route, endpoint, urlParams: found.urlParams });
     const headers: Record<string, string | number> = {};
-    const allow = context ? await this.allowedMethods(found.route, context) : [];
-    if (allow.length > 0) headers.Allow = allow.join(', ');
+    const allow = context ? await allowHeader(found.route, context) : '';
+    if (allow !== '') headers.Allow = allow;
     return { status: 200, headers, body: describeRoute(found.route, 'help', call.site) ?? [] };
   }
 
   /** The settings for this request (the same object until a value changes: kept answers follow it), and its site. */
   async #siteFor(request: CmsRequest, token?: string): Promise<{ settings: SiteSettings; site: Site }> {
-    return this.#siteOf(this.options.currentSite ? await this.options.currentSite(token) : this.options.site, request);
+    const settings = await this.#settingsFor(token);
+    return { settings, site: this.#sites.resolve(settings, request.baseUrl, this.options.registry.names) };
+  }
+
+  #settingsFor(token: string | undefined): Promise<SiteSettings> | SiteSettings {
+    return this.options.currentSite ? this.options.currentSite(token) : this.options.site;
   }
 
   readonly #sites = new SiteResolver();
-
-  #siteOf(settings: SiteSettings, request: CmsRequest): { settings: SiteSettings; site: Site } {
-    return { settings, site: this.#sites.resolve(settings, request.baseUrl, this.options.registry.names) };
-  }
 
   #checkBodySize(request: CmsRequest, incoming: Incoming, limit: number): void {
     const declared = Number(incoming.headers['content-length'] ?? 0);
@@ -241,11 +253,15 @@ export class Dispatcher implements RouteSteps {
     return isThenable(found) ? Promise.resolve(found).then((principal) => principal ?? null) : found ?? null;
   }
 
-  async #run(call: RouteCall): Promise<Outcome> {
+  #run(call: RouteCall): Promise<Outcome> {
     const found = this.options.registry.match(call.method, call.path);
     // Long lists (a large batch) are checked in turns; every other request in one go, without waiting.
-    const prepared = found && hasListsInTurns(found.endpoint) ? await this.#prepareInTurns(call, found) : this.prepare(call, found);
-    return prepared.match ? this.execute(prepared, prepared.error) : errorOutcome(prepared.error);
+    if (found && hasListsInTurns(found.endpoint)) return this.#prepareInTurns(call, found).then((prepared) => this.#outcome(prepared));
+    return this.#outcome(this.prepare(call, found));
+  }
+
+  #outcome(prepared: Prepared): Promise<Outcome> {
+    return prepared.match ? this.execute(prepared, prepared.error) : Promise.resolve(errorOutcome(prepared.error));
   }
 
   /** Match, validate and sanitise; permission and handler are not run. */
@@ -294,24 +310,9 @@ export class Dispatcher implements RouteSteps {
     // `Allow` asks the permission checks again, about the state the handler left: after a write the records they
     // remembered may be stale (a deleted post allows nothing), as the reference's checks re-read the object cache.
     if (!SAFE_METHODS.has(context.method)) forget();
-    const allow = await this.allowedMethods(match.route, asAnswered(context, outcome.result));
-    if (allow.length > 0) outcome.headers.Allow = allow.join(', ');
+    const allow = await allowHeader(match.route, asAnswered(context, outcome.result));
+    if (allow !== '') outcome.headers.Allow = allow;
     return outcome;
-  }
-
-  /** Methods whose permission check answers exactly `true` for this request (the reference's `Allow`). */
-  async allowedMethods(route: Route, context: RequestContext): Promise<string[]> {
-    const allowed: string[] = [];
-    for (const endpoint of route.endpoints) {
-      let granted = false;
-      try {
-        granted = (await endpoint.permission(context)) === true;
-      } catch {
-        granted = false;
-      }
-      if (granted) allowed.push(...endpoint.methods);
-    }
-    return allowed;
   }
 
   render(outcome: Outcome): Promise<unknown> {
@@ -321,8 +322,7 @@ export class Dispatcher implements RouteSteps {
   /** The request context handed to permission checks and handlers; frozen, so the answer's context is the result's. */
   #context(call: RouteCall, route: Route, checked: CheckedParams, memo: Map<string, unknown>): RequestContext {
     const { params } = checked;
-    const fields = parseList(params._fields);
-    const parent: InternalParent = { user: call.user, site: call.site, origin: call.origin };
+    const fields = params._fields === undefined ? null : parseList(params._fields);
     const context: RequestContext & { remoteAddress?: string } = {
       method: call.method,
       route: route.pattern,
@@ -337,7 +337,7 @@ export class Dispatcher implements RouteSteps {
       services: this.options.services,
       origin: call.origin,
       context: typeof params.context === 'string' && params.context !== '' ? params.context : 'view',
-      wantsField: (field: string) => isFieldIncluded(field, fields),
+      wantsField: fields === null || fields.length === 0 ? wantsEveryField : (field: string) => isFieldIncluded(field, fields),
       url: (path: string, query?: Record<string, unknown>) => call.site.apiLink(path, query),
       memo<T>(key: string, compute: () => T): T {
         const found = memo.get(key) as T | undefined;
@@ -347,13 +347,16 @@ export class Dispatcher implements RouteSteps {
         return computed;
       },
       nothingDue: () => this.options.generations?.nothingDue(call.changeToken) ?? Promise.resolve(false),
-      dispatch: (inner) => this.#internal(inner, parent),
-      prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { ...parent, origin }),
+      dispatch: (inner) => this.#internal(inner, { user: call.user, site: call.site, origin: call.origin }),
+      prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { user: call.user, site: call.site, origin }),
     };
     if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
     return Object.freeze(context);
   }
 }
+
+/** Without `_fields`, every field is wanted. */
+const wantsEveryField = (): boolean => true;
 
 /** The request as routes see it; made only when a route runs (a kept answer needs none of it). */
 function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, changeToken: string | undefined): RouteCall {
@@ -361,19 +364,8 @@ function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, us
     method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
     user, origin: 'http', site,
   };
+  if (incoming.queryText !== null) call.queryText = incoming.queryText;
   if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
   if (changeToken !== undefined) call.changeToken = changeToken;
   return call;
-}
-
-/**
- * The request as `Allow` sees it after the handler: one that answers in another context (writes answer in `edit`)
- * asks the checks in that context, as the reference's handlers set the request's `context` before `Allow` is made
- * (so a non-moderator who edits a comment is not allowed to read it in `edit`).
- */
-function asAnswered(context: RequestContext, result: HandlerResult | null): RequestContext {
-  const answered = result?.context;
-  if (answered === undefined || answered === context.context) return context;
-  const params = Object.assign(Object.create(null) as Record<string, unknown>, context.params, { context: answered });
-  return Object.freeze({ ...context, context: answered, params });
 }

@@ -54,13 +54,41 @@ export function authorizationStatus(user: { id: number } | null | undefined): 40
   return user && user.id > 0 ? 403 : 401;
 }
 
-/** A "not allowed" error whose status depends on whether anyone is logged in. */
+/**
+ * A "not allowed" error whose status depends on whether anyone is logged in: one frozen error for each status,
+ * code and message, shared by every request. The `Allow` header asks every endpoint's check on each read, and
+ * building an error costs far more than the checks themselves.
+ */
 export function forbidden(
   user: { id: number } | null | undefined,
   code = 'rest_forbidden',
   message = 'Sorry, you are not allowed to do that.',
 ): CmsError {
-  return new CmsError(code, message, authorizationStatus(user));
+  const status = authorizationStatus(user);
+  let byStatus = refusals.get(code)?.get(message);
+  if (byStatus === undefined) {
+    if (refusalCount >= MAX_REFUSALS) {
+      refusals.clear();
+      refusalCount = 0;
+    }
+    let byMessage = refusals.get(code);
+    if (byMessage === undefined) refusals.set(code, (byMessage = new Map()));
+    byMessage.set(message, (byStatus = [undefined, undefined]));
+    refusalCount += 1;
+  }
+  const slot = status === 401 ? 0 : 1;
+  return (byStatus[slot] ??= frozen(new CmsError(code, message, status)));
+}
+
+/** The refusals made so far, by code, then message, then status (401, 403); bounded (messages may be spelt at run time). */
+const refusals = new Map<string, Map<string, [CmsError | undefined, CmsError | undefined]>>();
+const MAX_REFUSALS = 512;
+let refusalCount = 0;
+
+/** An error no one can change, with its data, headers and further errors. */
+export function frozen(error: CmsError): CmsError {
+  for (const part of [error.extra, error.additional, error.additionalData, error.headers, error]) Object.freeze(part);
+  return error;
 }
 
 export function noRoute(): CmsError {

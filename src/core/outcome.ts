@@ -11,6 +11,8 @@ export interface RouteCall {
   method: string;
   path: string;
   query: ParamMap;
+  /** The query string `query` was parsed from, when the outer request sent one (its parameters may be kept by it). */
+  queryText?: string;
   body: ParsedBody;
   /** Body parameters for the POST group (form fields, or a batch item's body). */
   post: Record<string, unknown> | null;

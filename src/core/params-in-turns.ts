@@ -76,8 +76,15 @@ async function checkItems(list: unknown[], items: JsonSchema, name: string, take
   return { items: sanitized };
 }
 
-/** Whether an endpoint declares a list checked in turns. */
+/** Whether an endpoint declares a list checked in turns; worked out once per set of arguments (compiled once, never changed). */
 export function hasListsInTurns(endpoint: DeclaredArgs): boolean {
-  for (const compiled of endpoint.args.values()) if (compiled.inTurns) return true;
-  return false;
+  let found = argsWithLists.get(endpoint.args);
+  if (found === undefined) {
+    found = false;
+    for (const compiled of endpoint.args.values()) if (compiled.inTurns) found = true;
+    argsWithLists.set(endpoint.args, found);
+  }
+  return found;
 }
+
+const argsWithLists = new WeakMap<DeclaredArgs['args'], boolean>();

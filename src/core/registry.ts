@@ -220,7 +220,8 @@ export class Registry {
       throw new Error(`Route ${pattern} is registered twice.`);
     }
     const endpoints = definitions.map((definition): Endpoint => ({
-      methods: definition.methods,
+      // A copy, frozen: what a route allows (and the `Allow` text spelt from it) never changes once registered.
+      methods: Object.freeze([...definition.methods]),
       args: new Map(Object.entries(definition.args ?? {}).map(([name, spec]) => [name, compileArg(name, spec)])),
       permission: definition.permission,
       handler: definition.handler,
@@ -246,14 +247,23 @@ export class Registry {
   /** Routes to try for a path: those of namespaces the path starts with, or all when none does. */
   #candidates(path: string): readonly Route[] {
     const probe = path.startsWith('/') ? path : `/${path}`;
-    const matching: Route[] = [];
+    // Most paths are in one namespace: its own list is used as it is, not copied.
+    let only: Route[] | null = null;
+    let matching: Route[] | null = null;
     for (const name of this.#namespaces) {
       // `/{name}` followed by `/` or nothing.
       if (probe.startsWith(name, 1) && (probe.length === name.length + 1 || probe.charCodeAt(name.length + 1) === 0x2f)) {
-        matching.push(...this.#byNamespace.get(name)!);
+        const routes = this.#byNamespace.get(name)!;
+        if (only === null && matching === null) only = routes;
+        else {
+          matching ??= [...only!];
+          matching.push(...routes);
+          only = null;
+        }
       }
     }
-    return matching.length > 0 ? matching : this.#routes;
+    const found = matching ?? only;
+    return found !== null && found.length > 0 ? found : this.#routes;
   }
 
   /** The first route whose pattern matches and that has an endpoint for the method (HEAD falls back to GET). */

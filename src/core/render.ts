@@ -36,13 +36,13 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
     return data;
   };
   if (fragments && fields.length === 0 && !embed && (result.keyedItem || result.keyedItems)) {
-    if (result.keyedItem) return fragmentOf(result.keyedItem, fragments, fragmentKey(fragments, schema, shownContext, result.keyedItem), shownContext, shown);
+    if (result.keyedItem) return await fragmentOf(result.keyedItem, fragments, fragmentKey(fragments, schema, shownContext, result.keyedItem), shownContext, shown);
     const keyedItems = result.keyedItems!;
     const keys = keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed));
     const kept = keptParts(keys, fragments, keyedItems, shownContext);
-    if (!kept.includes(undefined)) return keptList(kept as EncodedJson[], fragments) ?? joined(kept as EncodedJson[], fragments);
+    if (!kept.includes(undefined)) return keptList(kept as EncodedJson[], fragments) ?? await joined(kept as EncodedJson[], fragments);
     // Only the records not kept are prepared (a write to one listed post leaves the others' fragments found at once).
-    return joined(await Promise.all(keyedItems.map((keyed, index) => kept[index] ?? fragmentOf(keyed, fragments, keys[index]!, shownContext, shown))), fragments);
+    return await joined(await Promise.all(keyedItems.map((keyed, index) => kept[index] ?? fragmentOf(keyed, fragments, keys[index]!, shownContext, shown))), fragments);
   }
   const embedder = embed ? new Embedder(embed, context, dispatch) : null;
 

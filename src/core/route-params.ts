@@ -31,7 +31,7 @@ export function checkContextOf(call: RouteCall, groups: ParamGroups): ArgCheckCo
 export function checkRouteParams(call: RouteCall, found: RouteMatch, onError?: (error: unknown) => void): { checked: CheckedParams; error: CmsError | null } {
   const { body, user, method } = call;
   // Without a body, only the query and the path give parameters (and the caller, to the arguments' own checks).
-  const key = body.json === undefined && body.jsonError === null && SAFE_METHODS.has(method) ? keptParamsKey(call.query, found.urlParams) : null;
+  const key = body.json === undefined && body.jsonError === null && SAFE_METHODS.has(method) ? keptParamsKey(call.queryText, found.urlParams) : null;
   const known = key === null ? undefined : keptParams(found.endpoint, key, user, method);
   if (known) return { checked: known, error: null };
   const groups = groupsOf(call, found);

@@ -21,6 +21,8 @@ export interface Incoming {
   /** The route path: `?rest_route=` when given, else the request path; trailing slashes removed. */
   path: string;
   query: ParamMap;
+  /** The query string `query` was parsed from, when the request sent one as text (null: the host parsed it). */
+  queryText: string | null;
   /** Header names lower-cased, repeated values joined with `,`. */
   headers: Record<string, string>;
   /** `_embed` (all links, or the rels named), null when not asked. */
@@ -52,7 +54,7 @@ class IncomingRequest implements Incoming {
   headers: Record<string, string>;
   envelope: boolean;
   jsonp: boolean;
-  readonly #raw: string | null;
+  readonly queryText: string | null;
   readonly #embed: boolean;
   #query: ParamMap | undefined;
 
@@ -69,14 +71,14 @@ class IncomingRequest implements Incoming {
     this.headers = headers;
     this.envelope = facts.envelope;
     this.jsonp = facts.jsonp;
-    this.#raw = raw;
+    this.queryText = raw;
     this.#embed = facts.embed;
     // A query string is parsed only when something reads it: a kept answer needs none of its parameters.
     this.#query = facts.query;
   }
 
   get query(): ParamMap {
-    return (this.#query ??= parsedQuery(this.#raw!));
+    return (this.#query ??= parsedQuery(this.queryText!));
   }
 
   get embed(): true | string[] | null {
@@ -204,7 +206,11 @@ export function discoveryLink(site: Pick<Site, 'apiUrl'>): string {
 
 /** CORS and caching headers, which depend on the caller and the real method; laid over the answer's own. */
 export function transportHeaders(incoming: Incoming, status: number, user: Principal | null): Record<string, string> {
-  const headers: Record<string, string> = {};
+  return addTransportHeaders({}, incoming, status, user);
+}
+
+/** `transportHeaders` laid over `headers` in place (the same names in the same order as `Object.assign` would). */
+export function addTransportHeaders(headers: Record<string, string>, incoming: Incoming, status: number, user: Principal | null): Record<string, string> {
   const origin = incoming.headers.origin;
   if (origin !== undefined) {
     headers['Access-Control-Allow-Origin'] = origin === 'null' ? 'null' : sanitizeOrigin(origin);

@@ -87,11 +87,18 @@ export class Generations {
    * Whether nothing can have fallen due by the clock: the store is unchanged since its next scheduled date was
    * read, and the clock is before that date. False without a change token. `token`: as for `current`.
    */
-  async nothingDue(token?: string): Promise<boolean> {
+  nothingDue(token?: string): Promise<boolean> {
     const { changeToken, now } = this.sources;
-    if (!changeToken) return false;
+    if (!changeToken) return NOT_KNOWN;
+    // The deadline of this state read already (the common case): answered by a settled promise, without a turn made.
+    const deadline = this.#deadline;
+    if (token !== undefined && deadline?.token === token) return isBefore(now, deadline.at) ? NOTHING_DUE : NOT_KNOWN;
+    return this.#nothingDueByNow(changeToken, token);
+  }
+
+  async #nothingDueByNow(changeToken: () => Promise<string>, token: string | undefined): Promise<boolean> {
     token ??= await changeToken();
-    return now() < await this.#deadlineOf(token);
+    return isBefore(this.sources.now, await this.#deadlineOf(token));
   }
 
   /** When the earliest scheduled post of the store's state `token` goes live (Infinity: none), read once per state. */
@@ -102,6 +109,9 @@ export class Generations {
     return this.#deadline.at;
   }
 }
+
+const NOTHING_DUE = Promise.resolve(true);
+const NOT_KNOWN = Promise.resolve(false);
 
 /** Whether the clock is before `expiresAt`; without a scheduled post (Infinity) the clock is not read. */
 function isBefore(now: () => number, expiresAt: number): boolean {

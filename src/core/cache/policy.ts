@@ -59,8 +59,12 @@ function cachedRouteOf(registry: Registry, path: string): Route | null {
   return found;
 }
 
-/** Whether what one answer computes may still be kept: it turns false at the first thing that rules it out. */
-export class KeepTracker {
+/**
+ * Whether what one answer computes may still be kept: it turns false at the first thing that rules it out. It is
+ * also the handler of the watch on the request headers (any read of them rules keeping out), so a watch costs no
+ * other object.
+ */
+export class KeepTracker implements ProxyHandler<Record<string, string>> {
   keep = true;
 
   constructor(readonly registry: Registry) {}
@@ -72,7 +76,7 @@ export class KeepTracker {
 
   /** Request headers as a kept route sees them: no such route reads one, and one that did is not kept. */
   watch(headers: Record<string, string>): Record<string, string> {
-    return new Proxy(headers, new HeaderWatch(this));
+    return new Proxy(headers, this);
   }
 
   /** Embeds of a kept answer: each must lead to a route declared `cache`, or the answer is not kept. */
@@ -84,32 +88,28 @@ export class KeepTracker {
       return dispatch(request, parent);
     };
   }
-}
-
-/** Any read of the headers rules keeping out (its methods are shared, so a watch costs one small object). */
-class HeaderWatch implements ProxyHandler<Record<string, string>> {
-  constructor(readonly tracker: KeepTracker) {}
 
   get(target: Record<string, string>, name: string | symbol): unknown {
-    this.tracker.keep = false;
+    this.keep = false;
     return Reflect.get(target, name);
   }
 
   has(target: Record<string, string>, name: string | symbol): boolean {
-    this.tracker.keep = false;
+    this.keep = false;
     return Reflect.has(target, name);
   }
 
   ownKeys(target: Record<string, string>): (string | symbol)[] {
-    this.tracker.keep = false;
+    this.keep = false;
     return Reflect.ownKeys(target);
   }
 
   getOwnPropertyDescriptor(target: Record<string, string>, name: string | symbol): PropertyDescriptor | undefined {
-    this.tracker.keep = false;
+    this.keep = false;
     return Reflect.getOwnPropertyDescriptor(target, name);
   }
 }
+
 
 interface KeyParts {
   /** The API root the links are built from (the configured site address, or the request's). */

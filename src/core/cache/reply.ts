@@ -5,7 +5,7 @@
  */
 import { EncodedJson, encodeBody, responseFromBytes, withEncodedBody } from '../encode.js';
 import type { Principal } from '../context.js';
-import { transportHeaders, type Incoming } from '../transport.js';
+import { addTransportHeaders, transportHeaders, type Incoming } from '../transport.js';
 import type { CmsResponse } from '../types.js';
 import { builtBytesTag, entityTag, noneMatch, notModifiedHeaders } from './conditional.js';
 import type { Route } from '../registry.js';
@@ -72,6 +72,19 @@ export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { b
   if (!fresh || answer.bytes === fresh.body) return responseFromBytes(answer.status, headers, answer.bytes, made.decode);
   if (fresh.body instanceof EncodedJson) return responseFromBytes(answer.status, headers, answer.bytes, made.decode, false);
   return withEncodedBody({ status: answer.status, headers, body: fresh.body }, answer.bytes);
+}
+
+/**
+ * The response for an answer computed for this request and not kept (`keptAnswer` made it; nothing else holds it):
+ * its headers are taken over and the transport headers laid over them in place, as `replyWith` would in a copy.
+ */
+export function replyFresh(answer: KeptAnswer, incoming: Incoming, user: Principal | null, body: unknown): CmsResponse {
+  const headers = addTransportHeaders(answer.headers as Record<string, string>, incoming, 200, user);
+  if (noneMatch(incoming.headers['if-none-match'], answer.etag)) return { status: 304, headers: notModifiedHeaders(headers), body: null };
+  if (incoming.realMethod === 'HEAD') return withEncodedBody({ status: answer.status, headers, body: null }, null);
+  if (answer.bytes === body) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
+  if (body instanceof EncodedJson) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer), false);
+  return withEncodedBody({ status: answer.status, headers, body }, answer.bytes);
 }
 
 /** What every reply of a kept answer shares, made once for it rather than for each reply. */
