@@ -66,11 +66,26 @@ export interface Abilities {
 }
 
 export function abilitiesFor(user: Principal | null, rules: CapabilityRules, site: Pick<Site, 'pageOnFront' | 'pageForPosts'>): Abilities {
-  return {
-    user,
-    can: (capability) => userCan(user, capability, undefined, rules),
-    canEdit: (post) => userCan(user, 'edit_post', subjectOf(post, site), rules),
-    canDelete: (post) => userCan(user, 'delete_post', subjectOf(post, site), rules),
-    canEditSubject: (subject) => userCan(user, 'edit_post', subject, rules),
-  };
+  return new UserAbilities(user, rules, site);
+}
+
+/** A class rather than a literal of closures: one object per request. */
+class UserAbilities implements Abilities {
+  constructor(readonly user: Principal | null, readonly rules: CapabilityRules, readonly site: Pick<Site, 'pageOnFront' | 'pageForPosts'>) {}
+
+  can(capability: string): boolean {
+    return userCan(this.user, capability, undefined, this.rules);
+  }
+
+  canEdit(post: PostRecord): boolean {
+    return userCan(this.user, 'edit_post', subjectOf(post, this.site), this.rules);
+  }
+
+  canDelete(post: PostRecord): boolean {
+    return userCan(this.user, 'delete_post', subjectOf(post, this.site), this.rules);
+  }
+
+  canEditSubject(subject: PostSubject): boolean {
+    return userCan(this.user, 'edit_post', subject, this.rules);
+  }
 }

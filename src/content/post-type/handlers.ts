@@ -84,9 +84,10 @@ export async function listPosts(context: RequestContext<Params<typeof collection
   checkListOrder(params);
   const scope = scopeOf(context, postType);
   const { definition } = postType;
-  const plan = await buildListPlan(definition, params, {
+  const planned = buildListPlan(definition, params, {
     storage: scope.storage, site: context.site, user: context.user, visibility: listVisibility(context, scope),
   });
+  const plan = planned instanceof Promise ? await planned : planned;
   // The records are only read (visibility, terms, preparing and revisions make answers of their own): a store may
   // share its own instead of copying each out. Set on the plan's own query: a spread copy with one more member
   // costs more than the rest of the list's planning.
@@ -99,12 +100,15 @@ export async function listPosts(context: RequestContext<Params<typeof collection
   const pages = paging(total, plan.page, plan.perPage, { pastTheEnd: 'rest_post_invalid_page_number' });
   if (plan.stickyFirst) records = await withStickyFirst(records, plan, definition.type, scope.storage);
 
-  const visible = await onlyVisible(records, scope, context);
+  const checked = onlyVisible(records, scope, context);
+  const visible = Array.isArray(checked) ? checked : await checked;
   const termsOf = termsOfRecords(scope.storage, visible, definition)!;
   const options = scope.prepareOptions(context.context, { termsOf });
-  const historyOf = revisionHistories(scope.storage, visible.map((record) => record.id));
+  const historyOf = revisionHistories(scope.storage, visible);
   const sources = { storage: scope.storage, definition, links: scope.links, termsOf, historyOf };
-  return keyedCollection(visible.map((record) => new KeyedPost(record, options, sources)), pages);
+  const keyed: KeyedPost[] = new Array(visible.length);
+  for (let at = 0; at < visible.length; at++) keyed[at] = new KeyedPost(visible[at]!, options, sources);
+  return keyedCollection(keyed, pages);
 }
 
 /** What reading a record takes besides its id; the route declares them (`password`, `excerpt_length`). */

@@ -41,22 +41,35 @@ export async function requirePost(context: RequestContext, postType: PostType): 
 /**
  * The records of a list page the user may see (edit them, in the edit context). The list's conditions select
  * only those already; this check stands behind them, so a record the conditions could not judge (a parent of an
- * unknown status) is still never shown.
+ * unknown status) is still never shown. Answered at once when no record needs the store to tell (the page
+ * itself when every record may be seen).
  */
-export async function onlyVisible<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): Promise<T[]> {
-  const visible: T[] = [];
+export function onlyVisible<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): readonly T[] | Promise<T[]> {
   const { deps } = scope.postType;
   const editing = context.context === 'edit';
+  let visible: T[] | null = null;
+  for (let at = 0; at < records.length; at++) {
+    const record = records[at]!;
+    if (editing ? scope.abilities.canEdit(record) : isReadableByAnyone(record, deps.capabilityRules)) {
+      visible?.push(record);
+      continue;
+    }
+    if (!editing) return readableOf(records, scope, context);
+    visible ??= records.slice(0, at);
+  }
+  return visible ?? records;
+}
+
+async function readableOf<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): Promise<T[]> {
+  const visible: T[] = [];
+  const { deps } = scope.postType;
   for (const record of records) {
-    let allowed: boolean;
-    if (editing) allowed = scope.abilities.canEdit(record);
-    else allowed = isReadableByAnyone(record, deps.capabilityRules) || await canReadPost(context, record, deps);
-    if (allowed) visible.push(record);
+    if (isReadableByAnyone(record, deps.capabilityRules) || await canReadPost(context, record, deps)) visible.push(record);
   }
   return visible;
 }
 
-export async function listPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+export function listPermission(context: RequestContext, postType: PostType): PermissionResult {
   const scope = scopeOf(context, postType);
   if (context.context === 'edit' && !scope.abilities.can(scope.capabilities.edit_posts)) {
     return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
@@ -128,12 +141,16 @@ function createRefused(user: RequestContext['user']): CmsError {
   return refusal;
 }
 
-export async function createPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+export function createPermission(context: RequestContext, postType: PostType): PermissionResult | Promise<PermissionResult> {
   if (!isEmpty(context.params.id)) return new CmsError('rest_post_exists', 'Cannot create existing post.', 400);
   const scope = scopeOf(context, postType);
   const error = authorAndStickyError(context, scope, 'create');
   if (error) return error;
   if (!scope.abilities.can(scope.capabilities.create_posts)) return createRefused(context.user);
+  return assignsTerms(context, scope);
+}
+
+async function assignsTerms(context: RequestContext, scope: PostScope): Promise<PermissionResult> {
   return (await canAssignTerms(context, scope)) ? true : termError(context);
 }
 
