@@ -77,8 +77,22 @@ class UserAbilities implements Abilities {
     return userCan(this.user, capability, undefined, this.rules);
   }
 
+  /** The latest `canEdit` verdict that holds for every record of its type, status and ownership. */
+  #lastEdit: { type: string; status: string; own: boolean; verdict: boolean } | null = null;
+
+  /**
+   * Editing a record depends on its type, status and whether the user wrote it, but for trashed records (their
+   * status before) and revisions (their parent): a list's records mostly share those, so the last verdict is
+   * reused for the next record like it.
+   */
   canEdit(post: PostRecord): boolean {
-    return userCan(this.user, 'edit_post', subjectOf(post, this.site), this.rules);
+    if (post.status === 'trash' || post.type === 'revision') return userCan(this.user, 'edit_post', subjectOf(post, this.site), this.rules);
+    const own = this.user !== null && post.author !== 0 && post.author === this.user.id;
+    const last = this.#lastEdit;
+    if (last !== null && last.type === post.type && last.status === post.status && last.own === own) return last.verdict;
+    const verdict = userCan(this.user, 'edit_post', subjectOf(post, this.site), this.rules);
+    this.#lastEdit = { type: post.type, status: post.status, own, verdict };
+    return verdict;
   }
 
   canDelete(post: PostRecord): boolean {
