@@ -215,6 +215,8 @@ function mapCapability(
   depth: number,
 ): readonly string[] {
   if (depth > MAX_MAPPING_DEPTH) return DENIED;
+  const plain = plainMappingsOf(rules).get(capability);
+  if (plain !== undefined) return plain;
 
   switch (capability) {
     case 'edit_post':
@@ -329,8 +331,31 @@ function mapCapability(
   }
   const postTypeAlias = rules.postMetaCapabilityAliases.get(capability);
   if (postTypeAlias !== undefined) return mapCapability(postTypeAlias, user, subject, rules, depth + 1);
-  if (BLOCK_CAPABILITIES.has(capability)) return sole(capability.replace(/_blocks$/, '_posts'));
-  return sole(capability);
+  return keptPlainMapping(rules, capability, BLOCK_CAPABILITIES.has(capability) ? sole(capability.replace(/_blocks$/, '_posts')) : sole(capability));
+}
+
+/**
+ * The mappings that depend on nothing but the capability and the rules (no user, no subject: the primitives and
+ * the `*_blocks` names), per rules, so that a check of one skips the walk through every meta capability. Bounded
+ * as `sole` is.
+ */
+const plainMappings = new WeakMap<CapabilityRules, Map<string, readonly string[]>>();
+let lastRules: CapabilityRules | null = null;
+let lastPlainMappings = new Map<string, readonly string[]>();
+
+function plainMappingsOf(rules: CapabilityRules): Map<string, readonly string[]> {
+  if (rules === lastRules) return lastPlainMappings;
+  let mappings = plainMappings.get(rules);
+  if (mappings === undefined) plainMappings.set(rules, mappings = new Map());
+  lastRules = rules;
+  lastPlainMappings = mappings;
+  return mappings;
+}
+
+function keptPlainMapping(rules: CapabilityRules, capability: string, required: readonly string[]): readonly string[] {
+  const mappings = plainMappingsOf(rules);
+  if (mappings.size < MOST_SOLE_REQUIREMENTS) mappings.set(capability, required);
+  return required;
 }
 
 /**

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mapMetaCapability, userCan } from '../../../src/auth/index.js';
 import { createPrincipal, DEFAULT_ROLES } from '../../../src/auth/roles.js';
-import { DEFAULT_CAPABILITY_RULES } from '../../../src/auth/capability-rules.js';
+import { createCapabilityRules, DEFAULT_CAPABILITY_RULES } from '../../../src/auth/capability-rules.js';
+import { CORE_POST_TYPE_CAPABILITIES } from '../../../src/auth/index.js';
 import type { Principal } from '../../../src/core/context.js';
 import { abilitiesFor, subjectOf } from '../../../src/content/post-type/capabilities.js';
 import type { PostRecord } from '../../../src/content/post-type/record.js';
@@ -117,6 +118,22 @@ describe('post reads: one-name requirements shared between checks', () => {
     assert.equal(userCan(editor, 'edit_posts'), true);
     assert.equal(userCan(editor, 'manage_options'), false);
     assert.equal(userCan(null, 'edit_posts'), false);
+  });
+
+  it('keeps a plain mapping per rules only, and never a mapping that reads the user or the subject', () => {
+    const withBooks = createCapabilityRules({ postTypes: { book: { ...CORE_POST_TYPE_CAPABILITIES.post!, edit_post: 'edit_book' } } });
+    for (let round = 0; round < 2; round++) {
+      assert.deepEqual(mapMetaCapability('edit_book', null), ['edit_book']);
+      assert.deepEqual(mapMetaCapability('edit_book', null, undefined, withBooks), ['do_not_allow']);
+      assert.deepEqual(mapMetaCapability('edit_blocks', null), ['edit_posts']);
+    }
+    const author = createPrincipal({ id: 3, login: 'author', roles: ['author'] }, DEFAULT_ROLES);
+    for (let round = 0; round < 2; round++) {
+      assert.equal(userCan(author, 'edit_book', { type: 'book', status: 'draft', authorId: 3 }, withBooks), true);
+      assert.equal(userCan(author, 'edit_book', { type: 'book', status: 'draft', authorId: 9 }, withBooks), false);
+      assert.equal(userCan(author, 'edit_user', { userId: 3 }), true);
+      assert.equal(userCan(author, 'edit_user', { userId: 9 }), false);
+    }
   });
 });
 
