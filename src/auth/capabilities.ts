@@ -20,6 +20,22 @@ const MAX_MAPPING_DEPTH = 8;
 
 const PUBLISHED_STATUSES = new Set(['publish', 'future']);
 
+/**
+ * The requirement of one primitive capability, made once per name and frozen (mappings are asked for on every
+ * check, and most end in one name); past `MOST_SOLE_REQUIREMENTS` names they are made afresh.
+ */
+const soleRequirements = new Map<string, readonly string[]>();
+const MOST_SOLE_REQUIREMENTS = 1024;
+
+function sole(capability: string): readonly string[] {
+  let required = soleRequirements.get(capability);
+  if (required === undefined) {
+    required = Object.freeze([capability]);
+    if (soleRequirements.size < MOST_SOLE_REQUIREMENTS) soleRequirements.set(capability, required);
+  }
+  return required;
+}
+
 /** The reference's `*_blocks` primitive names, which count as their `*_posts` equivalents. */
 const BLOCK_CAPABILITIES = new Set([
   'edit_blocks',
@@ -98,16 +114,16 @@ function ownershipRequirement(
   user: Principal | null,
   post: PostSubject,
   names: PostTypeCapabilities,
-): string[] {
+): readonly string[] {
   const keys = OWNERSHIP_NAMES[action];
   const own = names[keys.own];
   const published = names[keys.published];
   if (isOwnPost(user, post)) {
-    if (PUBLISHED_STATUSES.has(post.status)) return [published];
+    if (PUBLISHED_STATUSES.has(post.status)) return sole(published);
     if (post.status === 'trash') {
-      return [PUBLISHED_STATUSES.has(post.trashedFromStatus ?? '') ? published : own];
+      return sole(PUBLISHED_STATUSES.has(post.trashedFromStatus ?? '') ? published : own);
     }
-    return [own];
+    return sole(own);
   }
   const required = [names[keys.others]];
   if (PUBLISHED_STATUSES.has(post.status)) required.push(published);
@@ -148,14 +164,14 @@ function mapPostCapability(
   if (capability === 'read_post') {
     const visibility = rules.postStatuses[effectiveReadStatus(post)];
     if (visibility === undefined) return ['edit_others_posts'];
-    if (visibility === 'public' || isOwnPost(user, post)) return [names.read];
-    if (visibility === 'private') return [names.read_private_posts];
+    if (visibility === 'public' || isOwnPost(user, post)) return sole(names.read);
+    if (visibility === 'private') return sole(names.read_private_posts);
     return mapCapability('edit_post', user, post, rules, depth + 1);
   }
 
   const required = ownershipRequirement(capability === 'edit_post' ? 'edit' : 'delete', user, post, names);
   if (post.isPrivacyPolicyPage === true) {
-    required.push(...mapCapability('manage_privacy_options', user, undefined, rules, depth + 1));
+    return [...required, ...mapCapability('manage_privacy_options', user, undefined, rules, depth + 1)];
   }
   return required;
 }
@@ -199,6 +215,8 @@ function mapCapability(
   depth: number,
 ): readonly string[] {
   if (depth > MAX_MAPPING_DEPTH) return DENIED;
+  const plain = plainMappingsOf(rules).get(capability);
+  if (plain !== undefined) return plain;
 
   switch (capability) {
     case 'edit_post':
@@ -313,8 +331,31 @@ function mapCapability(
   }
   const postTypeAlias = rules.postMetaCapabilityAliases.get(capability);
   if (postTypeAlias !== undefined) return mapCapability(postTypeAlias, user, subject, rules, depth + 1);
-  if (BLOCK_CAPABILITIES.has(capability)) return [capability.replace(/_blocks$/, '_posts')];
-  return [capability];
+  return keptPlainMapping(rules, capability, BLOCK_CAPABILITIES.has(capability) ? sole(capability.replace(/_blocks$/, '_posts')) : sole(capability));
+}
+
+/**
+ * The mappings that depend on nothing but the capability and the rules (no user, no subject: the primitives and
+ * the `*_blocks` names), per rules, so that a check of one skips the walk through every meta capability. Bounded
+ * as `sole` is.
+ */
+const plainMappings = new WeakMap<CapabilityRules, Map<string, readonly string[]>>();
+let lastRules: CapabilityRules | null = null;
+let lastPlainMappings = new Map<string, readonly string[]>();
+
+function plainMappingsOf(rules: CapabilityRules): Map<string, readonly string[]> {
+  if (rules === lastRules) return lastPlainMappings;
+  let mappings = plainMappings.get(rules);
+  if (mappings === undefined) plainMappings.set(rules, mappings = new Map());
+  lastRules = rules;
+  lastPlainMappings = mappings;
+  return mappings;
+}
+
+function keptPlainMapping(rules: CapabilityRules, capability: string, required: readonly string[]): readonly string[] {
+  const mappings = plainMappingsOf(rules);
+  if (mappings.size < MOST_SOLE_REQUIREMENTS) mappings.set(capability, required);
+  return required;
 }
 
 /**
@@ -342,7 +383,9 @@ export function userCan(
   rules: CapabilityRules = DEFAULT_CAPABILITY_RULES,
 ): boolean {
   const required = mapCapability(capability, user, subject, rules, 0);
-  return required.every(
-    (primitive) => primitive !== DO_NOT_ALLOW && (primitive === 'exist' || (user?.capabilities.has(primitive) ?? false)),
-  );
+  for (let at = 0; at < required.length; at++) {
+    const primitive = required[at]!;
+    if (primitive === DO_NOT_ALLOW || (primitive !== 'exist' && !(user?.capabilities.has(primitive) ?? false))) return false;
+  }
+  return true;
 }

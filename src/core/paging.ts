@@ -144,12 +144,45 @@ export function pagingHeaders(figures: Paging, context: RequestContext, prefix: 
   const hasPrevious = figures.page > 1;
   const hasNext = figures.totalPages > figures.page;
   if (!hasPrevious && !hasNext) return headers;
-  const withPage = linkQuery(context.query);
+  headers.Link = linkHeader(figures, context, hasPrevious, hasNext);
+  return headers;
+}
+
+/**
+ * The last `Link` header made and what made it: the site (whose API address the links start with), the path, the
+ * query's parameters in order and the page figures. A list read again and again gets it without spelling it anew.
+ */
+let lastLink: {
+  site: object; path: string; keys: string[]; values: unknown[]; page: number; totalPages: number; previousUnclamped: boolean; link: string;
+} | null = null;
+
+function linkHeader(figures: Paging, context: RequestContext, hasPrevious: boolean, hasNext: boolean): string {
+  const { query } = context;
+  const keys = Object.keys(query);
+  const last = lastLink;
+  if (last !== null && context.site !== undefined && last.site === context.site && last.path === context.path && last.page === figures.page
+    && last.totalPages === figures.totalPages && last.previousUnclamped === (figures.previousUnclamped === true)
+    && sameParameters(last.keys, last.values, keys, query)) return last.link;
+  const withPage = linkQuery(query);
   const url = context.url(context.path);
   const previous = hasPrevious ? `<${url}?${withPage(previousPage(figures))}>; rel="prev"` : '';
   const next = hasNext ? `<${url}?${withPage(figures.page + 1)}>; rel="next"` : '';
-  headers.Link = hasPrevious && hasNext ? `${previous}, ${next}` : previous || next;
-  return headers;
+  const link = hasPrevious && hasNext ? `${previous}, ${next}` : previous || next;
+  lastLink = {
+    site: context.site, path: context.path, keys, values: keys.map((key) => query[key]), page: figures.page,
+    totalPages: figures.totalPages, previousUnclamped: figures.previousUnclamped === true, link,
+  };
+  return link;
+}
+
+/** Whether the query holds the same parameters, in the same order, with the same plain values (lists never match). */
+function sameParameters(keys: readonly string[], values: readonly unknown[], nowKeys: readonly string[], query: Readonly<Record<string, unknown>>): boolean {
+  if (keys.length !== nowKeys.length) return false;
+  for (let at = 0; at < keys.length; at++) {
+    const value = values[at];
+    if (keys[at] !== nowKeys[at] || (value !== null && typeof value === 'object') || query[nowKeys[at]!] !== value) return false;
+  }
+  return true;
 }
 
 function previousPage(figures: Paging): number {

@@ -7,6 +7,7 @@ import { fragmentKey, lastingFragmentKey, type FragmentScope } from './cache/pol
 import type { InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
 import { EncodedJson, joinJsonArray } from './encode.js';
 import { encodeLargeJson, entityTagInTurns, LARGE_JSON_CHARS } from './large-json.js';
+import type { JsonSchema } from './args/schema.js';
 import type { InternalParent, Outcome } from './outcome.js';
 import { parseQueryString } from './query.js';
 import { shallowCopy } from './safe-object.js';
@@ -25,25 +26,21 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
   const result = outcome.result!;
   const context = outcome.context!;
   const schema = outcome.route?.schema?.();
-  const fields = parseList(context.params._fields);
+  const fieldsParam = context.params._fields;
+  const fields = fieldsParam === undefined ? NO_FIELDS : parseList(fieldsParam);
   // The handler may name the context its records are shown in (writes answer in `edit`).
   const shownContext = result.context ?? context.context;
-  const shapeData = (record: Item) => (schema ? filterByContext(record.data, schema, shownContext) : record.data) as Record<string, unknown>;
-  const shown = (record: Item) => {
-    const data = shallowCopy(shapeData(record));
-    const links = compactLinks(record.links);
-    if (links) data._links = links;
-    return data;
-  };
   if (fragments && fields.length === 0 && !embed && (result.keyedItem || result.keyedItems)) {
-    if (result.keyedItem) return await fragmentOf(result.keyedItem, fragments, fragmentKey(fragments, schema, shownContext, result.keyedItem), shownContext, shown);
+    if (result.keyedItem) return await fragmentOf(result.keyedItem, fragments, fragmentKey(fragments, schema, shownContext, result.keyedItem), shownContext, schema);
     const keyedItems = result.keyedItems!;
     const keys = keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed));
     const kept = keptParts(keys, fragments, keyedItems, shownContext);
     if (!kept.includes(undefined)) return keptList(kept as EncodedJson[], fragments) ?? await joined(kept as EncodedJson[], fragments);
     // Only the records not kept are prepared (a write to one listed post leaves the others' fragments found at once).
-    return await joined(await Promise.all(keyedItems.map((keyed, index) => kept[index] ?? fragmentOf(keyed, fragments, keys[index]!, shownContext, shown))), fragments);
+    return await joined(await Promise.all(keyedItems.map((keyed, index) => kept[index] ?? fragmentOf(keyed, fragments, keys[index]!, shownContext, schema))), fragments);
   }
+  const shapeData = (record: Item) => shapedData(record, schema, shownContext);
+  const shown = (record: Item) => shownRecord(record, schema, shownContext);
   const embedder = embed ? new Embedder(embed, context, dispatch) : null;
 
   const records = result.items ?? (result.keyedItems ? await Promise.all(result.keyedItems.map((keyed) => keyed.prepare())) : undefined);
@@ -67,21 +64,36 @@ export async function render(outcome: Outcome, embed: true | string[] | null, di
 
 const encoder = new TextEncoder();
 
+/** No `_fields` sent: shared, never changed. */
+const NO_FIELDS: readonly string[] = Object.freeze([]);
+
+function shapedData(record: Item, schema: JsonSchema | undefined, context: string): Record<string, unknown> {
+  return (schema ? filterByContext(record.data, schema, context) : record.data) as Record<string, unknown>;
+}
+
+/** A record as a list or a fragment shows it: context-filtered, links compacted. */
+function shownRecord(record: Item, schema: JsonSchema | undefined, context: string): Record<string, unknown> {
+  const data = shallowCopy(shapedData(record, schema, context));
+  const links = compactLinks(record.links);
+  if (links) data._links = links;
+  return data;
+}
+
 /**
  * A record's fragment: kept, or prepared, shaped and encoded now (and kept while the answer may be, under a key:
  * none when the caller it depends on cannot be told apart).
  */
 async function fragmentOf(
-  keyed: KeyedItem, scope: FragmentScope, key: string | null, context: string, shown: (record: Item) => unknown,
+  keyed: KeyedItem, scope: FragmentScope, key: string | null, context: string, schema: JsonSchema | undefined,
 ): Promise<EncodedJson> {
-  if (key === null) return encodedNow(keyed, shown);
+  if (key === null) return encodedNow(keyed, schema, context);
   const { cache, generation } = scope;
   const kept = cache.get(generation, key);
   if (kept) return kept;
   const revision = keyed.revision && context !== 'edit' ? await keyed.revision() : null;
   const lastingKey = revision === null ? null : lastingFragmentKey(scope, key, context, revision);
   const lasting = lastingKey === null ? undefined : cache.getLasting(generation, lastingKey);
-  const fragment = lasting ?? await encodedNow(keyed, shown);
+  const fragment = lasting ?? await encodedNow(keyed, schema, context);
   if (!scope.keep()) return fragment;
   cache.set(generation, key, fragment);
   // Kept by revision only when no write landed meanwhile: the revision and the fragment then show one state.
@@ -89,8 +101,8 @@ async function fragmentOf(
   return fragment;
 }
 
-async function encodedNow(keyed: KeyedItem, shown: (record: Item) => unknown): Promise<EncodedJson> {
-  const data = shown(await keyed.prepare());
+async function encodedNow(keyed: KeyedItem, schema: JsonSchema | undefined, context: string): Promise<EncodedJson> {
+  const data = shownRecord(await keyed.prepare(), schema, context);
   return await encodeLargeJson(data) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
 }
 

@@ -53,3 +53,37 @@ it('paging links spell every parameter as buildQueryString does, wherever page s
   const first = pagingHeaders({ total: 50, totalPages: 5, page: 1 }, contextWith('/cms/v2/posts', { per_page: '10' }), 'X-WP');
   assert.equal(first.Link, `<${site.apiLink('/cms/v2/posts')}?per_page=10&page=2>; rel="next"`);
 });
+
+it('a Link header made again for the same list follows every change of site, path, parameters and page figures', () => {
+  const siteA = resolveSite({ url: 'http://a.test' }, undefined);
+  const siteB = resolveSite({ url: 'http://b.test' }, undefined);
+  const link = (site: typeof siteA, path: string, query: Record<string, unknown>, page: number, totalPages: number, previousUnclamped = false) => {
+    const context = { site, path, query, url: (to: string, params?: Record<string, unknown>) => site.apiLink(to, params) } as unknown as RequestContext;
+    const figures = { total: totalPages * 10, totalPages, page, ...(previousUnclamped ? { previousUnclamped } : {}) };
+    return pagingHeaders(figures, context, 'X-WP').Link;
+  };
+  const next = (url: string) => `<${url}>; rel="next"`;
+  const prev = (url: string) => `<${url}>; rel="prev"`;
+  for (let round = 0; round < 2; round++) {
+    assert.equal(link(siteA, '/cms/v2/posts', { per_page: '10' }, 1, 3), next('http://a.test/cms-json/cms/v2/posts?per_page=10&page=2'));
+  }
+  assert.equal(link(siteB, '/cms/v2/posts', { per_page: '10' }, 1, 3), next('http://b.test/cms-json/cms/v2/posts?per_page=10&page=2'));
+  assert.equal(link(siteB, '/cms/v2/pages', { per_page: '10' }, 1, 3), next('http://b.test/cms-json/cms/v2/pages?per_page=10&page=2'));
+  assert.equal(link(siteB, '/cms/v2/pages', { per_page: '5' }, 1, 3), next('http://b.test/cms-json/cms/v2/pages?per_page=5&page=2'));
+  assert.equal(link(siteB, '/cms/v2/pages', { per_page: '5' }, 2, 3),
+    `${prev('http://b.test/cms-json/cms/v2/pages?per_page=5&page=1')}, ${next('http://b.test/cms-json/cms/v2/pages?per_page=5&page=3')}`);
+  assert.equal(link(siteB, '/cms/v2/pages', { per_page: '5' }, 2, 2), prev('http://b.test/cms-json/cms/v2/pages?per_page=5&page=1'));
+  assert.equal(link(siteB, '/cms/v2/pages', { per_page: '5' }, 1, 3), next('http://b.test/cms-json/cms/v2/pages?per_page=5&page=2'));
+  assert.equal(link(siteB, '/cms/v2/pages', { per_page: '5', search: 'a b' }, 1, 3), next('http://b.test/cms-json/cms/v2/pages?per_page=5&search=a+b&page=2'));
+  assert.equal(link(siteB, '/cms/v2/pages', { search: 'a b', per_page: '5' }, 1, 3), next('http://b.test/cms-json/cms/v2/pages?search=a+b&per_page=5&page=2'));
+  assert.equal(link(siteB, '/cms/v2/pages', { search: 'a b', per_page: 5 }, 1, 3), next('http://b.test/cms-json/cms/v2/pages?search=a+b&per_page=5&page=2'));
+  assert.equal(link(siteB, '/cms/v2/pages', { page: '2', per_page: '5' }, 2, 3),
+    `${prev('http://b.test/cms-json/cms/v2/pages?page=1&per_page=5')}, ${next('http://b.test/cms-json/cms/v2/pages?page=3&per_page=5')}`);
+  assert.equal(link(siteB, '/cms/v2/pages', { page: '2', per_page: '5' }, 2, 2), prev('http://b.test/cms-json/cms/v2/pages?page=1&per_page=5'));
+  assert.equal(link(siteB, '/cms/v2/pages', { page: '9' }, 9, 5), prev('http://b.test/cms-json/cms/v2/pages?page=5'));
+  assert.equal(link(siteB, '/cms/v2/pages', { page: '9' }, 9, 5, true), prev('http://b.test/cms-json/cms/v2/pages?page=8'));
+  const tags = ['x'];
+  assert.equal(link(siteA, '/cms/v2/posts', { tags }, 1, 2), next('http://a.test/cms-json/cms/v2/posts?tags%5B0%5D=x&page=2'));
+  tags[0] = 'y';
+  assert.equal(link(siteA, '/cms/v2/posts', { tags }, 1, 2), next('http://a.test/cms-json/cms/v2/posts?tags%5B0%5D=y&page=2'));
+});

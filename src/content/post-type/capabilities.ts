@@ -66,11 +66,40 @@ export interface Abilities {
 }
 
 export function abilitiesFor(user: Principal | null, rules: CapabilityRules, site: Pick<Site, 'pageOnFront' | 'pageForPosts'>): Abilities {
-  return {
-    user,
-    can: (capability) => userCan(user, capability, undefined, rules),
-    canEdit: (post) => userCan(user, 'edit_post', subjectOf(post, site), rules),
-    canDelete: (post) => userCan(user, 'delete_post', subjectOf(post, site), rules),
-    canEditSubject: (subject) => userCan(user, 'edit_post', subject, rules),
-  };
+  return new UserAbilities(user, rules, site);
+}
+
+/** A class rather than a literal of closures: one object per request. */
+class UserAbilities implements Abilities {
+  constructor(readonly user: Principal | null, readonly rules: CapabilityRules, readonly site: Pick<Site, 'pageOnFront' | 'pageForPosts'>) {}
+
+  can(capability: string): boolean {
+    return userCan(this.user, capability, undefined, this.rules);
+  }
+
+  /** The latest `canEdit` verdict that holds for every record of its type, status and ownership. */
+  #lastEdit: { type: string; status: string; own: boolean; verdict: boolean } | null = null;
+
+  /**
+   * Editing a record depends on its type, status and whether the user wrote it, but for trashed records (their
+   * status before) and revisions (their parent): a list's records mostly share those, so the last verdict is
+   * reused for the next record like it.
+   */
+  canEdit(post: PostRecord): boolean {
+    if (post.status === 'trash' || post.type === 'revision') return userCan(this.user, 'edit_post', subjectOf(post, this.site), this.rules);
+    const own = this.user !== null && post.author !== 0 && post.author === this.user.id;
+    const last = this.#lastEdit;
+    if (last !== null && last.type === post.type && last.status === post.status && last.own === own) return last.verdict;
+    const verdict = userCan(this.user, 'edit_post', subjectOf(post, this.site), this.rules);
+    this.#lastEdit = { type: post.type, status: post.status, own, verdict };
+    return verdict;
+  }
+
+  canDelete(post: PostRecord): boolean {
+    return userCan(this.user, 'delete_post', subjectOf(post, this.site), this.rules);
+  }
+
+  canEditSubject(subject: PostSubject): boolean {
+    return userCan(this.user, 'edit_post', subject, this.rules);
+  }
 }

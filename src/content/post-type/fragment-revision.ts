@@ -52,9 +52,9 @@ const crowdedOf = new WeakMap<StoragePort, Set<number>>();
  * read each on its own and the others tried again together, a few times at most, then each on its own; such
  * records are read on their own from the start the next time (`crowdedOf`).
  */
-export function revisionHistories(storage: StoragePort, ids: readonly number[]): (id: number) => Promise<Summary> {
+export function revisionHistories(storage: StoragePort, records: readonly Pick<PostRecord, 'id'>[]): (id: number) => Promise<Summary> {
   let loaded: Promise<Map<number, Summary>> | null = null;
-  return async (id) => (await (loaded ??= keptOrRead(storage, [...new Set(ids)]))).get(id) ?? revisionSummary(storage, id);
+  return async (id) => (await (loaded ??= keptOrRead(storage, [...new Set(records.map((record) => record.id))]))).get(id) ?? revisionSummary(storage, id);
 }
 
 /** The histories kept across states of the store: a post's changes only with a write to one of its revisions. */

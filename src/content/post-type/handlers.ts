@@ -11,9 +11,10 @@ import { filterByContext } from '../../core/shape.js';
 import type { StoragePort } from '../../ports/storage.js';
 import type { collectionArgs, ItemArgs } from './args.js';
 import { isViewable, type PostType } from './define.js';
+import type { PostTypeDefinition } from './definition.js';
 import { fragmentRevision, fragmentRevisionNow, revisionHistories, type RevisionSources } from './fragment-revision.js';
 import { revisionSummary } from './links.js';
-import { permalinkOf } from './permalink.js';
+import { permalinkOf, type LinkEnvironment } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
 import { preparePost, termsOfRecords, type PrepareOptions } from './prepare.js';
 import { buildListPlan, type ListPlan } from './query.js';
@@ -65,12 +66,12 @@ async function withStickyFirst(records: PostRecord[], plan: ListPlan, type: stri
 class KeyedPost implements KeyedItem {
   readonly identity: readonly (string | number)[];
 
-  constructor(private readonly record: PostRecord, private readonly options: PrepareOptions, private readonly sources: RevisionSources) {
+  constructor(private readonly record: PostRecord, private readonly sources: AnswerSources) {
     this.identity = [record.type, record.id, record.status];
   }
 
   prepare(): Promise<Item> {
-    return preparePost(this.record, this.options);
+    return preparePost(this.record, this.sources.options);
   }
 
   revision(): Promise<string | null> {
@@ -82,15 +83,53 @@ class KeyedPost implements KeyedItem {
   }
 }
 
+/**
+ * What the records of one answer are prepared and revised with, shared by them and made on first use: when every
+ * record's fragment is kept (most reads), none of it is.
+ */
+class AnswerSources implements RevisionSources {
+  readonly storage: StoragePort;
+  readonly definition: PostTypeDefinition;
+  readonly links: LinkEnvironment;
+  #termsOf: RevisionSources['termsOf'] | null = null;
+  #historyOf: RevisionSources['historyOf'] | null = null;
+  #options: PrepareOptions | null = null;
+
+  /** `records`: a list's (their histories read together) or a single read's (its own read alone). */
+  constructor(
+    readonly scope: PostScope, readonly contextName: string, readonly records: readonly PostRecord[], readonly isList: boolean,
+    readonly extra: ReadExtra = {},
+  ) {
+    this.storage = scope.storage;
+    this.definition = scope.postType.definition;
+    this.links = scope.links;
+  }
+
+  get termsOf(): RevisionSources['termsOf'] {
+    return this.#termsOf ??= termsOfRecords(this.storage, this.records, this.definition)!;
+  }
+
+  get historyOf(): RevisionSources['historyOf'] {
+    return this.#historyOf ??= this.isList ? revisionHistories(this.storage, this.records) : (id) => revisionSummary(this.storage, id);
+  }
+
+  get options(): PrepareOptions {
+    return this.#options ??= this.scope.prepareOptions(this.contextName, { ...this.extra, termsOf: this.termsOf });
+  }
+}
+
+type ReadExtra = Pick<PrepareOptions, 'password' | 'excerptLength'>;
+
 /** `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. */
 export async function listPosts(context: RequestContext<Params<typeof collectionArgs>>, postType: PostType): Promise<unknown> {
   const { params } = context;
   checkListOrder(params);
   const scope = scopeOf(context, postType);
   const { definition } = postType;
-  const plan = await buildListPlan(definition, params, {
+  const planned = buildListPlan(definition, params, {
     storage: scope.storage, site: context.site, user: context.user, visibility: listVisibility(context, scope),
   });
+  const plan = planned instanceof Promise ? await planned : planned;
   // The records are only read (visibility, terms, preparing and revisions make answers of their own): a store may
   // share its own instead of copying each out. Set on the plan's own query: a spread copy with one more member
   // costs more than the rest of the list's planning.
@@ -103,12 +142,12 @@ export async function listPosts(context: RequestContext<Params<typeof collection
   const pages = paging(total, plan.page, plan.perPage, { pastTheEnd: 'rest_post_invalid_page_number' });
   if (plan.stickyFirst) records = await withStickyFirst(records, plan, definition.type, scope.storage);
 
-  const visible = await onlyVisible(records, scope, context);
-  const termsOf = termsOfRecords(scope.storage, visible, definition)!;
-  const options = scope.prepareOptions(context.context, { termsOf });
-  const historyOf = revisionHistories(scope.storage, visible.map((record) => record.id));
-  const sources = { storage: scope.storage, definition, links: scope.links, termsOf, historyOf };
-  return keyedCollection(visible.map((record) => new KeyedPost(record, options, sources)), pages);
+  const checked = onlyVisible(records, scope, context);
+  const visible = Array.isArray(checked) ? checked : await checked;
+  const sources = new AnswerSources(scope, context.context, visible, true);
+  const keyed: KeyedPost[] = new Array(visible.length);
+  for (let at = 0; at < visible.length; at++) keyed[at] = new KeyedPost(visible[at]!, sources);
+  return keyedCollection(keyed, pages);
 }
 
 /** What reading a record takes besides its id; the route declares them (`password`, `excerpt_length`). */
@@ -118,15 +157,11 @@ export async function readPost(context: RequestContext<ReadParams>, postType: Po
   const post = await requirePost(context, postType);
   const scope = scopeOf(context, postType);
   const { password, excerpt_length: excerptLength } = context.params;
-  const termsOf = termsOfRecords(scope.storage, [post], postType.definition)!;
-  const options = scope.prepareOptions(context.context, { password, excerptLength, termsOf });
-  const historyOf = (id: number) => revisionSummary(scope.storage, id);
-  const sources = { storage: scope.storage, definition: postType.definition, links: scope.links, termsOf, historyOf };
   const init = isViewable(postType) ? { headers: { Link: `<${await permalinkOf(post, scope.links)}>; rel="alternate"; type=text/html` } } : {};
   // A password or an excerpt length shapes this answer alone: it is prepared for it and not kept.
-  return password === undefined && excerptLength === undefined
-    ? keyedItem(new KeyedPost(post, options, sources), init)
-    : item(await preparePost(post, options), init);
+  if (password === undefined && excerptLength === undefined) return keyedItem(new KeyedPost(post, new AnswerSources(scope, context.context, [post], false)), init);
+  const sources = new AnswerSources(scope, context.context, [post], false, { password, excerptLength });
+  return item(await preparePost(post, sources.options), init);
 }
 
 /** An explicit slug on a draft or pending record is made unique as if the record were published. */

@@ -86,7 +86,9 @@ async function postLink(post: PostRecord, environment: LinkEnvironment, leaveNam
   if (structure === '' || UNPUBLISHED_POST_STATUSES.has(post.status)) return `${home}/?p=${post.id}`;
   let path = structure;
   for (const tag of POST_TAGS) {
-    if (path.includes(tag)) path = path.replaceAll(tag, await tagValue(tag, post, environment, leaveName));
+    if (!path.includes(tag)) continue;
+    const value = tagValue(tag, post, environment, leaveName);
+    path = path.replaceAll(tag, typeof value === 'string' ? value : await value);
   }
   return `${home}${withTrailingSlash(path, structure)}`;
 }

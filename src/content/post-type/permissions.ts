@@ -19,17 +19,57 @@ export function invalidPostId(): CmsError {
  * A post-type record by id, loaded once per request and read as of the request's time (a scheduled post whose
  * date has passed reads as published; nothing is written here).
  */
-export async function loadRecord(context: RequestContext, postType: PostType, id: number): Promise<PostRecord | null> {
-  if (!Number.isSafeInteger(id) || id <= 0) return null;
+export function loadRecord(context: RequestContext, postType: PostType, id: number): Promise<PostRecord | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return NO_RECORD;
+  return context.memo(memoKeys(id).asRead, () => readRecord(context, postType, id));
+}
+
+const NO_RECORD: Promise<null> = Promise.resolve(null);
+
+async function readRecord(context: RequestContext, postType: PostType, id: number): Promise<PostRecord | null> {
   const { deps } = postType;
-  const record = await context.memo(`post:${id}`, () => postsIn(deps.storage).get(id));
+  const record = await context.memo(memoKeys(id).stored, () => postsIn(deps.storage).get(id));
   return record && asPublishedWhenDue(record, requestNow(context, deps));
 }
 
+class RecordKeys {
+  readonly stored: string;
+  readonly asRead: string;
+  #lastType = '';
+  #ofLastType = '';
+
+  constructor(readonly id: number) {
+    this.stored = `post:${id}`;
+    this.asRead = `post-as-read:${id}`;
+  }
+
+  /** The key of the record as a route of `type` loads it (none when it is of another type). */
+  ofType(type: string): string {
+    if (this.#lastType !== type) {
+      this.#lastType = type;
+      this.#ofLastType = `post-as-read:${type}:${this.id}`;
+    }
+    return this.#ofLastType;
+  }
+}
+
+/**
+ * The request-memo keys of a record: as stored (shared with every reader of records by id) and as read now. The
+ * checks of `Allow` load the same record again and again, so the last id's keys are kept.
+ */
+let lastKeys = new RecordKeys(0);
+
+function memoKeys(id: number): RecordKeys {
+  if (lastKeys.id !== id) lastKeys = new RecordKeys(id);
+  return lastKeys;
+}
+
 /** The record the URL names, if it exists and is of this type. */
-export async function loadPost(context: RequestContext, postType: PostType): Promise<PostRecord | null> {
-  const record = await loadRecord(context, postType, Number(context.params.id));
-  return record && record.type === postType.definition.type ? record : null;
+export function loadPost(context: RequestContext, postType: PostType): Promise<PostRecord | null> {
+  const id = Number(context.params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) return NO_RECORD;
+  const { type } = postType.definition;
+  return context.memo(memoKeys(id).ofType(type), () => loadRecord(context, postType, id).then((record) => record && record.type === type ? record : null));
 }
 
 export async function requirePost(context: RequestContext, postType: PostType): Promise<PostRecord> {
@@ -41,22 +81,35 @@ export async function requirePost(context: RequestContext, postType: PostType): 
 /**
  * The records of a list page the user may see (edit them, in the edit context). The list's conditions select
  * only those already; this check stands behind them, so a record the conditions could not judge (a parent of an
- * unknown status) is still never shown.
+ * unknown status) is still never shown. Answered at once when no record needs the store to tell (the page
+ * itself when every record may be seen).
  */
-export async function onlyVisible<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): Promise<T[]> {
-  const visible: T[] = [];
+export function onlyVisible<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): readonly T[] | Promise<T[]> {
   const { deps } = scope.postType;
   const editing = context.context === 'edit';
+  let visible: T[] | null = null;
+  for (let at = 0; at < records.length; at++) {
+    const record = records[at]!;
+    if (editing ? scope.abilities.canEdit(record) : isReadableByAnyone(record, deps.capabilityRules)) {
+      visible?.push(record);
+      continue;
+    }
+    if (!editing) return readableOf(records, scope, context);
+    visible ??= records.slice(0, at);
+  }
+  return visible ?? records;
+}
+
+async function readableOf<T extends PostRecord>(records: readonly T[], scope: PostScope, context: RequestContext): Promise<T[]> {
+  const visible: T[] = [];
+  const { deps } = scope.postType;
   for (const record of records) {
-    let allowed: boolean;
-    if (editing) allowed = scope.abilities.canEdit(record);
-    else allowed = isReadableByAnyone(record, deps.capabilityRules) || await canReadPost(context, record, deps);
-    if (allowed) visible.push(record);
+    if (isReadableByAnyone(record, deps.capabilityRules) || await canReadPost(context, record, deps)) visible.push(record);
   }
   return visible;
 }
 
-export async function listPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+export function listPermission(context: RequestContext, postType: PostType): PermissionResult {
   const scope = scopeOf(context, postType);
   if (context.context === 'edit' && !scope.abilities.can(scope.capabilities.edit_posts)) {
     return forbidden(context.user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
@@ -110,30 +163,48 @@ function termError(context: RequestContext): CmsError {
   return forbidden(context.user, 'rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.');
 }
 
-/** The refusal to create, by status: one frozen error each, shared by every request. */
-const CREATE_REFUSALS = new Map<number, CmsError>();
+/** The refusals of the checks `Allow` asks, by code and status: one frozen error each, shared by every request. */
+const SHARED_REFUSALS = { 401: new Map<string, CmsError>(), 403: new Map<string, CmsError>() };
 
 /**
- * The answer to whoever may not create posts. The `Allow` header of every list read asks the create check, so for
- * anonymous readers this is the common answer; it is built once, and frozen so that no request can change it.
+ * The answer to whoever may not create, edit or delete. The `Allow` header of every read asks those checks, so
+ * for anonymous readers these are the common answers; each is built once, and frozen so that no request can
+ * change it.
  */
-function createRefused(user: RequestContext['user']): CmsError {
-  const status = authorizationStatus(user);
-  let refusal = CREATE_REFUSALS.get(status);
+function sharedRefusal(user: RequestContext['user'], code: string, message: string): CmsError {
+  const refusals = SHARED_REFUSALS[authorizationStatus(user)];
+  let refusal = refusals.get(code);
   if (refusal === undefined) {
-    refusal = forbidden(user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+    refusal = forbidden(user, code, message);
     for (const part of [refusal.extra, refusal.additional, refusal.additionalData, refusal.headers, refusal]) Object.freeze(part);
-    CREATE_REFUSALS.set(status, refusal);
+    refusals.set(code, refusal);
   }
   return refusal;
 }
 
-export async function createPermission(context: RequestContext, postType: PostType): Promise<PermissionResult> {
+function createRefused(user: RequestContext['user']): CmsError {
+  return sharedRefusal(user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+}
+
+export function createPermission(context: RequestContext, postType: PostType): PermissionResult | Promise<PermissionResult> {
   if (!isEmpty(context.params.id)) return new CmsError('rest_post_exists', 'Cannot create existing post.', 400);
   const scope = scopeOf(context, postType);
   const error = authorAndStickyError(context, scope, 'create');
   if (error) return error;
   if (!scope.abilities.can(scope.capabilities.create_posts)) return createRefused(context.user);
+  return namesTerms(context, scope) ? assignsTerms(context, scope) : true;
+}
+
+/** Whether the request sends terms of any of the type's taxonomies (the list reads' `Allow` sends none). */
+function namesTerms(context: RequestContext, scope: PostScope): boolean {
+  for (const taxonomy of scope.postType.definition.taxonomies) {
+    const value = context.params[taxonomy.restBase];
+    if (value !== undefined && value !== null) return true;
+  }
+  return false;
+}
+
+async function assignsTerms(context: RequestContext, scope: PostScope): Promise<PermissionResult> {
   return (await canAssignTerms(context, scope)) ? true : termError(context);
 }
 
@@ -141,7 +212,7 @@ export async function updatePermission(context: RequestContext, postType: PostTy
   const post = await loadPost(context, postType);
   if (!post) return invalidPostId();
   const scope = scopeOf(context, postType);
-  if (!scope.abilities.canEdit(post)) return forbidden(context.user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+  if (!scope.abilities.canEdit(post)) return sharedRefusal(context.user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
   const error = authorAndStickyError(context, scope, 'update');
   if (error) return error;
   return (await canAssignTerms(context, scope)) ? true : termError(context);
@@ -152,7 +223,7 @@ export async function deletePermission(context: RequestContext, postType: PostTy
   if (!post) return invalidPostId();
   const scope = scopeOf(context, postType);
   if (!scope.abilities.canDelete(post)) {
-    return forbidden(context.user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+    return sharedRefusal(context.user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
   }
   return true;
 }

@@ -43,8 +43,10 @@ export interface PrepareOptions {
  */
 export function termsOfRecords(storage: StoragePort, records: readonly PostRecord[], definition: PostTypeDefinition): PrepareOptions['termsOf'] {
   let all: Promise<Map<string, Map<number, TermRecord>>> | null = null;
-  const loaded = new Map<TaxonomyName, Promise<ReadonlyMap<number, TermRecord>>>();
+  // Made on first use: a list whose records' fragments are all kept asks for no terms.
+  let loaded: Map<TaxonomyName, Promise<ReadonlyMap<number, TermRecord>>> | null = null;
   return (taxonomy) => {
+    loaded ??= new Map();
     let terms = loaded.get(taxonomy);
     if (!terms) {
       all ??= termsByTaxonomy(storage, records, definition);

@@ -23,7 +23,7 @@ export interface ListPlan {
   /** Whether sticky posts move to the front of this page (`ignore_sticky=false` on an unfiltered first page). */
   stickyFirst: boolean;
   /** Ids left out by `exclude`; sticky posts fetched for the front must not be among them. */
-  excludedIds: number[];
+  excludedIds: readonly number[];
 }
 
 export interface ListEnvironment {
@@ -38,29 +38,35 @@ export interface ListEnvironment {
 
 const eq = (field: string, value: Scalar): Condition => ({ field, op: 'eq', value });
 
+/** The statuses a list shows when it names none. */
+const PUBLISHED: readonly string[] = Object.freeze(['publish']);
+
 /** `eq` for one value, `in` for several: both are index-friendly. */
 function oneOf(field: string, values: readonly Scalar[]): Condition {
   const unique = [...new Set(values)];
   return unique.length === 1 ? eq(field, unique[0]!) : { field, op: 'in', values: unique };
 }
 
-const list = <T>(value: unknown): T[] => (Array.isArray(value) ? value as T[] : []);
+/** Shared by every list parameter that is not sent (most are not): read only, never changed. */
+const NONE: readonly never[] = Object.freeze([]);
+const list = <T>(value: unknown): readonly T[] => (Array.isArray(value) ? value as T[] : NONE);
 const isSet = (value: unknown) => value !== undefined && value !== null;
 
 /** The statuses a `status` filter stands for; `any` is every status but trash and auto-draft (unless named). */
-export function statusesOf(requested: readonly string[]): string[] {
+export function statusesOf(requested: readonly string[]): readonly string[] {
+  if (requested.length === 1 && requested[0] !== 'any') return requested;
   if (!requested.includes('any')) return [...new Set(requested)];
   return REGISTERED_STATUSES.filter((status) => !EXCLUDED_FROM_ANY.has(status) || requested.includes(status));
 }
 
 interface TermFilter {
-  terms: number[];
+  terms: readonly number[];
   includeChildren: boolean;
   operator: 'AND' | 'OR';
 }
 
 function termFilterOf(value: unknown): TermFilter | null {
-  if (Array.isArray(value)) return { terms: value as number[], includeChildren: false, operator: 'OR' };
+  if (Array.isArray(value)) return { terms: value as readonly number[], includeChildren: false, operator: 'OR' };
   if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
     return {
@@ -152,22 +158,51 @@ function orderKeys(
   }
   const field = orderby === 'menu_order' ? (definition.supportsPageAttributes ? 'menu_order' : undefined)
     : Object.hasOwn(ORDER_FIELDS, orderby) ? ORDER_FIELDS[orderby] : undefined;
-  return [{ field: field ?? 'date', direction }];
+  return fieldOrder(field ?? 'date', direction);
+}
+
+/** The one-field orders, made once each and frozen: most lists share a handful. */
+const FIELD_ORDERS = { asc: new Map<string, SortKey[]>(), desc: new Map<string, SortKey[]>() };
+
+function fieldOrder(field: string, direction: 'asc' | 'desc'): SortKey[] {
+  const orders = FIELD_ORDERS[direction];
+  let order = orders.get(field);
+  if (order === undefined) orders.set(field, order = Object.freeze([Object.freeze({ field, direction })]) as SortKey[]);
+  return order;
 }
 
 /**
- * Builds the query for a list request. Parameter errors (`relevance` without `search`, `include` order without
- * `include`) are the caller's to report first.
+ * Builds the query for a list request; at once when nothing in it needs the store (no term filter, no `inherit`
+ * records). Parameter errors (`relevance` without `search`, `include` order without `include`) are the caller's to
+ * report first.
  */
-export async function buildListPlan(
+export function buildListPlan(
   definition: PostTypeDefinition, params: Params<typeof collectionArgs>, environment: ListEnvironment,
-): Promise<ListPlan> {
-  const { storage, site, user, visibility } = environment;
-  const where: Condition[] = [eq('type', definition.type)];
+): ListPlan | Promise<ListPlan> {
   const requested = list<string>(params.status);
-  const statuses = statusesOf(requested.length > 0 ? requested : ['publish']);
-  if (visibility) where.push(...await visibility.rows(statuses));
-  else where.push(oneOf('status', statuses));
+  const statuses = statusesOf(requested.length > 0 ? requested : PUBLISHED);
+  const { visibility } = environment;
+  const rows = visibility ? visibility.rows(statuses) : [oneOf('status', statuses)];
+  const byTerms = filtersByTerms(definition, params);
+  if (!byTerms && Array.isArray(rows)) return planOf(definition, params, environment, statuses, rows, NO_TAXONOMY);
+  return plannedWithStore(definition, params, environment, statuses, rows, byTerms);
+}
+
+async function plannedWithStore(
+  definition: PostTypeDefinition, params: Params<typeof collectionArgs>, environment: ListEnvironment,
+  statuses: readonly string[], rows: readonly Condition[] | Promise<readonly Condition[]>, byTerms: boolean,
+): Promise<ListPlan> {
+  const visibleRows = await rows;
+  const taxonomy = byTerms ? await taxonomyClauses(definition, params, environment.storage) : NO_TAXONOMY;
+  return planOf(definition, params, environment, statuses, visibleRows, taxonomy);
+}
+
+function planOf(
+  definition: PostTypeDefinition, params: Params<typeof collectionArgs>, environment: ListEnvironment,
+  statuses: readonly string[], rows: readonly Condition[], taxonomy: TaxonomyClauses,
+): ListPlan {
+  const { site, user, visibility } = environment;
+  const where: Condition[] = [eq('type', definition.type), ...rows];
 
   const include = list<number>(params.include);
   const excludedIds = list<number>(params.exclude);
@@ -178,18 +213,18 @@ export async function buildListPlan(
   const authors = list<number>(params.author);
   if (authors.length > 0) where.push(oneOf('author', authors));
   const authorsExcluded = list<number>(params.author_exclude);
-  if (authorsExcluded.length > 0) where.push({ field: 'author', op: 'notIn', values: authorsExcluded });
+  if (authorsExcluded.length > 0) where.push({ field: 'author', op: 'notIn', values: authorsExcluded as number[] });
 
   if (definition.hierarchical) {
     const parents = list<number>(params.parent);
     if (parents.length > 0) where.push(oneOf('parent', parents));
     const parentsExcluded = list<number>(params.parent_exclude);
-    if (parentsExcluded.length > 0) where.push({ field: 'parent', op: 'notIn', values: parentsExcluded });
+    if (parentsExcluded.length > 0) where.push({ field: 'parent', op: 'notIn', values: parentsExcluded as number[] });
   }
   if (definition.supportsPageAttributes && params.menu_order !== undefined) where.push(eq('menu_order', params.menu_order));
 
-  const slugs = list<string>(params.slug).map((slug) => sanitizeTitle(slug));
-  if (slugs.length > 0) where.push(oneOf('slug', slugs));
+  const slugs = list<string>(params.slug);
+  if (slugs.length > 0) where.push(oneOf('slug', slugs.map((slug) => sanitizeTitle(slug))));
 
   for (let at = 0; at < DATE_FILTERS.length; at++) {
     const filter = DATE_FILTERS[at]!;
@@ -220,7 +255,6 @@ export async function buildListPlan(
     rank = relevanceRank(parsed, exact, textVisible);
   }
 
-  const taxonomy = filtersByTerms(definition, params) ? await taxonomyClauses(definition, params, storage) : NO_TAXONOMY;
   if (taxonomy.clauses.length > 0) {
     if (params.tax_relation === 'OR') where.push({ op: 'or', conditions: taxonomy.clauses });
     else where.push(...taxonomy.clauses);

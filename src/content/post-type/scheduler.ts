@@ -123,7 +123,8 @@ export function publishingDuePosts(table: RouteTable, deps: SchedulerDeps): Rout
         ...endpoint,
         handler: async (context: RequestContext) => {
           await publishDueOnce(context, deps);
-          return handler(context);
+          // Awaited rather than handed on: an async function answering with a promise takes two more turns.
+          return await handler(context);
         },
       };
     }),

@@ -39,46 +39,69 @@ export function scopeOf(context: RequestContext, postType: PostType): PostScope 
 export type ScopeSource = Pick<RequestContext, 'site' | 'user' | 'wantsField' | 'url'>;
 
 export function buildScope(context: ScopeSource, postType: PostType): PostScope {
-  const { site } = context;
-  const { definition, deps } = postType;
-  const { storage, capabilityRules, postSettings: settings } = deps;
-  const abilities = abilitiesFor(context.user, capabilityRules, site);
-  const links: LinkEnvironment = { storage, home: site.home, permalinkStructure: settings.permalinkStructure, pageOnFront: site.pageOnFront };
-  const templates = settings.templates[definition.type] ?? {};
-  const siteTime = { timezone: site.timezone, gmtOffset: site.gmtOffset };
-  const capabilities = capabilitiesOf(definition, capabilityRules);
-  return {
-    postType,
-    storage,
-    settings,
-    capabilities,
-    abilities,
-    links,
-    templates,
-    prepareOptions: (contextName, extra = {}) => ({
-      definition,
+  return new RequestScope(context, postType);
+}
+
+/** A class rather than a literal of closures: one object per request and type. */
+class RequestScope implements PostScope {
+  readonly storage: StoragePort;
+  readonly settings: ResolvedPostSettings;
+  readonly capabilities: PostTypeCapabilities;
+  readonly abilities: Abilities;
+  readonly links: LinkEnvironment;
+  readonly templates: Readonly<Record<string, string>>;
+  readonly #siteTime: PrepareOptions['site'];
+
+  constructor(readonly context: ScopeSource, readonly postType: PostType) {
+    const { site } = context;
+    const { definition, deps } = postType;
+    const { storage, capabilityRules, postSettings: settings } = deps;
+    this.storage = storage;
+    this.settings = settings;
+    this.capabilities = capabilitiesOf(definition, capabilityRules);
+    this.abilities = abilitiesFor(context.user, capabilityRules, site);
+    this.links = { storage, home: site.home, permalinkStructure: settings.permalinkStructure, pageOnFront: site.pageOnFront };
+    this.templates = settings.templates[definition.type] ?? {};
+    this.#siteTime = { timezone: site.timezone, gmtOffset: site.gmtOffset };
+  }
+
+  prepareOptions(contextName: string, extra: Pick<PrepareOptions, 'password' | 'excerptLength' | 'termsOf'> = {}): PrepareOptions {
+    const { postType, context } = this;
+    return {
+      definition: postType.definition,
       schema: postType.schema,
-      capabilityRules,
-      storage,
-      links,
-      site: siteTime,
-      abilities,
+      capabilityRules: postType.deps.capabilityRules,
+      storage: this.storage,
+      links: this.links,
+      site: this.#siteTime,
+      abilities: this.abilities,
       context: contextName,
       wantsField: context.wantsField,
       url: context.url,
       ...extra,
-    }),
-    writeEnvironment: () => ({ definition, capabilities, abilities, storage, site: siteTime, templates, fields: postType.schema.properties }),
-    saveEnvironment: (transaction) => ({
+    };
+  }
+
+  writeEnvironment(): WriteEnvironment {
+    const { definition, schema } = this.postType;
+    return {
+      definition, capabilities: this.capabilities, abilities: this.abilities, storage: this.storage, site: this.#siteTime,
+      templates: this.templates, fields: schema.properties,
+    };
+  }
+
+  saveEnvironment(transaction: StoragePort): SaveEnvironment {
+    const { definition, deps } = this.postType;
+    return {
       definition,
-      capabilities,
-      abilities,
+      capabilities: this.capabilities,
+      abilities: this.abilities,
       storage: transaction,
       events: deps.postEvents,
-      site: siteTime,
-      links: { ...links, storage: transaction },
+      site: this.#siteTime,
+      links: { ...this.links, storage: transaction },
       now: deps.clock.now(),
-      templates,
-    }),
-  };
+      templates: this.templates,
+    };
+  }
 }

@@ -8,8 +8,9 @@
  * conditions. An `inherit` record (an attachment) is readable exactly when its parent is: it is left out when
  * its parent is one of the unreadable posts a second, status-indexed query finds.
  */
-import type { PostSubject } from '../../auth/index.js';
-import type { RequestContext } from '../../core/context.js';
+import type { CapabilityRules, PostSubject } from '../../auth/index.js';
+import type { Principal, RequestContext } from '../../core/context.js';
+import { isSealedSet } from '../../core/sealed-set.js';
 import type { Condition, Scalar } from '../../ports/storage.js';
 import { canReadPost, isPublicStatus, readsPost } from './readability.js';
 import { REGISTERED_STATUSES } from './definition.js';
@@ -39,7 +40,7 @@ export interface ListVisibility {
    * Conditions (all must hold) selecting exactly the records of `statuses` the caller may see: readable ones,
    * or editable ones in the edit context. They replace a plain status condition.
    */
-  rows(statuses: readonly string[]): Promise<Condition[]>;
+  rows(statuses: readonly string[]): Condition[] | Promise<Condition[]>;
   /**
    * A condition holding for the records of `statuses` whose password-protected text the caller may read (those
    * without a password, and those the caller may edit); `null` when that is every record.
@@ -48,35 +49,109 @@ export interface ListVisibility {
 }
 
 export function listVisibility(context: RequestContext, scope: PostScope): ListVisibility {
-  const type = scope.postType.definition.type;
-  const { abilities } = scope;
-  const userId = context.user?.id ?? null;
-  const rules = scope.postType.deps.capabilityRules;
-  const subject = (status: string, own: boolean, trashedFrom?: string): PostSubject => {
-    const made: PostSubject = { type, status, authorId: own && userId !== null ? userId : SOMEONE_ELSE };
+  return new CallerVisibility(context, scope);
+}
+
+/** A class rather than a literal of closures: one object per list. */
+class CallerVisibility implements ListVisibility {
+  readonly #userId: number | null;
+  readonly #rules: CapabilityRules;
+
+  constructor(readonly context: RequestContext, readonly scope: PostScope) {
+    this.#userId = context.user?.id ?? null;
+    this.#rules = scope.postType.deps.capabilityRules;
+  }
+
+  rows(statuses: readonly string[]): Condition[] | Promise<Condition[]> {
+    const editing = this.context.context === 'edit';
+    if (!editing && statuses.includes('inherit')) return this.#withInherit(statuses);
+    const caller = callerOf(this.context.user);
+    const type = this.scope.postType.definition.type;
+    const status = statuses.length === 1 ? statuses[0]! : null;
+    const known = caller !== null && status !== null ? keptVerdict(this.#rules, caller, this.#userId, type, editing, status) : undefined;
+    if (known !== undefined) return known;
+    const conditions = statusConditions(statuses, this.#userId, editing ? this.#mayEdit : this.#mayRead, []);
+    if (caller !== null && status !== null) keepVerdict({ rules: this.#rules, caller, userId: this.#userId, type, editing, status, conditions });
+    return conditions;
+  }
+
+  protectedText(statuses: readonly string[]): Condition | null {
+    const editable = statusConditions(statuses, this.#userId, this.#mayEdit, []);
+    if (editable.length === 1 && editable[0] === NOTHING) return eq('password', '');
+    const coversAll = editable.length === 1 && sameStatuses(editable[0]!, statuses);
+    return coversAll ? null : or([eq('password', ''), and(editable)]);
+  }
+
+  async #withInherit(statuses: readonly string[]): Promise<Condition[]> {
+    const parents = await inheritConditions(this.context, this.scope);
+    const inherit = [parents === null ? eq('status', 'inherit') : and([eq('status', 'inherit'), parents])];
+    return statusConditions(statuses.filter((status) => status !== 'inherit'), this.#userId, this.#mayRead, inherit);
+  }
+
+  #subject(status: string, own: boolean, trashedFrom?: string): PostSubject {
+    const userId = this.#userId;
+    const made: PostSubject = { type: this.scope.postType.definition.type, status, authorId: own && userId !== null ? userId : SOMEONE_ELSE };
     if (trashedFrom !== undefined) made.trashedFromStatus = trashedFrom;
     return made;
-  };
-  const mayEdit = (status: string, own: boolean, trashedFrom?: string) => abilities.canEditSubject(subject(status, own, trashedFrom));
-  const mayRead = (status: string, own: boolean, trashedFrom?: string) => readsPost(abilities.user, subject(status, own, trashedFrom), rules);
+  }
 
-  return {
-    async rows(statuses) {
-      if (context.context === 'edit') return statusConditions(statuses, userId, mayEdit, []);
-      const inherit: Condition[] = [];
-      if (statuses.includes('inherit')) {
-        const parents = await inheritConditions(context, scope);
-        inherit.push(parents === null ? eq('status', 'inherit') : and([eq('status', 'inherit'), parents]));
-      }
-      return statusConditions(statuses.filter((status) => status !== 'inherit'), userId, mayRead, inherit);
-    },
-    protectedText(statuses) {
-      const editable = statusConditions(statuses, userId, mayEdit, []);
-      if (editable.length === 1 && editable[0] === NOTHING) return eq('password', '');
-      const coversAll = editable.length === 1 && sameStatuses(editable[0]!, statuses);
-      return coversAll ? null : or([eq('password', ''), and(editable)]);
-    },
-  };
+  get #mayEdit(): Allows {
+    return (status, own, trashedFrom) => this.scope.abilities.canEditSubject(this.#subject(status, own, trashedFrom));
+  }
+
+  get #mayRead(): Allows {
+    return (status, own, trashedFrom) => readsPost(this.scope.abilities.user, this.#subject(status, own, trashedFrom), this.#rules);
+  }
+}
+
+/**
+ * The status verdicts of a single status as conditions depend on nothing but the rules, the caller's capabilities
+ * and id, the type and the context (no record, no setting): the latest few are kept, frozen, and found by
+ * comparing those (cheaper than working them out, or than spelling a key). Callers whose capability set may
+ * change (not sealed) have them worked out every time.
+ */
+interface KeptVerdict {
+  readonly rules: CapabilityRules;
+  /** The caller's sealed capability set, or `ANONYMOUS`. */
+  readonly caller: object;
+  readonly userId: number | null;
+  readonly type: string;
+  readonly editing: boolean;
+  readonly status: string;
+  readonly conditions: Condition[];
+}
+
+const ANONYMOUS = {};
+const keptVerdicts: KeptVerdict[] = [];
+const MOST_KEPT_VERDICTS = 8;
+let nextVerdictSlot = 0;
+
+function callerOf(user: Principal | null): object | null {
+  return user === null ? ANONYMOUS : isSealedSet(user.capabilities) ? user.capabilities : null;
+}
+
+function keptVerdict(
+  rules: CapabilityRules, caller: object, userId: number | null, type: string, editing: boolean, status: string,
+): Condition[] | undefined {
+  for (const kept of keptVerdicts) {
+    if (kept.caller === caller && kept.userId === userId && kept.status === status && kept.type === type
+      && kept.editing === editing && kept.rules === rules) return kept.conditions;
+  }
+  return undefined;
+}
+
+function keepVerdict(verdict: KeptVerdict): void {
+  for (const condition of verdict.conditions) deepFreeze(condition);
+  Object.freeze(verdict.conditions);
+  keptVerdicts[nextVerdictSlot] = verdict;
+  nextVerdictSlot = (nextVerdictSlot + 1) % MOST_KEPT_VERDICTS;
+}
+
+function deepFreeze(condition: Condition): void {
+  if ('conditions' in condition) condition.conditions.forEach(deepFreeze);
+  else if ('condition' in condition) deepFreeze(condition.condition);
+  else if ('values' in condition) Object.freeze(condition.values);
+  Object.freeze(condition);
 }
 
 function sameStatuses(condition: Condition, statuses: readonly string[]): boolean {

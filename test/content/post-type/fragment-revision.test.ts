@@ -45,7 +45,7 @@ describe('revisionHistories', () => {
     await addRevision(few, 1);
 
     const expectExact = async () => {
-      const historyOf = revisionHistories(storage, [...ids, crowded]);
+      const historyOf = revisionHistories(storage, [...ids, crowded].map((id) => ({ id })));
       for (const id of ids) assert.deepEqual(await historyOf(id), await revisionSummary(memory, id), `post ${id}`);
     };
     await expectExact();
@@ -69,7 +69,7 @@ describe('revisionHistories', () => {
     // A record without revisions, and one whose revisions all went.
     for (const id of revisionsOf.get(few)!) await memory.remove('posts', id);
     await expectExact();
-    assert.deepEqual(await revisionHistories(storage, [none])(none), { count: 0, latestId: null });
+    assert.deepEqual(await revisionHistories(storage, [{ id: none }])(none), { count: 0, latestId: null });
   });
 
   it('keeps histories across writes to other records where the store tells what was written', async () => {
@@ -81,7 +81,7 @@ describe('revisionHistories', () => {
     const revision = (parent: number) => memory.insert('posts', { type: 'revision', status: 'inherit', parent, date: '2024-02-01T00:00:00' });
     const page = ids.slice(0, 3);
     const expectExact = async () => {
-      const historyOf = revisionHistories(storage, page);
+      const historyOf = revisionHistories(storage, page.map((id) => ({ id })));
       for (const id of page) assert.deepEqual(await historyOf(id), await revisionSummary(memory, id), `post ${id}`);
     };
     await revision(first);
