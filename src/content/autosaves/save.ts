@@ -13,8 +13,7 @@ import { turnTaker } from '../../core/turn.js';
 import {
   invalidPostId, nowDates, postsIn, savePost, scopeOf, type PostChanges, type PostRecord, type PostType,
 } from '../post-type/index.js';
-import { sanitizeTitleHtml } from '../render/index.js';
-import { sanitizePostHtmlWhereCheapest } from '../render/pool/jobs.js';
+import { sanitizePostHtmlWhereCheapest, sanitizeTitleHtmlWhereCheapest } from '../render/pool/jobs.js';
 import {
   autosaveSlug, insertRevision, latestAutosave, REVISIONED_FIELDS, sameWhitespaceAside, type RevisionedField,
 } from '../revisions/index.js';
@@ -61,7 +60,7 @@ function sentText(changes: PostChanges): RevisionedText {
 /** Stored like any post text: HTML filtered for users without `unfiltered_html`, titles trimmed. */
 async function sanitized(sent: RevisionedText, unfiltered: boolean): Promise<RevisionedText> {
   const result: RevisionedText = {};
-  if (sent.title !== undefined) result.title = phpTrim(unfiltered ? sent.title : sanitizeTitleHtml(sent.title));
+  if (sent.title !== undefined) result.title = phpTrim(unfiltered ? sent.title : await sanitizeTitleHtmlWhereCheapest(sent.title));
   if (sent.content !== undefined) result.content = unfiltered ? sent.content : await sanitizePostHtmlWhereCheapest(sent.content);
   if (sent.excerpt !== undefined) result.excerpt = unfiltered ? sent.excerpt : await sanitizePostHtmlWhereCheapest(sent.excerpt);
   return result;

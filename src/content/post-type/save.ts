@@ -6,8 +6,7 @@ import type { PostTypeCapabilities } from '../../auth/index.js';
 import { phpTrim } from '../../format/php.js';
 import { CmsError } from '../../core/errors.js';
 import type { StoragePort } from '../../ports/storage.js';
-import { sanitizeTitleHtml } from '../render/index.js';
-import { sanitizePostHtmlWhereCheapest } from '../render/pool/jobs.js';
+import { sanitizePostHtmlWhereCheapest, sanitizeTitleHtmlWhereCheapest } from '../render/pool/jobs.js';
 import { defaultCategoryId, termsExist, type TaxonomyName } from '../taxonomy/index.js';
 import type { Abilities } from './capabilities.js';
 import { FLOATING_STATUSES, formatUtc, gmtToLocal, localToGmt, nowDates, parseStored } from './dates.js';
@@ -40,15 +39,17 @@ const SCHEDULING_MARGIN_MS = 60_000;
 /** PHP's truthiness for stored text: `''` and `'0'` count as empty. */
 const isBlank = (text: string) => text === '' || text === '0';
 
-/** Large HTML is sanitised on a worker thread; content and excerpt side by side. */
+/** Large HTML is sanitised on a worker thread, the three texts side by side. */
 async function sanitizeText(changes: PostChanges, existing: PostRecord | null, abilities: Abilities) {
   const unfiltered = abilities.can('unfiltered_html');
   const title = changes.title ?? existing?.title ?? '';
   const content = changes.content ?? existing?.content ?? '';
   const excerpt = changes.excerpt ?? existing?.excerpt ?? '';
   if (unfiltered) return { title: phpTrim(title), content, excerpt };
-  const [safeContent, safeExcerpt] = await Promise.all([sanitizePostHtmlWhereCheapest(content), sanitizePostHtmlWhereCheapest(excerpt)]);
-  return { title: phpTrim(sanitizeTitleHtml(title)), content: safeContent, excerpt: safeExcerpt };
+  const [safeTitle, safeContent, safeExcerpt] = await Promise.all([
+    sanitizeTitleHtmlWhereCheapest(title), sanitizePostHtmlWhereCheapest(content), sanitizePostHtmlWhereCheapest(excerpt),
+  ]);
+  return { title: phpTrim(safeTitle), content: safeContent, excerpt: safeExcerpt };
 }
 
 /** The parent to store: 0 instead of the record itself or one of its descendants. */

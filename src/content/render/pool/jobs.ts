@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { ChunkedText, chunkedTextOf, isTextBytes, textBytesInTurns, WHOLE_TEXT_CHARS } from '../../../core/chunked-text.js';
 import { CmsError } from '../../../core/errors.js';
 import { PoolBusyError, PoolUnavailableError, WorkerPool } from '../../../core/worker-pool.js';
-import { sanitizePostHtml } from '../../../format/kses/sanitize.js';
+import { sanitizePostHtml, sanitizeTitleHtml } from '../../../format/kses/sanitize.js';
 import { renderJob, runJob, type PoolJob, type RenderJob } from './render-job.js';
 
 export type { RenderJob } from './render-job.js';
@@ -64,7 +64,7 @@ async function runOffThread(job: PoolJob, renderTeaser: (text: string) => string
   } catch (error) {
     if (error instanceof PoolUnavailableError) return runJob(job, renderTeaser);
     if (error instanceof PoolBusyError) {
-      const doing = job.kind === 'sanitize-post' ? 'checking' : 'rendering';
+      const doing = job.kind === 'sanitize' ? 'checking' : 'rendering';
       const busy = new CmsError('rest_render_busy', `The server is busy ${doing} other large content. Please try again shortly.`, 503, {
         retry_after: error.retryAfterSeconds,
       });
@@ -100,5 +100,11 @@ export const SANITIZE_OFF_THREAD_CHARACTERS = 16 * 1024;
  */
 export function sanitizePostHtmlWhereCheapest(html: string): string | Promise<string> {
   if (html.length <= SANITIZE_OFF_THREAD_CHARACTERS) return sanitizePostHtml(html);
-  return runOffThread({ kind: 'sanitize-post', html }, (text) => text).then(String);
+  return runOffThread({ kind: 'sanitize', rules: 'post', html }, (text) => text).then(String);
+}
+
+/** `sanitizeTitleHtml(html)`: in place when small (every real title), else on a worker thread. */
+export function sanitizeTitleHtmlWhereCheapest(html: string): string | Promise<string> {
+  if (html.length <= SANITIZE_OFF_THREAD_CHARACTERS) return sanitizeTitleHtml(html);
+  return runOffThread({ kind: 'sanitize', rules: 'title', html }, (text) => text).then(String);
 }

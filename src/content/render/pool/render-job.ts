@@ -1,5 +1,5 @@
 /** A job handed to a worker thread (a rendering, or sanitising), and what it makes on whichever thread runs it. */
-import { sanitizePostHtml } from '../../../format/kses/sanitize.js';
+import { sanitizePostHtml, sanitizeTitleHtml } from '../../../format/kses/sanitize.js';
 import { renderContent } from '../content.js';
 import { renderExcerpt } from '../excerpt.js';
 
@@ -8,8 +8,11 @@ export type RenderJob =
   | { kind: 'content'; raw: string; attachmentHtml?: string | undefined }
   | { kind: 'excerpt'; excerpt: string; content: string; excerptLength: number | undefined; attachmentHtml?: string | undefined };
 
-/** HTML of a user without `unfiltered_html`, sanitised as post content or an excerpt is before it is stored. */
-export interface SanitizeJob { kind: 'sanitize-post'; html: string }
+/**
+ * HTML of a user without `unfiltered_html`, sanitised before it is stored by the rules of post content and
+ * excerpts (`post`) or of titles (`title`).
+ */
+export interface SanitizeJob { kind: 'sanitize'; rules: 'post' | 'title'; html: string }
 
 export type PoolJob = RenderJob | SanitizeJob;
 
@@ -27,5 +30,6 @@ export function renderJob(job: RenderJob, renderTeaser: (text: string) => string
 
 /** What any pool job makes. */
 export function runJob(job: PoolJob, renderTeaser: (text: string) => string): string {
-  return job.kind === 'sanitize-post' ? sanitizePostHtml(job.html) : renderJob(job, renderTeaser);
+  if (job.kind !== 'sanitize') return renderJob(job, renderTeaser);
+  return job.rules === 'post' ? sanitizePostHtml(job.html) : sanitizeTitleHtml(job.html);
 }

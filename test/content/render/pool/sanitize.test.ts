@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import { WHOLE_TEXT_CHARS } from '../../../../src/core/chunked-text.js';
-import { SANITIZE_OFF_THREAD_CHARACTERS, sanitizePostHtmlWhereCheapest } from '../../../../src/content/render/pool/jobs.js';
-import { sanitizePostHtml } from '../../../../src/format/kses/sanitize.js';
+import {
+  SANITIZE_OFF_THREAD_CHARACTERS, sanitizePostHtmlWhereCheapest, sanitizeTitleHtmlWhereCheapest,
+} from '../../../../src/content/render/pool/jobs.js';
+import { sanitizePostHtml, sanitizeTitleHtml } from '../../../../src/format/kses/sanitize.js';
 import { MAX_NESTING_DEPTH } from '../../../../src/format/kses/nesting.js';
+import { phpTrim } from '../../../../src/format/php.js';
 import { makeSite } from '../../posts/helpers.js';
 
 /** What authors send, friendly and hostile: block delimiters, styles, bad protocols, entities, control characters. */
@@ -24,15 +27,18 @@ test('large HTML is sanitised on a worker thread to exactly what the main thread
   const inputs = [mixed(2 * SANITIZE_OFF_THREAD_CHARACTERS), deep(4 * SANITIZE_OFF_THREAD_CHARACTERS), mixed(WHOLE_TEXT_CHARS + 1000)];
   const lastSplitPair = `${'<p>\ud83d\ude00'.repeat(WHOLE_TEXT_CHARS / 3)}</p>`;
   inputs.push(lastSplitPair, `${'<b>a & b</b>'.repeat(WHOLE_TEXT_CHARS / 8)}<i>plain</i>`);
-  for (const html of inputs) {
-    const offThread = sanitizePostHtmlWhereCheapest(html);
-    assert.ok(offThread instanceof Promise, `${html.length} characters are not sanitised in place`);
-    const expected = sanitizePostHtml(html);
-    assert.ok(expected !== html, 'the input has something to remove');
-    assert.ok(await offThread === expected, `${html.length} characters sanitise the same on both threads`);
+  const rules = [[sanitizePostHtmlWhereCheapest, sanitizePostHtml], [sanitizeTitleHtmlWhereCheapest, sanitizeTitleHtml]] as const;
+  for (const [whereCheapest, inPlace] of rules) {
+    for (const html of inputs.slice(0, whereCheapest === sanitizePostHtmlWhereCheapest ? undefined : 3)) {
+      const offThread = whereCheapest(html);
+      assert.ok(offThread instanceof Promise, `${html.length} characters are not sanitised in place`);
+      const expected = inPlace(html);
+      assert.ok(expected !== html, 'the input has something to remove');
+      assert.ok(await offThread === expected, `${html.length} characters sanitise the same on both threads (${inPlace.name})`);
+    }
+    const small = mixed(SANITIZE_OFF_THREAD_CHARACTERS / 2);
+    assert.equal(whereCheapest(small), inPlace(small), 'a small text is sanitised in place');
   }
-  const small = mixed(SANITIZE_OFF_THREAD_CHARACTERS / 2);
-  assert.equal(sanitizePostHtmlWhereCheapest(small), sanitizePostHtml(small), 'a small text is sanitised in place');
 });
 
 /** The longest time between ticks of a 1 ms timer while `work` runs. */
@@ -48,22 +54,24 @@ async function longestGap(work: () => Promise<unknown>): Promise<number> {
   return Math.max(longest, performance.now() - last);
 }
 
-test('an author\'s large post and autosave are stored sanitised while the event loop keeps turning', async () => {
+test('an author\'s large post (title, content, excerpt) and autosave are stored sanitised while the event loop keeps turning', async () => {
   const site = await makeSite({ maxParsedBodyBytes: 16 * WHOLE_TEXT_CHARS });
   const author = site.as('author');
   const content = mixed(WHOLE_TEXT_CHARS / 2);
   const excerpt = deep(WHOLE_TEXT_CHARS / 4);
+  const title = mixed(4 * SANITIZE_OFF_THREAD_CHARACTERS);
   let created: Awaited<ReturnType<typeof author>> | undefined;
   const gap = await longestGap(async () => {
-    created = await author('POST', '/cms/v2/posts', { json: { title: 'Large', content, excerpt, status: 'publish' } });
+    created = await author('POST', '/cms/v2/posts', { json: { title, content, excerpt, status: 'publish' } });
   });
   assert.equal(created?.status, 201);
   const started = performance.now();
-  const expected = { content: sanitizePostHtml(content), excerpt: sanitizePostHtml(excerpt) };
+  const expected = { content: sanitizePostHtml(content), excerpt: sanitizePostHtml(excerpt), title: phpTrim(sanitizeTitleHtml(title)) };
   const inPlaceMs = performance.now() - started;
   const stored = await author('GET', `/cms/v2/posts/${created!.json.id}?context=edit`);
   assert.ok(stored.json.content.raw === expected.content, 'the content is stored as the main thread sanitises it');
   assert.ok(stored.json.excerpt.raw === expected.excerpt, 'the excerpt is stored as the main thread sanitises it');
+  assert.ok(stored.json.title.raw === expected.title, 'the title is stored as the main thread sanitises it');
   // Sanitised in place, the write would hold the loop for at least the sanitising's time.
   assert.ok(gap < inPlaceMs / 2, `longest gap ${gap.toFixed(1)} ms, sanitising in place ${inPlaceMs.toFixed(1)} ms`);
 
