@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import { WHOLE_TEXT_CHARS } from '../../../../src/core/chunked-text.js';
+import { CmsError } from '../../../../src/core/errors.js';
 import {
   SANITIZE_OFF_THREAD_CHARACTERS, sanitizePostHtmlWhereCheapest, sanitizeTitleHtmlWhereCheapest,
 } from '../../../../src/content/render/pool/jobs.js';
@@ -81,4 +82,37 @@ test('an author\'s large post (title, content, excerpt) and autosave are stored 
   assert.equal(autosave.status, 200);
   const saved = await author('GET', `/cms/v2/posts/${created!.json.id}/autosaves/${autosave.json.id}?context=edit`);
   assert.ok(saved.json.content.raw === sanitizePostHtml(edited), 'the autosave is stored as the main thread sanitises it');
+});
+
+test('a save finding the worker queue full is refused with 503 and Retry-After, and the post keeps its text', async () => {
+  const html = mixed(SANITIZE_OFF_THREAD_CHARACTERS + 100);
+  const expected = sanitizePostHtml(html);
+  // More large texts at once than the pool's workers and queue hold.
+  const outcomes = await Promise.allSettled(Array.from({ length: 48 }, () => sanitizePostHtmlWhereCheapest(html)));
+  const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+  assert.ok(refused.length > 0 && refused.length < outcomes.length, `${refused.length} of ${outcomes.length} refused`);
+  for (const outcome of outcomes) {
+    if (outcome.status === 'fulfilled') {
+      assert.ok(outcome.value === expected);
+      continue;
+    }
+    const error = outcome.reason as CmsError;
+    assert.ok(error instanceof CmsError);
+    assert.equal(error.code, 'rest_render_busy');
+    assert.equal(error.status, 503);
+    assert.match(error.headers['Retry-After'] ?? '', /^[1-9]\d*$/);
+  }
+
+  const site = await makeSite();
+  const author = site.as('author');
+  const post = await site.create({ title: 'Kept', content: '<p>Kept.</p>', status: 'publish' }, { role: 'author' });
+  // Texts that keep the queue full for a while (some tens of milliseconds each).
+  const longer = mixed(8 * SANITIZE_OFF_THREAD_CHARACTERS);
+  const busy = Array.from({ length: 48 }, () => sanitizePostHtmlWhereCheapest(longer));
+  const update = await author('POST', `/cms/v2/posts/${post.id}`, { json: { content: html } });
+  await Promise.allSettled(busy);
+  assert.equal(update.status, 503);
+  assert.equal(update.json.code, 'rest_render_busy');
+  const kept = await author('GET', `/cms/v2/posts/${post.id}?context=edit`);
+  assert.equal(kept.json.content.raw, '<p>Kept.</p>', 'a refused save changes nothing');
 });
