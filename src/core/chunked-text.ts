@@ -41,9 +41,52 @@ export function isTextBytes(value: unknown): value is TextBytes {
 
 /** `text` as bytes that can be handed to another thread without copying (run where the time does not matter). */
 export function textBytes(text: string): TextBytes {
-  const encoding = /[\u0100-\uffff]/.test(text) ? 'utf16le' : 'latin1';
-  const buffer = Buffer.from(text, encoding);
+  const steps = encodingSteps(text);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `text` as bytes that can be handed to another thread without copying, encoded a chunk at a time with turns of
+ * the event loop between (copying a long text into a worker's message would hold the loop in one call).
+ */
+export async function textBytesInTurns(text: string): Promise<TextBytes> {
+  const turn = turnTaker();
+  const steps = encodingSteps(text);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await turn();
+  }
+}
+
+/** Whether a text needs two bytes for some character. */
+const WIDE = /[\u0100-\uffff]/;
+
+/** The encoding of `text` as `TextBytes`, pausing after each chunk scanned or written. */
+function* encodingSteps(text: string): Generator<void, TextBytes> {
+  let wide = false;
+  for (let start = 0; start < text.length && !wide; start += CHUNK_CHARS) {
+    wide = WIDE.test(text.slice(start, start + CHUNK_CHARS));
+    yield;
+  }
+  const encoding = wide ? 'utf16le' : 'latin1';
+  const unit = wide ? 2 : 1;
+  // Large enough never to come from Node's shared pool: the buffer is the message's own and can be transferred.
+  const buffer = Buffer.allocUnsafeSlow(text.length * unit);
+  // UTF-16 code units are written as they are, so a chunk may end between the two halves of a surrogate pair.
+  for (let start = 0; start < text.length; start += CHUNK_CHARS) {
+    buffer.write(text.slice(start, start + CHUNK_CHARS), start * unit, encoding);
+    yield;
+  }
   return { encoding, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) };
+}
+
+/** The text of `TextBytes` in one string (run where the time does not matter: a worker thread). */
+export function textOfBytes({ encoding, bytes }: TextBytes): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(encoding);
 }
 
 /** The text of `TextBytes`, read a chunk at a time with turns of the event loop between. */

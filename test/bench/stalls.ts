@@ -17,6 +17,7 @@
  *                   the first read (`-sqlite`, `-postgres` as above)
  *   post-html-author the same with 8 MiB of ordinary paragraphs each, written by an author (whose HTML is
  *                   sanitised as it is stored)
+ *   post-html-admin the same written by the administrator (nothing sanitised)
  *   slider          a slider of 200 slides × 50 layers (about 6 MiB): the write through `cms.sliders`, then the
  *                   first read; the write as a request body, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
@@ -253,6 +254,7 @@ const CASES: Record<string, Case> = {
   'post-excerpt-sqlite': () => postExcerpt(sqlite),
   'post-excerpt-postgres': () => postExcerpt(postgres),
   'post-html-author': () => twoLargeTexts(memory, createPost, 'content', 'excerpt', [PARAGRAPH, PARAGRAPH], 'author'),
+  'post-html-admin': () => twoLargeTexts(memory, createPost, 'content', 'excerpt', [PARAGRAPH, PARAGRAPH]),
   slider: async () => {
     const target = await site();
     const slides = Array.from({ length: 200 }, (_, slide) => ({

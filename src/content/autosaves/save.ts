@@ -13,7 +13,7 @@ import { turnTaker } from '../../core/turn.js';
 import {
   invalidPostId, nowDates, postsIn, savePost, scopeOf, type PostChanges, type PostRecord, type PostType,
 } from '../post-type/index.js';
-import { sanitizePostHtml, sanitizeTitleHtml } from '../render/index.js';
+import { sanitizePostHtmlWhereCheapest, sanitizeTitleHtmlWhereCheapest } from '../render/pool/jobs.js';
 import {
   autosaveSlug, insertRevision, latestAutosave, REVISIONED_FIELDS, sameWhitespaceAside, type RevisionedField,
 } from '../revisions/index.js';
@@ -58,11 +58,11 @@ function sentText(changes: PostChanges): RevisionedText {
 }
 
 /** Stored like any post text: HTML filtered for users without `unfiltered_html`, titles trimmed. */
-function sanitized(sent: RevisionedText, unfiltered: boolean): RevisionedText {
+async function sanitized(sent: RevisionedText, unfiltered: boolean): Promise<RevisionedText> {
   const result: RevisionedText = {};
-  if (sent.title !== undefined) result.title = phpTrim(unfiltered ? sent.title : sanitizeTitleHtml(sent.title));
-  if (sent.content !== undefined) result.content = unfiltered ? sent.content : sanitizePostHtml(sent.content);
-  if (sent.excerpt !== undefined) result.excerpt = unfiltered ? sent.excerpt : sanitizePostHtml(sent.excerpt);
+  if (sent.title !== undefined) result.title = phpTrim(unfiltered ? sent.title : await sanitizeTitleHtmlWhereCheapest(sent.title));
+  if (sent.content !== undefined) result.content = unfiltered ? sent.content : await sanitizePostHtmlWhereCheapest(sent.content);
+  if (sent.excerpt !== undefined) result.excerpt = unfiltered ? sent.excerpt : await sanitizePostHtmlWhereCheapest(sent.excerpt);
   return result;
 }
 
@@ -70,7 +70,7 @@ export async function saveAutosaveRevision(context: RequestContext, postType: Po
   const scope = scopeOf(context, postType);
   const userId = context.user?.id ?? 0;
   const sent = sentText(changes);
-  const text = sanitized(sent, scope.abilities.can('unfiltered_html'));
+  const text = await sanitized(sent, scope.abilities.can('unfiltered_html'));
   const now = nowDates(postType.deps.clock.now(), context.site);
 
   const saved = await scope.storage.transaction(async (tx) => {

@@ -1,4 +1,5 @@
-/** A rendering handed to a worker thread, and what it renders to on whichever thread runs it. */
+/** A job handed to a worker thread (a rendering, or sanitising), and what it makes on whichever thread runs it. */
+import { sanitizePostHtml, sanitizeTitleHtml } from '../../../format/kses/sanitize.js';
 import { renderContent } from '../content.js';
 import { renderExcerpt } from '../excerpt.js';
 
@@ -6,6 +7,14 @@ import { renderExcerpt } from '../excerpt.js';
 export type RenderJob =
   | { kind: 'content'; raw: string; attachmentHtml?: string | undefined }
   | { kind: 'excerpt'; excerpt: string; content: string; excerptLength: number | undefined; attachmentHtml?: string | undefined };
+
+/**
+ * HTML of a user without `unfiltered_html`, sanitised before it is stored by the rules of post content and
+ * excerpts (`post`) or of titles (`title`).
+ */
+export interface SanitizeJob { kind: 'sanitize'; rules: 'post' | 'title'; html: string }
+
+export type PoolJob = RenderJob | SanitizeJob;
 
 /**
  * `renderTeaser` renders plain content (it may be a cache); an attachment's text carries its file markup, so it
@@ -17,4 +26,10 @@ export function renderJob(job: RenderJob, renderTeaser: (text: string) => string
   return renderExcerpt(job.excerpt, job.content, {
     excerptLength: job.excerptLength, attachmentHtml, renderTeaser: attachmentHtml === undefined ? renderTeaser : undefined,
   });
+}
+
+/** What any pool job makes. */
+export function runJob(job: PoolJob, renderTeaser: (text: string) => string): string {
+  if (job.kind !== 'sanitize') return renderJob(job, renderTeaser);
+  return job.rules === 'post' ? sanitizePostHtml(job.html) : sanitizeTitleHtml(job.html);
 }

@@ -1,9 +1,9 @@
-/** The render worker thread: renders large content and generated excerpts off the main thread. */
+/** The render worker thread: renders large content and generated excerpts, and sanitises large HTML, off the main thread. */
 import { parentPort } from 'node:worker_threads';
-import { textBytes, WHOLE_TEXT_CHARS } from '../../../core/chunked-text.js';
+import { isTextBytes, textBytes, textOfBytes, WHOLE_TEXT_CHARS } from '../../../core/chunked-text.js';
 import type { WorkerReply } from '../../../core/worker-pool.js';
 import { renderContent } from '../content.js';
-import { renderJob, type RenderJob } from './render-job.js';
+import { runJob, type PoolJob } from './render-job.js';
 
 const port = parentPort!;
 
@@ -14,11 +14,18 @@ const rendered = (raw: string) => {
   return last.rendered;
 };
 
-port.on('message', ({ id, message }: { id: number; message: RenderJob }) => {
+/** The job with its long texts, sent as bytes, read back into strings. */
+function received(message: Record<string, unknown>): PoolJob {
+  const job: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(message)) job[name] = isTextBytes(value) ? textOfBytes(value) : value;
+  return job as unknown as PoolJob;
+}
+
+port.on('message', ({ id, message }: { id: number; message: Record<string, unknown> }) => {
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
   try {
-    const text = renderJob(message, rendered);
+    const text = runJob(received(message), rendered);
     if (text.length <= WHOLE_TEXT_CHARS) {
       reply = { id, ok: true, value: text };
     } else {
