@@ -58,8 +58,9 @@ export async function sameWhitespaceAside(a: string, b: string, take = turnTaker
   for (;;) {
     if (leftRest === '') leftRest = left.next();
     if (rightRest === '') rightRest = right.next();
-    // A side is empty only when its text is used up (no piece normalises to nothing).
-    if (leftRest === '' || rightRest === '') return leftRest === rightRest;
+    // What is left of a trimmed text always normalises to something, so a side used up ends the comparison.
+    if (leftRest === '' && left.done) return rightRest === '' && right.done;
+    if (rightRest === '' && right.done) return false;
     const shorter = Math.min(leftRest.length, rightRest.length);
     if (!(leftRest.length === shorter ? rightRest.startsWith(leftRest) : leftRest.startsWith(rightRest))) return false;
     leftRest = leftRest.slice(shorter);
@@ -70,14 +71,16 @@ export async function sameWhitespaceAside(a: string, b: string, take = turnTaker
 
 /** The characters PHP's `trim` removes by default (as `phpTrim`), as char codes. */
 const trimmed = (code: number) => code === 32 || code === 9 || code === 10 || code === 13 || code === 0 || code === 11;
-const FIRST_KEPT = /[^ \t\n\r\0\x0B]/g;
-/** Characters looked at from the end of a text between turns, in search of the last one trimming keeps. */
-const TRIM_STEP = 256 * 1024;
+
+const LINE_BREAK = 1;
+const BLANK = 2;
+const whitespaceClass = (code: number) => (code === 10 || code === 13 ? LINE_BREAK : code === 32 || code === 9 ? BLANK : 0);
 
 /**
- * A text's `normalizeWhitespace`, a piece at a time: the pieces joined are the whole normalised text. A piece ends
- * where its length is reached; when that is inside a run of line breaks or of blanks, the piece keeps the run's
- * first character (which it collapses to the run's one character) and the rest of the run is skipped.
+ * A text's `normalizeWhitespace`, a piece of at most `pieceChars` at a time: the pieces joined are the whole
+ * normalised text. A piece that starts inside a run of line breaks or of blanks begun in the piece before (which
+ * gave the run its one character) leaves out the character its start collapses to, so a piece inside a long run
+ * is empty.
  */
 class NormalizedPieces {
   private at = 0;
@@ -87,42 +90,40 @@ class NormalizedPieces {
     this.end = text.length;
   }
 
-  /** Skips what trimming removes at both ends (a text may end in megabytes of it, looked at in steps). */
+  get done(): boolean {
+    return this.at >= this.end;
+  }
+
+  /**
+   * Skips what trimming removes at both ends (a text may start or end with megabytes of it), a piece's length at
+   * a time.
+   */
   async trim(take: () => Promise<void>): Promise<void> {
-    FIRST_KEPT.lastIndex = 0;
-    this.at = FIRST_KEPT.exec(this.text)?.index ?? this.text.length;
+    const { text } = this;
     for (;;) {
-      const stop = Math.max(this.at, this.end - TRIM_STEP);
-      while (this.end > stop && trimmed(this.text.charCodeAt(this.end - 1))) this.end -= 1;
+      const stop = Math.min(this.end, this.at + PIECE_CHARS);
+      while (this.at < stop && trimmed(text.charCodeAt(this.at))) this.at += 1;
+      if (this.at < stop || this.at === this.end) break;
+      await take();
+    }
+    for (;;) {
+      const stop = Math.max(this.at, this.end - PIECE_CHARS);
+      while (this.end > stop && trimmed(text.charCodeAt(this.end - 1))) this.end -= 1;
       if (this.end > stop || this.end === this.at) return;
       await take();
     }
   }
 
-  /** The next piece of normalised text; '' once the text is used up. */
+  /** The next piece of normalised text; '' once the text is used up, or for a piece inside a run. */
   next(): string {
-    if (this.at >= this.end) return '';
-    const cut = Math.min(this.at + this.pieceChars, this.end);
-    const piece = collapseWhitespace(this.text.slice(this.at, cut));
-    this.at = runEnd(this.text, cut);
-    return piece;
+    if (this.done) return '';
+    const { text, at } = this;
+    const kind = whitespaceClass(text.charCodeAt(at));
+    const continuesRun = kind !== 0 && kind === whitespaceClass(text.charCodeAt(at - 1));
+    this.at = Math.min(at + this.pieceChars, this.end);
+    const piece = collapseWhitespace(text.slice(at, this.at));
+    return continuesRun ? piece.slice(1) : piece;
   }
-}
-
-const LINE_BREAK = 1;
-const BLANK = 2;
-const whitespaceClass = (code: number) => (code === 10 || code === 13 ? LINE_BREAK : code === 32 || code === 9 ? BLANK : 0);
-const PAST_LINE_BREAKS = /[^\r\n]/g;
-const PAST_BLANKS = /[^ \t]/g;
-
-/** Where the run of line breaks or of blanks that `at` continues ends (`at` itself when it continues none). */
-function runEnd(text: string, at: number): number {
-  if (at >= text.length) return at;
-  const kind = whitespaceClass(text.charCodeAt(at));
-  if (kind === 0 || kind !== whitespaceClass(text.charCodeAt(at - 1))) return at;
-  const past = kind === LINE_BREAK ? PAST_LINE_BREAKS : PAST_BLANKS;
-  past.lastIndex = at;
-  return past.exec(text)?.index ?? text.length;
 }
 
 /**
