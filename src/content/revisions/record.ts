@@ -35,50 +35,95 @@ function collapseWhitespace(text: string): string {
   return text.replaceAll('\r', '\n').replace(/\n+/g, '\n').replace(/[ \t]+/g, ' ');
 }
 
-/** Texts up to this long are normalised in one go; longer ones a piece of about this length at a time. */
-const PIECE_CHARS = 256 * 1024;
+/** Texts up to this long are normalised in one go; longer ones a piece of at most this length at a time. */
+const PIECE_CHARS = 64 * 1024;
 
 /**
  * Whether two texts are the same once whitespace is normalised (`normalizeWhitespace`). Equal texts need no
- * normalising; a long one is normalised a piece at a time, letting the event loop take turns (`take`) between:
- * in one go, the texts of an 8 MiB post held the loop for tens of milliseconds on every update.
+ * normalising; long ones are normalised a piece at a time and compared as they go, stopping at the first
+ * difference and letting the event loop take turns (`take`) between pieces. Nothing as long as a whole text is
+ * built: normalising 8 MiB in one go, or keeping its normalised pieces to join them, held the loop for tens of
+ * milliseconds (much of it collecting the garbage of the pieces kept).
  */
-export async function sameWhitespaceAside(a: string, b: string, take = turnTaker()): Promise<boolean> {
+export async function sameWhitespaceAside(a: string, b: string, take = turnTaker(), pieceChars = PIECE_CHARS): Promise<boolean> {
   if (a === b) return true;
-  if (a.length <= PIECE_CHARS && b.length <= PIECE_CHARS) return normalizeWhitespace(a) === normalizeWhitespace(b);
-  return await normalizedInTurns(a, take) === await normalizedInTurns(b, take);
-}
-
-async function normalizedInTurns(text: string, take: () => Promise<void>): Promise<string> {
-  if (text.length <= PIECE_CHARS) return normalizeWhitespace(text);
-  const trimmed = phpTrim(text);
-  const pieces: string[] = [];
-  for (let start = 0; start < trimmed.length;) {
-    const end = pieceEnd(trimmed, start + PIECE_CHARS);
-    pieces.push(collapseWhitespace(trimmed.slice(start, end)));
-    start = end;
+  if (a.length <= pieceChars && b.length <= pieceChars) return normalizeWhitespace(a) === normalizeWhitespace(b);
+  const left = new NormalizedPieces(a, pieceChars);
+  const right = new NormalizedPieces(b, pieceChars);
+  await left.trim(take);
+  await right.trim(take);
+  // The normalised text of each side not yet matched by the other: pieces of the two sides do not line up.
+  let leftRest = '';
+  let rightRest = '';
+  for (;;) {
+    if (leftRest === '') leftRest = left.next();
+    if (rightRest === '') rightRest = right.next();
+    // What is left of a trimmed text always normalises to something, so a side used up ends the comparison.
+    if (leftRest === '' && left.done) return rightRest === '' && right.done;
+    if (rightRest === '' && right.done) return false;
+    const shorter = Math.min(leftRest.length, rightRest.length);
+    if (!(leftRest.length === shorter ? rightRest.startsWith(leftRest) : leftRest.startsWith(rightRest))) return false;
+    leftRest = leftRest.slice(shorter);
+    rightRest = rightRest.slice(shorter);
     await take();
   }
-  return pieces.join('');
 }
+
+/** The characters PHP's `trim` removes by default (as `phpTrim`), as char codes. */
+const trimmed = (code: number) => code === 32 || code === 9 || code === 10 || code === 13 || code === 0 || code === 11;
 
 const LINE_BREAK = 1;
 const BLANK = 2;
 const whitespaceClass = (code: number) => (code === 10 || code === 13 ? LINE_BREAK : code === 32 || code === 9 ? BLANK : 0);
-const PAST_LINE_BREAKS = /[^\r\n]/g;
-const PAST_BLANKS = /[^ \t]/g;
 
 /**
- * Where a piece starting before `at` may end: the first position from `at` that no run of line breaks or of
- * blanks crosses, so each piece collapses its runs as the whole text would.
+ * A text's `normalizeWhitespace`, a piece of at most `pieceChars` at a time: the pieces joined are the whole
+ * normalised text. A piece that starts inside a run of line breaks or of blanks begun in the piece before (which
+ * gave the run its one character) leaves out the character its start collapses to, so a piece inside a long run
+ * is empty.
  */
-function pieceEnd(text: string, at: number): number {
-  if (at >= text.length) return text.length;
-  const kind = whitespaceClass(text.charCodeAt(at));
-  if (kind === 0 || kind !== whitespaceClass(text.charCodeAt(at - 1))) return at;
-  const past = kind === LINE_BREAK ? PAST_LINE_BREAKS : PAST_BLANKS;
-  past.lastIndex = at;
-  return past.exec(text)?.index ?? text.length;
+class NormalizedPieces {
+  private at = 0;
+  private end: number;
+
+  constructor(private readonly text: string, private readonly pieceChars: number) {
+    this.end = text.length;
+  }
+
+  get done(): boolean {
+    return this.at >= this.end;
+  }
+
+  /**
+   * Skips what trimming removes at both ends (a text may start or end with megabytes of it), a piece's length at
+   * a time.
+   */
+  async trim(take: () => Promise<void>): Promise<void> {
+    const { text } = this;
+    for (;;) {
+      const stop = Math.min(this.end, this.at + PIECE_CHARS);
+      while (this.at < stop && trimmed(text.charCodeAt(this.at))) this.at += 1;
+      if (this.at < stop || this.at === this.end) break;
+      await take();
+    }
+    for (;;) {
+      const stop = Math.max(this.at, this.end - PIECE_CHARS);
+      while (this.end > stop && trimmed(text.charCodeAt(this.end - 1))) this.end -= 1;
+      if (this.end > stop || this.end === this.at) return;
+      await take();
+    }
+  }
+
+  /** The next piece of normalised text; '' once the text is used up, or for a piece inside a run. */
+  next(): string {
+    if (this.done) return '';
+    const { text, at } = this;
+    const kind = whitespaceClass(text.charCodeAt(at));
+    const continuesRun = kind !== 0 && kind === whitespaceClass(text.charCodeAt(at - 1));
+    this.at = Math.min(at + this.pieceChars, this.end);
+    const piece = collapseWhitespace(text.slice(at, this.at));
+    return continuesRun ? piece.slice(1) : piece;
+  }
 }
 
 /**
