@@ -1,7 +1,7 @@
 /** Permission checks of the post-type routes, in the reference's order, with its codes and messages. */
 import { userCan } from '../../auth/index.js';
 import type { PermissionResult, RequestContext } from '../../core/context.js';
-import { authorizationStatus, CmsError, forbidden } from '../../core/errors.js';
+import { CmsError, forbidden } from '../../core/errors.js';
 import { getTerm, type TaxonomyName } from '../taxonomy/index.js';
 import { passwordMatches } from './prepare.js';
 import { canReadPost, isReadableByAnyone } from './readability.js';
@@ -163,27 +163,8 @@ function termError(context: RequestContext): CmsError {
   return forbidden(context.user, 'rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.');
 }
 
-/** The refusals of the checks `Allow` asks, by code and status: one frozen error each, shared by every request. */
-const SHARED_REFUSALS = { 401: new Map<string, CmsError>(), 403: new Map<string, CmsError>() };
-
-/**
- * The answer to whoever may not create, edit or delete. The `Allow` header of every read asks those checks, so
- * for anonymous readers these are the common answers; each is built once, and frozen so that no request can
- * change it.
- */
-function sharedRefusal(user: RequestContext['user'], code: string, message: string): CmsError {
-  const refusals = SHARED_REFUSALS[authorizationStatus(user)];
-  let refusal = refusals.get(code);
-  if (refusal === undefined) {
-    refusal = forbidden(user, code, message);
-    for (const part of [refusal.extra, refusal.additional, refusal.additionalData, refusal.headers, refusal]) Object.freeze(part);
-    refusals.set(code, refusal);
-  }
-  return refusal;
-}
-
 function createRefused(user: RequestContext['user']): CmsError {
-  return sharedRefusal(user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+  return forbidden(user, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
 }
 
 export function createPermission(context: RequestContext, postType: PostType): PermissionResult | Promise<PermissionResult> {
@@ -212,7 +193,7 @@ export async function updatePermission(context: RequestContext, postType: PostTy
   const post = await loadPost(context, postType);
   if (!post) return invalidPostId();
   const scope = scopeOf(context, postType);
-  if (!scope.abilities.canEdit(post)) return sharedRefusal(context.user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+  if (!scope.abilities.canEdit(post)) return forbidden(context.user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
   const error = authorAndStickyError(context, scope, 'update');
   if (error) return error;
   return (await canAssignTerms(context, scope)) ? true : termError(context);
@@ -223,7 +204,7 @@ export async function deletePermission(context: RequestContext, postType: PostTy
   if (!post) return invalidPostId();
   const scope = scopeOf(context, postType);
   if (!scope.abilities.canDelete(post)) {
-    return sharedRefusal(context.user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+    return forbidden(context.user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
   }
   return true;
 }
