@@ -4,6 +4,7 @@
  * connection running every query does, whoever writes.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -166,6 +167,25 @@ describe('sqlite store: list results carried across its own commits', () => {
     }
     await store.close();
     await other.close();
+  });
+
+  it('sees a commit by another process at once', async () => {
+    const file = path.join(folder, 'process.db');
+    const store = sqliteStorage({ path: file });
+    const published: ListQuery = { where: [{ field: 'type', op: 'eq', value: 'post' }, { field: 'status', op: 'eq', value: 'publish' }], orderBy: [{ field: 'date', direction: 'desc' }], limit: 2, withTotal: true };
+    const ids: number[] = [];
+    for (let index = 0; index < 4; index += 1) ids.push((await store.insert('posts', { type: 'post', status: 'publish', date: `2024-01-0${index + 1}` })).id);
+    assert.deepEqual(await listed(store, published), { ids: [ids[3], ids[2]], total: 4 });
+    // Its own write, which cannot change the result: carried.
+    await store.update('posts', ids[0]!, { excerpt: 'kept' });
+    assert.deepEqual(await listed(store, published), { ids: [ids[3], ids[2]], total: 4 });
+    const script = `const Database = require('better-sqlite3'); const db = new Database(${JSON.stringify(file)});
+      db.prepare("UPDATE quire_records SET data = jsonb_set(data, '$.status', 'draft') WHERE collection = 'posts' AND id = ?").run(${ids[3]});
+      db.close();`;
+    const child = spawnSync(process.execPath, ['-e', script], { cwd: process.cwd(), encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    assert.deepEqual(await listed(store, published), { ids: [ids[2], ids[1]], total: 3 });
+    await store.close();
   });
 
   it('sees a commit that lands while its promise has not settled, on the next read', async () => {

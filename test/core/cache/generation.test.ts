@@ -57,4 +57,17 @@ describe('cache generations', () => {
     assert.equal(third, null, 'other settings in the same state start another generation, past its date as well');
     assert.equal(started, 3);
   });
+
+  it('start anew for other settings or routes in the same state of the store', () => {
+    const made = sources({ known: new Map([['a', null]]), read: new Map(), clock: { now: 0 } });
+    const generations = new Generations(made.sources);
+    const settings = {};
+    const first = generations.known(settings, 1, 'a')!;
+    assert.equal(generations.known(settings, 1, 'a'), first);
+    const otherSettings = generations.known({}, 1, 'a')!;
+    assert.ok(otherSettings.serial > first.serial);
+    const otherRoutes = generations.known({}, 2, 'a')!;
+    assert.ok(otherRoutes !== otherSettings && otherRoutes.routes === 2);
+    assert.equal(generations.known(settings, 1, undefined), undefined, 'without a token nothing is told');
+  });
 });
