@@ -25,10 +25,18 @@ interface Reads {
   readonly fields: readonly string[];
   /** `eq` and `in` conditions every selected record meets (at the top level, or inside a top-level `and`). */
   readonly required: readonly { readonly field: string; readonly values: readonly (string | number)[] }[];
+  /** All of the above spelt out: results of queries alike (pages of one list) share one verdict per move. */
+  readonly signature: string;
 }
 
-/** Most pairs of a kept result and a write looked at when the state moves; past it, every result is dropped. */
-const MOST_CHECKS = 20_000;
+/** A write as the verdicts read it: the fields an update changed (null for an insert or removal). */
+interface SeenWrite {
+  readonly write: StoredWrite;
+  readonly changed: ReadonlySet<string> | null;
+}
+
+/** Most writes carried over at once; past it, every result is dropped. */
+const MOST_WRITES = 64;
 
 export class KeptLists {
   /** By the query's key (the store's own: equal keys select the same), oldest first. */
@@ -52,18 +60,17 @@ export class KeptLists {
 
   /** Moves the results to the state after `writes` (every write since they were read): keeps those they cannot change. */
   carry(writes: readonly StoredWrite[]): void {
-    if (writes.length === 0) return;
-    if (writes.length * this.#results.size > MOST_CHECKS) {
+    if (writes.length === 0 || this.#results.size === 0) return;
+    if (writes.length > MOST_WRITES) {
       this.#results.clear();
       return;
     }
+    const seen = writes.map(seenWrite);
+    const verdicts = new Map<string, boolean>();
     for (const [key, { reads }] of this.#results) {
-      for (const write of writes) {
-        if (!leavesAsItWas(reads, write)) {
-          this.#results.delete(key);
-          break;
-        }
-      }
+      let unchanged = verdicts.get(reads.signature);
+      if (unchanged === undefined) verdicts.set(reads.signature, (unchanged = seen.every((write) => leavesAsItWas(reads, write))));
+      if (!unchanged) this.#results.delete(key);
     }
   }
 
@@ -73,11 +80,20 @@ export class KeptLists {
 }
 
 /** Whether `write` leaves what a query reading `reads` selects as it was. */
-function leavesAsItWas(reads: Reads, write: StoredWrite): boolean {
+function leavesAsItWas(reads: Reads, { write, changed }: SeenWrite): boolean {
   if (write.collection !== reads.collection) return true;
+  if (changed !== null && !reads.fields.some((field) => changed.has(field))) return true;
   const { before, after } = write;
-  if (before !== null && after !== null && reads.fields.every((field) => sameJson(fieldOf(before, field), fieldOf(after, field)))) return true;
   return (before === null || failsRequired(reads, before)) && (after === null || failsRequired(reads, after));
+}
+
+function seenWrite(write: StoredWrite): SeenWrite {
+  const { before, after } = write;
+  if (before === null || after === null) return { write, changed: null };
+  const changed = new Set<string>();
+  for (const field of Object.keys(before)) if (!sameJson(before[field], fieldOf(after, field))) changed.add(field);
+  for (const field of Object.keys(after)) if (!Object.hasOwn(before, field)) changed.add(field);
+  return { write, changed };
 }
 
 function readsOf(collection: string, query: CheckedQuery): Reads {
@@ -88,7 +104,8 @@ function readsOf(collection: string, query: CheckedQuery): Reads {
     addRequired(condition, required);
   }
   for (const sortKey of query.orderBy) addSortFields(sortKey, fields);
-  return { collection, fields: [...fields], required };
+  const signature = JSON.stringify([collection, [...fields].sort(), required]);
+  return { collection, fields: [...fields], required, signature };
 }
 
 function addFields(condition: Condition, into: Set<string>): void {

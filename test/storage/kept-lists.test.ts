@@ -146,6 +146,12 @@ describe('kept list results', () => {
     assert.equal(carries([write({ type: 'page', date: '1' }, { type: 'post', date: '1' })]), false, 'it may now be selected');
     assert.equal(carries([write({ type: 'page' }, { type: 'pag\uD800' })]), false, 'a lone surrogate is not told apart');
     assert.equal(carries([write({ type: 'page' }, { type: 1 })]), false, 'a value of another kind is not told apart');
+    assert.equal(carries([write({ type: 'post' }, { type: 'post', date: '1' })]), false, 'a field read, added');
+    assert.equal(carries([write({ type: 'post', date: '1' }, { type: 'post' })]), false, 'a field read, removed');
+    assert.equal(carries([write({ type: 'post', tags: [1] }, { type: 'post', tags: [1, 2] })]), true, 'a field not read');
+    const many = Array.from({ length: 65 }, () => write({ type: 'page' }, { type: 'page', excerpt: 'x' }));
+    assert.equal(carries(many.slice(0, 64)), true);
+    assert.equal(carries(many), false, 'past 64 writes at once, nothing is carried');
   });
 });
 
