@@ -192,7 +192,7 @@ function generationsFor(deps: CmsDeps): Generations {
   const { storage, clock } = deps;
   return new Generations({
     ...(storage.changeToken ? { changeToken: () => storage.changeToken!() } : {}),
-    nextScheduled: keptNextScheduled(storage),
+    ...keptNextScheduled(storage),
     now: () => clock.now().getTime(),
   });
 }

@@ -91,16 +91,24 @@ export async function nextScheduledPublish(storage: StoragePort): Promise<number
 
 /**
  * `nextScheduledPublish` for the store's state `token`, kept across states while no write touched a scheduled
- * record (one scheduled before or after it): no other write can change it.
+ * record (one scheduled before or after it): no other write can change it. `nextScheduledNow` tells it without
+ * waiting where it is kept (undefined where not).
  */
-export function keptNextScheduled(storage: StoragePort): (token: string) => Promise<number | null> {
+export function keptNextScheduled(storage: StoragePort): {
+  nextScheduled: (token: string) => Promise<number | null>;
+  nextScheduledNow: (token: string) => number | null | undefined;
+} {
   const kept = storage.writtenSince ? new KeptFacts<'next', number | null>(storage, forgetNextScheduled) : null;
-  return async (token) => {
-    const known = kept?.at(token).get('next');
-    if (known !== undefined) return known;
-    const next = await nextScheduledPublish(storage);
-    kept?.keep(token, 'next', next);
-    return next;
+  const nextScheduledNow = (token: string) => kept?.at(token).get('next');
+  return {
+    nextScheduled: async (token) => {
+      const known = nextScheduledNow(token);
+      if (known !== undefined) return known;
+      const next = await nextScheduledPublish(storage);
+      kept?.keep(token, 'next', next);
+      return next;
+    },
+    nextScheduledNow,
   };
 }
 

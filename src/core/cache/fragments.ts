@@ -12,7 +12,6 @@
  * changes their key, so a write to one record leaves the others' fragments in use. A list joined only from such
  * fragments is kept apart as well, under the serials of its parts: its bytes (and entity tag) are theirs, joined.
  */
-import { LRUCache } from 'lru-cache';
 import type { EncodedJson } from '../encode.js';
 import type { Generation } from './generation.js';
 import { InternedKeys } from './interned-keys.js';
@@ -39,7 +38,7 @@ export class FragmentCache {
   #entries: RecentEntries<EncodedJson> | null = null;
   #generation: Generation | null = null;
   /** Fragments kept under their record's revision, across generations (made on the first one kept). */
-  #lasting: LRUCache<string, EncodedJson> | null = null;
+  #lasting: RecentEntries<EncodedJson> | null = null;
   /** The values ever kept under a revision (weakly: dropped with the last use of each). */
   readonly #lastingValues = new WeakSet<EncodedJson>();
 
@@ -65,7 +64,7 @@ export class FragmentCache {
   /** Keeps a fragment under its record's revision; the caller has checked the store did not change meanwhile. */
   setLasting(generation: Generation, key: string, value: EncodedJson): void {
     if (!this.#isCurrent(generation)) return;
-    this.#lasting ??= this.#made();
+    this.#lasting ??= new RecentEntries(this.#maxEntries(), this.#maxBytes(), entrySize);
     this.#lasting.set(key, value);
     this.#lastingValues.add(value);
   }
@@ -93,13 +92,6 @@ export class FragmentCache {
     return Math.max(1, this.#options.maxBytes ?? DEFAULT_MAX_FRAGMENT_BYTES);
   }
 
-  #made(): LRUCache<string, EncodedJson> {
-    return new LRUCache<string, EncodedJson>({
-      max: this.#maxEntries(),
-      maxSize: this.#maxBytes(),
-      sizeCalculation: entrySize,
-    });
-  }
 
   /**
    * Whether fragments of `generation` may be used: it is the newest seen (a newer one drops everything kept). A

@@ -18,6 +18,8 @@ export interface CacheSources {
    * store's state it is asked for, read before.
    */
   nextScheduled?: (token: string) => Promise<number | null>;
+  /** `nextScheduled`, when it is known without reading the store; undefined when only `nextScheduled` can tell. */
+  nextScheduledNow?: (token: string) => number | null | undefined;
   /** The clock answers are computed with, in epoch milliseconds. */
   now: () => number;
 }
@@ -60,27 +62,35 @@ export class Generations {
     token ??= await changeToken();
     let generation = this.#current;
     if (!generation?.isFor(token, settings, routes)) {
-      const deadline = await this.#deadlineOf(token);
+      const deadline = this.#deadlineNow(token) ?? await this.#deadlineOf(token);
       // Another request may have started the same generation while this one waited.
       generation = this.#current;
-      if (!generation?.isFor(token, settings, routes)) {
-        generation = new Generation(token, settings, routes, deadline, ++this.#serial);
-        this.#current = generation;
-        for (const listener of this.#listeners) listener();
-      }
+      if (!generation?.isFor(token, settings, routes)) generation = this.#start(token, settings, routes, deadline);
     }
     return isBefore(now, generation.expiresAt) ? generation : null;
   }
 
   /**
-   * `current` without waiting, when the generation of `token` and `settings` has started already: it, or null when
-   * nothing may be kept now; undefined when only `current` can tell.
+   * `current` without waiting, when the generation of `token` and `settings` has started already, or can start
+   * now (its next scheduled date known without reading the store): it, or null when nothing may be kept now;
+   * undefined when only `current` can tell.
    */
   known(settings: object, routes: number, token: string | undefined): Generation | null | undefined {
-    const generation = this.#current;
     if (token === undefined) return undefined;
-    if (!generation?.isFor(token, settings, routes)) return undefined;
+    let generation = this.#current;
+    if (!generation?.isFor(token, settings, routes)) {
+      const deadline = this.#deadlineNow(token);
+      if (deadline === undefined) return undefined;
+      generation = this.#start(token, settings, routes, deadline);
+    }
     return isBefore(this.sources.now, generation.expiresAt) ? generation : null;
+  }
+
+  #start(token: string, settings: object, routes: number, deadline: number): Generation {
+    const generation = new Generation(token, settings, routes, deadline, ++this.#serial);
+    this.#current = generation;
+    for (const listener of this.#listeners) listener();
+    return generation;
   }
 
   /**
@@ -99,6 +109,15 @@ export class Generations {
   async #nothingDueByNow(changeToken: () => Promise<string>, token: string | undefined): Promise<boolean> {
     token ??= await changeToken();
     return isBefore(this.sources.now, await this.#deadlineOf(token));
+  }
+
+  /** `#deadlineOf` when known without reading the store; undefined when not. */
+  #deadlineNow(token: string): number | undefined {
+    if (this.#deadline?.token === token) return this.#deadline.at;
+    const next = this.sources.nextScheduledNow?.(token);
+    if (next === undefined) return undefined;
+    this.#deadline = { token, at: next ?? Infinity };
+    return this.#deadline.at;
   }
 
   /** When the earliest scheduled post of the store's state `token` goes live (Infinity: none), read once per state. */

@@ -224,6 +224,8 @@ export interface FragmentScope {
   unchanged(): Promise<boolean>;
   /** Where the keys of this answer's records start (`fragmentKey`), for the schema and context last asked. */
   head?: { schema: JsonSchema | undefined; context: string; caller: string; node: KeyNode };
+  /** Where this answer's lasting keys start (`lastingFragmentKey`): its generation's settings and routes. */
+  lastingHead?: { settingsNumber: number; node: KeyNode };
 }
 
 /** The fragment scope of one answer: fragments serve the plain JSON answer only (no `_envelope`, `_jsonp`, `_pretty`). */
@@ -238,6 +240,7 @@ export function fragmentScope(
 /** A class rather than a literal of closures: one object per answer. */
 class AnswerFragments implements FragmentScope {
   head?: FragmentScope['head'];
+  lastingHead?: FragmentScope['lastingHead'];
   #caller: string | null | undefined = undefined;
 
   constructor(
@@ -320,11 +323,15 @@ let lastSettingsNumber = 0;
  */
 export function lastingFragmentKey(scope: FragmentScope, key: string, context: string, revision: string): string | null {
   if (context === 'edit') return null;
-  const { settings, routes } = scope.generation;
+  const head = scope.lastingHead ??= lastingHeadOf(scope.generation);
+  const node = lastingKeys.child(lastingKeys.child(head.node, key), revision);
+  return node.text ??= `${head.settingsNumber}:${scope.generation.routes}:${revision.length}:${revision}${key}`;
+}
+
+function lastingHeadOf({ settings, routes }: FragmentScope['generation']): NonNullable<FragmentScope['lastingHead']> {
   let settingsNumber = settingsNumbers.get(settings) ?? 0;
   if (settingsNumber === 0) settingsNumbers.set(settings, (settingsNumber = ++lastSettingsNumber));
-  const node = lastingKeys.child(lastingKeys.child(lastingKeys.child(lastingKeys.child(lastingKeys.root, settingsNumber), routes), key), revision);
-  return node.text ??= `${settingsNumber}:${routes}:${revision.length}:${revision}${key}`;
+  return { settingsNumber, node: lastingKeys.child(lastingKeys.child(lastingKeys.root, settingsNumber), routes) };
 }
 
 /** Lasting keys spelt once, as `fragmentKeys`: a record's revision, kept with it, is the same string each time. */

@@ -329,7 +329,8 @@ function ownCommits(othersVersion: DataVersion, records: SqliteRecords) {
     },
     since(state: string): StoredWrite[] | null {
       const noted = tokens.get(state);
-      if (!noted || othersVersion.current() !== noted.others) return null;
+      // A write under way may have committed already, and is not in the log until its promise settles.
+      if (!noted || records.written !== null || othersVersion.current() !== noted.others) return null;
       return log.since(noted.commit);
     },
   };

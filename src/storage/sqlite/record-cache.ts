@@ -1,7 +1,10 @@
-import type { StoredRecord } from '../../ports/storage.js';
+import type { StoredRecord, StoredWrite } from '../../ports/storage.js';
 import { copyJsonOut, freezeJson } from '../json.js';
+import { KeptLists, type ListedIds } from '../kept-lists.js';
 import type { CheckedQuery } from '../query-check.js';
 import { queryKey } from './query-key.js';
+
+export type { ListedIds };
 
 /** How many decoded records the cache holds (the least recently used go first)... */
 const CAPACITY = 2_000;
@@ -13,12 +16,6 @@ const RESULT_CAPACITY = 1_000;
 /** ...each of a query whose key (`queryKey`) is at most this many characters, with at most this many ids. */
 const RESULT_MAX_KEY = 4_096;
 const RESULT_MAX_IDS = 1_000;
-
-/** What a list query selects: its page's ids and, when asked, the total. */
-export interface ListedIds {
-  readonly ids: readonly number[];
-  readonly total?: number;
-}
 
 interface Entry {
   readonly collection: string;
@@ -38,7 +35,7 @@ interface Entry {
  * calls `forget` when it rolls changes back. When the state moves, the whole cache is dropped. Records are
  * handed out as copies, as the port requires, or as they are kept (frozen) to a list asked `shared`. The results of
  * list queries (a page's ids, a total) are kept the same way: in one state of the data the same query answers the
- * same.
+ * same; where the store tells its writes, those they cannot change are carried to the next state (kept-lists.ts).
  */
 /**
  * What the store tells of the writes between states: `noted` reads the state again once it moved (noting it, to be
@@ -46,7 +43,7 @@ interface Entry {
  */
 export interface StateWrites {
   noted(): string;
-  since(state: string): readonly { collection: string; id: number }[] | null;
+  since(state: string): readonly StoredWrite[] | null;
 }
 
 export class RecordCache {
@@ -56,8 +53,8 @@ export class RecordCache {
   private oldest: Entry | null = null;
   private newest: Entry | null = null;
   private count = 0;
-  /** List results by query (`queryKey`), oldest first. */
-  private readonly results = new Map<string, ListedIds>();
+  /** List results by query (`queryKey`). */
+  private readonly results = new KeptLists(RESULT_CAPACITY);
   private chars = 0;
   private state = '';
 
@@ -65,7 +62,7 @@ export class RecordCache {
 
   /**
    * Drops everything unless the data is still in the state the entries were read in; where the store tells what
-   * was written since, only the records written, and the results.
+   * was written since, only the records written, and the results the writes may have changed.
    */
   check(): void {
     let state = this.currentState();
@@ -74,7 +71,7 @@ export class RecordCache {
       state = this.writes.noted();
       const written = this.state === '' ? null : this.writes.since(this.state);
       if (written !== null) {
-        this.results.clear();
+        this.results.carry(written);
         for (const { collection, id } of written) {
           const entry = this.byCollection.get(collection)?.get(id);
           if (entry !== undefined) this.remove(entry);
@@ -131,8 +128,7 @@ export class RecordCache {
     if (kept !== undefined) return kept;
     const value = compute();
     if (key.length > RESULT_MAX_KEY || value.ids.length > RESULT_MAX_IDS) return value;
-    this.results.set(key, value);
-    if (this.results.size > RESULT_CAPACITY) this.results.delete(this.results.keys().next().value!);
+    this.results.set(key, collection, query, value);
     return value;
   }
 

@@ -1,0 +1,179 @@
+/**
+ * List results a store keeps for one state of its data (a page's ids, a total), carried to the next state across
+ * the writes it knows cannot have changed them. Exactly what running the query again would give, or dropped:
+ *
+ * - an update of a record that leaves every field the query reads (its conditions, search and order) as it was
+ *   changes neither whether the record is selected nor where it sorts, wherever it stands;
+ * - a record that fails one of the query's `eq` or `in` conditions before the write and after it (an insert or
+ *   removal of one of another type or status) was not selected and is not now.
+ *
+ * Anything else drops the result: a store keeps only what these two rules prove.
+ */
+import type { Condition, Scalar, SortKey, StoredWrite } from '../ports/storage.js';
+import type { CheckedQuery } from './query-check.js';
+
+/** What a list query selects: its page's ids and, when asked, the total. */
+export interface ListedIds {
+  readonly ids: readonly number[];
+  readonly total?: number;
+}
+
+/** What decides whether a write can change a query's result, copied from the query when its result is kept. */
+interface Reads {
+  readonly collection: string;
+  /** Every field the conditions and the order read. */
+  readonly fields: readonly string[];
+  /** `eq` and `in` conditions every selected record meets (at the top level, or inside a top-level `and`). */
+  readonly required: readonly { readonly field: string; readonly values: readonly (string | number)[] }[];
+  /** All of the above spelt out: results of queries alike (pages of one list) share one verdict per move. */
+  readonly signature: string;
+}
+
+/** A write as the verdicts read it: the fields an update changed (null for an insert or removal). */
+interface SeenWrite {
+  readonly write: StoredWrite;
+  readonly changed: ReadonlySet<string> | null;
+}
+
+/** Most writes carried over at once; past it, every result is dropped. */
+const MOST_WRITES = 64;
+
+export class KeptLists {
+  /** By the query's key (the store's own: equal keys select the same), oldest first. */
+  readonly #results = new Map<string, { readonly listed: ListedIds; readonly reads: Reads }>();
+
+  constructor(private readonly capacity: number) {}
+
+  get size(): number {
+    return this.#results.size;
+  }
+
+  get(key: string): ListedIds | undefined {
+    return this.#results.get(key)?.listed;
+  }
+
+  /** Keeps what `query` on `collection` lists in the current state, under `key`. */
+  set(key: string, collection: string, query: CheckedQuery, listed: ListedIds): void {
+    this.#results.set(key, { listed, reads: readsOf(collection, query) });
+    if (this.#results.size > this.capacity) this.#results.delete(this.#results.keys().next().value!);
+  }
+
+  /** Moves the results to the state after `writes` (every write since they were read): keeps those they cannot change. */
+  carry(writes: readonly StoredWrite[]): void {
+    if (writes.length === 0 || this.#results.size === 0) return;
+    if (writes.length > MOST_WRITES) {
+      this.#results.clear();
+      return;
+    }
+    const seen = writes.map(seenWrite);
+    const verdicts = new Map<string, boolean>();
+    for (const [key, { reads }] of this.#results) {
+      let unchanged = verdicts.get(reads.signature);
+      if (unchanged === undefined) verdicts.set(reads.signature, (unchanged = seen.every((write) => leavesAsItWas(reads, write))));
+      if (!unchanged) this.#results.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.#results.clear();
+  }
+}
+
+/** Whether `write` leaves what a query reading `reads` selects as it was. */
+function leavesAsItWas(reads: Reads, { write, changed }: SeenWrite): boolean {
+  if (write.collection !== reads.collection) return true;
+  if (changed !== null && !reads.fields.some((field) => changed.has(field))) return true;
+  const { before, after } = write;
+  return (before === null || failsRequired(reads, before)) && (after === null || failsRequired(reads, after));
+}
+
+function seenWrite(write: StoredWrite): SeenWrite {
+  const { before, after } = write;
+  if (before === null || after === null) return { write, changed: null };
+  const changed = new Set<string>();
+  for (const field of Object.keys(before)) if (!sameJson(before[field], fieldOf(after, field))) changed.add(field);
+  for (const field of Object.keys(after)) if (!Object.hasOwn(before, field)) changed.add(field);
+  return { write, changed };
+}
+
+function readsOf(collection: string, query: CheckedQuery): Reads {
+  const fields = new Set<string>();
+  const required: { field: string; values: (string | number)[] }[] = [];
+  for (const condition of query.conditions) {
+    addFields(condition, fields);
+    addRequired(condition, required);
+  }
+  for (const sortKey of query.orderBy) addSortFields(sortKey, fields);
+  const signature = JSON.stringify([collection, [...fields].sort(), required]);
+  return { collection, fields: [...fields], required, signature };
+}
+
+function addFields(condition: Condition, into: Set<string>): void {
+  if ('field' in condition) into.add(condition.field);
+  else if (condition.op === 'not') addFields(condition.condition, into);
+  else for (const inner of condition.conditions) addFields(inner, into);
+}
+
+function addSortFields(sortKey: SortKey, into: Set<string>): void {
+  if ('rank' in sortKey) for (const condition of sortKey.rank) addFields(condition, into);
+  else into.add(sortKey.field);
+}
+
+/** The conditions of one field's values that a record must meet, copied (their values all strings, or all numbers). */
+function addRequired(condition: Condition, into: { field: string; values: (string | number)[] }[]): void {
+  if (condition.op === 'and') {
+    for (const inner of condition.conditions) addRequired(inner, into);
+    return;
+  }
+  let values: readonly Scalar[];
+  if (condition.op === 'eq') values = [condition.value];
+  else if (condition.op === 'in') values = condition.values;
+  else return;
+  const kind = typeof values[0];
+  if (values.every((value) => typeof value === kind && comparable(value))) into.push({ field: condition.field, values: [...values] as (string | number)[] });
+}
+
+/**
+ * Whether `record` fails one of the required conditions, told only where every store compares alike: the field
+ * missing, null, or a value of the condition's kind none of its values equals.
+ */
+function failsRequired(reads: Reads, record: Readonly<Record<string, unknown>>): boolean {
+  for (const { field, values } of reads.required) {
+    const value = fieldOf(record, field);
+    if (value === undefined || value === null) return true;
+    if (values.length === 0) return true;
+    if (typeof value !== typeof values[0] || !comparable(value)) continue;
+    if (!values.includes(value as string | number)) return true;
+  }
+  return false;
+}
+
+/** A number, or a string every store compares exactly: without NUL or surrogates (a lone one may be replaced). */
+function comparable(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  return typeof value === 'string' && !UNSURE_CHARACTERS.test(value);
+}
+
+const UNSURE_CHARACTERS = /[\u0000\uD800-\uDFFF]/;
+
+function fieldOf(record: Readonly<Record<string, unknown>>, field: string): unknown {
+  return Object.hasOwn(record, field) ? record[field] : undefined;
+}
+
+/** Whether two JSON values (or undefined, a missing field) are the same. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index += 1) if (!sameJson(a[index], b[index])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key) || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
