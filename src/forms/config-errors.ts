@@ -5,6 +5,7 @@
  */
 import type { BlobStore } from '../ports/blobs.js';
 import { isValidBlobKey } from '../ports/blobs.js';
+import { turnTaker } from '../core/turn.js';
 import { stripAllTags } from '../format/strip-tags.js';
 import type { MailTemplate } from './defaults.js';
 import { replaceTagsWith } from './mail-tags.js';
@@ -33,6 +34,8 @@ export interface ConfigEnvironment {
   blobs: BlobStore;
   /** The form's schema (its enumerations and required fields decide what mail tags may be). */
   schema: SwvSchema;
+  /** The template's form-tags, when scanned already. */
+  tags?: FormTag[];
 }
 
 const DOCS = 'https://contactform7.com/configuration-errors';
@@ -93,15 +96,20 @@ class ConfigValidator {
   readonly #settings: string;
 
   constructor(readonly form: ContactForm, readonly environment: ConfigEnvironment) {
-    this.#tags = scanTags(form.properties.form);
+    this.#tags = environment.tags ?? scanTags(form.properties.form);
     this.#settings = form.properties.additional_settings;
   }
 
+  /** The event loop takes turns between the template and the mails, each of which may be megabytes long. */
   async validate(): Promise<ConfigErrors> {
+    const take = turnTaker();
     this.#validateTemplate();
     if (!isSettingOn(this.#settings, 'demo_mode') && !isSettingOn(this.#settings, 'skip_mail')) {
+      await take();
       await this.#validateMail('mail', this.form.properties.mail);
+      await take();
       await this.#validateMail('mail_2', this.form.properties.mail_2);
+      await take();
     }
     for (const [key, message] of Object.entries(this.form.properties.messages)) {
       if (key === 'captcha_not_match') continue;
@@ -137,13 +145,24 @@ class ConfigValidator {
   /** Mail tags replaced by the least a submission could give. */
   #minimumInput(content: string): string {
     const subscribersOnly = isSettingOn(this.#settings, 'subscribers_only');
+    // What the schema allows a field depends on the field alone: weighed once per field, not once per mail tag.
+    const outputs = new Map<string, number>();
+    const outputFor = (field: string, raw: boolean) => {
+      const key = `${raw ? 'raw' : ''}:${field}`;
+      let output = outputs.get(key);
+      if (output === undefined) {
+        output = this.environment.schema.rules.reduce((result, rule) => result & outputOf(field, rule, this.#tags, raw), 0b111);
+        outputs.set(key, output);
+      }
+      return output;
+    };
     return replaceTagsWith(content, ({ field, raw }) => {
       if (field === '_site_admin_email') return this.environment.adminEmail;
       if (field === '_user_agent') return 'example';
       if (field === '_user_email') return subscribersOnly ? EXAMPLE_EMAIL : '';
       if (field.startsWith('_user_')) return subscribersOnly ? 'example' : '';
       if (field.startsWith('_')) return field.endsWith('_email') ? EXAMPLE_EMAIL : 'example';
-      const output = this.environment.schema.rules.reduce((result, rule) => result & outputOf(field, rule, this.#tags, raw), 0b111);
+      const output = outputFor(field, raw);
       if (output === EMAIL) return EXAMPLE_EMAIL;
       return (output & BLANK) === 0 ? 'example' : '';
     });

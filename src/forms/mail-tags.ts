@@ -65,6 +65,20 @@ export interface ReplaceOptions {
 
 const MAIL_TAG = /(\[?)\[[\t ]*([a-zA-Z_][0-9a-zA-Z:._-]*)((?:[\t ]+"[^"]*"|[\t ]+'[^']*')*)[\t ]*\](\]?)/g;
 
+/**
+ * The most mail tags one field of a mail template written through the interface may hold: a submission replaces
+ * each on the main thread, and checking the configuration weighs each against the form's fields.
+ */
+export const MAX_MAIL_TAGS = 1000;
+
+/** Whether the text holds more than `MAX_MAIL_TAGS` mail tags; the count stops at the first one past the limit. */
+export function hasTooManyMailTags(text: string): boolean {
+  const pattern = new RegExp(MAIL_TAG.source, 'g');
+  let count = 0;
+  while (pattern.exec(text) !== null) if (++count > MAX_MAIL_TAGS) return true;
+  return false;
+}
+
 /** One mail tag found in a text: its name (`_raw_x`, `_format_x` included) and the field it reads. */
 export interface FoundMailTag {
   whole: string;

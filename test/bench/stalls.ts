@@ -228,6 +228,86 @@ const revisionsCase = (unit: string): Case => async () => {
   return [['first read', await measured(target, () => send(target, 'GET', `/cms/v2/posts/${id}/revisions`))]];
 };
 
+// Text a client stores outside posts: form templates and mail, comments.
+
+/** A user of `role` on `target`, who then makes the requests. */
+async function writerOf(target: Site, role: string): Promise<Site> {
+  const user = await target.cms.users.create({ login: role, email: `${role}@bench.test`, roles: [role] });
+  return { ...target, admin: user };
+}
+
+/** A request without a user (an anonymous visitor), answered and encoded as an adapter does. */
+async function sendAnonymous(target: Site, method: string, path: string, body?: Uint8Array): Promise<Uint8Array | null> {
+  return send({ ...target, admin: undefined as unknown as Site['admin'] }, method, path, body);
+}
+
+/**
+ * A form whose template and mail body are each the largest text one request may carry, written by an editor
+ * without `unfiltered_html` (whose markup is filtered as it is stored): the create, the update of the mail, the
+ * editor's read, then what visitors may ask of it and a visitor's submission (which composes and sends the mail).
+ * `fields` form-tags (distinct required text fields; at most `MAX_FORM_TAGS`) open the template, and their mail tags
+ * (at most `MAX_MAIL_TAGS`) the mail body.
+ */
+const formTemplate = (unit: string, fields = 0): Case => async () => {
+  const made = await site({ maxParsedBodyBytes: 4 * SIZE, capabilities: { allowUnfilteredHtml: false } });
+  const target = await writerOf(made, 'editor');
+  const names = Array.from({ length: fields }, (_, index) => `field-${index}`);
+  const tags = names.map((name) => `<label>[text* ${name} placeholder "Your answer"]</label>\n`).join('');
+  const createRequest = wire({ title: 'Large', form: tags + fill(unit).slice(tags.length) });
+  let created: Uint8Array | null = null;
+  const create = await measured(target, async () => {
+    created = await send(target, 'POST', '/forms/v1/contact-forms', createRequest);
+  });
+  const id = idOf(created);
+  const path = `/forms/v1/contact-forms/${id}`;
+  const mailTags = names.map((name) => `[${name}] `).join('');
+  const mailRequest = wire({ mail: { subject: 'Hello', sender: 'editor@bench.test', recipient: 'admin@bench.test', body: mailTags + fill(unit).slice(mailTags.length) } });
+  const update = await measured(target, () => send(target, 'POST', path, mailRequest));
+  const read = await measured(target, () => send(target, 'GET', path));
+  const schema = await measured(target, () => sendAnonymous(target, 'GET', `${path}/feedback/schema`));
+  const refill = await measured(target, () => sendAnonymous(target, 'GET', `${path}/refill`));
+  const submission = wire({ _wpcf7: String(id), _wpcf7_unit_tag: `wpcf7-f${id}-o1`, ...Object.fromEntries(names.map((name) => [name, 'An answer'])) });
+  const feedback = await measured(target, async () => {
+    const answer = await target.cms.handle({
+      method: 'POST', path: `${path}/feedback`, query: '', headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)' }, body: submission,
+    });
+    const status = (JSON.parse(new TextDecoder().decode(encodeResponse(answer).body!)) as { status: string }).status;
+    if (status !== 'mail_sent') throw new Error(`feedback: ${status}`);
+  });
+  return [
+    ['create (template)', create], ['update (mail body)', update], ['read', read], ['feedback schema', schema], ['refill', refill],
+    ['feedback (mail sent)', feedback],
+  ];
+};
+
+/**
+ * Comments of the largest length (65,525 bytes) of dense markup, by an anonymous visitor and by an author (neither
+ * may post unfiltered HTML); then the first read of each, and of the post's comments.
+ */
+const commentHtml = (unit: string): Case => async () => {
+  const target = await site({ comments: { allowAnonymous: true, floodSeconds: 0, maxLinks: 0, approveKnownAuthors: false }, throttle: false });
+  const author = await writerOf(target, 'author');
+  const post = idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Discussed', content: '<p>Say something.</p>', status: 'publish' })));
+  const text = (variant: string) => `${variant} ${unit.repeat(Math.floor((65_525 - variant.length - 1) / unit.length))}`;
+  let anonymousId = 0;
+  const anonymous = await measured(target, async () => {
+    anonymousId = idOf(await sendAnonymous(target, 'POST', '/cms/v2/comments', wire({ post, author_name: 'Visitor', author_email: 'visitor@bench.test', content: text('visitor') }))) ;
+  });
+  let authorId = 0;
+  const byAuthor = await measured(author, async () => {
+    authorId = idOf(await send(author, 'POST', '/cms/v2/comments', wire({ post, content: text('author') })));
+  });
+  const readOne = await measured(target, () => sendAnonymous(target, 'GET', `/cms/v2/comments/${anonymousId}`));
+  const readOther = await measured(target, () => sendAnonymous(target, 'GET', `/cms/v2/comments/${authorId}`));
+  return [['anonymous create', anonymous], ['author create', byAuthor], ['first read (anonymous)', readOne], ['first read (author)', readOther]];
+};
+
+const CLIENT_TEXT_CASES: Record<string, Case> = {
+  'form-template': formTemplate(PARAGRAPH),
+  'form-tags': formTemplate(PARAGRAPH, 1000),
+  'comment-html': commentHtml(PARAGRAPH),
+};
+
 const CASES: Record<string, Case> = {
   'render-quote-pairs': renderCase('\'"'),
   'render-doubles': renderCase('"'),
@@ -294,6 +374,7 @@ const CASES: Record<string, Case> = {
     });
     return [[`10,000 posts (${(bytes / 2 ** 20).toFixed(1)} MiB)`, stall]];
   },
+  ...CLIENT_TEXT_CASES,
 };
 
 const [selection = 'all'] = process.argv.slice(2);
