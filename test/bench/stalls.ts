@@ -282,16 +282,18 @@ const formTemplate = (unit: string, fields = 0): Case => async () => {
 
 /**
  * Comments of the largest length (65,525 bytes) of dense markup, by an anonymous visitor and by an author (neither
- * may post unfiltered HTML); then the first read of each, and of the post's comments.
+ * may post unfiltered HTML), on a server that has sanitised a comment before; then the first read of each, and of
+ * a page of 100 such comments.
  */
 const commentHtml = (unit: string): Case => async () => {
   const target = await site({ comments: { allowAnonymous: true, floodSeconds: 0, maxLinks: 0, approveKnownAuthors: false }, throttle: false });
   const author = await writerOf(target, 'author');
   const post = idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Discussed', content: '<p>Say something.</p>', status: 'publish' })));
   const text = (variant: string) => `${variant} ${unit.repeat(Math.floor((65_525 - variant.length - 1) / unit.length))}`;
+  await send(author, 'POST', '/cms/v2/comments', wire({ post, content: `<b>A first</b> ${unit}` }));
   let anonymousId = 0;
   const anonymous = await measured(target, async () => {
-    anonymousId = idOf(await sendAnonymous(target, 'POST', '/cms/v2/comments', wire({ post, author_name: 'Visitor', author_email: 'visitor@bench.test', content: text('visitor') }))) ;
+    anonymousId = idOf(await sendAnonymous(target, 'POST', '/cms/v2/comments', wire({ post, author_name: 'Visitor', author_email: 'visitor@bench.test', content: text('visitor') })));
   });
   let authorId = 0;
   const byAuthor = await measured(author, async () => {
@@ -299,7 +301,16 @@ const commentHtml = (unit: string): Case => async () => {
   });
   const readOne = await measured(target, () => sendAnonymous(target, 'GET', `/cms/v2/comments/${anonymousId}`));
   const readOther = await measured(target, () => sendAnonymous(target, 'GET', `/cms/v2/comments/${authorId}`));
-  return [['anonymous create', anonymous], ['author create', byAuthor], ['first read (anonymous)', readOne], ['first read (author)', readOther]];
+  for (let index = 0; index < 97; index += 1) await send(author, 'POST', '/cms/v2/comments', wire({ post, content: text(`author ${index}`) }));
+  const page = await measured(target, async () => {
+    const answer = await target.cms.handle({ method: 'GET', path: '/cms/v2/comments', query: `post=${post}&per_page=100`, headers: {} });
+    if (answer.status !== 200) throw new Error(`comments: ${answer.status}`);
+    return encodeResponse(answer);
+  });
+  return [
+    ['anonymous create', anonymous], ['author create', byAuthor], ['first read (anonymous)', readOne], ['first read (author)', readOther],
+    ['first read of 100', page],
+  ];
 };
 
 const CLIENT_TEXT_CASES: Record<string, Case> = {
