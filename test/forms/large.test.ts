@@ -7,25 +7,13 @@ import { sanitizePostHtml } from '../../src/format/kses/sanitize.js';
 import { phpTrim } from '../../src/format/php.js';
 import { MAX_MAIL_TAGS } from '../../src/forms/mail-tags.js';
 import { MAX_FORM_TAGS } from '../../src/forms/tags/scan.js';
+import { longestGap } from '../helpers/event-loop.js';
 import { formsSite } from './fixtures.js';
 
 /** Markup an editor without `unfiltered_html` may send: kept, removed and rewritten parts. */
 const SHAPES = '<p class="x" onclick="x()">Your name &amp; <b>more</b> & <script>alert(1)</script>'
   + '<a href="javascript:alert(1)">x</a><!-- a <b>comment</b> --></p>\n';
 const markup = (characters: number) => SHAPES.repeat(Math.ceil(characters / SHAPES.length));
-
-/** The longest time between ticks of a 1 ms timer while `work` runs. */
-async function longestGap(work: () => Promise<unknown>): Promise<number> {
-  let longest = 0;
-  let last = performance.now();
-  const ticker = setInterval(() => {
-    longest = Math.max(longest, performance.now() - last);
-    last = performance.now();
-  }, 1);
-  await work();
-  clearInterval(ticker);
-  return Math.max(longest, performance.now() - last);
-}
 
 /** Editors without `unfiltered_html` (the reference's `DISALLOW_UNFILTERED_HTML`), whose markup is filtered. */
 const filteredSite = () => formsSite({ capabilities: { allowUnfilteredHtml: false }, maxParsedBodyBytes: 16 * WHOLE_TEXT_CHARS });
