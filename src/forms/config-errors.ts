@@ -15,7 +15,7 @@ import type { SwvRule, SwvSchema } from './swv/index.js';
 import type { FormTag } from './tags/form-tag.js';
 import { scanTags } from './tags/scan.js';
 import { supports } from './tags/types.js';
-import { decodeEntities, stripWhitespaces } from './text.js';
+import { decodeEntities, stripWhitespaces, WHITESPACE } from './text.js';
 import { isEmailInSiteDomain, mailboxList } from './validators.js';
 
 export interface ConfigError {
@@ -42,6 +42,8 @@ const DOCS = 'https://contactform7.com/configuration-errors';
 const EXAMPLE_EMAIL = 'example@example.com';
 const UNSAFE_EXAMPLE = 'user-specified@example.com';
 const MAX_ATTACHMENTS_BYTES = 25 * 1024 * 1024;
+/** What `stripWhitespaces` keeps. */
+const NOT_WHITESPACE = new RegExp(`[^${WHITESPACE}\\uFEFF]`);
 
 const PUBLIC_QUERY_VARS = new Set([
   'm', 'p', 'posts', 'w', 'cat', 'withcomments', 'withoutcomments', 's', 'search', 'exact', 'sentence', 'calendar',
@@ -168,6 +170,16 @@ class ConfigValidator {
     });
   }
 
+  /**
+   * Whether a field may come to nothing (`#oneLine` is empty). Text other than white space before any mail tag
+   * stays whatever the tags become, so it answers at once, without replacing the tags of a long body.
+   */
+  #maybeEmpty(content: string): boolean {
+    const first = content.search(NOT_WHITESPACE);
+    if (first === -1) return true;
+    return content[first] === '[' && this.#oneLine(content) === '';
+  }
+
   #oneLine(content: string): string {
     return stripWhitespaces(this.#minimumInput(content).replace(/[\r\n]/g, ''));
   }
@@ -192,7 +204,7 @@ class ConfigValidator {
     if (!mail || typeof mail !== 'object' || Object.keys(mail).length === 0) return;
     if (name !== 'mail' && !mail.active) return;
     const text = (key: keyof MailTemplate) => (typeof mail[key] === 'string' ? mail[key] as string : '');
-    if (this.#oneLine(text('subject')) === '') this.#collector.add(`${name}.subject`, 'maybe_empty', 'There is a possible empty field.');
+    if (this.#maybeEmpty(text('subject'))) this.#collector.add(`${name}.subject`, 'maybe_empty', 'There is a possible empty field.');
 
     const sender = text('sender');
     if (this.#invalidMailbox(sender)) {
@@ -209,7 +221,7 @@ class ConfigValidator {
     }
 
     this.#validateHeaders(`${name}.additional_headers`, text('additional_headers'));
-    if (this.#oneLine(text('body')) === '') this.#collector.add(`${name}.body`, 'maybe_empty', 'There is a possible empty field.');
+    if (this.#maybeEmpty(text('body'))) this.#collector.add(`${name}.body`, 'maybe_empty', 'There is a possible empty field.');
     await this.#validateAttachments(`${name}.attachments`, text('attachments'));
   }
 

@@ -104,3 +104,21 @@ test('a save finding the worker queue full is refused with 503 and Retry-After, 
   const kept = await site.request('editor', 'GET', path);
   assert.equal(kept.json.properties.form.content, '<p>[text your-name]</p>', 'a refused save changes nothing');
 });
+
+test('a mail subject or body that may come to nothing is reported, whatever text or mail-tags it starts with', async () => {
+  const site = await formsSite();
+  const form = '[text optional] [text* required] [email* address]';
+  const cases: [string, boolean][] = [
+    ['', true], [' \n\t\u3000\ufeff', true], ['[optional]', true], [' \r\n[optional] [optional]\n', true], ['[[optional]]', false],
+    ['[required]', false], ['Hello [optional]', false], ['[optional] Hello', false], ['  [optional]\n[required]', false],
+    ['[optional', false], ['[_site_title]', false], ['[_user_email]', true],
+  ];
+  for (const [text, empty] of cases) {
+    const created = await site.request('administrator', 'POST', '/forms/v1/contact-forms', {
+      json: { title: 'Mail', form, mail: { subject: text, body: `${text}${' '.repeat(100)}`, sender: 'wordpress@example.test', recipient: 'owner@example.test' } },
+    });
+    const sections = Array.isArray(created.json.config_errors) ? [] : Object.keys(created.json.config_errors);
+    const expected = empty ? ['mail.subject', 'mail.body'] : [];
+    assert.deepEqual(sections.filter((section) => section === 'mail.subject' || section === 'mail.body'), expected, JSON.stringify(text));
+  }
+});
