@@ -4,6 +4,7 @@
  * never scanned again, so posted text cannot smuggle in tags.
  */
 import { texturize } from '../content/render/index.js';
+import { turnTaker } from '../core/turn.js';
 import { formatDate, instantOfLocalDate, type SiteTime } from './dates.js';
 import { TEXTS } from './defaults.js';
 import type { FormTag } from './tags/form-tag.js';
@@ -99,22 +100,38 @@ export function replaceTagsWith(content: string, replace: (tag: FoundMailTag) =>
 }
 
 export function replaceMailTags(content: string, context: MailTagContext, options: ReplaceOptions = {}): string {
-  const lines = content.split('\n');
   const output: string[] = [];
-  for (const line of lines) {
-    const replacedValues: string[] = [];
-    const replaced = line.replace(MAIL_TAG, (whole: string, open: string, name: string, values: string, close: string) => {
-      if (open === '[' && close === ']') return whole.slice(1, -1);
-      const value = replaceOne(name, values, context, options.html ?? false);
-      if (value === null) return whole;
-      // As in the reference, a lone doubled bracket around a replaced tag goes with it.
-      replacedValues.push(value);
-      return value;
-    });
-    if (options.excludeBlank && replacedValues.length > 0 && replacedValues.every((value) => value === '')) continue;
-    output.push(replaced);
+  for (const line of content.split('\n')) {
+    const replaced = replaceInLine(line, context, options);
+    if (replaced !== null) output.push(replaced);
   }
   return output.join('\n');
+}
+
+/** `replaceMailTags` letting the event loop take turns between lines (a mail body may be megabytes long). */
+export async function replaceMailTagsInTurns(content: string, context: MailTagContext, options: ReplaceOptions = {}): Promise<string> {
+  const take = turnTaker();
+  const output: string[] = [];
+  for (const line of content.split('\n')) {
+    const replaced = replaceInLine(line, context, options);
+    if (replaced !== null) output.push(replaced);
+    await take();
+  }
+  return output.join('\n');
+}
+
+/** A line with its mail tags replaced, or null when `excludeBlank` drops it. */
+function replaceInLine(line: string, context: MailTagContext, options: ReplaceOptions): string | null {
+  const replacedValues: string[] = [];
+  const replaced = line.replace(MAIL_TAG, (whole: string, open: string, name: string, values: string, close: string) => {
+    if (open === '[' && close === ']') return whole.slice(1, -1);
+    const value = replaceOne(name, values, context, options.html ?? false);
+    if (value === null) return whole;
+    // As in the reference, a lone doubled bracket around a replaced tag goes with it.
+    replacedValues.push(value);
+    return value;
+  });
+  return options.excludeBlank && replacedValues.length > 0 && replacedValues.every((value) => value === '') ? null : replaced;
 }
 
 function quotedValues(text: string): string[] {
