@@ -8,7 +8,7 @@ import { isValidBlobKey } from '../ports/blobs.js';
 import { turnTaker } from '../core/turn.js';
 import { stripAllTags } from '../format/strip-tags.js';
 import type { MailTemplate } from './defaults.js';
-import { replaceTagsWith } from './mail-tags.js';
+import { replacementHas, replaceTagsWith, type FoundMailTag } from './mail-tags.js';
 import { isSettingOn, settingValue } from './properties.js';
 import type { ContactForm } from './record.js';
 import type { SwvRule, SwvSchema } from './swv/index.js';
@@ -146,6 +146,19 @@ class ConfigValidator {
 
   /** Mail tags replaced by the least a submission could give. */
   #minimumInput(content: string): string {
+    return replaceTagsWith(content, this.#leastValues());
+  }
+
+  /**
+   * Whether a field may come to nothing (`#oneLine` is empty), answered at the first character that stays: a long
+   * body is not rebuilt with its tags replaced.
+   */
+  #maybeEmpty(content: string): boolean {
+    return !replacementHas(content, this.#leastValues(), NOT_WHITESPACE);
+  }
+
+  /** The least a submission could put in place of each mail tag. */
+  #leastValues(): (tag: FoundMailTag) => string {
     const subscribersOnly = isSettingOn(this.#settings, 'subscribers_only');
     // What the schema allows a field depends on the field alone: weighed once per field, not once per mail tag.
     const outputs = new Map<string, number>();
@@ -158,7 +171,7 @@ class ConfigValidator {
       }
       return output;
     };
-    return replaceTagsWith(content, ({ field, raw }) => {
+    return ({ field, raw }) => {
       if (field === '_site_admin_email') return this.environment.adminEmail;
       if (field === '_user_agent') return 'example';
       if (field === '_user_email') return subscribersOnly ? EXAMPLE_EMAIL : '';
@@ -167,17 +180,7 @@ class ConfigValidator {
       const output = outputFor(field, raw);
       if (output === EMAIL) return EXAMPLE_EMAIL;
       return (output & BLANK) === 0 ? 'example' : '';
-    });
-  }
-
-  /**
-   * Whether a field may come to nothing (`#oneLine` is empty). Text other than white space before any mail tag
-   * stays whatever the tags become, so it answers at once, without replacing the tags of a long body.
-   */
-  #maybeEmpty(content: string): boolean {
-    const first = content.search(NOT_WHITESPACE);
-    if (first === -1) return true;
-    return content[first] === '[' && this.#oneLine(content) === '';
+    };
   }
 
   #oneLine(content: string): string {

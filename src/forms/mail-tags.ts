@@ -91,12 +91,30 @@ export interface FoundMailTag {
 
 /** Replaces every mail tag by what `replace` returns for it (null keeps it); `[[escaped]]` loses one bracket pair. */
 export function replaceTagsWith(content: string, replace: (tag: FoundMailTag) => string | null): string {
-  return content.replace(MAIL_TAG, (whole: string, open: string, name: string, _values: string, close: string) => {
-    if (open === '[' && close === ']') return whole.slice(1, -1);
-    const stripped = /^_(?:raw|format)_(.+)$/.exec(name);
-    const field = (stripped ? stripped[1]!.trim() : name).replace(/\./g, '_');
-    return replace({ whole, name, field, raw: name.startsWith('_raw_') }) ?? whole;
-  });
+  return content.replace(MAIL_TAG, (whole: string, open: string, name: string, _values: string, close: string) =>
+    replacementOf(whole, open, name, close, replace));
+}
+
+function replacementOf(whole: string, open: string, name: string, close: string, replace: (tag: FoundMailTag) => string | null): string {
+  if (open === '[' && close === ']') return whole.slice(1, -1);
+  const stripped = /^_(?:raw|format)_(.+)$/.exec(name);
+  const field = (stripped ? stripped[1]!.trim() : name).replace(/\./g, '_');
+  return replace({ whole, name, field, raw: name.startsWith('_raw_') }) ?? whole;
+}
+
+/**
+ * Whether `replaceTagsWith(content, replace)` holds a character matching `kept`, found without building it: the
+ * text and the replacements are looked at in order, and the first such character ends the search.
+ */
+export function replacementHas(content: string, replace: (tag: FoundMailTag) => string | null, kept: RegExp): boolean {
+  const pattern = new RegExp(MAIL_TAG.source, 'g');
+  let from = 0;
+  for (let found = pattern.exec(content); found !== null; found = pattern.exec(content)) {
+    if (kept.test(content.slice(from, found.index))) return true;
+    if (kept.test(replacementOf(found[0], found[1]!, found[2]!, found[4]!, replace))) return true;
+    from = pattern.lastIndex;
+  }
+  return kept.test(content.slice(from));
 }
 
 export function replaceMailTags(content: string, context: MailTagContext, options: ReplaceOptions = {}): string {
