@@ -22,6 +22,11 @@
  *                   first read; the write as a request body, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
  *   wxr-export      the WXR export of 10,000 posts
+ *   form-template   an editor without `unfiltered_html` writes a form whose template, then mail body, are 8 MiB of
+ *                   paragraphs; the read, the visitors' schema and refill, and a submission sending that mail
+ *   form-tags       the same opened by 1,000 required fields (the most a template may hold) and their mail tags
+ *   comment-html    65,525-byte comments of paragraphs and links by a visitor and an author, their first reads,
+ *                   and the first read of a page of 100 of them
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
