@@ -4,6 +4,7 @@ import { takeOrRefuse, userCan } from '../auth/index.js';
 import { filterByContext } from '../core/shape.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
+import { turnTaker } from '../core/turn.js';
 import { collection, created, item, reply } from '../core/response.js';
 import type { Params } from '../core/args/define.js';
 import { paging } from '../core/paging.js';
@@ -47,7 +48,12 @@ export async function listComments(context: RequestContext<Params<typeof listArg
   const { items, total } = await findComments(deps.storage, query);
   const env = environment(context, deps);
   const records = [];
-  for (const comment of items) records.push(await prepareComment(comment, env));
+  // A page holds up to 100 comments of up to 64 KiB, each formatted here: the event loop takes turns between them.
+  const take = turnTaker();
+  for (const comment of items) {
+    records.push(await prepareComment(comment, env));
+    await take();
+  }
   return collection(records, paging(total, page, perPage));
 }
 
@@ -63,7 +69,7 @@ async function cleanContent(context: RequestContext, deps: CommentsDeps, content
     const author = authorId > 0 ? await getUser(deps.storage, authorId) : null;
     unfiltered = author !== null && userCan(principalOf(author, deps.roles), 'unfiltered_html', undefined, deps.capabilityRules);
   }
-  return addUserGeneratedRel(sanitizeCommentHtml(content, unfiltered), context.site.home);
+  return addUserGeneratedRel(await sanitizeCommentHtml(content, unfiltered), context.site.home);
 }
 
 /** A reply must answer a comment of the same post. */

@@ -3,13 +3,16 @@
  * other sites), and formatted for display in the reference's `comment_text` order: bare addresses become links,
  * smart punctuation, bare ampersands, smilies, paragraphs, and the brand name's capital P.
  */
-import {
-  autop, capitalizeBrandInContent, convertChars, convertSmilies, sanitizePostHtml, sanitizeTitleHtml, splitHtml, texturize,
-} from '../content/render/index.js';
+import { autop, capitalizeBrandInContent, convertChars, convertSmilies, splitHtml, texturize } from '../content/render/index.js';
+import { sanitizePostHtmlWhereCheapest, sanitizeTitleHtmlWhereCheapest } from '../content/render/pool/jobs.js';
 
-/** Writers with `unfiltered_html` keep post markup; everyone else the small inline set. */
-export function sanitizeCommentHtml(html: string, unfiltered: boolean): string {
-  return unfiltered ? sanitizePostHtml(html) : sanitizeTitleHtml(html);
+/**
+ * Writers with `unfiltered_html` keep post markup; everyone else the small inline set. Long comments (dense
+ * markup of the longest a comment may be holds the loop for tens of milliseconds) are sanitised on a worker
+ * thread, as post content is.
+ */
+export function sanitizeCommentHtml(html: string, unfiltered: boolean): string | Promise<string> {
+  return unfiltered ? sanitizePostHtmlWhereCheapest(html) : sanitizeTitleHtmlWhereCheapest(html);
 }
 
 const ANCHOR_OPEN = /<a\s([^>]*)>/gi;

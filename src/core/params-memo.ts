@@ -225,7 +225,10 @@ export function keepParams(endpoint: Endpoint, key: KeptKey, groups: ParamGroups
   return checked;
 }
 
-/** A copy of parameters: prototype-less maps stay so, lists of scalars are sliced. */
+/**
+ * A copy of parameters: prototype-less maps stay so, lists of scalars are sliced. Not the storage layer's JSON
+ * copies: their spread gives every map `Object.prototype`, which parameters from a client must never have.
+ */
 function copyTree(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {

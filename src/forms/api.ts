@@ -67,7 +67,7 @@ export function createFormsApi(deps: FormsDeps, options: FormsOptions = {}): For
     saveForm(form, { storage: deps.storage, now: deps.clock.now(), site: site(), userId: 0 });
   return {
     async create(input = {}) {
-      const form = applyWrite(templateForm(runtime.locale, defaultFromEmail(runtime.adminEmail, site().home)), input, operator);
+      const form = await applyWrite(templateForm(runtime.locale, defaultFromEmail(runtime.adminEmail, site().home)), input, operator);
       const record = await save(form);
       return (await view(record.id))!;
     },
@@ -79,7 +79,7 @@ export function createFormsApi(deps: FormsDeps, options: FormsOptions = {}): For
     async update(id, input) {
       const record = await loadFormRecord(deps.storage, id);
       if (!record) return null;
-      await save(applyWrite(formOf(record, runtime.adminEmail), input, operator));
+      await save(await applyWrite(formOf(record, runtime.adminEmail), input, operator));
       return view(id);
     },
     async delete(id) {

@@ -5,16 +5,17 @@
  */
 import type { BlobStore } from '../ports/blobs.js';
 import { isValidBlobKey } from '../ports/blobs.js';
+import { turnTaker } from '../core/turn.js';
 import { stripAllTags } from '../format/strip-tags.js';
 import type { MailTemplate } from './defaults.js';
-import { replaceTagsWith } from './mail-tags.js';
+import { replacementHas, replaceTagsWith, type FoundMailTag } from './mail-tags.js';
 import { isSettingOn, settingValue } from './properties.js';
 import type { ContactForm } from './record.js';
 import type { SwvRule, SwvSchema } from './swv/index.js';
 import type { FormTag } from './tags/form-tag.js';
 import { scanTags } from './tags/scan.js';
 import { supports } from './tags/types.js';
-import { decodeEntities, stripWhitespaces } from './text.js';
+import { decodeEntities, stripWhitespaces, WHITESPACE } from './text.js';
 import { isEmailInSiteDomain, mailboxList } from './validators.js';
 
 export interface ConfigError {
@@ -33,12 +34,16 @@ export interface ConfigEnvironment {
   blobs: BlobStore;
   /** The form's schema (its enumerations and required fields decide what mail tags may be). */
   schema: SwvSchema;
+  /** The template's form-tags, when scanned already. */
+  tags?: FormTag[];
 }
 
 const DOCS = 'https://contactform7.com/configuration-errors';
 const EXAMPLE_EMAIL = 'example@example.com';
 const UNSAFE_EXAMPLE = 'user-specified@example.com';
 const MAX_ATTACHMENTS_BYTES = 25 * 1024 * 1024;
+/** What `stripWhitespaces` keeps. */
+const NOT_WHITESPACE = new RegExp(`[^${WHITESPACE}\\uFEFF]`);
 
 const PUBLIC_QUERY_VARS = new Set([
   'm', 'p', 'posts', 'w', 'cat', 'withcomments', 'withoutcomments', 's', 'search', 'exact', 'sentence', 'calendar',
@@ -93,15 +98,20 @@ class ConfigValidator {
   readonly #settings: string;
 
   constructor(readonly form: ContactForm, readonly environment: ConfigEnvironment) {
-    this.#tags = scanTags(form.properties.form);
+    this.#tags = environment.tags ?? scanTags(form.properties.form);
     this.#settings = form.properties.additional_settings;
   }
 
+  /** The event loop takes turns between the template and the mails, each of which may be megabytes long. */
   async validate(): Promise<ConfigErrors> {
+    const take = turnTaker();
     this.#validateTemplate();
     if (!isSettingOn(this.#settings, 'demo_mode') && !isSettingOn(this.#settings, 'skip_mail')) {
+      await take();
       await this.#validateMail('mail', this.form.properties.mail);
+      await take();
       await this.#validateMail('mail_2', this.form.properties.mail_2);
+      await take();
     }
     for (const [key, message] of Object.entries(this.form.properties.messages)) {
       if (key === 'captcha_not_match') continue;
@@ -136,17 +146,41 @@ class ConfigValidator {
 
   /** Mail tags replaced by the least a submission could give. */
   #minimumInput(content: string): string {
+    return replaceTagsWith(content, this.#leastValues());
+  }
+
+  /**
+   * Whether a field may come to nothing (`#oneLine` is empty), answered at the first character that stays: a long
+   * body is not rebuilt with its tags replaced.
+   */
+  #maybeEmpty(content: string): boolean {
+    return !replacementHas(content, this.#leastValues(), NOT_WHITESPACE);
+  }
+
+  /** The least a submission could put in place of each mail tag. */
+  #leastValues(): (tag: FoundMailTag) => string {
     const subscribersOnly = isSettingOn(this.#settings, 'subscribers_only');
-    return replaceTagsWith(content, ({ field, raw }) => {
+    // What the schema allows a field depends on the field alone: weighed once per field, not once per mail tag.
+    const outputs = new Map<string, number>();
+    const outputFor = (field: string, raw: boolean) => {
+      const key = `${raw ? 'raw' : ''}:${field}`;
+      let output = outputs.get(key);
+      if (output === undefined) {
+        output = this.environment.schema.rules.reduce((result, rule) => result & outputOf(field, rule, this.#tags, raw), 0b111);
+        outputs.set(key, output);
+      }
+      return output;
+    };
+    return ({ field, raw }) => {
       if (field === '_site_admin_email') return this.environment.adminEmail;
       if (field === '_user_agent') return 'example';
       if (field === '_user_email') return subscribersOnly ? EXAMPLE_EMAIL : '';
       if (field.startsWith('_user_')) return subscribersOnly ? 'example' : '';
       if (field.startsWith('_')) return field.endsWith('_email') ? EXAMPLE_EMAIL : 'example';
-      const output = this.environment.schema.rules.reduce((result, rule) => result & outputOf(field, rule, this.#tags, raw), 0b111);
+      const output = outputFor(field, raw);
       if (output === EMAIL) return EXAMPLE_EMAIL;
       return (output & BLANK) === 0 ? 'example' : '';
-    });
+    };
   }
 
   #oneLine(content: string): string {
@@ -173,7 +207,7 @@ class ConfigValidator {
     if (!mail || typeof mail !== 'object' || Object.keys(mail).length === 0) return;
     if (name !== 'mail' && !mail.active) return;
     const text = (key: keyof MailTemplate) => (typeof mail[key] === 'string' ? mail[key] as string : '');
-    if (this.#oneLine(text('subject')) === '') this.#collector.add(`${name}.subject`, 'maybe_empty', 'There is a possible empty field.');
+    if (this.#maybeEmpty(text('subject'))) this.#collector.add(`${name}.subject`, 'maybe_empty', 'There is a possible empty field.');
 
     const sender = text('sender');
     if (this.#invalidMailbox(sender)) {
@@ -190,7 +224,7 @@ class ConfigValidator {
     }
 
     this.#validateHeaders(`${name}.additional_headers`, text('additional_headers'));
-    if (this.#oneLine(text('body')) === '') this.#collector.add(`${name}.body`, 'maybe_empty', 'There is a possible empty field.');
+    if (this.#maybeEmpty(text('body'))) this.#collector.add(`${name}.body`, 'maybe_empty', 'There is a possible empty field.');
     await this.#validateAttachments(`${name}.attachments`, text('attachments'));
   }
 

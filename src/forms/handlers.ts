@@ -3,6 +3,7 @@ import { userCan } from '../auth/index.js';
 import type { Params } from '../core/args/define.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
+import { turnTaker } from '../core/turn.js';
 import { collection, reply } from '../core/response.js';
 import { pageWindow, paging } from '../core/paging.js';
 import type { Site } from '../core/site.js';
@@ -54,11 +55,14 @@ export function formJson(form: ContactForm): Record<string, unknown> {
   };
 }
 
-export async function configErrorsOf(form: ContactForm, runtime: FormsRuntime, site: Site): Promise<ConfigErrors> {
+/** The event loop takes turns between the steps, each of which goes through every tag of the form. */
+export async function configErrorsOf(form: ContactForm, runtime: FormsRuntime, site: Site, take = turnTaker()): Promise<ConfigErrors> {
   const model = modelOf(form);
+  await take();
   const schema = schemaOf(model, runtime, site, mailTagContext(model, runtime, site, null));
+  await take();
   return validateConfiguration(form, {
-    adminEmail: runtime.adminEmail, home: site.home, maxUploadBytes: runtime.maxUploadBytes, blobs: runtime.deps.blobs, schema,
+    adminEmail: runtime.adminEmail, home: site.home, maxUploadBytes: runtime.maxUploadBytes, blobs: runtime.deps.blobs, schema, tags: [...model.tags],
   });
 }
 
@@ -68,8 +72,11 @@ function writeOf(params: Readonly<Record<string, unknown>>): FormWrite {
   return { title, locale, form, mail, mail_2: mail2, messages, additional_settings: settings };
 }
 
-async function answerWrite(form: ContactForm, context: RequestContext, runtime: FormsRuntime) {
-  const config_errors = await configErrorsOf(form, runtime, context.site);
+/** A write's answer; the event loop takes turns between its steps, each of which may read megabytes. */
+async function answerWrite(form: ContactForm, context: RequestContext, runtime: FormsRuntime, take: () => Promise<void>) {
+  await take();
+  const config_errors = await configErrorsOf(form, runtime, context.site, take);
+  await take();
   return reply({ ...formJson(form), config_errors });
 }
 
@@ -82,11 +89,13 @@ export async function createForm(context: RequestContext, runtime: FormsRuntime)
     throw new CmsError('wpcf7_post_exists', 'Cannot create existing contact form.', 400);
   }
   const template = templateForm(runtime.locale, defaultFromEmail(runtime.adminEmail, context.site.home));
-  const form = applyWrite(template, writeOf(context.params), writeContext(context, runtime));
-  if (isDryRun(context.params)) return answerWrite(form, context, runtime);
+  const take = turnTaker();
+  const form = await applyWrite(template, writeOf(context.params), writeContext(context, runtime));
+  if (isDryRun(context.params)) return answerWrite(form, context, runtime, take);
+  await take();
   const record = await saveForm(form, { storage: runtime.deps.storage, now: runtime.deps.clock.now(), site: context.site, userId: context.user?.id ?? 0 });
   // The reference answers a create without the slug the stored form got.
-  return answerWrite({ ...form, id: record.id, hash: record.hash, slug: null }, context, runtime);
+  return answerWrite({ ...form, id: record.id, hash: record.hash, slug: null }, context, runtime, take);
 }
 
 export async function readForm(context: RequestContext, runtime: FormsRuntime) {
@@ -96,11 +105,13 @@ export async function readForm(context: RequestContext, runtime: FormsRuntime) {
 
 export async function updateForm(context: RequestContext, runtime: FormsRuntime) {
   const record = await requireForm(context, runtime);
-  const form = applyWrite(formOf(record, runtime.adminEmail), writeOf(context.params), writeContext(context, runtime));
+  const take = turnTaker();
+  const form = await applyWrite(formOf(record, runtime.adminEmail), writeOf(context.params), writeContext(context, runtime));
   if (!isDryRun(context.params)) {
+    await take();
     await saveForm(form, { storage: runtime.deps.storage, now: runtime.deps.clock.now(), site: context.site, userId: context.user?.id ?? 0 });
   }
-  return answerWrite(form, context, runtime);
+  return answerWrite(form, context, runtime, take);
 }
 
 export async function deleteForm(context: RequestContext, runtime: FormsRuntime) {

@@ -4,6 +4,7 @@
  * never scanned again, so posted text cannot smuggle in tags.
  */
 import { texturize } from '../content/render/index.js';
+import { turnTaker } from '../core/turn.js';
 import { formatDate, instantOfLocalDate, type SiteTime } from './dates.js';
 import { TEXTS } from './defaults.js';
 import type { FormTag } from './tags/form-tag.js';
@@ -65,6 +66,20 @@ export interface ReplaceOptions {
 
 const MAIL_TAG = /(\[?)\[[\t ]*([a-zA-Z_][0-9a-zA-Z:._-]*)((?:[\t ]+"[^"]*"|[\t ]+'[^']*')*)[\t ]*\](\]?)/g;
 
+/**
+ * The most mail tags one field of a mail template written through the interface may hold: a submission replaces
+ * each on the main thread, and checking the configuration weighs each against the form's fields.
+ */
+export const MAX_MAIL_TAGS = 1000;
+
+/** Whether the text holds more than `MAX_MAIL_TAGS` mail tags; the count stops at the first one past the limit. */
+export function hasTooManyMailTags(text: string): boolean {
+  const pattern = new RegExp(MAIL_TAG.source, 'g');
+  let count = 0;
+  while (pattern.exec(text) !== null) if (++count > MAX_MAIL_TAGS) return true;
+  return false;
+}
+
 /** One mail tag found in a text: its name (`_raw_x`, `_format_x` included) and the field it reads. */
 export interface FoundMailTag {
   whole: string;
@@ -76,31 +91,65 @@ export interface FoundMailTag {
 
 /** Replaces every mail tag by what `replace` returns for it (null keeps it); `[[escaped]]` loses one bracket pair. */
 export function replaceTagsWith(content: string, replace: (tag: FoundMailTag) => string | null): string {
-  return content.replace(MAIL_TAG, (whole: string, open: string, name: string, _values: string, close: string) => {
-    if (open === '[' && close === ']') return whole.slice(1, -1);
-    const stripped = /^_(?:raw|format)_(.+)$/.exec(name);
-    const field = (stripped ? stripped[1]!.trim() : name).replace(/\./g, '_');
-    return replace({ whole, name, field, raw: name.startsWith('_raw_') }) ?? whole;
-  });
+  return content.replace(MAIL_TAG, (whole: string, open: string, name: string, _values: string, close: string) =>
+    replacementOf(whole, open, name, close, replace));
+}
+
+function replacementOf(whole: string, open: string, name: string, close: string, replace: (tag: FoundMailTag) => string | null): string {
+  if (open === '[' && close === ']') return whole.slice(1, -1);
+  const stripped = /^_(?:raw|format)_(.+)$/.exec(name);
+  const field = (stripped ? stripped[1]!.trim() : name).replace(/\./g, '_');
+  return replace({ whole, name, field, raw: name.startsWith('_raw_') }) ?? whole;
+}
+
+/**
+ * Whether `replaceTagsWith(content, replace)` holds a character matching `kept`, found without building it: the
+ * text and the replacements are looked at in order, and the first such character ends the search.
+ */
+export function replacementHas(content: string, replace: (tag: FoundMailTag) => string | null, kept: RegExp): boolean {
+  const pattern = new RegExp(MAIL_TAG.source, 'g');
+  let from = 0;
+  for (let found = pattern.exec(content); found !== null; found = pattern.exec(content)) {
+    if (kept.test(content.slice(from, found.index))) return true;
+    if (kept.test(replacementOf(found[0], found[1]!, found[2]!, found[4]!, replace))) return true;
+    from = pattern.lastIndex;
+  }
+  return kept.test(content.slice(from));
 }
 
 export function replaceMailTags(content: string, context: MailTagContext, options: ReplaceOptions = {}): string {
-  const lines = content.split('\n');
   const output: string[] = [];
-  for (const line of lines) {
-    const replacedValues: string[] = [];
-    const replaced = line.replace(MAIL_TAG, (whole: string, open: string, name: string, values: string, close: string) => {
-      if (open === '[' && close === ']') return whole.slice(1, -1);
-      const value = replaceOne(name, values, context, options.html ?? false);
-      if (value === null) return whole;
-      // As in the reference, a lone doubled bracket around a replaced tag goes with it.
-      replacedValues.push(value);
-      return value;
-    });
-    if (options.excludeBlank && replacedValues.length > 0 && replacedValues.every((value) => value === '')) continue;
-    output.push(replaced);
+  for (const line of content.split('\n')) {
+    const replaced = replaceInLine(line, context, options);
+    if (replaced !== null) output.push(replaced);
   }
   return output.join('\n');
+}
+
+/** `replaceMailTags` letting the event loop take turns between lines (a mail body may be megabytes long). */
+export async function replaceMailTagsInTurns(content: string, context: MailTagContext, options: ReplaceOptions = {}): Promise<string> {
+  const take = turnTaker();
+  const output: string[] = [];
+  for (const line of content.split('\n')) {
+    const replaced = replaceInLine(line, context, options);
+    if (replaced !== null) output.push(replaced);
+    await take();
+  }
+  return output.join('\n');
+}
+
+/** A line with its mail tags replaced, or null when `excludeBlank` drops it. */
+function replaceInLine(line: string, context: MailTagContext, options: ReplaceOptions): string | null {
+  const replacedValues: string[] = [];
+  const replaced = line.replace(MAIL_TAG, (whole: string, open: string, name: string, values: string, close: string) => {
+    if (open === '[' && close === ']') return whole.slice(1, -1);
+    const value = replaceOne(name, values, context, options.html ?? false);
+    if (value === null) return whole;
+    // As in the reference, a lone doubled bracket around a replaced tag goes with it.
+    replacedValues.push(value);
+    return value;
+  });
+  return options.excludeBlank && replacedValues.length > 0 && replacedValues.every((value) => value === '') ? null : replaced;
 }
 
 function quotedValues(text: string): string[] {

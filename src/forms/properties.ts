@@ -2,11 +2,13 @@
  * Writing a form's title, locale and properties as the reference sanitises them, and showing the properties as
  * the REST interface does (`form.fields`, `additional_settings.settings`, messages completed from the defaults).
  */
+import { CmsError } from '../core/errors.js';
 import { stripAllTags } from '../format/strip-tags.js';
-import { sanitizePostHtml } from '../format/kses/sanitize.js';
+import { sanitizePostHtmlWhereCheapest } from '../content/render/pool/jobs.js';
+import { hasTooManyMailTags, MAX_MAIL_TAGS } from './mail-tags.js';
 import { DEFAULT_LOCALE, DEFAULT_MESSAGES, MESSAGE_KEYS, type MailTemplate } from './defaults.js';
 import type { ContactForm, FormProperties } from './record.js';
-import { scanTags } from './tags/scan.js';
+import { hasTooManyTags, MAX_FORM_TAGS, scanTags } from './tags/scan.js';
 import type { FormTagJson } from './tags/form-tag.js';
 import { phpString, phpTrim, stripWhitespaces } from './text.js';
 
@@ -41,26 +43,39 @@ export interface WriteContext {
   unfilteredHtml: boolean;
 }
 
-export function sanitizeForm(value: unknown, context: WriteContext): string {
+/**
+ * The template's markup filtered like post content (large templates on a worker thread, as posts are). A
+ * template of more than `MAX_FORM_TAGS` form-tags is refused.
+ */
+export function sanitizeForm(value: unknown, context: WriteContext): string | Promise<string> {
   const form = phpTrim(textOf(value));
-  return context.unfilteredHtml ? form : sanitizePostHtml(form);
+  if (hasTooManyTags(form)) {
+    throw new CmsError('wpcf7_too_many_form_tags', `A form template may hold at most ${MAX_FORM_TAGS} form-tags.`, 400, { max: MAX_FORM_TAGS });
+  }
+  return context.unfilteredHtml ? form : sanitizePostHtmlWhereCheapest(form);
 }
 
-/** A mail template as written: every field replaced (unsent ones become empty), strings trimmed. */
-export function sanitizeMail(value: unknown, context: WriteContext, forceActive: boolean): MailTemplate {
+/** A mail template as written: every field replaced (unsent ones become empty), strings trimmed, the body filtered. */
+export async function sanitizeMail(value: unknown, context: WriteContext, forceActive: boolean): Promise<MailTemplate> {
   const input = value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : {};
   const field = (name: string) => phpTrim(textOf(input[name]));
   const headers = textOf(input.additional_headers).replace(/\r\n/g, '\n').split('\n')
     .map(phpTrim).filter((line) => line !== '').join('\n');
-  const body = field('body');
+  const texts = {
+    subject: field('subject'), sender: field('sender'), recipient: field('recipient'), body: field('body'),
+    additional_headers: phpTrim(headers), attachments: field('attachments'),
+  };
+  if (Object.values(texts).some(hasTooManyMailTags)) {
+    throw new CmsError('wpcf7_too_many_mail_tags', `A field of a mail template may hold at most ${MAX_MAIL_TAGS} mail-tags.`, 400, { max: MAX_MAIL_TAGS });
+  }
   return {
     active: forceActive ? true : phpBool(input.active),
-    subject: field('subject'),
-    sender: field('sender'),
-    recipient: field('recipient'),
-    body: context.unfilteredHtml ? body : sanitizePostHtml(body),
-    additional_headers: phpTrim(headers),
-    attachments: field('attachments'),
+    subject: texts.subject,
+    sender: texts.sender,
+    recipient: texts.recipient,
+    body: context.unfilteredHtml ? texts.body : await sanitizePostHtmlWhereCheapest(texts.body),
+    additional_headers: texts.additional_headers,
+    attachments: texts.attachments,
     use_html: phpBool(input.use_html),
     exclude_blank: phpBool(input.exclude_blank),
   };
@@ -93,13 +108,19 @@ export interface FormWrite {
   additional_settings?: unknown;
 }
 
-/** Applies a write to a form in memory (the reference's `wpcf7_save_contact_form` before it saves). */
-export function applyWrite(form: ContactForm, write: FormWrite, context: WriteContext): ContactForm {
+/**
+ * Applies a write to a form in memory (the reference's `wpcf7_save_contact_form` before it saves). The template
+ * and the two mail bodies are filtered side by side.
+ */
+export async function applyWrite(form: ContactForm, write: FormWrite, context: WriteContext): Promise<ContactForm> {
   const sent = (name: keyof FormWrite) => write[name] !== undefined && write[name] !== null;
   const properties: FormProperties = { ...form.properties };
-  if (sent('form')) properties.form = sanitizeForm(write.form, context);
-  if (sent('mail')) properties.mail = sanitizeMail(write.mail, context, true);
-  if (sent('mail_2')) properties.mail_2 = sanitizeMail(write.mail_2, context, false);
+  const [template, mail, mail2] = await Promise.all([
+    sent('form') ? sanitizeForm(write.form, context) : properties.form,
+    sent('mail') ? sanitizeMail(write.mail, context, true) : properties.mail,
+    sent('mail_2') ? sanitizeMail(write.mail_2, context, false) : properties.mail_2,
+  ]);
+  Object.assign(properties, { form: template, mail, mail_2: mail2 });
   if (sent('messages')) properties.messages = sanitizeMessages(write.messages);
   if (sent('additional_settings')) properties.additional_settings = sanitizeAdditionalSettings(write.additional_settings);
   return {

@@ -2,16 +2,24 @@
  * Text helpers with the plugin's rules: Unicode white space trimming, flattening of posted values, joining for
  * mail, canonical forms for quiz answers and pipes, and the HTML entities its templates use.
  */
+import { phpTrim as trimDefault } from '../format/php.js';
 
 /** The Unicode white space characters the plugin trims and splits on (as a character-class body). */
 export const WHITESPACE = '\\x09-\\x0D\\x20\\x85\\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000';
 
-const LEADING = new RegExp(`^[${WHITESPACE}\\uFEFF]+`, 'u');
-const TRAILING = new RegExp(`[${WHITESPACE}\\uFEFF]+$`, 'u');
+const STRIPPED = new RegExp(`[${WHITESPACE}\\uFEFF]`);
 const RUN = new RegExp(`[${WHITESPACE}]+`, 'u');
 
+/**
+ * The text without leading and trailing Unicode white space. Scanned from both ends: an end-anchored pattern
+ * would try every position of a long text.
+ */
 export function stripWhitespaces(text: string): string {
-  return text.replace(LEADING, '').replace(TRAILING, '');
+  let start = 0;
+  let end = text.length;
+  while (start < end && STRIPPED.test(text[start]!)) start++;
+  while (end > start && STRIPPED.test(text[end - 1]!)) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 /** Splits on runs of Unicode white space (the text is expected to be stripped already). */
@@ -23,9 +31,9 @@ export function isWhitespace(character: string): boolean {
   return RUN.test(character);
 }
 
-/** PHP's `trim` characters. */
+/** PHP's `trim` with its default characters (one argument, so that it can be handed to `map`). */
 export function phpTrim(text: string): string {
-  return text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+  return trimDefault(text);
 }
 
 /** A posted value as a flat list: scalars become one item, lists and maps give their leaves in order. */

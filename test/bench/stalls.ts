@@ -22,6 +22,11 @@
  *                   first read; the write as a request body, then the first read
  *   batch           one batch of 2,000 post creations (`maxBatchSize: 2000`)
  *   wxr-export      the WXR export of 10,000 posts
+ *   form-template   an editor without `unfiltered_html` writes a form whose template, then mail body, are 8 MiB of
+ *                   paragraphs; the read, the visitors' schema and refill, and a submission sending that mail
+ *   form-tags       the same opened by 1,000 required fields (the most a template may hold) and their mail tags
+ *   comment-html    65,525-byte comments of paragraphs and links by a visitor and an author, their first reads,
+ *                   and the first read of a page of 100 of them
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
@@ -228,6 +233,97 @@ const revisionsCase = (unit: string): Case => async () => {
   return [['first read', await measured(target, () => send(target, 'GET', `/cms/v2/posts/${id}/revisions`))]];
 };
 
+// Text a client stores outside posts: form templates and mail, comments.
+
+/** A user of `role` on `target`, who then makes the requests. */
+async function writerOf(target: Site, role: string): Promise<Site> {
+  const user = await target.cms.users.create({ login: role, email: `${role}@bench.test`, roles: [role] });
+  return { ...target, admin: user };
+}
+
+/** A request without a user (an anonymous visitor), answered and encoded as an adapter does. */
+async function sendAnonymous(target: Site, method: string, path: string, body?: Uint8Array): Promise<Uint8Array | null> {
+  return send({ ...target, admin: undefined as unknown as Site['admin'] }, method, path, body);
+}
+
+/**
+ * A form whose template and mail body are each the largest text one request may carry, written by an editor
+ * without `unfiltered_html` (whose markup is filtered as it is stored): the create, the update of the mail, the
+ * editor's read, then what visitors may ask of it and a visitor's submission (which composes and sends the mail).
+ * `fields` form-tags (distinct required text fields; at most `MAX_FORM_TAGS`) open the template, and their mail tags
+ * (at most `MAX_MAIL_TAGS`) the mail body.
+ */
+const formTemplate = (unit: string, fields = 0): Case => async () => {
+  const made = await site({ maxParsedBodyBytes: 4 * SIZE, capabilities: { allowUnfilteredHtml: false } });
+  const target = await writerOf(made, 'editor');
+  const names = Array.from({ length: fields }, (_, index) => `field-${index}`);
+  const tags = names.map((name) => `<label>[text* ${name} placeholder "Your answer"]</label>\n`).join('');
+  const createRequest = wire({ title: 'Large', form: tags + fill(unit).slice(tags.length) });
+  let created: Uint8Array | null = null;
+  const create = await measured(target, async () => {
+    created = await send(target, 'POST', '/forms/v1/contact-forms', createRequest);
+  });
+  const id = idOf(created);
+  const path = `/forms/v1/contact-forms/${id}`;
+  const mailTags = names.map((name) => `[${name}] `).join('');
+  const mailRequest = wire({ mail: { subject: 'Hello', sender: 'editor@bench.test', recipient: 'admin@bench.test', body: mailTags + fill(unit).slice(mailTags.length) } });
+  const update = await measured(target, () => send(target, 'POST', path, mailRequest));
+  const read = await measured(target, () => send(target, 'GET', path));
+  const schema = await measured(target, () => sendAnonymous(target, 'GET', `${path}/feedback/schema`));
+  const refill = await measured(target, () => sendAnonymous(target, 'GET', `${path}/refill`));
+  const submission = wire({ _wpcf7: String(id), _wpcf7_unit_tag: `wpcf7-f${id}-o1`, ...Object.fromEntries(names.map((name) => [name, 'An answer'])) });
+  const feedback = await measured(target, async () => {
+    const answer = await target.cms.handle({
+      method: 'POST', path: `${path}/feedback`, query: '', headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)' }, body: submission,
+    });
+    const status = (JSON.parse(new TextDecoder().decode(encodeResponse(answer).body!)) as { status: string }).status;
+    if (status !== 'mail_sent') throw new Error(`feedback: ${status}`);
+  });
+  return [
+    ['create (template)', create], ['update (mail body)', update], ['read', read], ['feedback schema', schema], ['refill', refill],
+    ['feedback (mail sent)', feedback],
+  ];
+};
+
+/**
+ * Comments of the largest length (65,525 bytes) of dense markup, by an anonymous visitor and by an author (neither
+ * may post unfiltered HTML), on a server that has sanitised a comment before; then the first read of each, and of
+ * a page of 100 such comments.
+ */
+const commentHtml = (unit: string): Case => async () => {
+  const target = await site({ comments: { allowAnonymous: true, floodSeconds: 0, maxLinks: 0, approveKnownAuthors: false }, throttle: false });
+  const author = await writerOf(target, 'author');
+  const post = idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Discussed', content: '<p>Say something.</p>', status: 'publish' })));
+  const text = (variant: string) => `${variant} ${unit.repeat(Math.floor((65_525 - variant.length - 1) / unit.length))}`;
+  await send(author, 'POST', '/cms/v2/comments', wire({ post, content: `<b>A first</b> ${unit}` }));
+  let anonymousId = 0;
+  const anonymous = await measured(target, async () => {
+    anonymousId = idOf(await sendAnonymous(target, 'POST', '/cms/v2/comments', wire({ post, author_name: 'Visitor', author_email: 'visitor@bench.test', content: text('visitor') })));
+  });
+  let authorId = 0;
+  const byAuthor = await measured(author, async () => {
+    authorId = idOf(await send(author, 'POST', '/cms/v2/comments', wire({ post, content: text('author') })));
+  });
+  const readOne = await measured(target, () => sendAnonymous(target, 'GET', `/cms/v2/comments/${anonymousId}`));
+  const readOther = await measured(target, () => sendAnonymous(target, 'GET', `/cms/v2/comments/${authorId}`));
+  for (let index = 0; index < 97; index += 1) await send(author, 'POST', '/cms/v2/comments', wire({ post, content: text(`author ${index}`) }));
+  const page = await measured(target, async () => {
+    const answer = await target.cms.handle({ method: 'GET', path: '/cms/v2/comments', query: `post=${post}&per_page=100`, headers: {} });
+    if (answer.status !== 200) throw new Error(`comments: ${answer.status}`);
+    return encodeResponse(answer);
+  });
+  return [
+    ['anonymous create', anonymous], ['author create', byAuthor], ['first read (anonymous)', readOne], ['first read (author)', readOther],
+    ['first read of 100', page],
+  ];
+};
+
+const CLIENT_TEXT_CASES: Record<string, Case> = {
+  'form-template': formTemplate(PARAGRAPH),
+  'form-tags': formTemplate(PARAGRAPH, 1000),
+  'comment-html': commentHtml(PARAGRAPH),
+};
+
 const CASES: Record<string, Case> = {
   'render-quote-pairs': renderCase('\'"'),
   'render-doubles': renderCase('"'),
@@ -294,6 +390,7 @@ const CASES: Record<string, Case> = {
     });
     return [[`10,000 posts (${(bytes / 2 ** 20).toFixed(1)} MiB)`, stall]];
   },
+  ...CLIENT_TEXT_CASES,
 };
 
 const [selection = 'all'] = process.argv.slice(2);

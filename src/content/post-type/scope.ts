@@ -10,20 +10,8 @@ import type { SaveEnvironment } from './save.js';
 import type { ResolvedPostSettings } from './settings.js';
 import type { WriteEnvironment } from './write.js';
 
-export interface PostScope {
-  readonly postType: PostType;
-  readonly storage: StoragePort;
-  readonly settings: ResolvedPostSettings;
-  readonly capabilities: PostTypeCapabilities;
-  readonly abilities: Abilities;
-  readonly links: LinkEnvironment;
-  readonly templates: Readonly<Record<string, string>>;
-  /** Options to prepare responses with, for a response context. */
-  prepareOptions(contextName: string, extra?: Pick<PrepareOptions, 'password' | 'excerptLength' | 'termsOf'>): PrepareOptions;
-  writeEnvironment(): WriteEnvironment;
-  /** Save options bound to a transaction's storage handle. */
-  saveEnvironment(storage: StoragePort): SaveEnvironment;
-}
+/** A post type's scope for one request: the class below is its one definition (the request itself stays inside). */
+export type PostScope = Omit<RequestScope, 'context'>;
 
 /** The memo key of each type's scope, made once (scopes are asked for several times per request). */
 const SCOPE_KEYS = new Map<string, string>();
@@ -43,7 +31,7 @@ export function buildScope(context: ScopeSource, postType: PostType): PostScope 
 }
 
 /** A class rather than a literal of closures: one object per request and type. */
-class RequestScope implements PostScope {
+class RequestScope {
   readonly storage: StoragePort;
   readonly settings: ResolvedPostSettings;
   readonly capabilities: PostTypeCapabilities;
@@ -65,6 +53,7 @@ class RequestScope implements PostScope {
     this.#siteTime = { timezone: site.timezone, gmtOffset: site.gmtOffset };
   }
 
+  /** Options to prepare responses with, for a response context. */
   prepareOptions(contextName: string, extra: Pick<PrepareOptions, 'password' | 'excerptLength' | 'termsOf'> = {}): PrepareOptions {
     const { postType, context } = this;
     return {
@@ -90,6 +79,7 @@ class RequestScope implements PostScope {
     };
   }
 
+  /** Save options bound to a transaction's storage handle. */
   saveEnvironment(transaction: StoragePort): SaveEnvironment {
     const { definition, deps } = this.postType;
     return {

@@ -10,7 +10,7 @@ import type { BlobStore } from '../../ports/blobs.js';
 import { isValidBlobKey } from '../../ports/blobs.js';
 import type { MailAttachment, MailMessage } from '../../ports/mailer.js';
 import type { MailTemplate } from '../defaults.js';
-import { replaceMailTags, type MailTagContext } from '../mail-tags.js';
+import { replaceMailTags, replaceMailTagsInTurns, type MailTagContext } from '../mail-tags.js';
 import { escapeHtml, stripWhitespaces } from '../text.js';
 import { isEmail, mailboxList } from '../validators.js';
 import type { AcceptedUpload } from './uploads.js';
@@ -55,7 +55,7 @@ export async function composeMail(input: ComposeInput): Promise<MailMessage | nu
   const subject = oneLine(replaceMailTags(text(template, 'subject'), context));
   const sender = oneLine(replaceMailTags(text(template, 'sender'), context));
   const recipient = oneLine(replaceMailTags(text(template, 'recipient'), context));
-  let body = replaceMailTags(text(template, 'body'), context, { html: useHtml, excludeBlank: Boolean(template.exclude_blank) });
+  let body = await replaceMailTagsInTurns(text(template, 'body'), context, { html: useHtml, excludeBlank: Boolean(template.exclude_blank) });
 
   const from = senderOf(sender);
   const to = (mailboxList(recipient) ?? recipient.split(',').map((part) => part.trim())).filter((address) => isEmail(address));

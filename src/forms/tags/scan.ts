@@ -40,8 +40,8 @@ function forwardFinder(text: string, character: string): (from: number) => numbe
   };
 }
 
-/** Every tag match in the text, in order. */
-export function findTags(text: string): TagMatch[] {
+/** Every tag match in the text, in order (the first `limit` of them). */
+export function findTags(text: string, limit = Infinity): TagMatch[] {
   const matches: TagMatch[] = [];
   const nextClose = forwardFinder(text, ']');
   const nextOpen = forwardFinder(text, '[');
@@ -55,7 +55,7 @@ export function findTags(text: string): TagMatch[] {
       position = open + 1;
       continue;
     }
-    matches.push(found);
+    if (matches.push(found) >= limit) break;
     position = found.end;
   }
   return matches;
@@ -158,6 +158,17 @@ export function tagOf(found: TagMatch, scanned: readonly FormTag[]): FormTag | n
 }
 
 /** The form-tags of a template, in order. */
+/**
+ * The most form-tags (escaped ones included) a template written through the interface may hold: every read, schema,
+ * render and submission of a form goes through all of its tags on the main thread, about 2 to 5 µs each.
+ */
+export const MAX_FORM_TAGS = 1000;
+
+/** Whether the template holds more than `MAX_FORM_TAGS` tags; the scan stops at the first one past the limit. */
+export function hasTooManyTags(text: string): boolean {
+  return findTags(text, MAX_FORM_TAGS + 1).length > MAX_FORM_TAGS;
+}
+
 export function scanTags(text: string): FormTag[] {
   const tags: FormTag[] = [];
   for (const found of findTags(text)) {

@@ -10,6 +10,7 @@ import { sanitizePostHtml, sanitizeTitleHtml } from '../../../../src/format/kses
 import { MAX_NESTING_DEPTH } from '../../../../src/format/kses/nesting.js';
 import { phpTrim } from '../../../../src/format/php.js';
 import { makeSite } from '../../posts/helpers.js';
+import { longestGap } from '../../../helpers/event-loop.js';
 
 /** What authors send, friendly and hostile: block delimiters, styles, bad protocols, entities, control characters. */
 const SHAPES = [
@@ -41,19 +42,6 @@ test('large HTML is sanitised on a worker thread to exactly what the main thread
     assert.equal(whereCheapest(small), inPlace(small), 'a small text is sanitised in place');
   }
 });
-
-/** The longest time between ticks of a 1 ms timer while `work` runs. */
-async function longestGap(work: () => Promise<unknown>): Promise<number> {
-  let longest = 0;
-  let last = performance.now();
-  const ticker = setInterval(() => {
-    longest = Math.max(longest, performance.now() - last);
-    last = performance.now();
-  }, 1);
-  await work();
-  clearInterval(ticker);
-  return Math.max(longest, performance.now() - last);
-}
 
 test('an author\'s large post (title, content, excerpt) and autosave are stored sanitised while the event loop keeps turning', async () => {
   const site = await makeSite({ maxParsedBodyBytes: 16 * WHOLE_TEXT_CHARS });
