@@ -8,6 +8,9 @@ import type { EncodedResponse } from './encode.js';
 import { parseQueryString } from './query.js';
 import { normalizeApiRoot } from './site.js';
 
+/** For adapters that only write answers out (see `WRITTEN_OUT`). */
+export { WRITTEN_OUT, type WrittenOutRequest } from './encode.js';
+
 /** Where a request goes: `path` (below the API root) is null when the request is not for the API. */
 export interface MountTarget {
   path: string | null;
@@ -158,6 +161,19 @@ export function outsideApi(discoveryLink: string): EncodedResponse {
  * already has keeps its place and takes the new value.
  */
 export function flatHeaders(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): (string | number)[] {
+  // Frozen headers cannot change (kept answers sent as bytes share them): their list is made once.
+  if (!Object.isFrozen(headers)) return flatList(headers, length, close);
+  const known = flatLists.get(headers);
+  if (known !== undefined && known.length === length && known.close === close) return known.flat;
+  const flat = flatList(headers, length, close);
+  flatLists.set(headers, { length, close, flat });
+  return flat;
+}
+
+/** The lists of frozen headers, as last asked for (a kept answer is sent with the same length again and again). */
+const flatLists = new WeakMap<object, { length: number | undefined; close: boolean; flat: (string | number)[] }>();
+
+function flatList(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): (string | number)[] {
   const flat: (string | number)[] = [];
   let lengthAt = -1;
   let closeAt = -1;

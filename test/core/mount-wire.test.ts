@@ -18,6 +18,23 @@ describe('the headers as written to the wire', () => {
     assert.deepEqual(own, { 'Content-Length': '99', Location: '/x', Connection: 'keep-alive' }, 'the answer is not changed');
   });
 
+  test('frozen headers are listed once for each length and connection asked, and a list handed out never changes', () => {
+    const frozen = Object.freeze({ ...headers });
+    const first = flatHeaders(frozen, 12, false);
+    assert.equal(flatHeaders(frozen, 12, false), first, 'the same list again');
+    const head = flatHeaders(frozen, undefined, false);
+    assert.deepEqual(head, ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Origin']);
+    const closing = flatHeaders(frozen, 12, true);
+    assert.deepEqual(closing, [...first, 'Connection', 'close']);
+    assert.deepEqual(flatHeaders(frozen, 13, false), ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Origin', 'Content-Length', 13]);
+    assert.deepEqual(first, ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Origin', 'Content-Length', 12]);
+    const open = { ...headers };
+    const list = flatHeaders(open, 12, false);
+    assert.notEqual(flatHeaders(open, 12, false), list, 'headers that may change are listed anew');
+    open.Vary = 'Accept';
+    assert.deepEqual(flatHeaders(open, 12, false), ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Accept', 'Content-Length', 12]);
+  });
+
   test('inherited names are not written', () => {
     const inherited = Object.assign(Object.create({ Leaked: 'yes' }) as Record<string, string>, { Own: '1' });
     assert.deepEqual(flatHeaders(inherited, undefined, false), ['Own', '1']);
