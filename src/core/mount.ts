@@ -75,6 +75,15 @@ export function normalizePrefix(prefix: string): string {
 
 /** Splits a request target into its raw path and raw query (without `?`); an absolute-form target loses its origin. */
 export function splitTarget(target: string): { pathname: string; query: string } {
+  // The same target as last time gives the same strings: no new ones, and the core's maps know their hashes.
+  if (target === lastSplit.target) return lastSplit.parts;
+  lastSplit = { target, parts: Object.freeze(splitAnew(target)) };
+  return lastSplit.parts;
+}
+
+let lastSplit: { target: string | null; parts: { pathname: string; query: string } } = { target: null, parts: { pathname: '', query: '' } };
+
+function splitAnew(target: string): { pathname: string; query: string } {
   // The origin form (`/path?query`) is what clients send; only another form needs the expression.
   const relative = target.charCodeAt(0) === 47 /* / */ ? target : target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?]*/i, '') || '/';
   const mark = relative.indexOf('?');
@@ -89,6 +98,16 @@ export function splitTarget(target: string): { pathname: string; query: string }
  * by it). The path stays percent-encoded, as the reference matches routes against the raw request path.
  */
 export function corePath(pathname: string, query: string, prefix: string): string | null {
+  const last = lastCorePath;
+  if (last.pathname === pathname && last.query === query && last.prefix === prefix) return last.path;
+  const path = corePathAnew(pathname, query, prefix);
+  lastCorePath = { pathname, query, prefix, path };
+  return path;
+}
+
+let lastCorePath: { pathname: string | null; query: string; prefix: string; path: string | null } = { pathname: null, query: '', prefix: '', path: null };
+
+function corePathAnew(pathname: string, query: string, prefix: string): string | null {
   if (pathname === prefix) return '/';
   if (pathname.startsWith(prefix) && pathname.charCodeAt(prefix.length) === 47 /* / */) return pathname.slice(prefix.length);
   if (query === '') return null;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiRootUrl, corePath, flatHeaders, serverAuthority } from '../../src/core/mount.js';
+import { apiRootUrl, corePath, flatHeaders, serverAuthority, splitTarget } from '../../src/core/mount.js';
 
 describe('the headers as written to the wire', () => {
   const headers = { 'Content-Type': 'application/json; charset=UTF-8', ETag: '"x"', Vary: 'Origin' };
@@ -58,6 +58,26 @@ describe('what is remembered from the last request', () => {
     assert.equal(serverAuthority('127.0.0.1', 8081), '127.0.0.1:8081');
     assert.equal(serverAuthority('::1', 8081), '[::1]:8081');
     assert.equal(serverAuthority(undefined, undefined), 'localhost:80');
+  });
+
+  test('the split of a request target follows the target, and the same target gives the same strings', () => {
+    const first = splitTarget('/cms-json/cms/v2/posts/1?a=1');
+    assert.deepEqual(first, { pathname: '/cms-json/cms/v2/posts/1', query: 'a=1' });
+    assert.equal(splitTarget(['/cms-json/cms/v2/posts/1', 'a=1'].join('?')), first, 'a target spelt anew');
+    assert.ok(Object.isFrozen(first));
+    assert.deepEqual(splitTarget('/cms-json/cms/v2/posts/1'), { pathname: '/cms-json/cms/v2/posts/1', query: '' });
+    assert.deepEqual(splitTarget('http://a.test/cms-json/x?b'), { pathname: '/cms-json/x', query: 'b' });
+    assert.deepEqual(splitTarget('/cms-json/cms/v2/posts/1?a=1'), first);
+  });
+
+  test('the API path follows the path, the query and the prefix, one after the other', () => {
+    assert.equal(corePath('/cms-json/cms/v2/posts/1', '', '/cms-json'), '/cms/v2/posts/1');
+    assert.equal(corePath('/cms-json/cms/v2/posts/1', '', '/cms-json'), '/cms/v2/posts/1');
+    assert.equal(corePath('/cms-json/cms/v2/posts/1', '', '/cms'), null);
+    assert.equal(corePath('/other', '', '/cms-json'), null);
+    assert.equal(corePath('/other', 'rest_route=/cms/v2', '/cms-json'), '/');
+    assert.equal(corePath('/other', '', '/cms-json'), null);
+    assert.equal(corePath('/other', 'rest_route=', '/cms-json'), null);
   });
 
   test('the API path: the prefix followed by a slash, or the prefix alone', () => {
