@@ -74,6 +74,6 @@ export const readBody = (req: IncomingMessage, limit: number) => readEventedBody
 export function writeResponse(res: ServerResponse, encoded: EncodedResponse, options: { close?: boolean } = {}): void {
   const { status } = encoded;
   const length = res.req?.method !== 'HEAD' && status !== 204 && status !== 304 ? encoded.body?.byteLength ?? 0 : undefined;
-  res.writeHead(status, flatHeaders(encoded.headers, length, options.close === true));
+  res.writeHead(status, flatHeaders(encoded.headers, length, options.close === true) as (string | number)[]);
   res.end(encoded.body ?? undefined);
 }

@@ -179,18 +179,18 @@ export function outsideApi(discoveryLink: string): EncodedResponse {
  * made), with `Content-Length` when a length is given and `Connection: close` when asked; a header the answer
  * already has keeps its place and takes the new value.
  */
-export function flatHeaders(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): (string | number)[] {
-  // Frozen headers cannot change (kept answers sent as bytes share them): their list is made once.
+export function flatHeaders(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): readonly (string | number)[] {
+  // Frozen headers cannot change (kept answers sent as bytes share them): their list is made once, and frozen too.
   if (!Object.isFrozen(headers)) return flatList(headers, length, close);
   const known = flatLists.get(headers);
   if (known !== undefined && known.length === length && known.close === close) return known.flat;
-  const flat = flatList(headers, length, close);
+  const flat = Object.freeze(flatList(headers, length, close));
   flatLists.set(headers, { length, close, flat });
   return flat;
 }
 
 /** The lists of frozen headers, as last asked for (a kept answer is sent with the same length again and again). */
-const flatLists = new WeakMap<object, { length: number | undefined; close: boolean; flat: (string | number)[] }>();
+const flatLists = new WeakMap<object, { length: number | undefined; close: boolean; flat: readonly (string | number)[] }>();
 
 function flatList(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): (string | number)[] {
   const flat: (string | number)[] = [];

@@ -22,6 +22,7 @@ describe('the headers as written to the wire', () => {
     const frozen = Object.freeze({ ...headers });
     const first = flatHeaders(frozen, 12, false);
     assert.equal(flatHeaders(frozen, 12, false), first, 'the same list again');
+    assert.ok(Object.isFrozen(first), 'no one can change a list handed out again');
     const head = flatHeaders(frozen, undefined, false);
     assert.deepEqual(head, ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Origin']);
     const closing = flatHeaders(frozen, 12, true);
