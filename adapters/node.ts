@@ -5,7 +5,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { compileTrustProxy, type ProxyTrust } from '../src/core/client-address.js';
-import { eventedBodyAtHand, flatHeaders, mountTarget, normalizePrefix, outsideApi, readEventedBody, serverAuthority, splitTarget, type MountTarget } from '../src/core/mount.js';
+import {
+  eventedBodyAtHand, flatHeaders, mountTarget, normalizePrefix, outsideApi, readEventedBody, serverAuthority, splitTarget, WRITTEN_OUT,
+  type MountTarget, type WrittenOutRequest,
+} from '../src/core/mount.js';
 import { encodeResponse, type Cms, type CmsRequest, type EncodedResponse, type TrustProxy } from '../src/index.js';
 
 export interface NodeAdapterOptions {
@@ -55,7 +58,8 @@ export async function serveNode(cms: Cms, req: IncomingMessage, res: ServerRespo
       : eventedBodyAtHand(req, cms.maxBodyBytes) ?? await readBody(req, cms.maxBodyBytes);
     const user = options.user ? await options.user(req) : undefined;
     const { path, query, baseUrl, body = read.body, parsedBody, remoteAddress } = target;
-    const response = await cms.handle({ method: req.method ?? 'GET', path, query, headers: req.headers, body, parsedBody, baseUrl, remoteAddress, user });
+    const request: CmsRequest & WrittenOutRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body, parsedBody, baseUrl, remoteAddress, user, [WRITTEN_OUT]: true };
+    const response = await cms.handle(request);
     writeResponse(res, encodeResponse(response), { close: !read.complete });
   } catch (error) {
     if (next && !res.headersSent) next(error);
@@ -70,6 +74,6 @@ export const readBody = (req: IncomingMessage, limit: number) => readEventedBody
 export function writeResponse(res: ServerResponse, encoded: EncodedResponse, options: { close?: boolean } = {}): void {
   const { status } = encoded;
   const length = res.req?.method !== 'HEAD' && status !== 204 && status !== 304 ? encoded.body?.byteLength ?? 0 : undefined;
-  res.writeHead(status, flatHeaders(encoded.headers, length, options.close === true));
+  res.writeHead(status, flatHeaders(encoded.headers, length, options.close === true) as (string | number)[]);
   res.end(encoded.body ?? undefined);
 }

@@ -8,6 +8,18 @@ export interface EncodedResponse {
   body: Uint8Array | null;
 }
 
+/**
+ * Set on a request by an adapter that only writes its answer out (`encodeResponse`, then the bytes): an answer from
+ * the response cache then comes as its kept bytes, with headers made once for all its hits and frozen, rather than
+ * with a body decoded on demand and a copy of the headers.
+ */
+export const WRITTEN_OUT = Symbol('answer written out as bytes');
+
+/** A request that may carry `WRITTEN_OUT`. */
+export interface WrittenOutRequest {
+  [WRITTEN_OUT]?: true;
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

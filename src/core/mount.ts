@@ -8,6 +8,9 @@ import type { EncodedResponse } from './encode.js';
 import { parseQueryString } from './query.js';
 import { normalizeApiRoot } from './site.js';
 
+/** For adapters that only write answers out (see `WRITTEN_OUT`). */
+export { WRITTEN_OUT, type WrittenOutRequest } from './encode.js';
+
 /** Where a request goes: `path` (below the API root) is null when the request is not for the API. */
 export interface MountTarget {
   path: string | null;
@@ -72,6 +75,15 @@ export function normalizePrefix(prefix: string): string {
 
 /** Splits a request target into its raw path and raw query (without `?`); an absolute-form target loses its origin. */
 export function splitTarget(target: string): { pathname: string; query: string } {
+  // The same target as last time gives the same strings: no new ones, and the core's maps know their hashes.
+  if (target === lastSplit.target) return lastSplit.parts;
+  lastSplit = { target, parts: Object.freeze(splitAnew(target)) };
+  return lastSplit.parts;
+}
+
+let lastSplit: { target: string | null; parts: { pathname: string; query: string } } = { target: null, parts: { pathname: '', query: '' } };
+
+function splitAnew(target: string): { pathname: string; query: string } {
   // The origin form (`/path?query`) is what clients send; only another form needs the expression.
   const relative = target.charCodeAt(0) === 47 /* / */ ? target : target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?]*/i, '') || '/';
   const mark = relative.indexOf('?');
@@ -86,6 +98,16 @@ export function splitTarget(target: string): { pathname: string; query: string }
  * by it). The path stays percent-encoded, as the reference matches routes against the raw request path.
  */
 export function corePath(pathname: string, query: string, prefix: string): string | null {
+  const last = lastCorePath;
+  if (last.pathname === pathname && last.query === query && last.prefix === prefix) return last.path;
+  const path = corePathAnew(pathname, query, prefix);
+  lastCorePath = { pathname, query, prefix, path };
+  return path;
+}
+
+let lastCorePath: { pathname: string | null; query: string; prefix: string; path: string | null } = { pathname: null, query: '', prefix: '', path: null };
+
+function corePathAnew(pathname: string, query: string, prefix: string): string | null {
   if (pathname === prefix) return '/';
   if (pathname.startsWith(prefix) && pathname.charCodeAt(prefix.length) === 47 /* / */) return pathname.slice(prefix.length);
   if (query === '') return null;
@@ -157,7 +179,20 @@ export function outsideApi(discoveryLink: string): EncodedResponse {
  * made), with `Content-Length` when a length is given and `Connection: close` when asked; a header the answer
  * already has keeps its place and takes the new value.
  */
-export function flatHeaders(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): (string | number)[] {
+export function flatHeaders(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): readonly (string | number)[] {
+  // Frozen headers cannot change (kept answers sent as bytes share them): their list is made once, and frozen too.
+  if (!Object.isFrozen(headers)) return flatList(headers, length, close);
+  const known = flatLists.get(headers);
+  if (known !== undefined && known.length === length && known.close === close) return known.flat;
+  const flat = Object.freeze(flatList(headers, length, close));
+  flatLists.set(headers, { length, close, flat });
+  return flat;
+}
+
+/** The lists of frozen headers, as last asked for (a kept answer is sent with the same length again and again). */
+const flatLists = new WeakMap<object, { length: number | undefined; close: boolean; flat: readonly (string | number)[] }>();
+
+function flatList(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): (string | number)[] {
   const flat: (string | number)[] = [];
   let lengthAt = -1;
   let closeAt = -1;

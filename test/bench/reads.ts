@@ -18,7 +18,9 @@
  * run): on a machine shared with other work the rates swing with it, the CPU cost per request much less, and the
  * ratio of costs is the ratio of rates a server with a core to itself would reach. BENCH_SECONDS (default 5) and
  * BENCH_CONNECTIONS (default 16) set the load; BENCH_ROUNDS (default 3) repeats bare, uncached and cached in turn
- * (alternating rounds) and prints medians (the ratio: the median of each round's ratio). BENCH_LOG=1 serves with the
+ * (alternating rounds, the order turned by one each round, after an unmeasured second of load on each server) and
+ * prints medians (the ratio: the median of each round's ratio). BENCH_ROWS (`list,admin,single`) picks the rows
+ * loaded. BENCH_LOG=1 serves with the
  * request log on, as `quire serve` writes it (pino, JSON lines; here into /dev/null), to compare against a run
  * without it.
  */
@@ -58,13 +60,19 @@ if (chosenStore !== null && chosenStore !== 'memory' && chosenStore !== 'sqlite'
 const store = chosenStore ?? 'memory';
 const hasWrk = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
 
-interface Row { label: string; path: string; headers: Record<string, string> }
+interface Row { name: RowName; label: string; path: string; headers: Record<string, string> }
+
+const ROW_NAMES = ['list', 'admin', 'single'] as const;
+type RowName = typeof ROW_NAMES[number];
+/** BENCH_ROWS: the rows to load, by name (`list,admin,single`, the default); the servers check every row all the same. */
+const chosenRows = (process.env.BENCH_ROWS ?? ROW_NAMES.join(',')).split(',').map((name) => name.trim());
+for (const name of chosenRows) if (!ROW_NAMES.includes(name as RowName)) throw new Error(`BENCH_ROWS: ${name} is not one of ${ROW_NAMES.join(', ')}`);
 
 function rows(firstPostId: number): Row[] {
   return [
-    { label: 'anonymous GET /cms/v2/posts?per_page=10', path: '/cms/v2/posts?per_page=10', headers: {} },
-    { label: 'admin GET /cms/v2/posts?per_page=10&context=edit', path: '/cms/v2/posts?per_page=10&context=edit', headers: { authorization: AUTHORIZATION } },
-    { label: `anonymous GET /cms/v2/posts/${firstPostId}`, path: `/cms/v2/posts/${firstPostId}`, headers: {} },
+    { name: 'list', label: 'anonymous GET /cms/v2/posts?per_page=10', path: '/cms/v2/posts?per_page=10', headers: {} },
+    { name: 'admin', label: 'admin GET /cms/v2/posts?per_page=10&context=edit', path: '/cms/v2/posts?per_page=10&context=edit', headers: { authorization: AUTHORIZATION } },
+    { name: 'single', label: `anonymous GET /cms/v2/posts/${firstPostId}`, path: `/cms/v2/posts/${firstPostId}`, headers: {} },
   ];
 }
 
@@ -232,22 +240,34 @@ async function load(port: number, row: Row, cpu: () => Promise<number>): Promise
 }
 
 /** wrk: one thread, CONNECTIONS connections, latency percentiles; p99 in milliseconds. */
-function wrk(port: number, row: Row): Promise<WrkResult> {
+function wrk(port: number, row: Row, seconds = HTTP_SECONDS): Promise<WrkResult> {
   const headers = Object.entries({ host: HOST, ...row.headers }).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  return runWrk(['-t1', `-c${CONNECTIONS}`, `-d${HTTP_SECONDS}s`, ...headers], `http://127.0.0.1:${port}${API_ROOT}${row.path}`);
+  return runWrk(['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, ...headers], `http://127.0.0.1:${port}${API_ROOT}${row.path}`);
 }
 
-async function autocannonRun(port: number, row: Row): Promise<{ rate: number; p99: number; total: number }> {
+async function autocannonRun(port: number, row: Row, seconds = HTTP_SECONDS): Promise<{ rate: number; p99: number; total: number }> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${API_ROOT}${row.path}`,
     headers: { host: HOST, ...row.headers },
     connections: CONNECTIONS,
-    duration: HTTP_SECONDS,
+    duration: seconds,
   });
   if (result.errors > 0 || result.non2xx > 0) {
     process.stderr.write(`warning: ${result.errors} errors and ${result.non2xx} non-2xx answers on port ${port}\n`);
   }
   return { rate: result.requests.average, p99: result.latency.p99, total: result.requests.total };
+}
+
+type Target = 'bare' | 'uncached' | 'cached';
+const TARGETS: readonly Target[] = ['bare', 'uncached', 'cached'];
+const WARM_SECONDS = 1;
+
+/**
+ * The servers in the order of one round, turned by one each round: the three share a process, so what one run
+ * leaves (garbage to collect, caches filled with its data) is met by the next, and no server always follows the same.
+ */
+function turnOrder(round: number): Target[] {
+  return TARGETS.map((_, index) => TARGETS[(index + round) % TARGETS.length]!);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -261,10 +281,12 @@ async function benchStore(storeName: string): Promise<void> {
   const { ports, firstPostId, uncachedListMs, inProcessListMs, inProcessUnshapedListMs, stop, cpu } = await startTargets(storeName);
   const lines: string[][] = [];
   try {
-    for (const row of rows(firstPostId)) {
-      const runs: Record<'bare' | 'uncached' | 'cached', Run[]> = { bare: [], uncached: [], cached: [] };
+    for (const row of rows(firstPostId).filter((candidate) => chosenRows.includes(candidate.name))) {
+      const runs: Record<Target, Run[]> = { bare: [], uncached: [], cached: [] };
+      // Each server is warmed on the row first (not measured), so no first round pays for compiling its path.
+      for (const target of TARGETS) await (hasWrk ? wrk(ports[target], row, WARM_SECONDS) : autocannonRun(ports[target], row, WARM_SECONDS));
       for (let round = 0; round < ROUNDS; round += 1) {
-        for (const target of ['bare', 'uncached', 'cached'] as const) runs[target].push(await load(ports[target], row, cpu));
+        for (const target of turnOrder(round)) runs[target].push(await load(ports[target], row, cpu));
       }
       const summary = (list: Run[]) => ({ rate: median(list.map((run) => run.rate)), p99: median(list.map((run) => run.p99)), cpu: median(list.map((run) => run.cpuPerRequest)) });
       const bare = summary(runs.bare);

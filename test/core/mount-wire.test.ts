@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiRootUrl, corePath, flatHeaders, serverAuthority } from '../../src/core/mount.js';
+import { apiRootUrl, corePath, flatHeaders, serverAuthority, splitTarget } from '../../src/core/mount.js';
 
 describe('the headers as written to the wire', () => {
   const headers = { 'Content-Type': 'application/json; charset=UTF-8', ETag: '"x"', Vary: 'Origin' };
@@ -16,6 +16,24 @@ describe('the headers as written to the wire', () => {
     assert.deepEqual(flatHeaders(own, 3, true), ['Content-Length', 3, 'Location', '/x', 'Connection', 'close']);
     assert.deepEqual(flatHeaders(own, undefined, false), ['Content-Length', '99', 'Location', '/x', 'Connection', 'keep-alive']);
     assert.deepEqual(own, { 'Content-Length': '99', Location: '/x', Connection: 'keep-alive' }, 'the answer is not changed');
+  });
+
+  test('frozen headers are listed once for each length and connection asked, and a list handed out never changes', () => {
+    const frozen = Object.freeze({ ...headers });
+    const first = flatHeaders(frozen, 12, false);
+    assert.equal(flatHeaders(frozen, 12, false), first, 'the same list again');
+    assert.ok(Object.isFrozen(first), 'no one can change a list handed out again');
+    const head = flatHeaders(frozen, undefined, false);
+    assert.deepEqual(head, ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Origin']);
+    const closing = flatHeaders(frozen, 12, true);
+    assert.deepEqual(closing, [...first, 'Connection', 'close']);
+    assert.deepEqual(flatHeaders(frozen, 13, false), ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Origin', 'Content-Length', 13]);
+    assert.deepEqual(first, ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Origin', 'Content-Length', 12]);
+    const open = { ...headers };
+    const list = flatHeaders(open, 12, false);
+    assert.notEqual(flatHeaders(open, 12, false), list, 'headers that may change are listed anew');
+    open.Vary = 'Accept';
+    assert.deepEqual(flatHeaders(open, 12, false), ['Content-Type', 'application/json; charset=UTF-8', 'ETag', '"x"', 'Vary', 'Accept', 'Content-Length', 12]);
   });
 
   test('inherited names are not written', () => {
@@ -41,6 +59,26 @@ describe('what is remembered from the last request', () => {
     assert.equal(serverAuthority('127.0.0.1', 8081), '127.0.0.1:8081');
     assert.equal(serverAuthority('::1', 8081), '[::1]:8081');
     assert.equal(serverAuthority(undefined, undefined), 'localhost:80');
+  });
+
+  test('the split of a request target follows the target, and the same target gives the same strings', () => {
+    const first = splitTarget('/cms-json/cms/v2/posts/1?a=1');
+    assert.deepEqual(first, { pathname: '/cms-json/cms/v2/posts/1', query: 'a=1' });
+    assert.equal(splitTarget(['/cms-json/cms/v2/posts/1', 'a=1'].join('?')), first, 'a target spelt anew');
+    assert.ok(Object.isFrozen(first));
+    assert.deepEqual(splitTarget('/cms-json/cms/v2/posts/1'), { pathname: '/cms-json/cms/v2/posts/1', query: '' });
+    assert.deepEqual(splitTarget('http://a.test/cms-json/x?b'), { pathname: '/cms-json/x', query: 'b' });
+    assert.deepEqual(splitTarget('/cms-json/cms/v2/posts/1?a=1'), first);
+  });
+
+  test('the API path follows the path, the query and the prefix, one after the other', () => {
+    assert.equal(corePath('/cms-json/cms/v2/posts/1', '', '/cms-json'), '/cms/v2/posts/1');
+    assert.equal(corePath('/cms-json/cms/v2/posts/1', '', '/cms-json'), '/cms/v2/posts/1');
+    assert.equal(corePath('/cms-json/cms/v2/posts/1', '', '/cms'), null);
+    assert.equal(corePath('/other', '', '/cms-json'), null);
+    assert.equal(corePath('/other', 'rest_route=/cms/v2', '/cms-json'), '/');
+    assert.equal(corePath('/other', '', '/cms-json'), null);
+    assert.equal(corePath('/other', 'rest_route=', '/cms-json'), null);
   });
 
   test('the API path: the prefix followed by a slash, or the prefix alone', () => {

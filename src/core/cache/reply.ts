@@ -3,7 +3,7 @@
  * `Cache-Control: no-cache` (stored, but revalidated on every use, since any write may change them), and
  * answered 304 when the client's `If-None-Match` matches.
  */
-import { EncodedJson, encodeBody, responseFromBytes, withEncodedBody } from '../encode.js';
+import { EncodedJson, encodeBody, responseFromBytes, withEncodedBody, WRITTEN_OUT, type WrittenOutRequest } from '../encode.js';
 import type { Principal } from '../context.js';
 import { addTransportHeaders, transportHeaders, type Incoming } from '../transport.js';
 import type { CmsResponse } from '../types.js';
@@ -32,8 +32,8 @@ export function keptAnswer(status: number, headers: Record<string, string>, body
 }
 
 /** How a kept answer is sent to this request: HEAD or not, its `If-None-Match`, and the transport headers. */
-export function replyRequest(incoming: Incoming, user: Principal | null): ReplyRequest {
-  return { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user) };
+export function replyRequest(incoming: Incoming, user: Principal | null, writtenOut = false): ReplyRequest {
+  return { head: incoming.realMethod === 'HEAD', ifNoneMatch: incoming.headers['if-none-match'], transport: transportHeaders(incoming, 200, user), writtenOut };
 }
 
 /**
@@ -47,7 +47,7 @@ export function keptReply(
   if (!cache || !generation) return undefined;
   const key = keptKey({ varies: route.cache!.varies, apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user });
   const kept = key === null ? undefined : cache.get(key, generation);
-  return kept && replyWith(kept, replyRequest(incoming, user));
+  return kept && replyWith(kept, replyRequest(incoming, user, (request as WrittenOutRequest)[WRITTEN_OUT] === true));
 }
 
 export interface ReplyRequest {
@@ -56,6 +56,8 @@ export interface ReplyRequest {
   ifNoneMatch: string | undefined;
   /** Headers that follow this request (CORS, `Vary`, no-cache for signed-in callers), laid over the kept ones. */
   transport: Record<string, string>;
+  /** The adapter only writes the answer out (`WRITTEN_OUT`): the kept bytes and shared headers will do. */
+  writtenOut?: boolean;
 }
 
 /**
@@ -65,7 +67,9 @@ export interface ReplyRequest {
  */
 export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { body: unknown }): CmsResponse {
   const made = madeFor(answer);
-  const headers = { ...mergedHeaders(made, answer, request.transport) };
+  const merged = mergedHeaders(made, answer, request.transport);
+  if (request.writtenOut && !fresh && !request.head && request.ifNoneMatch === undefined) return { status: answer.status, headers: merged, body: answer.bytes };
+  const headers = { ...merged };
   if (noneMatch(request.ifNoneMatch, answer.etag)) return { status: 304, headers: notModifiedHeaders(headers), body: null };
   if (request.head) return withEncodedBody({ status: answer.status, headers, body: null }, null);
   // Bytes the core built are kept as they are: a caller reading `body` gets a copy, as of any kept answer.
@@ -106,11 +110,11 @@ function madeFor(answer: KeptAnswer): MadeOnce {
 /**
  * The kept headers with these transport headers laid over, made once per answer for each of the few transport
  * sets its requests bring (anonymous, signed in, one `Origin`): a copy of a ready object is far cheaper than a
- * merge. Never handed out as it is.
+ * merge. Frozen, and handed out as it is only to an adapter that writes the answer out.
  */
 function mergedHeaders(made: MadeOnce, answer: KeptAnswer, transport: Record<string, string>): Record<string, string> {
   for (const entry of made.merged) if (sameHeaders(entry.transport, transport)) return entry.headers;
-  const headers = Object.assign({}, answer.headers, transport);
+  const headers = Object.freeze(Object.assign({}, answer.headers, transport));
   if (made.merged.length >= MAX_TRANSPORT_SETS) made.merged.shift();
   made.merged.push({ transport, headers });
   return headers;
