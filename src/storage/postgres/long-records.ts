@@ -22,8 +22,10 @@ export type Snapshot = <T>(work: (db: Queryable) => Promise<T>) => Promise<T>;
 
 /** Records whose JSON text has this many characters or more are written and read in pieces. */
 export const LONG_RECORD_CHARS = 1024 * 1024;
-/** The characters of JSON text one statement sends, and one row brings back. */
+/** The characters of JSON text one statement sends. */
 const SLICE_CHARS = 512 * 1024;
+/** The bytes of JSON text one row brings back. */
+const SLICE_BYTES = 512 * 1024;
 /** How the text is cut while it is built (a few milliseconds of work a piece). */
 const PIECE_SIZES = { longChars: 256 * 1024, pieceChars: 64 * 1024 };
 
@@ -83,18 +85,26 @@ export class LongRecords {
 
   /**
    * A record's stored fields, its JSON text read in slices (one statement, so one state of the record) and
-   * parsed in turns; null when there is none. `lock` locks the row for the writing transaction.
+   * parsed in turns; null when there is none. The slices are of its UTF-8 bytes, which the server cuts in constant
+   * time each (a cut by characters walks the text from its start every time), decoded here as a stream.
    */
-  async read(db: Queryable, collection: string, id: number, lock = false): Promise<Record<string, unknown> | null> {
+  async read(db: Queryable, collection: string, id: number): Promise<Record<string, unknown> | null> {
     // MATERIALIZED: the text is made once, not once a slice.
-    const { rows } = await db.query<{ piece: string }>(
+    const { rows } = await db.query<{ piece: Uint8Array }>(
       `WITH stored AS MATERIALIZED (
-         SELECT data::text AS text FROM ${this.records} WHERE collection = $1 AND id = $2${lock ? ' FOR UPDATE' : ''})
-       SELECT substring(stored.text FROM start FOR $3) AS piece
-         FROM stored, generate_series(1, length(stored.text), $3) AS start
+         SELECT convert_to(data::text, 'UTF8') AS bytes FROM ${this.records} WHERE collection = $1 AND id = $2)
+       SELECT substring(stored.bytes FROM start FOR $3) AS piece
+         FROM stored CROSS JOIN LATERAL generate_series(1, octet_length(stored.bytes), $3) AS start
         ORDER BY start`,
-      [collection, id, SLICE_CHARS]);
+      [collection, id, SLICE_BYTES]);
     if (rows.length === 0) return null;
-    return await parseJsonInTurns(rows.map((row) => row.piece), turnTaker()) as Record<string, unknown>;
+    const turn = turnTaker();
+    const decoder = new TextDecoder();
+    const pieces: string[] = [];
+    for (let index = 0; index < rows.length; index += 1) {
+      pieces.push(decoder.decode(rows[index]!.piece, { stream: index < rows.length - 1 }));
+      await turn();
+    }
+    return await parseJsonInTurns(pieces, turn) as Record<string, unknown>;
   }
 }
