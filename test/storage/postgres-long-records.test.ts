@@ -94,6 +94,10 @@ if ('skip' in outcome) {
         const listed = await store.list('posts', { orderBy: [{ field: 'id', direction: 'asc' }], withTotal: true });
         assert.deepStrictEqual(listed, { items: [stored, short], total: 2 });
         assert.deepStrictEqual(await store.transaction((tx) => tx.list('posts', { orderBy: [{ field: 'id', direction: 'asc' }] })), { items: [stored, short] });
+        // Text conditions read the folded strings, staged in pieces as the record is.
+        const found = await store.list('posts', { search: { fields: ['title', 'content'], terms: ['NAÏVE 😀 \\ BACK'] }, withTotal: true });
+        assert.deepStrictEqual(found, { items: [stored], total: 1 });
+        assert.deepStrictEqual((await store.list('posts', { where: [{ field: 'content', op: 'textContains', value: 'slash</P>' }] })).items, [stored]);
 
         // A long patch of a long record, then a short one.
         const excerpt = repeated('"1\'', LONG_RECORD_CHARS);
