@@ -3,7 +3,7 @@ import type { Params } from '../core/args/define.js';
 import type { InternalResponse, PreparedRequest, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
 import { reply } from '../core/response.js';
-import { nextTurn, TURN_MS } from '../core/turn.js';
+import { nextTurn, TURN_MS } from '../format/turn.js';
 import type { batchArgs } from './args.js';
 
 interface BatchItem {

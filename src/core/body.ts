@@ -1,7 +1,7 @@
 import { CmsError } from './errors.js';
 import { invalidJson } from './json-body.js';
 import { decodeJsonInTurns } from './json-body-large.js';
-import { turnTaker } from './turn.js';
+import { turnTaker } from '../format/turn.js';
 import { hasBoundary, parseMultipart } from './multipart.js';
 import { parseQueryString } from './query.js';
 import { toSafeTree } from './safe-object.js';

@@ -6,7 +6,7 @@
  * (`JSON.stringify`) gets the joined string, so the JSON text is the same either way. Chunks never split a
  * surrogate pair.
  */
-import { turnTaker } from './turn.js';
+import { turnTaker } from '../format/turn.js';
 
 export class ChunkedText {
   readonly length: number;

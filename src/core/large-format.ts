@@ -8,7 +8,7 @@
 import { EncodedJson } from './encode.js';
 import { knowBuiltBytes } from './cache/conditional.js';
 import { encodeLargeJson, entityTagInTurns, isLargeJson, joinedInTurns, LARGE_JSON_CHARS } from './large-json.js';
-import { turnTaker } from './turn.js';
+import { turnTaker } from '../format/turn.js';
 import type { ParamMap } from './types.js';
 
 const SLICE_BYTES = 128 * 1024;

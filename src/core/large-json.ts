@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { entityTagOf } from './cache/conditional.js';
 import { ChunkedText } from './chunked-text.js';
 import { EncodedJson } from './encode.js';
-import { turnTaker } from './turn.js';
+import { isLongJson, jsonTextPieces } from '../format/json-text.js';
+import { turnTaker } from '../format/turn.js';
 
 /** Values whose JSON text is about this long or longer are encoded in turns. */
 export const LARGE_JSON_CHARS = 256 * 1024;
@@ -19,105 +20,19 @@ const PIECE_CHARS = 64 * 1024;
 
 const encoder = new TextEncoder();
 
-/** Whether a value is plain data the pieces can walk (anything else is stringified whole, as JSON.stringify would). */
-function isWalkable(value: object): boolean {
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
-  if (Array.isArray(value)) return true;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
+const isChunkedText = (value: unknown): value is ChunkedText => value instanceof ChunkedText;
+const SIZES = { longChars: LARGE_JSON_CHARS, pieceChars: PIECE_CHARS };
 
 /**
- * Whether the JSON text of `value` is at least `LARGE_JSON_CHARS` long, by a lower estimate (string lengths and a
- * character or two a value); the walk stops as soon as that is certain. It runs on every answer built afresh, so
- * it allocates nothing.
+ * Whether the JSON text of `value` is at least `LARGE_JSON_CHARS` long, by a lower estimate; it runs on every
+ * answer built afresh, so it allocates nothing.
  */
 export function isLargeJson(value: unknown): boolean {
-  if (typeof value === 'string' || value instanceof ChunkedText) return value.length >= LARGE_JSON_CHARS;
-  if (value === null || typeof value !== 'object' || !isWalkable(value)) return false;
-  return estimateLeft(value, LARGE_JSON_CHARS) <= 0;
-}
-
-/** `left` less the estimated length of `node`'s JSON text; stops once nothing is left. */
-function estimateLeft(node: object, left: number): number {
-  if (Array.isArray(node)) {
-    left -= 2 + node.length;
-    for (let index = 0; index < node.length && left > 0; index += 1) left = childLeft(node[index], left);
-    return left;
-  }
-  left -= 2;
-  for (const key in node) {
-    left = childLeft((node as Record<string, unknown>)[key], left - key.length - 4);
-    if (left <= 0) break;
-  }
-  return left;
-}
-
-function childLeft(child: unknown, left: number): number {
-  if (typeof child === 'string' || child instanceof ChunkedText) return left - child.length;
-  if (child === null || typeof child !== 'object') return left - 1;
-  // Bytes and values with their own JSON form (an answer already encoded) are not walked.
-  if (ArrayBuffer.isView(child) || typeof (child as { toJSON?: unknown }).toJSON === 'function') return left - 1;
-  return estimateLeft(child, left);
+  return isLongJson(value, LARGE_JSON_CHARS, isChunkedText);
 }
 
 /** The JSON text of `value` in pieces, in order; their concatenation is `JSON.stringify(value)`. */
-function* pieces(value: unknown): Generator<string> {
-  if (typeof value === 'string' && value.length > PIECE_CHARS) {
-    yield '"';
-    yield* stringPieces(value);
-    yield '"';
-    return;
-  }
-  if (value instanceof ChunkedText) {
-    yield '"';
-    for (const chunk of value.chunks) yield* stringPieces(chunk);
-    yield '"';
-    return;
-  }
-  if (value === null || typeof value !== 'object' || !isWalkable(value) || !isLargeJson(value)) {
-    yield JSON.stringify(value) ?? 'null';
-    return;
-  }
-  if (Array.isArray(value)) {
-    yield '[';
-    for (let index = 0; index < value.length; index += 1) {
-      if (index > 0) yield ',';
-      const element: unknown = value[index];
-      // As JSON.stringify: what has no JSON form is `null` in an array.
-      if (element === undefined || typeof element === 'function' || typeof element === 'symbol') yield 'null';
-      else yield* pieces(element);
-    }
-    yield ']';
-    return;
-  }
-  yield '{';
-  let first = true;
-  for (const key of Object.keys(value)) {
-    const member: unknown = (value as Record<string, unknown>)[key];
-    // As JSON.stringify: a member without a JSON form is left out.
-    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-    yield `${first ? '' : ','}${JSON.stringify(key)}:`;
-    first = false;
-    yield* pieces(member);
-  }
-  yield '}';
-}
-
-/**
- * A long string's JSON text without its quotes, in slices, never cutting a surrogate pair (each half alone would
- * be escaped).
- */
-function* stringPieces(text: string): Generator<string> {
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + PIECE_CHARS);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    yield JSON.stringify(text.slice(start, end)).slice(1, -1);
-    start = end;
-  }
-}
+const pieces = (value: unknown) => jsonTextPieces(value, SIZES, isChunkedText);
 
 /**
  * The JSON text of `value` as UTF-8 bytes, given to `take` piece by piece in order, with turns of the event loop

@@ -13,7 +13,7 @@ import { sanitizeValue, validateValue } from './args/engine.js';
 import type { JsonSchema } from './args/schema.js';
 import { checkedValues, groupsOfValues, validateParams, type CheckedList, type ParamGroups } from './params.js';
 import type { Endpoint } from './registry.js';
-import { turnTaker } from './turn.js';
+import { turnTaker } from '../format/turn.js';
 
 type DeclaredArgs = Pick<Endpoint, 'args'>;
 

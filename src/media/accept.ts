@@ -17,7 +17,7 @@ import { readImageHeader, type ImageHeader } from './images/header.js';
 import type { RenderResult } from './images/render.js';
 import { renderJobFor } from './images/subsizes.js';
 import { REJECTION_CODES, type IncomingFile } from './incoming.js';
-import { nextTurn } from '../core/turn.js';
+import { nextTurn } from '../format/turn.js';
 
 export interface AcceptedFile {
   /** The stored key, `YYYY/MM/name.ext`. */

@@ -22,7 +22,7 @@ import { readImageMeta } from './images/image-meta.js';
 import { incomingFile } from './incoming.js';
 import { generateMetadata } from './metadata-writer.js';
 import { attachmentLink, prepareAttachment } from './prepare.js';
-import { nextTurn } from '../core/turn.js';
+import { nextTurn } from '../format/turn.js';
 import { requireAttachment } from './permissions.js';
 import { asAttachment, attachmentsIn, blobKeysOf, fileUrl, removedMeanwhile, uploadsBaseUrl, type AttachmentRecord } from './record.js';
 

@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 import { isEmpty, isNumeric, isPlainObject, toFloat } from '../format/php.js';
 import { EncodedJson } from '../core/encode.js';
 import { deepFreeze } from '../core/freeze.js';
-import { nextTurn, TURN_MS } from '../core/turn.js';
+import { nextTurn, TURN_MS } from '../format/turn.js';
 import { paramText } from './lookup.js';
 import { asPhpList, publicSettings, servedLayers, servedSlide } from './prepare.js';
 import { isShown, type PublishClock } from './publish-window.js';

@@ -1,6 +1,6 @@
 /** Storage access for sliders and slides: typed reads, and writes that keep a slider and its slides together. */
 import { CmsError } from '../core/errors.js';
-import { nextTurn, TURN_MS } from '../core/turn.js';
+import { nextTurn, TURN_MS } from '../format/turn.js';
 import type { StoragePort } from '../ports/storage.js';
 import type { SliderInput, SlideInput } from './input.js';
 import { isSlideRecord, isSliderRecord, SLIDERS_COLLECTION, SLIDES_COLLECTION, type SlideRecord, type SliderRecord } from './record.js';

@@ -4,7 +4,7 @@
  * attachments (auto-drafts and revisions left out) with their terms, the meta the interface has, and their
  * comments (spam left out). Written as a stream, one item at a time.
  */
-import { nextTurn, TURN_MS } from '../core/turn.js';
+import { nextTurn, TURN_MS } from '../format/turn.js';
 import { exportPort, resolvedSite, type ContentPortDeps } from './content-port.js';
 import type { ExportedPost, ExportedTerm, ExportPort } from './ports.js';
 import { author, category, cdata, comment, FOOTER, header, meta, postTerm, rssDate, tag, wxrDate } from './writer.js';

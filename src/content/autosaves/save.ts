@@ -9,7 +9,7 @@
 import { phpTrim } from '../../format/php.js';
 import type { RequestContext } from '../../core/context.js';
 import { CmsError } from '../../core/errors.js';
-import { turnTaker } from '../../core/turn.js';
+import { turnTaker } from '../../format/turn.js';
 import {
   invalidPostId, nowDates, postsIn, savePost, scopeOf, type PostChanges, type PostRecord, type PostType,
 } from '../post-type/index.js';

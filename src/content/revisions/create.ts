@@ -9,7 +9,7 @@
  * two are kept or undone together.
  */
 import { formatUtc, type PostRecord, type PostSavedEvent, type SaveReason } from '../post-type/index.js';
-import { turnTaker } from '../../core/turn.js';
+import { turnTaker } from '../../format/turn.js';
 import { insertRevision, latestRevision, REVISIONED_FIELDS, revisionSlug, sameWhitespaceAside } from './record.js';
 
 const REVISING_REASONS: ReadonlySet<SaveReason> = new Set(['update', 'trash']);

@@ -4,7 +4,7 @@
  * `{parent}-autosave-v1`; ordinary revisions are named `{parent}-revision-v1`.
  */
 import { phpTrim } from '../../format/php.js';
-import { turnTaker } from '../../core/turn.js';
+import { turnTaker } from '../../format/turn.js';
 import type { Condition, StoragePort } from '../../ports/storage.js';
 import { postsIn, type PostRecord } from '../post-type/index.js';
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { StorageError } from '../../ports/storage.js';
 import { storageError } from '../errors.js';
-import type { Queryable } from './records.js';
+import type { Queryable } from './long-records.js';
 
 /**
  * SQLSTATEs that mean "not now" rather than "wrong": a lost or refused connection (class 08), a server shutting

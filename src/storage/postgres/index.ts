@@ -7,9 +7,11 @@ import type { StringRule } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle } from '../sql/session.js';
 import { beginLocked, classified, classifying, connectClient, runWithin } from './availability.js';
 import { LOCK_CLASS, lockKeyOf, migrate, quoteIdentifier, schemaVersion } from './migrate.js';
+import type { Queryable } from './long-records.js';
 import { OwnCommits } from './own-commits.js';
 import { MIGRATIONS } from './schema.js';
-import { postgresSession, PostgresRecords } from './records.js';
+import { PostgresRecords } from './records.js';
+import { postgresSession } from './session.js';
 
 /**
  * A node-postgres `Pool`, described by the members quire's declarations mention, so that projects using the
@@ -92,7 +94,7 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
   const schema = quoteIdentifier(schemaName);
   const records = new PostgresRecords(schema);
   const reader = classifying(pool);
-  const reads = readOperations(postgresSession(reader, records));
+  const reads = readOperations(postgresSession(reader, records, (work) => inSnapshot(pool, work)));
   const writeLock = new Mutex();
   const commits = new OwnCommits();
   const lockKeys = [LOCK_CLASS, lockKeyOf(schemaName)] as const;
@@ -156,6 +158,27 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
       if (ownsPool) await pool.end();
     }),
   };
+}
+
+/** Runs `work` on a connection of its own inside one read-only snapshot (REPEATABLE READ). */
+async function inSnapshot<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Promise<T> {
+  const client = await connectClient(pool);
+  let broken: Error | undefined;
+  const onError = (error: Error) => { broken ??= error; };
+  client.on('error', onError);
+  try {
+    const db = classifying(client);
+    await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const result = await work(db);
+    await db.query('COMMIT');
+    return result;
+  } catch (error) {
+    if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
+    throw classified(error);
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
 }
 
 function milliseconds(value: number | undefined, fallback: number, name: string): number {

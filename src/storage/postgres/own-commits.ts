@@ -1,6 +1,6 @@
 import type { StoredWrite } from '../../ports/storage.js';
 import { WriteLog } from '../write-log.js';
-import type { PostgresCommit } from './records.js';
+import type { PostgresCommit } from './session.js';
 
 /**
  * This store's own commits, for `writtenSince`. The database numbers its states: the generation goes up by one in

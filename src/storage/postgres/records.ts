@@ -1,5 +1,4 @@
-import type pg from 'pg';
-import type { ListResult, RecordId, StoredRecord, StoredWrite } from '../../ports/storage.js';
+import type { ListResult, RecordId, StoredRecord } from '../../ports/storage.js';
 import { compileOrder, compileWhere } from '../sql/compile.js';
 import { queryWithoutNul } from '../sql/nul.js';
 import type { SqlDialect } from '../sql/dialect.js';
@@ -9,16 +8,14 @@ import type { CountedSelection } from '../sql/counts.js';
 import { COUNTED_FIELDS, countedSelection, selectsNothing } from '../sql/counts.js';
 import type { CheckedQuery } from '../query-check.js';
 import type { EncodedPatch, EncodedRecord } from '../sql/records.js';
-import { decodeRecord, foldedStrings, foldText } from '../sql/records.js';
-import type { RecordSession } from '../sql/session.js';
+import { nextTurn } from '../../format/turn.js';
+import { decodeRecord, foldedStrings } from '../sql/records.js';
 import { orderKey, postgresDialectFor } from './dialect.js';
 import type { MemberList } from '../sql/member-lists.js';
 import { memberList } from '../sql/member-lists.js';
-import { MEMBER_INDEXED_FIELDS } from '../member-fields.js';
 import { IdCounters } from './id-counters.js';
+import { LongRecords, type Queryable, type Snapshot } from './long-records.js';
 
-/** A pool (for reads outside transactions) or one checked-out client (inside a transaction). */
-export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 /** Positional parameters (`$1`, `$2`...). */
 export class PositionalParams {
@@ -41,6 +38,7 @@ export class PostgresRecords {
   private readonly countChanges: string;
   private readonly changes: string;
   private readonly dialect: SqlDialect;
+  readonly long: LongRecords;
 
   constructor(schema: string) {
     this.dialect = postgresDialectFor(schema);
@@ -52,24 +50,33 @@ export class PostgresRecords {
     this.counts = `${schema}.quire_counts`;
     this.countChanges = `${schema}.quire_count_changes`;
     this.changes = `${schema}.quire_changes`;
+    this.long = new LongRecords(schema, this.records);
   }
 
   async get(db: Queryable, collection: string, id: RecordId): Promise<StoredRecord | null> {
-    const { rows } = await db.query<{ data: Record<string, unknown> }>(
-      `SELECT data FROM ${this.records} WHERE collection = $1 AND id = $2`, [collection, id]);
-    return rows[0] ? decodeRecord(id, rows[0].data) : null;
+    const { rows } = await db.query<{ data: Record<string, unknown> | null }>(
+      `SELECT ${this.long.shortData('r')} AS data FROM ${this.records} r WHERE collection = $1 AND id = $2`, [collection, id]);
+    if (!rows[0]) return null;
+    const data = rows[0].data ?? await this.long.read(db, collection, id);
+    return data ? decodeRecord(id, data) : null;
   }
 
   /**
    * One statement answers the page and its total together (one round trip, one snapshot); only a page that
-   * comes back empty needs a second statement for the total.
+   * comes back empty needs a second statement for the total. A page holding long records reads them in slices
+   * (long-records.ts): inside a transaction as it is, else again whole inside a snapshot that `snapshot` opens,
+   * so that the page, its total and the long records are of one state.
    */
-  async list(db: Queryable, collection: string, given: CheckedQuery): Promise<ListResult> {
+  async list(db: Queryable, collection: string, given: CheckedQuery, snapshot?: Snapshot): Promise<ListResult> {
     const query = queryWithoutNul(given);
     if (query.limit !== 0) {
       const { sql, params } = this.pageStatement(collection, query, query.withTotal);
-      const { rows } = await db.query<{ id: string; data: Record<string, unknown>; total?: string }>(sql, params);
-      const items = rows.map((row) => decodeRecord(Number(row.id), row.data));
+      const { rows } = await db.query<{ id: string; data: Record<string, unknown> | null; total?: string }>(sql, params);
+      if (rows.some((row) => row.data === null)) {
+        if (snapshot) return snapshot((inSnapshot) => this.list(inSnapshot, collection, given));
+        for (const row of rows) row.data ??= await this.long.read(db, collection, Number(row.id));
+      }
+      const items = rows.filter((row) => row.data !== null).map((row) => decodeRecord(Number(row.id), row.data!));
       if (!query.withTotal) return { items };
       if (rows.length > 0) return { items, total: Number(rows[0]!.total) };
     } else if (!query.withTotal) {
@@ -88,7 +95,7 @@ export class PostgresRecords {
     const from = byMembers ? this.memberFrom(collection, byMembers, params) : this.from(collection, query, params);
     const order = byMembers ? this.memberOrder(byMembers, params) : compileOrder(this.dialect, query.orderBy, params);
     const page = `LIMIT ${params.add(query.limit)}::bigint OFFSET ${params.add(query.offset)}::bigint`;
-    return { sql: `SELECT r.id, r.data${total} ${from} ORDER BY ${order} ${page}`, params: params.values };
+    return { sql: `SELECT r.id, ${this.long.shortData('r')} AS data${total} ${from} ORDER BY ${order} ${page}`, params: params.values };
   }
 
   /**
@@ -197,50 +204,70 @@ export class PostgresRecords {
    * transaction would leave a long chain of row versions to walk).
    */
   async insert(db: Queryable, collection: string, record: EncodedRecord, ids: IdCounters): Promise<StoredRecord> {
-    const folded = JSON.stringify(foldedStrings(record.fields));
+    const json = await this.jsonArguments(db, record.fields, () => record.json);
     const known = ids.lastId(collection);
+    let id: number;
     if (record.id === undefined) {
       if (known !== undefined) {
-        await db.query(`INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, $3::jsonb, $4::jsonb)`,
-          [collection, known + 1, record.json, folded]);
+        await db.query(`INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, ${json.sql(3)}, ${json.sql(4)})`,
+          [collection, known + 1, json.data, json.folded]);
         ids.set(collection, known + 1, false);
-        return decodeRecord(known + 1, copyAsJson(record.fields) as Record<string, unknown>);
+        id = known + 1;
+      } else {
+        const { rows } = await db.query<{ id: string }>(
+          `WITH next AS (
+             INSERT INTO ${this.collections} AS c (name, last_id) VALUES ($1, 1)
+             ON CONFLICT (name) DO UPDATE SET last_id = c.last_id + 1
+             RETURNING last_id)
+           INSERT INTO ${this.records} (collection, id, data, folded)
+           SELECT $1, last_id, ${json.sql(2)}, ${json.sql(3)} FROM next
+           RETURNING id`,
+          [collection, json.data, json.folded]);
+        id = Number(rows[0]!.id);
+        ids.set(collection, id, true);
       }
-      const { rows } = await db.query<{ id: string }>(
-        `WITH next AS (
-           INSERT INTO ${this.collections} AS c (name, last_id) VALUES ($1, 1)
-           ON CONFLICT (name) DO UPDATE SET last_id = c.last_id + 1
-           RETURNING last_id)
-         INSERT INTO ${this.records} (collection, id, data, folded)
-         SELECT $1, last_id, $2::jsonb, $3::jsonb FROM next
-         RETURNING id`,
-        [collection, record.json, folded]);
-      const id = Number(rows[0]!.id);
-      ids.set(collection, id, true);
-      return decodeRecord(id, copyAsJson(record.fields) as Record<string, unknown>);
+    } else {
+      const inserted = known !== undefined
+        ? await this.insertWithId(db, collection, record.id, json)
+        : await this.insertWithIdCounting(db, collection, record.id, json, ids);
+      if (json.staged) await this.long.unstage(db);
+      if (!inserted) throw storageError('duplicate_id', `A record with id ${record.id} already exists in "${collection}".`);
+      if (known !== undefined && record.id > known) ids.set(collection, record.id, false);
+      return decodeRecord(record.id, copyAsJson(record.fields) as Record<string, unknown>);
     }
-    const inserted = known !== undefined
-      ? await this.insertWithId(db, collection, record, folded)
-      : await this.insertWithIdCounting(db, collection, record, folded, ids);
-    if (!inserted) throw storageError('duplicate_id', `A record with id ${record.id} already exists in "${collection}".`);
-    if (known !== undefined && record.id > known) ids.set(collection, record.id, false);
-    return decodeRecord(record.id, copyAsJson(record.fields) as Record<string, unknown>);
+    if (json.staged) await this.long.unstage(db);
+    return decodeRecord(id, copyAsJson(record.fields) as Record<string, unknown>);
   }
 
-  private async insertWithId(db: Queryable, collection: string, record: EncodedRecord, folded: string): Promise<boolean> {
+  /**
+   * How a write sends fields and their folded strings: as two parameters of JSON text, or, when long, staged in
+   * pieces (long-records.ts), the parameters then naming the slots.
+   */
+  private async jsonArguments(db: Queryable, fields: Record<string, unknown>, json: () => string): Promise<JsonArguments> {
+    if (!this.long.isLong(fields)) {
+      return { data: json(), folded: JSON.stringify(foldedStrings(fields)), staged: false, sql: (param) => `$${param}::jsonb` };
+    }
+    // The checks of the record ran in this turn already.
+    await nextTurn();
+    await this.long.stage(db, 'data', fields);
+    const folded = foldedStrings(fields);
+    await nextTurn();
+    await this.long.stage(db, 'folded', folded);
+    return { data: 'data', folded: 'folded', staged: true, sql: (param) => this.long.stagedJson(`$${param}`) };
+  }
+
+  private async insertWithId(db: Queryable, collection: string, id: RecordId, json: JsonArguments): Promise<boolean> {
     const { rowCount } = await db.query(
-      `INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, $3::jsonb, $4::jsonb)
+      `INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, ${json.sql(3)}, ${json.sql(4)})
        ON CONFLICT (collection, id) DO NOTHING`,
-      [collection, record.id, record.json, folded]);
+      [collection, id, json.data, json.folded]);
     return rowCount === 1;
   }
 
-  private async insertWithIdCounting(
-    db: Queryable, collection: string, record: EncodedRecord, folded: string, ids: IdCounters,
-  ): Promise<boolean> {
+  private async insertWithIdCounting(db: Queryable, collection: string, id: RecordId, json: JsonArguments, ids: IdCounters): Promise<boolean> {
     const { rows } = await db.query<{ inserted: string; last_id: string | null }>(
       `WITH inserted AS (
-         INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, $3::jsonb, $4::jsonb)
+         INSERT INTO ${this.records} (collection, id, data, folded) VALUES ($1, $2, ${json.sql(3)}, ${json.sql(4)})
          ON CONFLICT (collection, id) DO NOTHING
          RETURNING id),
        counted AS (
@@ -248,7 +275,7 @@ export class PostgresRecords {
          ON CONFLICT (name) DO UPDATE SET last_id = greatest(c.last_id, excluded.last_id)
          RETURNING last_id)
        SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT last_id FROM counted) AS last_id`,
-      [collection, record.id, record.json, folded]);
+      [collection, id, json.data, json.folded]);
     if (rows[0]!.last_id !== null) ids.set(collection, Number(rows[0]!.last_id), true);
     return Number(rows[0]!.inserted) === 1;
   }
@@ -260,31 +287,57 @@ export class PostgresRecords {
     }
   }
 
-  /** Updates a record; it as it was and is, or null when there is none. */
+  /**
+   * Updates a record; it as it was and is, or null when there is none. A short patch of a short record is one
+   * statement; a long patch or a long record has the record as it was read first (locked), then updated.
+   */
   async update(db: Queryable, collection: string, id: RecordId, patch: EncodedPatch): Promise<{ before: StoredRecord; after: StoredRecord } | null> {
-    const foldedSet: Record<string, string> = {};
-    const foldedRemoved = [...patch.removed];
-    for (const [field, value] of Object.entries(patch.set)) {
-      if (typeof value === 'string') Object.defineProperty(foldedSet, field, { value: foldText(value), enumerable: true });
-      else foldedRemoved.push(field);
+    if (!this.long.isLong(patch.set)) {
+      // The record as it was, locked first, so that no other writer's version comes between it and the update.
+      const { rows } = await db.query<{ data: Record<string, unknown> | null; before: Record<string, unknown> }>(
+        `WITH old AS (SELECT data, data_length FROM ${this.records} WHERE collection = $1 AND id = $2 FOR UPDATE)
+         UPDATE ${this.records} r
+            SET data = (r.data || $3::jsonb) - $4::text[], folded = (r.folded || $5::jsonb) - $6::text[]
+           FROM old
+          WHERE r.collection = $1 AND r.id = $2 AND ${this.long.isShort('old')}
+          RETURNING ${this.long.shortData('r')} AS data, old.data AS before`,
+        [collection, id, JSON.stringify(patch.set), patch.removed, JSON.stringify(foldedStrings(patch.set)), foldedRemoved(patch)]);
+      if (rows[0]) return { before: decodeRecord(id, rows[0].before), after: await this.written(db, collection, id, rows[0].data) };
     }
-    // The record as it was, locked first, so that no other writer's version comes between it and the update.
-    const { rows } = await db.query<{ data: Record<string, unknown>; before: Record<string, unknown> }>(
-      `WITH old AS (SELECT data FROM ${this.records} WHERE collection = $1 AND id = $2 FOR UPDATE)
-       UPDATE ${this.records} r
-          SET data = (r.data || $3::jsonb) - $4::text[], folded = (r.folded || $5::jsonb) - $6::text[]
-         FROM old
+    const before = await this.locked(db, collection, id);
+    if (!before) return null;
+    const json = await this.jsonArguments(db, patch.set, () => JSON.stringify(patch.set));
+    const { rows } = await db.query<{ data: Record<string, unknown> | null }>(
+      `UPDATE ${this.records} r SET data = (r.data || ${json.sql(3)}) - $4::text[], folded = (r.folded || ${json.sql(5)}) - $6::text[]
         WHERE r.collection = $1 AND r.id = $2
-        RETURNING r.data, old.data AS before`,
-      [collection, id, JSON.stringify(patch.set), patch.removed, JSON.stringify(foldedSet), foldedRemoved]);
-    return rows[0] ? { before: decodeRecord(id, rows[0].before), after: decodeRecord(id, rows[0].data) } : null;
+        RETURNING ${this.long.shortData('r')} AS data`,
+      [collection, id, json.data, patch.removed, json.folded, foldedRemoved(patch)]);
+    if (json.staged) await this.long.unstage(db);
+    return { before: decodeRecord(id, before), after: await this.written(db, collection, id, rows[0]!.data) };
   }
 
-  /** Removes a record; what it was, or null when there was none. */
+  /** A record as a write left it: `data` when the statement answered it (short), else read in slices. */
+  private async written(db: Queryable, collection: string, id: RecordId, data: Record<string, unknown> | null): Promise<StoredRecord> {
+    return decodeRecord(id, data ?? (await this.long.read(db, collection, id))!);
+  }
+
+  /** A record's fields, its row locked for the writing transaction; null when there is none. */
+  private async locked(db: Queryable, collection: string, id: RecordId): Promise<Record<string, unknown> | null> {
+    const { rows } = await db.query<{ data: Record<string, unknown> | null }>(
+      `SELECT ${this.long.shortData('r')} AS data FROM ${this.records} r WHERE collection = $1 AND id = $2 FOR UPDATE`, [collection, id]);
+    if (!rows[0]) return null;
+    return rows[0].data ?? await this.long.read(db, collection, id);
+  }
+
+  /** Removes a record; what it was, or null when there was none. A long record is read (locked) first. */
   async remove(db: Queryable, collection: string, id: RecordId): Promise<StoredRecord | null> {
     const { rows } = await db.query<{ data: Record<string, unknown> }>(
-      `DELETE FROM ${this.records} WHERE collection = $1 AND id = $2 RETURNING data`, [collection, id]);
-    return rows[0] ? decodeRecord(id, rows[0].data) : null;
+      `DELETE FROM ${this.records} r WHERE collection = $1 AND id = $2 AND ${this.long.isShort('r')} RETURNING data`, [collection, id]);
+    if (rows[0]) return decodeRecord(id, rows[0].data);
+    const before = await this.locked(db, collection, id);
+    if (!before) return null;
+    await db.query(`DELETE FROM ${this.records} WHERE collection = $1 AND id = $2`, [collection, id]);
+    return decodeRecord(id, before);
   }
 
   /**
@@ -296,79 +349,15 @@ export class PostgresRecords {
   }
 }
 
-/** What a transaction committed: its writes, and the generation its commit made (null when it cannot tell). */
-export interface PostgresCommit {
-  readonly generation: number | null;
-  readonly written: readonly StoredWrite[];
+/** A write's JSON arguments: text, or the slots it was staged in (`sql` gives the jsonb of parameter `$n`). */
+interface JsonArguments { data: string; folded: string; staged: boolean; sql: (param: number) => string }
+
+/** The folded members a patch removes: those of the fields it removes, or sets to something other than a string. */
+function foldedRemoved(patch: EncodedPatch): string[] {
+  const removed = [...patch.removed];
+  for (const [field, value] of Object.entries(patch.set)) {
+    if (typeof value !== 'string') removed.push(field);
+  }
+  return removed;
 }
 
-/** A session over a pool (reads) or a transaction's client; nested transactions become savepoints. */
-export interface PostgresSession extends RecordSession {
-  /**
-   * Completes the transaction's writes and commits (the counts merge, when due, and the reading of the
-   * generation the commit makes go with the COMMIT).
-   */
-  commit(): Promise<PostgresCommit>;
-}
-
-export function postgresSession(db: Queryable, records: PostgresRecords): PostgresSession {
-  let savepoints = 0;
-  let ids = new IdCounters();
-  /** Whether a write may have changed the counts, which `commit` then merges. */
-  let counted = false;
-  /** The rows written, in order (a savepoint rolled back takes its own off again). */
-  const written: StoredWrite[] = [];
-  return {
-    get: (collection, id) => records.get(db, collection, id),
-    list: (collection, query) => records.list(db, collection, query),
-    insert: async (collection, record) => {
-      counted = true;
-      const stored = await records.insert(db, collection, record, ids);
-      // The log keeps its own copy: the caller may change the record it is handed.
-      written.push({ collection, id: stored.id, before: null, after: structuredClone(stored) });
-      return stored;
-    },
-    update: async (collection, id, patch) => {
-      counted ||= [...COUNTED_FIELDS, ...MEMBER_INDEXED_FIELDS].some((field) => Object.hasOwn(patch.set, field) || patch.removed.includes(field));
-      const changed = await records.update(db, collection, id, patch);
-      if (!changed) return null;
-      written.push({ collection, id, before: changed.before, after: structuredClone(changed.after) });
-      return changed.after;
-    },
-    remove: async (collection, id) => {
-      counted = true;
-      const removed = await records.remove(db, collection, id);
-      if (removed) written.push({ collection, id, before: removed, after: null });
-      return removed !== null;
-    },
-    async savepoint(work) {
-      const name = `quire_savepoint_${++savepoints}`;
-      const idsBefore = ids.copy();
-      const writtenBefore = written.length;
-      await db.query(`SAVEPOINT ${name}`);
-      try {
-        const result = await work();
-        await db.query(`RELEASE SAVEPOINT ${name}`);
-        return result;
-      } catch (error) {
-        await db.query(`ROLLBACK TO SAVEPOINT ${name}`);
-        await db.query(`RELEASE SAVEPOINT ${name}`);
-        ids = idsBefore;
-        written.length = writtenBefore;
-        throw error;
-      }
-    },
-    async commit() {
-      await records.storeIds(db, ids);
-      const merge = counted ? `${records.mergeCountsSql()}; ` : '';
-      if (written.length === 0) {
-        await db.query(`${merge}COMMIT`);
-        return { generation: null, written };
-      }
-      const answers = await db.query(`${merge}${records.ownGenerationSql()}; COMMIT`) as unknown;
-      const own = (Array.isArray(answers) ? answers as pg.QueryResult[] : [answers as pg.QueryResult])
-        .find((answer) => answer.fields?.some((field) => field.name === 'ours'))?.rows[0] as { generation: string; ours: boolean } | undefined;
-      return { generation: own?.ours ? Number(own.generation) : null, written };
-    },
-  };
-}

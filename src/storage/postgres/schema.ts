@@ -31,6 +31,9 @@ export interface SchemaContext {
  * - `quire_changes`: one row whose `generation` goes up once in every transaction that writes records (the
  *   change token). `xid` notes the transaction that last raised it, so later writes of the same transaction
  *   leave the row alone; a rolled-back raise is undone with the rest.
+ *
+ * Migration 7 adds `data_length`, the length of the record's JSON text (generated), and `quire_staged`, where a
+ * writing transaction puts the JSON text of a long record piece by piece before one statement casts it to jsonb.
  */
 export interface Migration {
   version: number;
@@ -249,6 +252,21 @@ export const MIGRATIONS: Migration[] = [
         RETURN NULL;
       END
       $$`,
+    ],
+  },
+  {
+    version: 7,
+    name: 'record lengths, staged pieces of long records',
+    statements: ({ schema }) => [
+      // Reads fetch a long record's JSON text in slices (large-records.ts); the length tells them when.
+      `ALTER TABLE ${schema}.quire_records ADD COLUMN data_length integer GENERATED ALWAYS AS (length(data::text)) STORED`,
+      // A long record's JSON text, sent in pieces inside its writing transaction and removed by the same one.
+      `CREATE UNLOGGED TABLE ${schema}.quire_staged (
+        slot text COLLATE "C" NOT NULL,
+        seq integer NOT NULL,
+        piece text NOT NULL,
+        PRIMARY KEY (slot, seq)
+      )`,
     ],
   },
 ];
