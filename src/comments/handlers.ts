@@ -4,7 +4,7 @@ import { takeOrRefuse, userCan } from '../auth/index.js';
 import { filterByContext } from '../core/shape.js';
 import type { HandlerResult, RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { turnTaker } from '../core/turn.js';
+import { turnTaker } from '../format/turn.js';
 import { collection, created, item, reply } from '../core/response.js';
 import type { Params } from '../core/args/define.js';
 import { paging } from '../core/paging.js';

@@ -5,7 +5,7 @@
  */
 import type { BlobStore } from '../ports/blobs.js';
 import { isValidBlobKey } from '../ports/blobs.js';
-import { turnTaker } from '../core/turn.js';
+import { turnTaker } from '../format/turn.js';
 import { stripAllTags } from '../format/strip-tags.js';
 import type { MailTemplate } from './defaults.js';
 import { replacementHas, replaceTagsWith, type FoundMailTag } from './mail-tags.js';

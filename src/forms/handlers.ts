@@ -3,7 +3,7 @@ import { userCan } from '../auth/index.js';
 import type { Params } from '../core/args/define.js';
 import type { RequestContext } from '../core/context.js';
 import { CmsError } from '../core/errors.js';
-import { turnTaker } from '../core/turn.js';
+import { turnTaker } from '../format/turn.js';
 import { collection, reply } from '../core/response.js';
 import { pageWindow, paging } from '../core/paging.js';
 import type { Site } from '../core/site.js';

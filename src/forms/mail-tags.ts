@@ -4,7 +4,7 @@
  * never scanned again, so posted text cannot smuggle in tags.
  */
 import { texturize } from '../content/render/index.js';
-import { turnTaker } from '../core/turn.js';
+import { turnTaker } from '../format/turn.js';
 import { formatDate, instantOfLocalDate, type SiteTime } from './dates.js';
 import { TEXTS } from './defaults.js';
 import type { FormTag } from './tags/form-tag.js';
