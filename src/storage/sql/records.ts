@@ -7,11 +7,11 @@ const MAX_DEPTH = 200;
 /** A store-specific rule for strings (keys and values), run while records are checked. */
 export type StringRule = (value: string, where: string) => void;
 
-/** A record ready to store: its checked fields without `id`, also as JSON text. */
+/** A record ready to store: its checked fields without `id`, also as JSON text (made when first read). */
 export interface EncodedRecord {
   id: RecordId | undefined;
   fields: Record<string, unknown>;
-  json: string;
+  readonly json: string;
 }
 
 /** A patch ready to apply: fields to set (checked, without `id`) and fields to remove. */
@@ -37,7 +37,9 @@ export function encodeNewRecord(record: NewRecord, stringRule?: StringRule): Enc
     stringRule?.(field, `the name of record.${field}`);
     setMember(fields, field, value);
   }
-  return { id, fields, json: JSON.stringify(fields) };
+  // A store that encodes elsewhere (SQLite's writing thread) never asks for the text.
+  let json: string | undefined;
+  return { id, fields, get json() { return json ??= JSON.stringify(fields); } };
 }
 
 export function encodePatch(id: RecordId, patch: Record<string, unknown>, stringRule?: StringRule): EncodedPatch {

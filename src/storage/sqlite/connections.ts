@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
+import { foldText } from '../sql/records.js';
+import { FOLD_FUNCTION } from './dialect.js';
 import { explainOpenFailure } from './migrate.js';
 
 /** The store's writing connection; `privateFile` names the temporary file standing for `':memory:'`. */
@@ -109,4 +111,9 @@ function temporaryFile(): string | null {
 /** Removes the temporary file behind `':memory:'` (and its log), which the open connections keep using. */
 export function forgetPrivateFile(file: string): void {
   rmSync(path.dirname(file), { recursive: true, force: true });
+}
+
+/** The case folding text conditions use, as the SQL function the text index's statements call. */
+export function registerFold(connection: BetterSqlite3.Database): void {
+  connection.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
 }
