@@ -10,10 +10,13 @@ import { DataVersion } from './data-version.js';
 import { migrate, refuseForeignDatabase, requireCurrentSchema, schemaVersion } from './migrate.js';
 import { headerWatch, ownCommits, versionWatch, type OwnCommits } from './own-commits.js';
 import { MIGRATIONS } from './schema.js';
-import { SqliteRecords, sqliteSession } from './records.js';
+import { readRows, SqliteRecords, sqliteSession, type LargeRows } from './records.js';
 import { WalHeader } from './wal-header.js';
 import { localWriting, threadWriting } from './writing.js';
 import { WriterThread, writerThreads } from './writer-thread.js';
+
+/** Rows whose binary JSON is longer are read off the main thread (about 5 ms of decoding a megabyte). */
+const LARGE_ROW_BYTES = 1024 * 1024;
 
 /**
  * A better-sqlite3 `Database`, described by the members quire's declarations mention, so that projects using
@@ -124,7 +127,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   // A host's connection may write through quire's back: only the store's own connection can tell its writes.
   const watch = header ? headerWatch(header) : writerVersion && versionWatch(writerVersion);
   const commits = reader && watch && !readonly && ownsConnection ? ownCommits(watch) : null;
-  const outside = reader && readerVersion ? readerView(reader, readerVersion, commits) : waitingView(db, records, () => rollbacks);
+  const large = reader && thread ? largeRowsOn(thread, reader) : null;
+  const outside = reader && readerVersion ? readerView(reader, readerVersion, commits, large) : waitingView(db, records, () => rollbacks);
   const local = localWriting(db, records, commits, outside.during, onRollback, writeLock, readonly);
   const writing = thread ? threadWriting(thread, local, commits, writeLock) : local;
 
@@ -187,7 +191,7 @@ interface OutsideView {
  * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
  * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
  */
-function readerView(reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null): OutsideView {
+function readerView(reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null, large: LargeRows | null): OutsideView {
   const state = () => version.current();
   // Where the store tells its own writes, its decoded records outlive them, but for those written.
   const records = new SqliteRecords(reader, commits && {
@@ -198,11 +202,30 @@ function readerView(reader: BetterSqlite3.Database, version: DataVersion, commit
       return now;
     },
     since: (before) => commits.since(before),
-  }, state);
+  }, state, large);
   return {
     reads: readOperations(sqliteSession(reader, records, () => {})),
     state,
     during: (transaction) => transaction(),
+  };
+}
+
+/**
+ * Large rows of reads outside transactions, read on the writing thread, or here where it does not run (any more).
+ */
+function largeRowsOn(thread: WriterThread, reader: BetterSqlite3.Database): LargeRows {
+  return {
+    minBytes: LARGE_ROW_BYTES,
+    read: async (collection, ids) => {
+      if (await thread.started && !thread.stopped) {
+        try {
+          return await thread.call({ op: 'read', collection, ids });
+        } catch (error) {
+          if (!thread.stopped) throw error;
+        }
+      }
+      return readRows(reader, collection, ids);
+    },
   };
 }
 

@@ -87,6 +87,16 @@ export class RecordCache {
     this.state = state;
   }
 
+  /** The state of the data the entries belong to (after `check`). */
+  get checked(): string {
+    return this.state;
+  }
+
+  /** The state of the data now, for a read that waited to tell whether the data moved meanwhile. */
+  now(): string {
+    return this.currentState();
+  }
+
   /**
    * A copy of the cached record, or the record itself (frozen) for a reader that only reads (`shared`), or
    * undefined (call `check` first).

@@ -9,7 +9,7 @@ import type { StoredWrite } from '../../ports/storage.js';
 import type { CheckedQuery } from '../query-check.js';
 import type { EncodedPatch } from '../sql/records.js';
 import { registerFold } from './connections.js';
-import { SqliteRecords } from './records.js';
+import { readRows, SqliteRecords } from './records.js';
 import { pack, unpack, type Packed } from './thread-codec.js';
 import { ownStep, WalHeader } from './wal-header.js';
 import type { WriterRequest } from './writer-thread.js';
@@ -30,6 +30,8 @@ let changesAtLastOptimize = totalChanges.get() as number;
 /** The header once this connection held the write lock, and its changes then: told with the commit. */
 let begun: { header: string | null; changes: number } | null = null;
 const savepoints: { name: string; written: number }[] = [];
+/** A read-only connection for the main thread's large rows (committed data only), opened when first needed. */
+let reader: Database.Database | null = null;
 
 function begin(): void {
   db.exec('BEGIN IMMEDIATE');
@@ -120,10 +122,15 @@ function run(request: WriterRequest): unknown {
       records.cache.forget();
       return undefined;
     }
+    case 'read': {
+      reader ??= new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+      return readRows(reader, request.collection, request.ids);
+    }
     case 'backup': return db.backup(request.destination).then(() => undefined);
     case 'close': {
       if (db.inTransaction) rollback();
       header?.close();
+      reader?.close();
       db.close();
       return undefined;
     }
