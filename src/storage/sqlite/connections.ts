@@ -113,7 +113,17 @@ export function forgetPrivateFile(file: string): void {
   rmSync(path.dirname(file), { recursive: true, force: true });
 }
 
-/** The case folding text conditions use, as the SQL function the text index's statements call. */
-export function registerFold(connection: BetterSqlite3.Database): void {
-  connection.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
+/** Thrown by a connection's fold function, given `limit`, for a text longer than `limit.chars`. */
+export class LongText extends Error {}
+
+/**
+ * The case folding text conditions use, as the SQL function their statements call. With `limit`, a longer text
+ * is not folded here: the statement fails with `LongText`, to be run where the time does not matter.
+ */
+export function registerFold(connection: BetterSqlite3.Database, limit?: { chars: number }): void {
+  connection.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => {
+    if (typeof value !== 'string') return '';
+    if (limit && value.length > limit.chars) throw new LongText('a text to fold is too long for this thread');
+    return foldText(value);
+  });
 }

@@ -1,8 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ListQuery, StoragePort, StoredWrite } from '../../ports/storage.js';
-import { Mutex } from '../mutex.js';
+import type { ListQuery, ListResult, StoragePort, StoredWrite } from '../../ports/storage.js';
 import { checkQuery } from '../query-check.js';
 import { readOperations } from '../sql/session.js';
 import { forgetPrivateFile, openReader, openWriter, registerFold } from './connections.js';
@@ -12,11 +11,13 @@ import { headerWatch, ownCommits, versionWatch, type OwnCommits } from './own-co
 import { MIGRATIONS } from './schema.js';
 import { readRows, SqliteRecords, sqliteSession, type LargeRows } from './records.js';
 import { WalHeader } from './wal-header.js';
-import { localWriting, threadWriting } from './writing.js';
-import { WriterThread, writerThreads } from './writer-thread.js';
+import { localWriting, oneAtATime, threadWriting } from './writing.js';
+import { WriterThread, writerThreads, type WriterRequest } from './writer-thread.js';
 
 /** Rows whose binary JSON is longer are read off the main thread (about 5 ms of decoding a megabyte). */
 const LARGE_ROW_BYTES = 1024 * 1024;
+/** Texts longer are not case-folded on the main thread for a text condition (a millisecond or two each). */
+const LONG_FOLD_CHARS = 256 * 1024;
 
 /**
  * A better-sqlite3 `Database`, described by the members quire's declarations mention, so that projects using
@@ -78,6 +79,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const opened = 'database' in options ? { db: options.database as BetterSqlite3.Database, privateFile: null } : openWriter(options.path, busyTimeoutMs, readonly);
   const db = opened.db;
   let reader: BetterSqlite3.Database | null = null;
+  // Lowered once the store has a writing thread, where longer texts are folded (see `LargeRows`).
+  const readerFoldLimit = { chars: Infinity };
   let readerVersion: DataVersion | null = null;
   let writerVersion: DataVersion | null = null;
   try {
@@ -93,7 +96,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       migrate(db);
       reader = openReader(db, busyTimeoutMs);
       if (reader) {
-        registerFold(reader);
+        registerFold(reader, readerFoldLimit);
         // Now, while the private file's name still leads to it.
         readerVersion = DataVersion.of(reader, reader.name);
         if (ownsConnection) writerVersion = DataVersion.of(db, reader.name);
@@ -115,7 +118,6 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     rollbacks++;
     records.cache.forget();
   };
-  const writeLock = new Mutex();
   let closed = false;
   if (!readonly) db.pragma('optimize=0x10002');
   const instance = randomBytes(6).toString('base64url');
@@ -127,10 +129,11 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   // A host's connection may write through quire's back: only the store's own connection can tell its writes.
   const watch = header ? headerWatch(header) : writerVersion && versionWatch(writerVersion);
   const commits = reader && watch && !readonly && ownsConnection ? ownCommits(watch) : null;
-  const large = reader && thread ? largeRowsOn(thread, reader) : null;
+  if (thread) readerFoldLimit.chars = LONG_FOLD_CHARS;
+  const large = reader && thread ? largeRowsOn(thread, reader, readerFoldLimit) : null;
   const outside = reader && readerVersion ? readerView(reader, readerVersion, commits, large) : waitingView(db, records, () => rollbacks);
-  const local = localWriting(db, records, commits, outside.during, onRollback, writeLock, readonly);
-  const writing = thread ? threadWriting(thread, local, commits, writeLock) : local;
+  const local = localWriting(db, records, commits, outside.during, onRollback, readonly);
+  const writing = oneAtATime(thread ? threadWriting(thread, local, commits) : local);
 
   const storage: SqliteStorage = {
     database: db,
@@ -213,19 +216,31 @@ function readerView(reader: BetterSqlite3.Database, version: DataVersion, commit
 /**
  * Large rows of reads outside transactions, read on the writing thread, or here where it does not run (any more).
  */
-function largeRowsOn(thread: WriterThread, reader: BetterSqlite3.Database): LargeRows {
+function largeRowsOn(thread: WriterThread, reader: BetterSqlite3.Database, foldLimit: { chars: number }): LargeRows {
+  const here = new SqliteRecords(reader);
+  const elsewhere = async <T>(request: WriterRequest, inPlace: () => T): Promise<T> => {
+    if (await thread.started && !thread.stopped) {
+      try {
+        return await thread.call<T>(request);
+      } catch (error) {
+        if (!thread.stopped) throw error;
+      }
+    }
+    return inPlace();
+  };
   return {
     minBytes: LARGE_ROW_BYTES,
-    read: async (collection, ids) => {
-      if (await thread.started && !thread.stopped) {
-        try {
-          return await thread.call({ op: 'read', collection, ids });
-        } catch (error) {
-          if (!thread.stopped) throw error;
-        }
+    read: (collection, ids) => elsewhere({ op: 'read', collection, ids }, () => readRows(reader, collection, ids)),
+    foldLimit,
+    list: (collection, query) => elsewhere({ op: 'readList', collection, query }, () => {
+      const limit = foldLimit.chars;
+      foldLimit.chars = Infinity;
+      try {
+        return here.list(collection, query, Infinity) as ListResult;
+      } finally {
+        foldLimit.chars = limit;
       }
-      return readRows(reader, collection, ids);
-    },
+    }),
   };
 }
 

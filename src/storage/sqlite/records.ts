@@ -14,8 +14,9 @@ import { COUNTS_TABLE, MEMBERS_TABLE, sqliteDialect } from './dialect.js';
 import type { MemberList } from '../sql/member-lists.js';
 import { memberList } from '../sql/member-lists.js';
 import { type ListedIds, RecordCache, type StateWrites } from './record-cache.js';
+import { LongText } from './connections.js';
 import { NamedParams, StatementCache } from './statements.js';
-import { TextIndex } from './text-index.js';
+import { readsText, TextIndex } from './text-index.js';
 
 /**
  * Where a connection's large rows are read (writer-worker.ts: on the store's writing thread): their JSON text and
@@ -25,6 +26,12 @@ export interface LargeRows {
   /** Rows whose binary JSON is longer than this many bytes are read there. */
   readonly minBytes: number;
   read(collection: string, ids: readonly number[]): Promise<{ id: number; record: StoredRecord; size: number }[]>;
+  /**
+   * The longest text this connection's fold function takes (`registerFold`): a list whose text conditions meet a
+   * longer one runs there instead, through `list`.
+   */
+  readonly foldLimit: { chars: number };
+  list(collection: string, query: CheckedQuery): Promise<ListResult>;
 }
 
 /** How many times a read starts again when the data moved while its large rows were read elsewhere. */
@@ -111,12 +118,33 @@ export class SqliteRecords {
     this.text.beforeRead(query.conditions);
     // Once for the whole list: its statements run at once, so the state cannot move between them.
     this.cache.check();
-    const listed = this.cache.listed(collection, query, () => this.select(collection, query));
-    const items = listed.ids.length === 0 ? [] : this.recordsOf(collection, listed.ids, query.shared, tries);
+    // The text index's answer for a long, repetitive text is megabytes of positions to match: all such lists go.
+    if (this.leavesLarge(tries) === 1 && query.conditions.some(readsText)) return this.listElsewhere(collection, query, tries);
+    let listed: ListedIds;
+    let items: StoredRecord[] | Promise<StoredRecord[] | null>;
+    const lastTry = this.leavesLarge(tries) === 0 && this.large !== null;
+    const limit = this.large?.foldLimit.chars ?? 0;
+    if (lastTry) this.large!.foldLimit.chars = Infinity;
+    try {
+      listed = this.cache.listed(collection, query, () => this.select(collection, query));
+      items = listed.ids.length === 0 ? [] : this.recordsOf(collection, listed.ids, query.shared, tries);
+    } catch (error) {
+      if (!(error instanceof LongText)) throw error;
+      return this.listElsewhere(collection, query, tries);
+    } finally {
+      if (lastTry) this.large!.foldLimit.chars = limit;
+    }
     if (!Array.isArray(items)) {
       return items.then((read) => (read ? listResult(read, query, listed) : this.list(collection, query, tries + 1)));
     }
     return listResult(items, query, listed);
+  }
+
+  /** A list with text conditions (or which met a text too long to fold here), run by `large` (see `readLarge`). */
+  private async listElsewhere(collection: string, query: CheckedQuery, tries: number): Promise<ListResult> {
+    const state = this.cache.checked;
+    const result = await this.large!.list(collection, query);
+    return this.cache.now() === state ? result : this.list(collection, query, tries + 1);
   }
 
   /** The ids of a list's page and, when asked, its total, read by SQL. */

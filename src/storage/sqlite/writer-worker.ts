@@ -30,8 +30,20 @@ let changesAtLastOptimize = totalChanges.get() as number;
 /** The header once this connection held the write lock, and its changes then: told with the commit. */
 let begun: { header: string | null; changes: number } | null = null;
 const savepoints: { name: string; written: number }[] = [];
-/** A read-only connection for the main thread's large rows (committed data only), opened when first needed. */
+/**
+ * A read-only connection for the main thread's large rows and its lists that meet long texts (committed data
+ * only), opened when first needed.
+ */
 let reader: Database.Database | null = null;
+let readerRecords: SqliteRecords | null = null;
+
+function readingConnection(): Database.Database {
+  if (!reader) {
+    reader = new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+    registerFold(reader);
+  }
+  return reader;
+}
 
 function begin(): void {
   db.exec('BEGIN IMMEDIATE');
@@ -122,9 +134,10 @@ function run(request: WriterRequest): unknown {
       records.cache.forget();
       return undefined;
     }
-    case 'read': {
-      reader ??= new Database(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
-      return readRows(reader, request.collection, request.ids);
+    case 'read': return readRows(readingConnection(), request.collection, request.ids);
+    case 'readList': {
+      readerRecords ??= new SqliteRecords(readingConnection());
+      return readerRecords.list(request.collection, request.query);
     }
     case 'backup': return db.backup(request.destination).then(() => undefined);
     case 'close': {

@@ -8,7 +8,7 @@ import { threadSession, type AloneWrite, type WriterThread } from './writer-thre
 
 const OPTIMIZE_AFTER_CHANGES = 1000;
 
-/** The writing half of the store: its writes, transactions and backups, one at a time. */
+/** The writing half of the store: its writes, transactions and backups (`oneAtATime` queues them). */
 export type Writing = Pick<StoragePort, 'insert' | 'update' | 'remove' | 'transaction'> & {
   backup(destination: string): Promise<void>;
   /** Ends the writing (after any write under way), `closeConnection` last. */
@@ -24,7 +24,7 @@ export type During = <T>(transaction: () => Promise<T>) => Promise<T>;
  */
 export function localWriting(
   db: BetterSqlite3.Database, records: SqliteRecords, commits: OwnCommits | null, during: During, onRollback: () => void,
-  writeLock = new Mutex(), readonly = false,
+  readonly = false,
 ): Writing {
   const session = sqliteSession(db, records, onRollback);
   const writes = writeOperations(session);
@@ -59,10 +59,10 @@ export function localWriting(
     }
   };
   return {
-    insert: (collection, record) => writeLock.run(async () => optimizeWhenDue(await noted(() => writes.insert(collection, record)))),
-    update: (collection, id, patch) => writeLock.run(async () => optimizeWhenDue(await noted(() => writes.update(collection, id, patch)))),
-    remove: (collection, id) => writeLock.run(async () => optimizeWhenDue(await noted(() => writes.remove(collection, id)))),
-    transaction: (work) => writeLock.run(() => during(() => noted(async () => {
+    insert: async (collection, record) => optimizeWhenDue(await noted(() => writes.insert(collection, record))),
+    update: async (collection, id, patch) => optimizeWhenDue(await noted(() => writes.update(collection, id, patch))),
+    remove: async (collection, id) => optimizeWhenDue(await noted(() => writes.remove(collection, id))),
+    transaction: (work) => during(() => noted(async () => {
       db.exec('BEGIN IMMEDIATE');
       records.text.holding = true;
       try {
@@ -78,11 +78,23 @@ export function localWriting(
       } finally {
         records.text.holding = false;
       }
-    }))),
+    })),
     backup: async (destination) => {
       await db.backup(destination);
     },
-    close: (closeConnection) => writeLock.run(closeConnection),
+    close: async (closeConnection) => closeConnection(),
+  };
+}
+
+/** `writing`'s writes, transactions and closing one at a time, each after those asked for before. */
+export function oneAtATime(writing: Writing, writeLock = new Mutex()): Writing {
+  return {
+    insert: (collection, record) => writeLock.run(() => writing.insert(collection, record)),
+    update: (collection, id, patch) => writeLock.run(() => writing.update(collection, id, patch)),
+    remove: (collection, id) => writeLock.run(() => writing.remove(collection, id)),
+    transaction: (work) => writeLock.run(() => writing.transaction(work)),
+    backup: (destination) => writing.backup(destination),
+    close: (closeConnection) => writeLock.run(() => writing.close(closeConnection)),
   };
 }
 
@@ -91,45 +103,34 @@ export function localWriting(
  * writes go on on the main thread (`local`, over the main thread's own connection to the same file): a write
  * under way when it stopped fails with `store_unavailable`, and SQLite rolls back what it had not committed.
  */
-export function threadWriting(thread: WriterThread, local: Writing, commits: OwnCommits | null, writeLock: Mutex): Writing {
+export function threadWriting(thread: WriterThread, local: Writing, commits: OwnCommits | null): Writing {
   const session = threadSession(thread);
   const writes = writeOperations(threadSession(thread, ({ written, step }) => commits?.committed(written, step)));
   const usable = async () => (await thread.started) && !thread.stopped;
   return {
-    insert: async (collection, record) => {
-      if (!await usable()) return local.insert(collection, record);
-      return writeLock.run(() => writes.insert(collection, record));
-    },
-    update: async (collection, id, patch) => {
-      if (!await usable()) return local.update(collection, id, patch);
-      return writeLock.run(() => writes.update(collection, id, patch));
-    },
-    remove: async (collection, id) => {
-      if (!await usable()) return local.remove(collection, id);
-      return writeLock.run(() => writes.remove(collection, id));
-    },
+    insert: async (collection, record) => (await usable() ? writes.insert(collection, record) : local.insert(collection, record)),
+    update: async (collection, id, patch) => (await usable() ? writes.update(collection, id, patch) : local.update(collection, id, patch)),
+    remove: async (collection, id) => (await usable() ? writes.remove(collection, id) : local.remove(collection, id)),
     transaction: async (work) => {
       if (!await usable()) return local.transaction(work);
-      return writeLock.run(async () => {
-        await thread.call({ op: 'begin' });
-        try {
-          const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
-          const { written, step } = await thread.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
-          commits?.committed(written, step);
-          return result;
-        } catch (error) {
-          if (!thread.stopped) await thread.call({ op: 'rollback' }).catch(() => {});
-          throw error;
-        }
-      });
+      await thread.call({ op: 'begin' });
+      try {
+        const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
+        const { written, step } = await thread.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
+        commits?.committed(written, step);
+        return result;
+      } catch (error) {
+        if (!thread.stopped) await thread.call({ op: 'rollback' }).catch(() => {});
+        throw error;
+      }
     },
     backup: async (destination) => {
       if (!await usable()) return local.backup(destination);
       return thread.call({ op: 'backup', destination });
     },
-    close: (closeConnection) => writeLock.run(async () => {
+    close: async (closeConnection) => {
       await thread.close();
       closeConnection();
-    }),
+    },
   };
 }
