@@ -83,7 +83,7 @@ export class WriterThread {
     });
     const stop = (reason: string) => {
       ready(false);
-      this.stopped ??= storageError('store_unavailable', `The store's writing thread stopped (${reason}); nothing more was written.`);
+      this.stopped ??= storageError('store_unavailable', `The store's writing thread stopped (${reason}).`);
       for (const { reject } of this.pending.values()) reject(this.stopped);
       this.pending.clear();
       this.worker.unref();
