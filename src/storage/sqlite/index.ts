@@ -43,7 +43,10 @@ export type SqliteStorageOptions =
   | { database: SqliteConnection };
 
 export interface SqliteStorage extends StoragePort {
-  /** The connection, for a host's own maintenance (not for writing quire's tables). */
+  /**
+   * The connection, for a host's own maintenance (not for writing quire's tables). Where the store writes on a
+   * thread of its own, that thread has its own connection: this one does not see a running transaction's writes.
+   */
   readonly database: SqliteConnection;
   /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
   changeToken(): Promise<string>;
