@@ -8,7 +8,7 @@ import type { StoragePort } from '../../src/ports/storage.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { headerWatch, ownCommits } from '../../src/storage/sqlite/own-commits.js';
 import { SqliteRecords } from '../../src/storage/sqlite/records.js';
-import { WalHeader } from '../../src/storage/sqlite/wal-header.js';
+import { ownStep, WalHeader } from '../../src/storage/sqlite/wal-header.js';
 import { localWriting, oneAtATime, threadWriting } from '../../src/storage/sqlite/writing.js';
 import { WriterThread, writerThreadOf } from '../../src/storage/sqlite/writer-thread.js';
 import { runStorageConformance } from '../../src/testing/storage-conformance.js';
@@ -222,5 +222,45 @@ describe('sqlite store: large rows read elsewhere', () => {
       reader.close();
       await store.close();
     }
+  });
+});
+
+describe('sqlite writing thread: steps of its own commits', () => {
+  /** A WAL-index header (wal-header.ts) with change counter `change` and some other field `frames`. */
+  const header = (change: number, frames: number) => {
+    const bytes = Buffer.alloc(48);
+    bytes.writeUInt32LE(change, 8);
+    bytes[12] = 1;
+    bytes.writeUInt32LE(frames, 16);
+    return bytes.toString('latin1');
+  };
+
+  it('are known only where the change counter moved by one for a commit that changed rows, or not at all', () => {
+    assert.deepEqual(ownStep(header(4, 10), header(5, 12), true), { from: header(4, 10), to: header(5, 12) });
+    assert.deepEqual(ownStep(header(0xffffffff, 10), header(0, 2), true), { from: header(0xffffffff, 10), to: header(0, 2) });
+    assert.equal(ownStep(header(4, 10), header(6, 14), true), null, 'another commit landed after it');
+    assert.equal(ownStep(header(4, 10), header(4, 10), true), null, 'a commit of changed rows that moved nothing is not believed');
+    assert.deepEqual(ownStep(header(4, 10), header(4, 10), false), { from: header(4, 10), to: header(4, 10) });
+    assert.equal(ownStep(header(4, 10), header(5, 12), false), null, 'nothing changed here, so another commit did');
+    assert.equal(ownStep(null, header(5, 12), true), null);
+    assert.equal(ownStep(header(4, 10), null, true), null);
+  });
+
+  it('lead a token to the header now only through the store\'s own steps', () => {
+    const shm = { now: header(1, 1) };
+    const watch = headerWatch({ read: () => shm.now } as unknown as WalHeader);
+    const mark = watch.mark();
+    assert.equal(watch.unchangedSince(mark), true);
+    watch.step({ from: header(1, 1), to: header(2, 3) });
+    shm.now = header(2, 3);
+    assert.equal(watch.unchangedSince(mark), true, 'its own commit');
+    shm.now = header(3, 4);
+    assert.equal(watch.unchangedSince(mark), false, 'a commit by someone else');
+    watch.step({ from: header(3, 4), to: header(4, 6) });
+    shm.now = header(4, 6);
+    assert.equal(watch.unchangedSince(mark), false, 'still: the way from the mark is broken');
+    assert.equal(watch.unchangedSince(header(3, 4)), true);
+    watch.step(null);
+    assert.equal(watch.unchangedSince(null), false, 'a mark that could not be read');
   });
 });
