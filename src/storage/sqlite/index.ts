@@ -129,9 +129,9 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   // A file the store opened itself is written on a thread of its own (writer-thread.ts), where its header can be read.
   const file = ownsConnection && !readonly && reader && !opened.privateFile && (options as { path: string }).path !== ':memory:' ? reader.name : null;
   const header = file ? WalHeader.open(file) : null;
-  const thread = file && header ? new WriterThread(file, busyTimeoutMs) : null;
+  const thread = file && header ? startThread(file, busyTimeoutMs) : null;
   // A host's connection may write through quire's back: only the store's own connection can tell its writes.
-  const watch = header ? headerWatch(header) : writerVersion && versionWatch(writerVersion);
+  const watch = thread && header ? headerWatch(header) : writerVersion && versionWatch(writerVersion);
   const commits = reader && watch && !readonly && ownsConnection ? ownCommits(watch) : null;
   if (thread) readerFoldLimit.chars = LONG_FOLD_CHARS;
   const large = reader && thread ? largeRowsOn(thread, reader, readerFoldLimit) : null;
@@ -215,6 +215,15 @@ function readerView(reader: BetterSqlite3.Database, version: DataVersion, commit
     state,
     during: (transaction) => transaction(),
   };
+}
+
+/** The writing thread, or null where none can be started here (it then writes on the main thread). */
+function startThread(file: string, busyTimeoutMs: number): WriterThread | null {
+  try {
+    return new WriterThread(file, busyTimeoutMs);
+  } catch {
+    return null;
+  }
 }
 
 /**
