@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ListQuery, ListResult, StoragePort, StoredWrite } from '../../ports/storage.js';
+import type { ListQuery, StoragePort, StoredWrite } from '../../ports/storage.js';
 import { checkQuery } from '../query-check.js';
 import { readOperations } from '../sql/session.js';
 import { forgetPrivateFile, openReader, openWriter, registerFold } from './connections.js';
@@ -245,11 +245,11 @@ function largeRowsOn(thread: WriterThread, reader: BetterSqlite3.Database, foldL
     minBytes: LARGE_ROW_BYTES,
     read: (collection, ids) => elsewhere({ op: 'read', collection, ids }, () => readRows(reader, collection, ids)),
     foldLimit,
-    list: (collection, query) => elsewhere({ op: 'readList', collection, query }, () => {
+    select: (collection, query) => elsewhere({ op: 'select', collection, query }, () => {
       const limit = foldLimit.chars;
       foldLimit.chars = Infinity;
       try {
-        return here.list(collection, query, Infinity) as ListResult;
+        return here.selectIds(collection, query);
       } finally {
         foldLimit.chars = limit;
       }

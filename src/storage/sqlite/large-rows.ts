@@ -1,7 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ListResult, StoredRecord } from '../../ports/storage.js';
+import type { StoredRecord } from '../../ports/storage.js';
 import type { CheckedQuery } from '../query-check.js';
 import { decodeRecord } from '../sql/records.js';
+import type { ListedIds } from './record-cache.js';
 
 /**
  * Where a connection's large rows are read (writer-worker.ts: on the store's writing thread): their JSON text and
@@ -13,10 +14,10 @@ export interface LargeRows {
   read(collection: string, ids: readonly number[]): Promise<{ id: number; record: StoredRecord; size: number }[]>;
   /**
    * The longest text this connection's fold function takes (`registerFold`): a list whose text conditions meet a
-   * longer one runs there instead, through `list`.
+   * longer one has its ids selected there instead, through `select`.
    */
   readonly foldLimit: { chars: number };
-  list(collection: string, query: CheckedQuery): Promise<ListResult>;
+  select(collection: string, query: CheckedQuery): Promise<ListedIds>;
 }
 
 /**

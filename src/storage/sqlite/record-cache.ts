@@ -146,6 +146,17 @@ export class RecordCache {
     return value;
   }
 
+  /** The kept result of a list query, if any (call `check` first). */
+  kept(collection: string, query: CheckedQuery): ListedIds | undefined {
+    const key = queryKey(collection, query);
+    return key === null ? undefined : this.results.get(key);
+  }
+
+  /** Keeps a list query's result read elsewhere in the current state (see `listed`). */
+  keep(collection: string, query: CheckedQuery, value: ListedIds): void {
+    this.listed(collection, query, () => value);
+  }
+
   forget(): void {
     this.clear();
     this.state = '';

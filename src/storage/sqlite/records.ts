@@ -103,33 +103,52 @@ export class SqliteRecords {
     this.text.beforeRead(query.conditions);
     // Once for the whole list: its statements run at once, so the state cannot move between them.
     this.cache.check();
-    // The text index's answer for a long, repetitive text is megabytes of positions to match: all such lists go.
-    if (this.leavesLarge(tries) === 1 && query.conditions.some(readsText)) return this.listElsewhere(collection, query, tries);
-    let listed: ListedIds;
-    let items: StoredRecord[] | Promise<StoredRecord[] | null>;
+    let listed: ListedIds | undefined;
+    // The text index's answer for a long, repetitive text is megabytes of positions to match: such lists' ids are
+    // selected elsewhere, then kept as any list's are.
+    if (this.leavesLarge(tries) === 1 && query.conditions.some(readsText)) {
+      listed = this.cache.kept(collection, query);
+      if (listed === undefined) return this.listElsewhere(collection, query, tries);
+    }
     const lastTry = this.leavesLarge(tries) === 0 && this.large !== null;
     const limit = this.large?.foldLimit.chars ?? 0;
     if (lastTry) this.large!.foldLimit.chars = Infinity;
     try {
-      listed = this.cache.listed(collection, query, () => this.select(collection, query));
-      items = listed.ids.length === 0 ? [] : this.recordsOf(collection, listed.ids, query.shared, tries);
+      listed ??= this.cache.listed(collection, query, () => this.select(collection, query));
     } catch (error) {
       if (!(error instanceof LongText)) throw error;
       return this.listElsewhere(collection, query, tries);
     } finally {
       if (lastTry) this.large!.foldLimit.chars = limit;
     }
+    return this.listOf(collection, query, listed, tries);
+  }
+
+  /** The ids of a list's page and, when asked, its total, read by SQL (on the writing thread, for `LargeRows`). */
+  selectIds(collection: string, query: CheckedQuery): ListedIds {
+    this.cache.check();
+    return this.cache.listed(collection, query, () => this.select(collection, query));
+  }
+
+  /** A list's records, once its ids are known. */
+  private listOf(collection: string, query: CheckedQuery, listed: ListedIds, tries: number): ListResult | Promise<ListResult> {
+    const items = listed.ids.length === 0 ? [] : this.recordsOf(collection, listed.ids, query.shared, tries);
     if (!Array.isArray(items)) {
       return items.then((read) => (read ? listResult(read, query, listed) : this.list(collection, query, tries + 1)));
     }
     return listResult(items, query, listed);
   }
 
-  /** A list with text conditions (or which met a text too long to fold here), run by `large` (see `readLarge`). */
+  /**
+   * A list with text conditions (or which met a text too long to fold here): its ids selected by `large`, and
+   * used only while the data has not moved since (see `readLarge`).
+   */
   private async listElsewhere(collection: string, query: CheckedQuery, tries: number): Promise<ListResult> {
     const state = this.cache.checked;
-    const result = await this.large!.list(collection, query);
-    return this.cache.now() === state ? result : this.list(collection, query, tries + 1);
+    const listed = await this.large!.select(collection, query);
+    if (this.cache.now() !== state) return this.list(collection, query, tries + 1);
+    if (this.cache.checked === state) this.cache.keep(collection, query, listed);
+    return this.listOf(collection, query, listed, tries);
   }
 
   /** The ids of a list's page and, when asked, its total, read by SQL. */

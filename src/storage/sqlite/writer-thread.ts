@@ -14,7 +14,7 @@ export type WriterRequest =
   | { op: 'update'; collection: string; id: number; patch: Packed; alone: boolean }
   | { op: 'remove'; collection: string; id: number; alone: boolean }
   | { op: 'read'; collection: string; ids: readonly number[] }
-  | { op: 'readList'; collection: string; query: CheckedQuery }
+  | { op: 'select'; collection: string; query: CheckedQuery }
   | { op: 'backup'; destination: string };
 
 /** A write with its own commit: its result, what it wrote, and how it moved the database (own-commits.ts). */

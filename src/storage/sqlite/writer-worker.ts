@@ -136,9 +136,9 @@ function run(request: WriterRequest): unknown {
       return undefined;
     }
     case 'read': return readRows(readingConnection(), request.collection, request.ids);
-    case 'readList': {
+    case 'select': {
       readerRecords ??= new SqliteRecords(readingConnection());
-      return readerRecords.list(request.collection, request.query);
+      return readerRecords.selectIds(request.collection, request.query);
     }
     case 'backup': return db.backup(request.destination).then(() => undefined);
     case 'close': {
