@@ -39,6 +39,7 @@ const ENTRIES = {
   cli: 'src/cli/bin.ts',
   'image-worker': 'src/media/images/pool/worker.ts',
   'render-worker': 'src/content/render/pool/worker.ts',
+  'sqlite-writer': 'src/storage/sqlite/writer-worker.ts',
 };
 
 /** Bundled into the build, tree-shaken; their licences are copied beside the output. */
@@ -68,7 +69,7 @@ const result = await build({
   // (the `quire` command reads them when it writes a trace, src/cli/stack-traces.ts; a host runs
   // `node --enable-source-maps`).
   sourcemap: true,
-  define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js'), QUIRE_RENDER_WORKER: JSON.stringify('./render-worker.js'), QUIRE_ADMIN_ASSETS: JSON.stringify('../admin/') },
+  define: { QUIRE_IMAGE_WORKER: JSON.stringify('./image-worker.js'), QUIRE_RENDER_WORKER: JSON.stringify('./render-worker.js'), QUIRE_SQLITE_WRITER: JSON.stringify('./sqlite-writer.js'), QUIRE_ADMIN_ASSETS: JSON.stringify('../admin/') },
   logLevel: 'warning',
   metafile: Boolean(process.env.QUIRE_BUILD_META),
 });

@@ -164,8 +164,8 @@ export interface StoragePort {
 
 /**
  * `store_unavailable`: the store cannot be reached (a lost connection, a restarting server) or could not take its
- * write lock within its set time; nothing was written, and the same call may succeed later. Only stores over a
- * network raise it (PostgreSQL's); the memory and SQLite stores never do.
+ * write lock within its set time; nothing was written, and the same call may succeed later. Stores over a network
+ * raise it (PostgreSQL's), and SQLite's when its writing thread has stopped under a write; the memory store never does.
  */
 export type StorageErrorCode = 'duplicate_id' | 'invalid_record' | 'invalid_query' | 'transaction_closed' | 'store_unavailable';
 

@@ -194,8 +194,8 @@ describe('sqlite store: list results carried across its own commits', () => {
     await store.close();
   });
 
-  it('sees a commit that lands while its promise has not settled, on the next read', async () => {
-    const store = sqliteStorage({ path: path.join(folder, 'under-way.db') });
+  for (const [where, file] of [['on its writing thread', 'under-way.db'], ['on the main thread', ':memory:']] as const) it(`sees a commit that lands while its promise has not settled, on the next read (writes ${where})`, async () => {
+    const store = sqliteStorage({ path: file === ':memory:' ? file : path.join(folder, file) });
     const statusIs = (status: string): ListQuery => ({ where: [{ field: 'status', op: 'eq', value: status }] as Condition[], withTotal: true });
     const first = await store.insert('posts', { status: 'draft', title: 'a' });
     await store.insert('posts', { status: 'draft', title: 'b' });

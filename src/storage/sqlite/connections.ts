@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
+import { foldText } from '../sql/records.js';
+import { FOLD_FUNCTION } from './dialect.js';
 import { explainOpenFailure } from './migrate.js';
 
 /** The store's writing connection; `privateFile` names the temporary file standing for `':memory:'`. */
@@ -109,4 +111,19 @@ function temporaryFile(): string | null {
 /** Removes the temporary file behind `':memory:'` (and its log), which the open connections keep using. */
 export function forgetPrivateFile(file: string): void {
   rmSync(path.dirname(file), { recursive: true, force: true });
+}
+
+/** Thrown by a connection's fold function, given `limit`, for a text longer than `limit.chars`. */
+export class LongText extends Error {}
+
+/**
+ * The case folding text conditions use, as the SQL function their statements call. With `limit`, a longer text
+ * is not folded here: the statement fails with `LongText`, to be run where the time does not matter.
+ */
+export function registerFold(connection: BetterSqlite3.Database, limit?: { chars: number }): void {
+  connection.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => {
+    if (typeof value !== 'string') return '';
+    if (limit && value.length > limit.chars) throw new LongText('a text to fold is too long for this thread');
+    return foldText(value);
+  });
 }

@@ -2,19 +2,23 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ListQuery, StoragePort, StoredWrite } from '../../ports/storage.js';
-import { Mutex } from '../mutex.js';
-import { WriteLog } from '../write-log.js';
 import { checkQuery } from '../query-check.js';
-import { foldText } from '../sql/records.js';
-import { readOperations, runScoped, transactionHandle, writeOperations } from '../sql/session.js';
-import { forgetPrivateFile, openReader, openWriter } from './connections.js';
+import { readOperations } from '../sql/session.js';
+import { forgetPrivateFile, openReader, openWriter, registerFold } from './connections.js';
 import { DataVersion } from './data-version.js';
-import { FOLD_FUNCTION } from './dialect.js';
 import { migrate, refuseForeignDatabase, requireCurrentSchema, schemaVersion } from './migrate.js';
+import { headerWatch, ownCommits, versionWatch, type OwnCommits } from './own-commits.js';
 import { MIGRATIONS } from './schema.js';
+import { readRows, type LargeRows } from './large-rows.js';
 import { SqliteRecords, sqliteSession } from './records.js';
+import { WalHeader } from './wal-header.js';
+import { localWriting, oneAtATime, threadWriting } from './writing.js';
+import { WriterThread, writerThreads, type WriterRequest } from './writer-thread.js';
 
-const OPTIMIZE_AFTER_CHANGES = 1000;
+/** Rows whose binary JSON is longer are read off the main thread (about 5 ms of decoding a megabyte). */
+const LARGE_ROW_BYTES = 1024 * 1024;
+/** Texts longer are not case-folded on the main thread for a text condition (a millisecond or two each). */
+const LONG_FOLD_CHARS = 256 * 1024;
 
 /**
  * A better-sqlite3 `Database`, described by the members quire's declarations mention, so that projects using
@@ -39,7 +43,10 @@ export type SqliteStorageOptions =
   | { database: SqliteConnection };
 
 export interface SqliteStorage extends StoragePort {
-  /** The connection, for a host's own maintenance (not for writing quire's tables). */
+  /**
+   * The connection, for a host's own maintenance (not for writing quire's tables). Where the store writes on a
+   * thread of its own, that thread has its own connection: this one does not see a running transaction's writes.
+   */
   readonly database: SqliteConnection;
   /** A token that changes whenever the stored data may have (the response cache's key); every quire store has one. */
   changeToken(): Promise<string>;
@@ -76,6 +83,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const opened = 'database' in options ? { db: options.database as BetterSqlite3.Database, privateFile: null } : openWriter(options.path, busyTimeoutMs, readonly);
   const db = opened.db;
   let reader: BetterSqlite3.Database | null = null;
+  // Lowered once the store has a writing thread, where longer texts are folded (see `LargeRows`).
+  const readerFoldLimit = { chars: Infinity };
   let readerVersion: DataVersion | null = null;
   let writerVersion: DataVersion | null = null;
   try {
@@ -91,7 +100,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       migrate(db);
       reader = openReader(db, busyTimeoutMs);
       if (reader) {
-        registerFold(reader);
+        registerFold(reader, readerFoldLimit);
         // Now, while the private file's name still leads to it.
         readerVersion = DataVersion.of(reader, reader.name);
         if (ownsConnection) writerVersion = DataVersion.of(db, reader.name);
@@ -109,66 +118,35 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
 
   const records = new SqliteRecords(db);
   let rollbacks = 0;
-  const session = sqliteSession(db, records, () => {
+  const onRollback = () => {
     rollbacks++;
     records.cache.forget();
-  });
-  const writes = writeOperations(session);
-  const writeLock = new Mutex();
-  let closed = false;
-  const totalChanges = db.prepare('SELECT total_changes()').pluck();
-  let changesAtLastOptimize = 0;
-  /**
-   * The planner needs statistics to choose between the list indexes (without them a slug lookup may walk the
-   * date index of every post); `PRAGMA optimize` gathers them where they are missing or stale. It runs on open
-   * and after every OPTIMIZE_AFTER_CHANGES written rows, over every table (0x10000): the text index's own
-   * tables are read only by FTS5's internal statements, which plain `optimize` does not count as uses, and
-   * with the statistics of their empty start a merge of a grown index took hundreds of milliseconds.
-   */
-  const optimizeWhenDue = <T>(result: T): T => {
-    if (readonly) return result;
-    const changes = totalChanges.get() as number;
-    if (changes - changesAtLastOptimize >= OPTIMIZE_AFTER_CHANGES) {
-      db.pragma('optimize=0x10002');
-      changesAtLastOptimize = changes;
-    }
-    return result;
   };
+  let closed = false;
   if (!readonly) db.pragma('optimize=0x10002');
   const instance = randomBytes(6).toString('base64url');
   let lastToken = { state: '', token: Promise.resolve('') };
+  // A file the store opened itself is written on a thread of its own (writer-thread.ts), where its header can be read.
+  const file = ownsConnection && !readonly && reader && !opened.privateFile && (options as { path: string }).path !== ':memory:' ? reader.name : null;
+  const header = file ? WalHeader.open(file) : null;
+  const thread = file && header ? startThread(file, busyTimeoutMs) : null;
   // A host's connection may write through quire's back: only the store's own connection can tell its writes.
-  const commits = reader && writerVersion && !readonly && ownsConnection ? ownCommits(writerVersion, records) : null;
-  const outside = reader && readerVersion ? readerView(reader, readerVersion, commits) : waitingView(db, records, () => rollbacks);
+  const watch = thread && header ? headerWatch(header) : writerVersion && versionWatch(writerVersion);
+  const commits = reader && watch && !readonly && ownsConnection ? ownCommits(watch) : null;
+  if (thread) readerFoldLimit.chars = LONG_FOLD_CHARS;
+  const large = reader && thread ? largeRowsOn(thread, reader, readerFoldLimit) : null;
+  const outside = reader && readerVersion ? readerView(reader, readerVersion, commits, large) : waitingView(db, records, () => rollbacks);
+  const local = localWriting(db, records, commits, outside.during, onRollback, readonly);
+  const writing = oneAtATime(thread ? threadWriting(thread, local, commits) : local);
 
-  return {
+  const storage: SqliteStorage = {
     database: db,
     get: outside.reads.get,
     list: outside.reads.list,
-    insert: (collection, record) => writeLock.run(async () => optimizeWhenDue(await noted(commits, () => writes.insert(collection, record)))),
-    update: (collection, id, patch) => writeLock.run(async () => optimizeWhenDue(await noted(commits, () => writes.update(collection, id, patch)))),
-    remove: (collection, id) => writeLock.run(async () => optimizeWhenDue(await noted(commits, () => writes.remove(collection, id)))),
-    transaction: (work) => writeLock.run(() => outside.during(async () => {
-      db.exec('BEGIN IMMEDIATE');
-      records.text.holding = true;
-      commits?.begin();
-      try {
-        const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
-        records.text.write();
-        db.exec('COMMIT');
-        commits?.committed();
-        return optimizeWhenDue(result);
-      } catch (error) {
-        commits?.discard();
-        records.text.discard();
-        if (db.inTransaction) db.exec('ROLLBACK');
-        rollbacks++;
-        records.cache.forget();
-        throw error;
-      } finally {
-        records.text.holding = false;
-      }
-    })),
+    insert: writing.insert,
+    update: writing.update,
+    remove: writing.remove,
+    transaction: writing.transaction,
     changeToken: () => {
       // Read at once where the view can (no transaction to wait for): one promise, no further turns.
       let state: string | Promise<string>;
@@ -192,23 +170,20 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     writtenSince: (token) => (commits && token.startsWith(`${instance}.`) ? commits.since(token.slice(instance.length + 1)) : null),
     schemaVersion: () => schemaVersion(db),
     schemaCurrent: async () => schemaVersion(db) === MIGRATIONS[MIGRATIONS.length - 1]!.version,
-    backup: async (destination) => {
-      await db.backup(destination);
-    },
+    backup: writing.backup,
     explain: (collection, query) => records.explain(collection, checkQuery(query)),
-    close: () => writeLock.run(() => {
+    close: () => writing.close(() => {
       if (closed) return;
       closed = true;
+      header?.close();
       readerVersion?.close();
       writerVersion?.close();
       reader?.close();
       if (ownsConnection) db.close();
     }),
   };
-}
-
-function registerFold(connection: BetterSqlite3.Database): void {
-  connection.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? foldText(value) : ''));
+  if (thread) writerThreads.set(storage, thread);
+  return storage;
 }
 
 /** How reads outside transactions are made, the state of the data they see, and what a transaction wraps. */
@@ -223,7 +198,7 @@ interface OutsideView {
  * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
  * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
  */
-function readerView(reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null): OutsideView {
+function readerView(reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null, large: LargeRows | null): OutsideView {
   const state = () => version.current();
   // Where the store tells its own writes, its decoded records outlive them, but for those written.
   const records = new SqliteRecords(reader, commits && {
@@ -234,11 +209,51 @@ function readerView(reader: BetterSqlite3.Database, version: DataVersion, commit
       return now;
     },
     since: (before) => commits.since(before),
-  }, state);
+  }, state, large);
   return {
     reads: readOperations(sqliteSession(reader, records, () => {})),
     state,
     during: (transaction) => transaction(),
+  };
+}
+
+/** The writing thread, or null where none can be started here (it then writes on the main thread). */
+function startThread(file: string, busyTimeoutMs: number): WriterThread | null {
+  try {
+    return new WriterThread(file, busyTimeoutMs);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Large rows of reads outside transactions, read on the writing thread, or here where it does not run (any more).
+ */
+function largeRowsOn(thread: WriterThread, reader: BetterSqlite3.Database, foldLimit: { chars: number }): LargeRows {
+  const here = new SqliteRecords(reader);
+  const elsewhere = async <T>(request: WriterRequest, inPlace: () => T): Promise<T> => {
+    if (await thread.started && !thread.stopped) {
+      try {
+        return await thread.call<T>(request);
+      } catch (error) {
+        if (!thread.stopped) throw error;
+      }
+    }
+    return inPlace();
+  };
+  return {
+    minBytes: LARGE_ROW_BYTES,
+    read: (collection, ids) => elsewhere({ op: 'read', collection, ids }, () => readRows(reader, collection, ids)),
+    foldLimit,
+    select: (collection, query) => elsewhere({ op: 'select', collection, query }, () => {
+      const limit = foldLimit.chars;
+      foldLimit.chars = Infinity;
+      try {
+        return here.selectIds(collection, query);
+      } finally {
+        foldLimit.chars = limit;
+      }
+    }),
   };
 }
 
@@ -269,69 +284,6 @@ function waitingView(db: BetterSqlite3.Database, records: SqliteRecords, rollbac
       const result = inWork.run(true, transaction);
       running = result;
       return result.finally(() => { if (running === result) running = null; });
-    },
-  };
-}
-
-/** Runs one write outside a transaction (its own commit), noting what it wrote once it committed. */
-async function noted<T>(commits: OwnCommits | null, write: () => Promise<T>): Promise<T> {
-  if (!commits) return write();
-  commits.begin();
-  try {
-    const result = await write();
-    commits.committed();
-    return result;
-  } catch (error) {
-    commits.discard();
-    throw error;
-  }
-}
-
-type OwnCommits = ReturnType<typeof ownCommits>;
-
-/** Tokens remembered for `writtenSince`, the most recent ones. */
-const TOKENS_REMEMBERED = 64;
-
-/**
- * This store's own commits, for `writtenSince`: what each wrote (`SqliteRecords.written`), numbered, and for each
- * state of the data seen (the reading connection's `PRAGMA data_version`), the number of the last commit then and the writing connection's `PRAGMA data_version`, which
- * moves only when another connection or process commits. The log answers for a token only while that has not
- * moved since; a token is noted after the first read of it, so it may stand for fewer commits than it saw (more
- * writes named, never fewer).
- */
-function ownCommits(othersVersion: DataVersion, records: SqliteRecords) {
-  const log = new WriteLog();
-  const tokens = new Map<string, { commit: number; others: unknown }>();
-  let commit = 0;
-  let others: unknown = null;
-  return {
-    begin() {
-      records.written = [];
-    },
-    committed() {
-      const written = records.written ?? [];
-      records.written = null;
-      if (written.length > 0) log.add(++commit, written);
-    },
-    discard() {
-      records.written = null;
-    },
-    look() {
-      others = othersVersion.current();
-    },
-    knows(state: string): boolean {
-      return tokens.has(state);
-    },
-    seen(state: string) {
-      if (tokens.has(state)) return;
-      tokens.set(state, { commit, others });
-      if (tokens.size > TOKENS_REMEMBERED) tokens.delete(tokens.keys().next().value!);
-    },
-    since(state: string): StoredWrite[] | null {
-      const noted = tokens.get(state);
-      // A write under way may have committed already, and is not in the log until its promise settles.
-      if (!noted || records.written !== null || othersVersion.current() !== noted.others) return null;
-      return log.since(noted.commit);
     },
   };
 }

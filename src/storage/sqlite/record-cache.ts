@@ -84,6 +84,16 @@ export class RecordCache {
     this.state = state;
   }
 
+  /** The state of the data the entries belong to (after `check`). */
+  get checked(): string {
+    return this.state;
+  }
+
+  /** The state of the data now, for a read that waited to tell whether the data moved meanwhile. */
+  now(): string {
+    return this.currentState();
+  }
+
   /**
    * A copy of the cached record, or the record itself (frozen) for a reader that only reads (`shared`), or
    * undefined (call `check` first).
@@ -130,6 +140,17 @@ export class RecordCache {
     if (key.length > RESULT_MAX_KEY || value.ids.length > RESULT_MAX_IDS) return value;
     this.results.set(key, collection, query, value);
     return value;
+  }
+
+  /** The kept result of a list query, if any (call `check` first). */
+  kept(collection: string, query: CheckedQuery): ListedIds | undefined {
+    const key = queryKey(collection, query);
+    return key === null ? undefined : this.results.get(key);
+  }
+
+  /** Keeps a list query's result read elsewhere in the current state (see `listed`). */
+  keep(collection: string, query: CheckedQuery, value: ListedIds): void {
+    this.listed(collection, query, () => value);
   }
 
   forget(): void {

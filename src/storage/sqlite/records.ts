@@ -14,10 +14,13 @@ import { COUNTS_TABLE, MEMBERS_TABLE, sqliteDialect } from './dialect.js';
 import type { MemberList } from '../sql/member-lists.js';
 import { memberList } from '../sql/member-lists.js';
 import { type ListedIds, RecordCache, type StateWrites } from './record-cache.js';
+import { LongText } from './connections.js';
 import { NamedParams, StatementCache } from './statements.js';
-import { TextIndex } from './text-index.js';
+import { decodeText, type LargeRows } from './large-rows.js';
+import { readsText, TextIndex } from './text-index.js';
 
-type DataRow = { id: number; data: string };
+/** How many times a read starts again when the data moved while its large rows were read elsewhere. */
+const LARGE_READ_TRIES = 3;
 
 /**
  * The record operations on one connection. Each runs synchronously; a write that takes several statements
@@ -25,6 +28,9 @@ type DataRow = { id: number; data: string };
  */
 export class SqliteRecords {
   private readonly statements: StatementCache;
+  /** The statements reading one record and several, without and with large rows left to `large`. */
+  private readonly selectOne: readonly [string, string];
+  private readonly selectSome: readonly [string, string];
   readonly text: TextIndex;
   readonly insert: (collection: string, record: EncodedRecord) => StoredRecord;
   readonly update: (collection: string, id: RecordId, patch: EncodedPatch) => StoredRecord | null;
@@ -35,8 +41,16 @@ export class SqliteRecords {
   written: StoredWrite[] | null = null;
 
   /** `readState`: the `PRAGMA data_version` of a read-only connection, where the store reads it its own way. */
-  constructor(private readonly db: BetterSqlite3.Database, writes: StateWrites | null = null, readState?: () => string) {
+  /** `large`: where rows over its size are read, leaving this connection's thread (see `LargeRows`). */
+  constructor(
+    private readonly db: BetterSqlite3.Database, writes: StateWrites | null = null, readState?: () => string,
+    private readonly large: LargeRows | null = null,
+  ) {
     this.statements = new StatementCache(db);
+    const data = ['json(data)', large ? `CASE WHEN length(data) > ${large.minBytes} THEN NULL ELSE json(data) END` : 'json(data)'];
+    this.selectOne = [`SELECT ${data[0]} AS data FROM quire_records WHERE collection = ? AND id = ?`, `SELECT ${data[1]} AS data FROM quire_records WHERE collection = ? AND id = ?`];
+    const some = 'FROM quire_records WHERE collection = ? AND id IN (SELECT value FROM json_each(?))';
+    this.selectSome = [`SELECT id, ${data[0]} AS data ${some}`, `SELECT id, ${data[1]} AS data ${some}`];
     const dataVersion = db.prepare('PRAGMA data_version').pluck();
     const totalChanges = db.prepare('SELECT total_changes()').pluck();
     // A read-only connection makes no changes of its own: commits by others are all its state can miss.
@@ -49,25 +63,92 @@ export class SqliteRecords {
     this.remove = atomically(db, (collection, id) => this.removeNow(collection, id));
   }
 
-  get(collection: string, id: RecordId): StoredRecord | null {
+  get(collection: string, id: RecordId, tries = 0): StoredRecord | null | Promise<StoredRecord | null> {
     this.cache.check();
     const cached = this.cache.get(collection, id);
     if (cached) return cached;
-    const row = this.statements.get('SELECT json(data) AS data FROM quire_records WHERE collection = ? AND id = ?')
-      .get(collection, id) as { data: string } | undefined;
+    const row = this.statements.get(this.selectOne[this.leavesLarge(tries)])
+      .get(collection, id) as { data: string | null } | undefined;
     if (!row) return null;
+    if (row.data === null) {
+      return this.readLarge(collection, [id]).then((read) => (read ? read.get(id) ?? null : this.get(collection, id, tries + 1)));
+    }
     const record = decodeText(id, row.data);
     this.cache.set(collection, record, row.data.length);
     return record;
   }
 
-  list(collection: string, query: CheckedQuery): ListResult {
+  /** 1 where large rows are left to `large` on this try (their JSON read as NULL), else 0. */
+  private leavesLarge(tries: number): 0 | 1 {
+    return this.large && tries < LARGE_READ_TRIES ? 1 : 0;
+  }
+
+  /**
+   * Large rows read elsewhere, or null when the data moved meanwhile (the read starts again): the rows read there
+   * belong to the state this thread's statements saw only while no commit has landed since.
+   */
+  private async readLarge(collection: string, ids: readonly number[]): Promise<Map<number, StoredRecord> | null> {
+    const state = this.cache.checked;
+    const rows = await this.large!.read(collection, ids);
+    if (this.cache.now() !== state) return null;
+    const read = new Map<number, StoredRecord>();
+    for (const { id, record, size } of rows) {
+      if (this.cache.checked === state) this.cache.set(collection, record, size);
+      read.set(id, record);
+    }
+    return read;
+  }
+
+  list(collection: string, query: CheckedQuery, tries = 0): ListResult | Promise<ListResult> {
     this.text.beforeRead(query.conditions);
     // Once for the whole list: its statements run at once, so the state cannot move between them.
     this.cache.check();
-    const listed = this.cache.listed(collection, query, () => this.select(collection, query));
-    const items = listed.ids.length === 0 ? [] : this.recordsOf(collection, listed.ids, query.shared);
-    return query.withTotal ? { items, total: listed.total! } : { items };
+    let listed: ListedIds | undefined;
+    // The text index's answer for a long, repetitive text is megabytes of positions to match: such lists' ids are
+    // selected elsewhere, then kept as any list's are.
+    if (this.leavesLarge(tries) === 1 && query.conditions.some(readsText)) {
+      listed = this.cache.kept(collection, query);
+      if (listed === undefined) return this.listElsewhere(collection, query, tries);
+    }
+    const lastTry = this.leavesLarge(tries) === 0 && this.large !== null;
+    const limit = this.large?.foldLimit.chars ?? 0;
+    if (lastTry) this.large!.foldLimit.chars = Infinity;
+    try {
+      listed ??= this.cache.listed(collection, query, () => this.select(collection, query));
+    } catch (error) {
+      if (!(error instanceof LongText)) throw error;
+      return this.listElsewhere(collection, query, tries);
+    } finally {
+      if (lastTry) this.large!.foldLimit.chars = limit;
+    }
+    return this.listOf(collection, query, listed, tries);
+  }
+
+  /** The ids of a list's page and, when asked, its total, read by SQL (on the writing thread, for `LargeRows`). */
+  selectIds(collection: string, query: CheckedQuery): ListedIds {
+    this.cache.check();
+    return this.cache.listed(collection, query, () => this.select(collection, query));
+  }
+
+  /** A list's records, once its ids are known. */
+  private listOf(collection: string, query: CheckedQuery, listed: ListedIds, tries: number): ListResult | Promise<ListResult> {
+    const items = listed.ids.length === 0 ? [] : this.recordsOf(collection, listed.ids, query.shared, tries);
+    if (!Array.isArray(items)) {
+      return items.then((read) => (read ? listResult(read, query, listed) : this.list(collection, query, tries + 1)));
+    }
+    return listResult(items, query, listed);
+  }
+
+  /**
+   * A list with text conditions (or which met a text too long to fold here): its ids selected by `large`, and
+   * used only while the data has not moved since (see `readLarge`).
+   */
+  private async listElsewhere(collection: string, query: CheckedQuery, tries: number): Promise<ListResult> {
+    const state = this.cache.checked;
+    const listed = await this.large!.select(collection, query);
+    if (this.cache.now() !== state) return this.list(collection, query, tries + 1);
+    if (this.cache.checked === state) this.cache.keep(collection, query, listed);
+    return this.listOf(collection, query, listed, tries);
   }
 
   /** The ids of a list's page and, when asked, its total, read by SQL. */
@@ -122,8 +203,11 @@ export class SqliteRecords {
     return this.statements.get(sql).pluck().all(params.values) as number[];
   }
 
-  /** The records of a page: each from the cache or, for those it lacks, read in one more statement. */
-  private recordsOf(collection: string, ids: readonly number[], shared: boolean): StoredRecord[] {
+  /**
+   * The records of a page: each from the cache or, for those it lacks, read in one more statement (and large
+   * rows elsewhere: then a promise, of null when the data moved meanwhile).
+   */
+  private recordsOf(collection: string, ids: readonly number[], shared: boolean, tries: number): StoredRecord[] | Promise<StoredRecord[] | null> {
     const items: (StoredRecord | undefined)[] = [];
     let missing: number[] | null = null;
     for (let index = 0; index < ids.length; index++) {
@@ -132,16 +216,29 @@ export class SqliteRecords {
       items.push(record);
     }
     if (missing === null) return items as StoredRecord[];
-    const rows = this.statements.get('SELECT id, json(data) AS data FROM quire_records WHERE collection = ? AND id IN (SELECT value FROM json_each(?))')
-      .all(collection, JSON.stringify(missing)) as DataRow[];
+    const rows = this.statements.get(this.selectSome[this.leavesLarge(tries)])
+      .all(collection, JSON.stringify(missing)) as { id: number; data: string | null }[];
     const read = new Map<number, StoredRecord>();
+    let large: number[] | null = null;
     for (const row of rows) {
+      if (row.data === null) {
+        (large ??= []).push(row.id);
+        continue;
+      }
       const record = decodeText(row.id, row.data);
       this.cache.set(collection, record, row.data.length);
       read.set(row.id, record);
     }
-    for (let index = 0; index < ids.length; index++) items[index] ??= read.get(ids[index]!)!;
-    return items as StoredRecord[];
+    const fill = () => {
+      for (let index = 0; index < ids.length; index++) items[index] ??= read.get(ids[index]!)!;
+      return items as StoredRecord[];
+    };
+    if (large === null) return fill();
+    return this.readLarge(collection, large).then((elsewhere) => {
+      if (!elsewhere) return null;
+      for (const [id, record] of elsewhere) read.set(id, record);
+      return fill();
+    });
   }
 
   /** A total read from the counts table (see sql/counts.ts). */
@@ -262,6 +359,10 @@ export function sqliteSession(db: BetterSqlite3.Database, records: SqliteRecords
   };
 }
 
+function listResult(items: StoredRecord[], query: CheckedQuery, listed: ListedIds): ListResult {
+  return query.withTotal ? { items, total: listed.total! } : { items };
+}
+
 /** The members index's own order, which is the records' order by date then id. */
 function memberOrder(plan: MemberList): string {
   const direction = plan.direction === 'asc' ? 'ASC' : 'DESC';
@@ -276,14 +377,4 @@ function membersWhere(collection: string, plan: MemberList, params: NamedParams)
     where += statuses.length === 0 ? ' AND FALSE' : ` AND m.status IN (${statuses.map((status) => params.add(status)).join(', ')})`;
   }
   return where;
-}
-
-/**
- * A record from its stored JSON text, `id` first: spliced into the text so one `JSON.parse` builds it (which
- * keeps a `__proto__` key an ordinary member). Text naming an `id` member anywhere takes the slower road that
- * leaves a stored `id` out.
- */
-function decodeText(id: number, text: string): StoredRecord {
-  if (text.includes('"id"')) return decodeRecord(id, JSON.parse(text));
-  return JSON.parse(text === '{}' ? `{"id":${id}}` : `{"id":${id},${text.slice(1)}`) as StoredRecord;
 }

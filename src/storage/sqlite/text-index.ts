@@ -66,7 +66,8 @@ export class TextIndex {
   }
 }
 
-function readsText(condition: Condition): boolean {
+/** Whether a condition (or one inside it) is a text condition the index narrows. */
+export function readsText(condition: Condition): boolean {
   switch (condition.op) {
     case 'textContains':
     case 'textEquals':

@@ -1,0 +1,102 @@
+import type { StoredWrite } from '../../ports/storage.js';
+import { WriteLog } from '../write-log.js';
+import type { DataVersion } from './data-version.js';
+import type { WalHeader } from './wal-header.js';
+
+/** Tokens remembered for `writtenSince`, the most recent ones. */
+const TOKENS_REMEMBERED = 64;
+/** Steps of the store's own commits remembered (`headerWatch`). */
+const STEPS_REMEMBERED = 256;
+
+/** Tells whether anyone but the store has committed since a mark taken earlier. */
+export interface OthersWatch {
+  mark(): unknown;
+  unchangedSince(mark: unknown): boolean;
+  /** Notes how one of the store's own commits moved the database, null when that is not known. */
+  step(step: { from: string; to: string } | null): void;
+}
+
+/**
+ * Where the store writes on the main thread: the writing connection's `PRAGMA data_version`, which moves only
+ * when another connection or process commits.
+ */
+export function versionWatch(writerVersion: DataVersion): OthersWatch {
+  return {
+    mark: () => writerVersion.current(),
+    unchangedSince: (mark) => writerVersion.current() === mark,
+    step: () => {},
+  };
+}
+
+/**
+ * Where the store writes on its own thread: the WAL-index header (wal-header.ts), read here, and the steps by
+ * which the store's own commits moved it. Nobody else committed since a mark while the store's steps lead from
+ * that header to the one now; a step not known breaks the way, and so does any other commit.
+ */
+export function headerWatch(header: WalHeader): OthersWatch {
+  const steps = new Map<string, string>();
+  return {
+    mark: () => header.read(),
+    unchangedSince(mark) {
+      if (typeof mark !== 'string') return false;
+      const now = header.read();
+      let at: string | undefined = mark;
+      for (let taken = 0; at !== now; taken++) {
+        at = taken < steps.size ? steps.get(at!) : undefined;
+        if (at === undefined) return false;
+      }
+      return true;
+    },
+    step(step) {
+      if (!step || step.from === step.to) return;
+      steps.delete(step.from);
+      steps.set(step.from, step.to);
+      if (steps.size > STEPS_REMEMBERED) steps.delete(steps.keys().next().value!);
+    },
+  };
+}
+
+export type OwnCommits = ReturnType<typeof ownCommits>;
+
+/**
+ * This store's own commits, for `writtenSince`: what each wrote, numbered, and for each state of the data seen
+ * (the reading connection's `PRAGMA data_version`), the number of the last commit then and a mark of the others'
+ * commits (`OthersWatch`). The log answers for a token only while no one else has committed since; a token is
+ * noted after the first read of it, so it may stand for fewer commits than it saw (more writes named, never fewer).
+ */
+export function ownCommits(others: OthersWatch) {
+  const log = new WriteLog();
+  const tokens = new Map<string, { commit: number; others: unknown }>();
+  let commit = 0;
+  let mark: unknown = null;
+  let underWay = 0;
+  return {
+    /** A write on the main thread's connection starts: until it is noted, its commit may be seen unnamed. */
+    begin() {
+      underWay++;
+    },
+    end() {
+      underWay--;
+    },
+    committed(written: readonly StoredWrite[], step: { from: string; to: string } | null = null) {
+      others.step(step);
+      if (written.length > 0) log.add(++commit, written);
+    },
+    look() {
+      mark = others.mark();
+    },
+    knows(state: string): boolean {
+      return tokens.has(state);
+    },
+    seen(state: string) {
+      if (tokens.has(state)) return;
+      tokens.set(state, { commit, others: mark });
+      if (tokens.size > TOKENS_REMEMBERED) tokens.delete(tokens.keys().next().value!);
+    },
+    since(state: string): StoredWrite[] | null {
+      const noted = tokens.get(state);
+      if (!noted || underWay > 0 || !others.unchangedSince(noted.others)) return null;
+      return log.since(noted.commit);
+    },
+  };
+}

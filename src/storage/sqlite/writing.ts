@@ -1,0 +1,138 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { StoragePort, StoredWrite } from '../../ports/storage.js';
+import { Mutex } from '../mutex.js';
+import { runScoped, transactionHandle, writeOperations } from '../sql/session.js';
+import type { OwnCommits } from './own-commits.js';
+import { sqliteSession, type SqliteRecords } from './records.js';
+import { threadSession, type AloneWrite, type WriterThread } from './writer-thread.js';
+
+const OPTIMIZE_AFTER_CHANGES = 1000;
+
+/** The writing half of the store: its writes, transactions and backups (`oneAtATime` queues them). */
+export type Writing = Pick<StoragePort, 'insert' | 'update' | 'remove' | 'transaction'> & {
+  backup(destination: string): Promise<void>;
+  /** Ends the writing (after any write under way), `closeConnection` last. */
+  close(closeConnection: () => void): Promise<void>;
+};
+
+/** How a transaction is run around the reads outside it (index.ts: `OutsideView.during`). */
+export type During = <T>(transaction: () => Promise<T>) => Promise<T>;
+
+/**
+ * Writes on the main thread, through the store's writing connection: a host's connection, a private
+ * (`':memory:'`) database, or where the writing thread cannot run.
+ */
+export function localWriting(
+  db: BetterSqlite3.Database, records: SqliteRecords, commits: OwnCommits | null, during: During, onRollback: () => void,
+  readonly = false,
+): Writing {
+  const session = sqliteSession(db, records, onRollback);
+  const writes = writeOperations(session);
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
+  let changesAtLastOptimize = 0;
+  /**
+   * The planner needs statistics to choose between the list indexes (without them a slug lookup may walk the
+   * date index of every post); `PRAGMA optimize` gathers them where they are missing or stale. It runs on open
+   * and after every OPTIMIZE_AFTER_CHANGES written rows, over every table (0x10000): the text index's own
+   * tables are read only by FTS5's internal statements, which plain `optimize` does not count as uses, and
+   * with the statistics of their empty start a merge of a grown index took hundreds of milliseconds.
+   */
+  const optimizeWhenDue = <T>(result: T): T => {
+    if (readonly) return result;
+    const changes = totalChanges.get() as number;
+    if (changes - changesAtLastOptimize >= OPTIMIZE_AFTER_CHANGES) {
+      db.pragma('optimize=0x10002');
+      changesAtLastOptimize = changes;
+    }
+    return result;
+  };
+  /** Runs one write or transaction, noting what it wrote once it committed. */
+  const noted = async <T>(write: () => Promise<T>): Promise<T> => {
+    if (!commits) return write();
+    records.written = [];
+    commits.begin();
+    try {
+      const result = await write();
+      commits.committed(records.written ?? []);
+      return result;
+    } finally {
+      commits.end();
+      records.written = null;
+    }
+  };
+  return {
+    insert: async (collection, record) => optimizeWhenDue(await noted(() => writes.insert(collection, record))),
+    update: async (collection, id, patch) => optimizeWhenDue(await noted(() => writes.update(collection, id, patch))),
+    remove: async (collection, id) => optimizeWhenDue(await noted(() => writes.remove(collection, id))),
+    transaction: (work) => during(() => noted(async () => {
+      db.exec('BEGIN IMMEDIATE');
+      records.text.holding = true;
+      try {
+        const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
+        records.text.write();
+        db.exec('COMMIT');
+        return optimizeWhenDue(result);
+      } catch (error) {
+        records.text.discard();
+        if (db.inTransaction) db.exec('ROLLBACK');
+        onRollback();
+        throw error;
+      } finally {
+        records.text.holding = false;
+      }
+    })),
+    backup: async (destination) => {
+      await db.backup(destination);
+    },
+    close: async (closeConnection) => closeConnection(),
+  };
+}
+
+/** `writing`'s writes, transactions and closing one at a time, each after those asked for before. */
+export function oneAtATime(writing: Writing, writeLock = new Mutex()): Writing {
+  return {
+    insert: (collection, record) => writeLock.run(() => writing.insert(collection, record)),
+    update: (collection, id, patch) => writeLock.run(() => writing.update(collection, id, patch)),
+    remove: (collection, id) => writeLock.run(() => writing.remove(collection, id)),
+    transaction: (work) => writeLock.run(() => writing.transaction(work)),
+    backup: (destination) => writing.backup(destination),
+    close: (closeConnection) => writeLock.run(() => writing.close(closeConnection)),
+  };
+}
+
+/**
+ * Writes on the store's writing thread (writer-thread.ts). Where the thread cannot start, or once it has stopped,
+ * writes go on on the main thread (`local`, over the main thread's own connection to the same file): a write
+ * under way when it stopped fails with `store_unavailable`, and SQLite rolls back what it had not committed.
+ */
+export function threadWriting(thread: WriterThread, local: Writing, commits: OwnCommits | null): Writing {
+  const session = threadSession(thread);
+  const writes = writeOperations(threadSession(thread, ({ written, step }) => commits?.committed(written, step)));
+  const usable = async () => (await thread.started) && !thread.stopped;
+  return {
+    insert: async (collection, record) => (await usable() ? writes.insert(collection, record) : local.insert(collection, record)),
+    update: async (collection, id, patch) => (await usable() ? writes.update(collection, id, patch) : local.update(collection, id, patch)),
+    remove: async (collection, id) => (await usable() ? writes.remove(collection, id) : local.remove(collection, id)),
+    transaction: async (work) => {
+      if (!await usable()) return local.transaction(work);
+      await thread.call({ op: 'begin' });
+      try {
+        const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
+        const { written, step } = await thread.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
+        commits?.committed(written, step);
+        return result;
+      } catch (error) {
+        if (!thread.stopped) await thread.call({ op: 'rollback' }).catch(() => {});
+        throw error;
+      }
+    },
+    backup: async (destination) => {
+      if (!await usable()) return local.backup(destination);
+      return thread.call({ op: 'backup', destination });
+    },
+    close: async (closeConnection) => {
+      await thread.close();
+      closeConnection();
+    },
+  };
+}
