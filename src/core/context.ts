@@ -138,6 +138,8 @@ export interface RequestContext<P extends AnyParams = AnyParams> {
    * when that cannot be told (a store without a change token).
    */
   nothingDue(): Promise<boolean>;
+  /** `nothingDue` when it is known without waiting (most reads): true; false when only `nothingDue` can tell. */
+  nothingDueNow(): boolean;
   /** Runs another request through the full pipeline as the same user (embeds and batches use this). */
   dispatch(request: InternalRequest): Promise<InternalResponse>;
   /** Matches and validates another request without running it (a batch validates every item first). */

@@ -297,9 +297,12 @@ export class Dispatcher implements RouteSteps {
       outcome = errorOutcome(validationError, match.route, context);
     } else {
       try {
-        const permitted = await match.endpoint.permission(context);
+        // Only promises are waited for: a check or handler answering at once costs no turn.
+        const checked = match.endpoint.permission(context);
+        const permitted = isThenable(checked) ? await checked : checked;
         if (permitted !== true) throw isCmsError(permitted) ? permitted : forbidden(context.user);
-        const value: unknown = await match.endpoint.handler(context);
+        const handled: unknown = match.endpoint.handler(context);
+        const value: unknown = isThenable(handled) ? await handled : handled;
         const result = isHandlerResult(value) ? value : { kind: 'result' as const, status: 200, headers: {}, body: value ?? null };
         const headers = Object.assign({}, result.headers, result.paging ? pagingHeaders(result.paging, context, this.options.headerPrefix) : null);
         outcome = { status: result.status, headers, error: null, result, route: match.route, context };
@@ -310,7 +313,8 @@ export class Dispatcher implements RouteSteps {
     // `Allow` asks the permission checks again, about the state the handler left: after a write the records they
     // remembered may be stale (a deleted post allows nothing), as the reference's checks re-read the object cache.
     if (!SAFE_METHODS.has(context.method)) forget();
-    const allow = await allowHeader(match.route, asAnswered(context, outcome.result));
+    const allowed = allowHeader(match.route, asAnswered(context, outcome.result));
+    const allow = typeof allowed === 'string' ? allowed : await allowed;
     if (allow !== '') outcome.headers.Allow = allow;
     return outcome;
   }
@@ -347,6 +351,7 @@ export class Dispatcher implements RouteSteps {
         return computed;
       },
       nothingDue: () => this.options.generations?.nothingDue(call.changeToken) ?? Promise.resolve(false),
+      nothingDueNow: () => this.options.generations?.nothingDueNow(call.changeToken) ?? false,
       dispatch: (inner) => this.#internal(inner, { user: call.user, site: call.site, origin: call.origin }),
       prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { user: call.user, site: call.site, origin }),
     };
