@@ -38,7 +38,7 @@ import { paramsOf, type CheckedParams } from './params-memo.js';
 import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
 import { pagingHeaders } from './paging.js';
-import { render, splitPath, type InternalDispatch } from './render.js';
+import { render, renderedAtOnce, renderedInTurns, splitPath, type InternalDispatch } from './render.js';
 import { isHandlerResult } from './response.js';
 import { isFieldIncluded, parseList } from './shape.js';
 import { resolveSite, SiteResolver, type Site, type SiteSettings } from './site.js';
@@ -198,8 +198,10 @@ export class Dispatcher implements RouteSteps {
     } else {
       outcome = await this.#run(call);
       tracker?.answered(outcome.status);
-      const dispatch: InternalDispatch = tracker ? tracker.embeds(this.#internal, splitPath) : this.#internal;
-      const body = incoming.realMethod === 'HEAD' && !tracker ? null : await render(outcome, incoming.embed, dispatch, fragments);
+      // Embeds are the only requests rendering makes.
+      const dispatch: InternalDispatch = tracker && incoming.embed ? tracker.embeds(this.#internal, splitPath) : this.#internal;
+      const body = incoming.realMethod === 'HEAD' && !tracker ? null
+        : renderedAtOnce(outcome, incoming.embed, fragments) ?? await renderedInTurns(outcome, incoming.embed, dispatch, fragments);
       answer = { status: outcome.status, headers: outcome.headers, body };
     }
     if (incoming.envelope) answer = envelope(answer);
