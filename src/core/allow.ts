@@ -61,7 +61,7 @@ export function asAnswered(context: RequestContext, result: HandlerResult | null
   const answered = result?.context;
   if (answered === undefined || answered === context.context) return context;
   const params = Object.assign(Object.create(null) as Record<string, unknown>, context.params, { context: answered });
-  return Object.freeze({ ...context, context: answered, params });
+  return Object.freeze({ ...context, context: answered, params, paramsKey: null });
 }
 
 /** Routes with more endpoints than a mask holds have their text spelt every time. */

@@ -113,6 +113,11 @@ export interface RequestContext<P extends AnyParams = AnyParams> {
   readonly params: P;
   /** Whether a parameter was sent at all (a JSON `null` counts as sent). */
   has(name: string): boolean;
+  /**
+   * The same object for every request of this endpoint whose parameters came out the same (a GET's, kept by its
+   * query string); null otherwise. What follows from the parameters alone may be kept under it.
+   */
+  readonly paramsKey: object | null;
   /** The query string parameters as sent (used to carry them into pagination links). */
   readonly query: Readonly<ParamMap>;
   readonly body: ParsedBody;

@@ -335,6 +335,7 @@ export class Dispatcher implements RouteSteps {
       path: call.path,
       params,
       has: checked.has,
+      paramsKey: checked.key ?? null,
       query: call.query,
       body: call.body,
       headers: call.headers,

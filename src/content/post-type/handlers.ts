@@ -17,7 +17,7 @@ import { revisionSummary } from './links.js';
 import { permalinkOf, type LinkEnvironment } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
 import { preparePost, termsOfRecords, type PrepareOptions } from './prepare.js';
-import { buildListPlan, type ListPlan } from './query.js';
+import { buildListPlan, keepListPlan, keptListPlan, type ListPlan } from './query.js';
 import { postsIn, type PostRecord } from './record.js';
 import { deletePost, savePost, trashPost } from './save.js';
 import { scopeOf, type PostScope } from './scope.js';
@@ -126,15 +126,21 @@ export async function listPosts(context: RequestContext<Params<typeof collection
   checkListOrder(params);
   const scope = scopeOf(context, postType);
   const { definition } = postType;
-  const planned = buildListPlan(definition, params, {
-    storage: scope.storage, site: context.site, user: context.user, visibility: listVisibility(context, scope),
-  });
-  const plan = planned instanceof Promise ? await planned : planned;
-  // The records are only read (visibility, terms, preparing and revisions make answers of their own): a store may
-  // share its own instead of copying each out. Set on the plan's own query: a spread copy with one more member
-  // costs more than the rest of the list's planning.
+  const anonymous = context.user === null;
+  let plan = anonymous ? keptListPlan(context.paramsKey, context.site) : undefined;
+  if (plan === undefined) {
+    const planned = buildListPlan(definition, params, {
+      storage: scope.storage, site: context.site, user: context.user, visibility: listVisibility(context, scope),
+    });
+    if (planned instanceof Promise) plan = await planned;
+    else if (anonymous && context.paramsKey !== null) plan = keepListPlan(context.paramsKey, context.site, planned);
+    else plan = planned;
+    // The records are only read (visibility, terms, preparing and revisions make answers of their own): a store may
+    // share its own instead of copying each out. Set on the plan's own query: a spread copy with one more member
+    // costs more than the rest of the list's planning.
+    if (!Object.isFrozen(plan)) plan.query.shared = true;
+  }
   const { query } = plan;
-  query.shared = true;
   const result = await postsIn(scope.storage).list(query);
   let records = result.items;
   const total = result.total ?? records.length;
