@@ -34,6 +34,12 @@ describe('post lists: kept plans', () => {
       assert.deepEqual(ids((await site.anonymous('GET', '/cms/v2/posts?per_page=2&order=asc')).json), [first.id, second.id]);
       assert.deepEqual(ids((await site.anonymous('GET', '/cms/v2/pages?per_page=2')).json), [page.id]);
       assert.deepEqual(ids((await site.anonymous('GET', `/cms/v2/posts?per_page=2&exclude=${second.id}`)).json), [first.id]);
+      // Paging links follow the query string too.
+      assert.equal((await site.anonymous('GET', '/cms/v2/posts?per_page=1')).headers.Link,
+        '<http://example.test/cms-json/cms/v2/posts?per_page=1&page=2>; rel="next"');
+      assert.equal((await site.anonymous('GET', '/cms/v2/posts?per_page=1&order=asc')).headers.Link,
+        '<http://example.test/cms-json/cms/v2/posts?per_page=1&order=asc&page=2>; rel="next"');
+      assert.doesNotMatch((await site.anonymous('GET', '/cms/v2/posts?per_page=2')).headers.Link ?? '', /rel="next"/);
     }
   });
 
