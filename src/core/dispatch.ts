@@ -26,20 +26,19 @@ import { keptAnswer, keptReply, replyFresh, replyRequest, replyWith } from './ca
 import type { ResponseCache } from './cache/response-cache.js';
 import type { Principal, RequestContext, Services } from './context.js';
 import { EncodedJson, responseWithBody } from './encode.js';
-import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
+import { noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
+import { executeRoute } from './execute.js';
 import { prepareInternal } from './internal.js';
 import { formattedLargeBody } from './large-format.js';
 import { encodedIfLarge } from './large-json.js';
 import { errorOutcome, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
-import { allowHeader, asAnswered } from './allow.js';
+import { allowHeader } from './allow.js';
 import { hasListsInTurns, validateParamsInTurns } from './params-in-turns.js';
 import { paramsOf, type CheckedParams } from './params-memo.js';
 import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
-import { pagingHeaders } from './paging.js';
 import { render, renderedAtOnce, renderedInTurns, splitPath, type InternalDispatch } from './render.js';
-import { isHandlerResult } from './response.js';
 import { isFieldIncluded, parseList } from './shape.js';
 import { resolveSite, SiteResolver, type Site, type SiteSettings } from './site.js';
 import {
@@ -82,8 +81,6 @@ export interface DispatcherOptions {
   /** Keeps the shaped records (`KeyedItem`) of routes declared `cache`, so lists are joined from them. */
   fragments?: FragmentCache;
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 export class Dispatcher implements RouteSteps {
   readonly #internal: InternalDispatch = (request, parent) => prepareInternal(this, request, parent).run();
@@ -292,33 +289,9 @@ export class Dispatcher implements RouteSteps {
     return { match: found, context: this.#context(call, found.route, checked, memo), error, forget: () => memo.clear() };
   }
 
-  /** Permission and handler for a prepared request, then the paging headers and `Allow`. */
-  async execute({ match, context, forget }: Matched, validationError: CmsError | null): Promise<Outcome> {
-    let outcome: Outcome;
-    if (validationError) {
-      outcome = errorOutcome(validationError, match.route, context);
-    } else {
-      try {
-        // Only promises are waited for: a check or handler answering at once costs no turn.
-        const checked = match.endpoint.permission(context);
-        const permitted = isThenable(checked) ? await checked : checked;
-        if (permitted !== true) throw isCmsError(permitted) ? permitted : forbidden(context.user);
-        const handled: unknown = match.endpoint.handler(context);
-        const value: unknown = isThenable(handled) ? await handled : handled;
-        const result = isHandlerResult(value) ? value : { kind: 'result' as const, status: 200, headers: {}, body: value ?? null };
-        const headers = Object.assign({}, result.headers, result.paging ? pagingHeaders(result.paging, context, this.options.headerPrefix) : null);
-        outcome = { status: result.status, headers, error: null, result, route: match.route, context };
-      } catch (thrown) {
-        outcome = errorOutcome(toCmsError(thrown, this.options.onError), match.route, context);
-      }
-    }
-    // `Allow` asks the permission checks again, about the state the handler left: after a write the records they
-    // remembered may be stale (a deleted post allows nothing), as the reference's checks re-read the object cache.
-    if (!SAFE_METHODS.has(context.method)) forget();
-    const allowed = allowHeader(match.route, asAnswered(context, outcome.result));
-    const allow = typeof allowed === 'string' ? allowed : await allowed;
-    if (allow !== '') outcome.headers.Allow = allow;
-    return outcome;
+  /** Permission and handler for a prepared request, then the paging headers and `Allow` (execute.ts). */
+  execute(prepared: Matched, validationError: CmsError | null): Promise<Outcome> {
+    return executeRoute(prepared, validationError, this.options.headerPrefix, this.options.onError);
   }
 
   render(outcome: Outcome): Promise<unknown> {
