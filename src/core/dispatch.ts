@@ -187,29 +187,21 @@ export class Dispatcher implements RouteSteps {
    * With a `tracker` (routes declared `cache`) the body is rendered for HEAD too, and the tracker learns whether
    * the answer may be kept.
    */
-  async #answer(call: RouteCall, incoming: Incoming, tracker?: KeepTracker, fragments: FragmentScope | null = null): Promise<Answer> {
-    let answer: Answer;
-    let outcome: Outcome | null = null;
-    if (call.method === 'OPTIONS') {
-      answer = await this.#describe(call);
-    } else {
-      outcome = await this.#run(call);
-      tracker?.answered(outcome.status);
-      // Embeds are the only requests rendering makes.
-      const dispatch: InternalDispatch = tracker && incoming.embed ? tracker.embeds(this.#internal, splitPath) : this.#internal;
-      const body = incoming.realMethod === 'HEAD' && !tracker ? null
-        : renderedAtOnce(outcome, incoming.embed, fragments) ?? await renderedInTurns(outcome, incoming.embed, dispatch, fragments);
-      answer = { status: outcome.status, headers: outcome.headers, body };
-    }
-    if (incoming.envelope) answer = envelope(answer);
-    // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
-    const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
-    if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
-    // A large body is encoded (printed pretty, wrapped for JSONP) here, in turns, not in one call by whoever sends it.
-    const large = incoming.jsonp || '_pretty' in incoming.query ? await formattedLargeBody(answer.body, incoming.query) : null;
-    const formatted = large ?? formatBody(answer.body, incoming.query);
-    if (formatted === answer.body && formatted instanceof EncodedJson) return answer;
-    return { status: answer.status, headers: answer.headers, body: formatted instanceof EncodedJson ? formatted : await encodedIfLarge(formatted) };
+  #answer(call: RouteCall, incoming: Incoming, tracker?: KeepTracker, fragments: FragmentScope | null = null): Promise<Answer> {
+    // Steps chained on the outcome rather than an async function's waits: a body at hand waits no further turn.
+    if (call.method === 'OPTIONS') return this.#describe(call).then((answer) => inFormat(answer, null, call, incoming));
+    return this.#run(call).then((outcome) => this.#rendered(outcome, call, incoming, tracker, fragments));
+  }
+
+  #rendered(outcome: Outcome, call: RouteCall, incoming: Incoming, tracker: KeepTracker | undefined, fragments: FragmentScope | null): Answer | Promise<Answer> {
+    tracker?.answered(outcome.status);
+    const { status, headers } = outcome;
+    if (incoming.realMethod === 'HEAD' && !tracker) return inFormat({ status, headers, body: null }, outcome, call, incoming);
+    const atOnce = renderedAtOnce(outcome, incoming.embed, fragments);
+    if (atOnce !== undefined) return inFormat({ status, headers, body: atOnce }, outcome, call, incoming);
+    // Embeds are the only requests rendering makes.
+    const dispatch: InternalDispatch = tracker && incoming.embed ? tracker.embeds(this.#internal, splitPath) : this.#internal;
+    return renderedInTurns(outcome, incoming.embed, dispatch, fragments).then((body) => inFormat({ status, headers, body }, outcome, call, incoming));
   }
 
   /** OPTIONS: the first route matching the path, described in help context, with the methods the caller may use. */
@@ -334,6 +326,25 @@ export class Dispatcher implements RouteSteps {
     if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
     return Object.freeze(context);
   }
+}
+
+/** An answer enveloped (`_envelope`), then in its output format: the route's own, else JSONP or pretty printing. */
+function inFormat(rendered: Answer, outcome: Outcome | null, call: RouteCall, incoming: Incoming): Answer | Promise<Answer> {
+  const answer = incoming.envelope ? envelope(rendered) : rendered;
+  // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
+  const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
+  if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
+  // A large body is encoded (printed pretty, wrapped for JSONP) here, in turns, not in one call by whoever sends it.
+  if (incoming.jsonp || '_pretty' in incoming.query) {
+    return formattedLargeBody(answer.body, incoming.query).then((large) => withBody(answer, large ?? formatBody(answer.body, incoming.query)));
+  }
+  return withBody(answer, formatBody(answer.body, incoming.query));
+}
+
+function withBody(answer: Answer, formatted: unknown): Answer | Promise<Answer> {
+  if (formatted === answer.body && formatted instanceof EncodedJson) return answer;
+  if (formatted instanceof EncodedJson) return { status: answer.status, headers: answer.headers, body: formatted };
+  return encodedIfLarge(formatted).then((body) => ({ status: answer.status, headers: answer.headers, body }));
 }
 
 /** Without `_fields`, every field is wanted. */
