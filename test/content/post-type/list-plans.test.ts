@@ -71,4 +71,13 @@ describe('post lists: kept plans', () => {
     await site.admin('POST', '/cms/v2/settings', { json: { timezone: 'UTC' } });
     assert.deepEqual(ids((await site.anonymous('GET', list)).json), [afternoon.id, morning.id]);
   });
+
+  it('shows records with the links of the settings in effect', async () => {
+    const site = await makeSite(UNCACHED);
+    const page = await site.create({ title: 'Front', status: 'publish' }, { base: 'pages' });
+    const link = async () => ((await site.anonymous('GET', '/cms/v2/pages')).json as { link: string }[])[0]!.link;
+    for (let round = 0; round < 2; round++) assert.notEqual(await link(), 'http://example.test/');
+    await site.admin('POST', '/cms/v2/settings', { json: { show_on_front: 'page', page_on_front: page.id } });
+    for (let round = 0; round < 2; round++) assert.equal(await link(), 'http://example.test/');
+  });
 });
