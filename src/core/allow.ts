@@ -4,25 +4,52 @@
  * granted.
  */
 import type { HandlerResult, RequestContext } from './context.js';
-import type { Route } from './registry.js';
+import { isThenable } from './caller.js';
+import type { Endpoint, Route } from './registry.js';
 
-/** The header's value for this request, '' when no method is allowed. */
-export async function allowHeader(route: Route, context: RequestContext): Promise<string> {
+/**
+ * The header's value for this request, '' when no method is allowed; at once when every check answers at once
+ * (a promise, and a turn, only from the first check that answers with one).
+ */
+export function allowHeader(route: Route, context: RequestContext): string | Promise<string> {
   const { endpoints } = route;
   // The granted endpoints by position: bits of a number (the text is then spelt once), else a list.
   const granted: boolean[] | null = endpoints.length <= MASK_BITS ? null : [];
   let mask = 0;
   for (let index = 0; index < endpoints.length; index++) {
+    const answer = askedAtOnce(endpoints[index]!, context);
+    if (isThenable(answer)) return allowHeaderInTurns(route, context, index, answer, mask, granted);
+    if (answer === true) mask |= 1 << index;
+    granted?.push(answer === true);
+  }
+  return granted ? spelt(route, (index) => granted[index]!) : allowText(route, mask);
+}
+
+/** A check's answer, or its promise; one that throws allows nothing. */
+function askedAtOnce(endpoint: Endpoint, context: RequestContext): unknown {
+  try {
+    return endpoint.permission(context);
+  } catch {
+    return false;
+  }
+}
+
+/** `allowHeader` on from the endpoint at `index`, whose check answered with `pending`: each check waited for in turn. */
+async function allowHeaderInTurns(
+  route: Route, context: RequestContext, index: number, pending: PromiseLike<unknown>, mask: number, granted: boolean[] | null,
+): Promise<string> {
+  const { endpoints } = route;
+  for (let at = index; at < endpoints.length; at++) {
     let allowed = false;
     try {
-      allowed = (await endpoints[index]!.permission(context)) === true;
+      allowed = (await (at === index ? pending : endpoints[at]!.permission(context))) === true;
     } catch {
       allowed = false;
     }
-    if (allowed) mask |= 1 << index;
+    if (allowed) mask |= 1 << at;
     granted?.push(allowed);
   }
-  return granted ? spelt(route, (index) => granted[index]!) : allowText(route, mask);
+  return granted ? spelt(route, (at) => granted[at]!) : allowText(route, mask);
 }
 
 /**
@@ -34,7 +61,7 @@ export function asAnswered(context: RequestContext, result: HandlerResult | null
   const answered = result?.context;
   if (answered === undefined || answered === context.context) return context;
   const params = Object.assign(Object.create(null) as Record<string, unknown>, context.params, { context: answered });
-  return Object.freeze({ ...context, context: answered, params });
+  return Object.freeze({ ...context, context: answered, params, paramsKey: null });
 }
 
 /** Routes with more endpoints than a mask holds have their text spelt every time. */

@@ -113,6 +113,11 @@ export interface RequestContext<P extends AnyParams = AnyParams> {
   readonly params: P;
   /** Whether a parameter was sent at all (a JSON `null` counts as sent). */
   has(name: string): boolean;
+  /**
+   * The same object for every request of this endpoint whose parameters came out the same (a GET's, kept by its
+   * query string); null otherwise. What follows from the parameters alone may be kept under it.
+   */
+  readonly paramsKey: object | null;
   /** The query string parameters as sent (used to carry them into pagination links). */
   readonly query: Readonly<ParamMap>;
   readonly body: ParsedBody;
@@ -138,6 +143,8 @@ export interface RequestContext<P extends AnyParams = AnyParams> {
    * when that cannot be told (a store without a change token).
    */
   nothingDue(): Promise<boolean>;
+  /** `nothingDue` when it is known without waiting (most reads): true; false when only `nothingDue` can tell. */
+  nothingDueNow(): boolean;
   /** Runs another request through the full pipeline as the same user (embeds and batches use this). */
   dispatch(request: InternalRequest): Promise<InternalResponse>;
   /** Matches and validates another request without running it (a batch validates every item first). */

@@ -26,20 +26,19 @@ import { keptAnswer, keptReply, replyFresh, replyRequest, replyWith } from './ca
 import type { ResponseCache } from './cache/response-cache.js';
 import type { Principal, RequestContext, Services } from './context.js';
 import { EncodedJson, responseWithBody } from './encode.js';
-import { forbidden, isCmsError, noRoute, toCmsError, type CmsError } from './errors.js';
+import { noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
+import { executeRoute } from './execute.js';
 import { prepareInternal } from './internal.js';
 import { formattedLargeBody } from './large-format.js';
 import { encodedIfLarge } from './large-json.js';
 import { errorOutcome, type Matched, type Outcome, type Prepared, type RouteCall, type RouteSteps } from './outcome.js';
-import { allowHeader, asAnswered } from './allow.js';
+import { allowHeader } from './allow.js';
 import { hasListsInTurns, validateParamsInTurns } from './params-in-turns.js';
 import { paramsOf, type CheckedParams } from './params-memo.js';
 import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
-import { pagingHeaders } from './paging.js';
-import { render, splitPath, type InternalDispatch } from './render.js';
-import { isHandlerResult } from './response.js';
+import { render, renderedAtOnce, renderedInTurns, splitPath, type InternalDispatch } from './render.js';
 import { isFieldIncluded, parseList } from './shape.js';
 import { resolveSite, SiteResolver, type Site, type SiteSettings } from './site.js';
 import {
@@ -82,8 +81,6 @@ export interface DispatcherOptions {
   /** Keeps the shaped records (`KeyedItem`) of routes declared `cache`, so lists are joined from them. */
   fragments?: FragmentCache;
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 export class Dispatcher implements RouteSteps {
   readonly #internal: InternalDispatch = (request, parent) => prepareInternal(this, request, parent).run();
@@ -190,27 +187,21 @@ export class Dispatcher implements RouteSteps {
    * With a `tracker` (routes declared `cache`) the body is rendered for HEAD too, and the tracker learns whether
    * the answer may be kept.
    */
-  async #answer(call: RouteCall, incoming: Incoming, tracker?: KeepTracker, fragments: FragmentScope | null = null): Promise<Answer> {
-    let answer: Answer;
-    let outcome: Outcome | null = null;
-    if (call.method === 'OPTIONS') {
-      answer = await this.#describe(call);
-    } else {
-      outcome = await this.#run(call);
-      tracker?.answered(outcome.status);
-      const dispatch: InternalDispatch = tracker ? tracker.embeds(this.#internal, splitPath) : this.#internal;
-      const body = incoming.realMethod === 'HEAD' && !tracker ? null : await render(outcome, incoming.embed, dispatch, fragments);
-      answer = { status: outcome.status, headers: outcome.headers, body };
-    }
-    if (incoming.envelope) answer = envelope(answer);
-    // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
-    const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
-    if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
-    // A large body is encoded (printed pretty, wrapped for JSONP) here, in turns, not in one call by whoever sends it.
-    const large = incoming.jsonp || '_pretty' in incoming.query ? await formattedLargeBody(answer.body, incoming.query) : null;
-    const formatted = large ?? formatBody(answer.body, incoming.query);
-    if (formatted === answer.body && formatted instanceof EncodedJson) return answer;
-    return { status: answer.status, headers: answer.headers, body: formatted instanceof EncodedJson ? formatted : await encodedIfLarge(formatted) };
+  #answer(call: RouteCall, incoming: Incoming, tracker?: KeepTracker, fragments: FragmentScope | null = null): Promise<Answer> {
+    // Steps chained on the outcome rather than an async function's waits: a body at hand waits no further turn.
+    if (call.method === 'OPTIONS') return this.#describe(call).then((answer) => inFormat(answer, null, call, incoming));
+    return this.#run(call).then((outcome) => this.#rendered(outcome, call, incoming, tracker, fragments));
+  }
+
+  #rendered(outcome: Outcome, call: RouteCall, incoming: Incoming, tracker: KeepTracker | undefined, fragments: FragmentScope | null): Answer | Promise<Answer> {
+    tracker?.answered(outcome.status);
+    const { status, headers } = outcome;
+    if (incoming.realMethod === 'HEAD' && !tracker) return inFormat({ status, headers, body: null }, outcome, call, incoming);
+    const atOnce = renderedAtOnce(outcome, incoming.embed, fragments);
+    if (atOnce !== undefined) return inFormat({ status, headers, body: atOnce }, outcome, call, incoming);
+    // Embeds are the only requests rendering makes.
+    const dispatch: InternalDispatch = tracker && incoming.embed ? tracker.embeds(this.#internal, splitPath) : this.#internal;
+    return renderedInTurns(outcome, incoming.embed, dispatch, fragments).then((body) => inFormat({ status, headers, body }, outcome, call, incoming));
   }
 
   /** OPTIONS: the first route matching the path, described in help context, with the methods the caller may use. */
@@ -290,29 +281,9 @@ export class Dispatcher implements RouteSteps {
     return { match: found, context: this.#context(call, found.route, checked, memo), error, forget: () => memo.clear() };
   }
 
-  /** Permission and handler for a prepared request, then the paging headers and `Allow`. */
-  async execute({ match, context, forget }: Matched, validationError: CmsError | null): Promise<Outcome> {
-    let outcome: Outcome;
-    if (validationError) {
-      outcome = errorOutcome(validationError, match.route, context);
-    } else {
-      try {
-        const permitted = await match.endpoint.permission(context);
-        if (permitted !== true) throw isCmsError(permitted) ? permitted : forbidden(context.user);
-        const value: unknown = await match.endpoint.handler(context);
-        const result = isHandlerResult(value) ? value : { kind: 'result' as const, status: 200, headers: {}, body: value ?? null };
-        const headers = Object.assign({}, result.headers, result.paging ? pagingHeaders(result.paging, context, this.options.headerPrefix) : null);
-        outcome = { status: result.status, headers, error: null, result, route: match.route, context };
-      } catch (thrown) {
-        outcome = errorOutcome(toCmsError(thrown, this.options.onError), match.route, context);
-      }
-    }
-    // `Allow` asks the permission checks again, about the state the handler left: after a write the records they
-    // remembered may be stale (a deleted post allows nothing), as the reference's checks re-read the object cache.
-    if (!SAFE_METHODS.has(context.method)) forget();
-    const allow = await allowHeader(match.route, asAnswered(context, outcome.result));
-    if (allow !== '') outcome.headers.Allow = allow;
-    return outcome;
+  /** Permission and handler for a prepared request, then the paging headers and `Allow` (execute.ts). */
+  execute(prepared: Matched, validationError: CmsError | null): Promise<Outcome> {
+    return executeRoute(prepared, validationError, this.options.headerPrefix, this.options.onError);
   }
 
   render(outcome: Outcome): Promise<unknown> {
@@ -329,6 +300,7 @@ export class Dispatcher implements RouteSteps {
       path: call.path,
       params,
       has: checked.has,
+      paramsKey: checked.key ?? null,
       query: call.query,
       body: call.body,
       headers: call.headers,
@@ -347,12 +319,32 @@ export class Dispatcher implements RouteSteps {
         return computed;
       },
       nothingDue: () => this.options.generations?.nothingDue(call.changeToken) ?? Promise.resolve(false),
+      nothingDueNow: () => this.options.generations?.nothingDueNow(call.changeToken) ?? false,
       dispatch: (inner) => this.#internal(inner, { user: call.user, site: call.site, origin: call.origin }),
       prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { user: call.user, site: call.site, origin }),
     };
     if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
     return Object.freeze(context);
   }
+}
+
+/** An answer enveloped (`_envelope`), then in its output format: the route's own, else JSONP or pretty printing. */
+function inFormat(rendered: Answer, outcome: Outcome | null, call: RouteCall, incoming: Incoming): Answer | Promise<Answer> {
+  const answer = incoming.envelope ? envelope(rendered) : rendered;
+  // A route may write its answer in another format; it then replaces JSONP and pretty printing too.
+  const own = outcome?.route?.serialize?.(answer, { method: call.method, params: outcome.context?.params ?? {} });
+  if (own) return { status: own.status ?? answer.status, headers: Object.assign({}, answer.headers, { 'Content-Type': own.contentType }), body: own.body };
+  // A large body is encoded (printed pretty, wrapped for JSONP) here, in turns, not in one call by whoever sends it.
+  if (incoming.jsonp || '_pretty' in incoming.query) {
+    return formattedLargeBody(answer.body, incoming.query).then((large) => withBody(answer, large ?? formatBody(answer.body, incoming.query)));
+  }
+  return withBody(answer, formatBody(answer.body, incoming.query));
+}
+
+function withBody(answer: Answer, formatted: unknown): Answer | Promise<Answer> {
+  if (formatted === answer.body && formatted instanceof EncodedJson) return answer;
+  if (formatted instanceof EncodedJson) return { status: answer.status, headers: answer.headers, body: formatted };
+  return encodedIfLarge(formatted).then((body) => ({ status: answer.status, headers: answer.headers, body }));
 }
 
 /** Without `_fields`, every field is wanted. */

@@ -154,15 +154,22 @@ export function pagingHeaders(figures: Paging, context: RequestContext, prefix: 
  */
 let lastLink: {
   site: object; path: string; keys: string[]; values: unknown[]; page: number; totalPages: number; previousUnclamped: boolean; link: string;
+  paramsKey: object | null;
 } | null = null;
 
 function linkHeader(figures: Paging, context: RequestContext, hasPrevious: boolean, hasNext: boolean): string {
   const { query } = context;
-  const keys = Object.keys(query);
   const last = lastLink;
-  if (last !== null && context.site !== undefined && last.site === context.site && last.path === context.path && last.page === figures.page
-    && last.totalPages === figures.totalPages && last.previousUnclamped === (figures.previousUnclamped === true)
-    && sameParameters(last.keys, last.values, keys, query)) return last.link;
+  const same = last !== null && context.site !== undefined && last.site === context.site && last.path === context.path && last.page === figures.page
+    && last.totalPages === figures.totalPages && last.previousUnclamped === (figures.previousUnclamped === true);
+  // The same kept parameters come from the same query string: its parameters need no comparing.
+  const paramsKey = context.paramsKey ?? null;
+  if (same && paramsKey !== null && last.paramsKey === paramsKey) return last.link;
+  const keys = Object.keys(query);
+  if (same && sameParameters(last.keys, last.values, keys, query)) {
+    last.paramsKey = paramsKey;
+    return last.link;
+  }
   const withPage = linkQuery(query);
   const url = context.url(context.path);
   const previous = hasPrevious ? `<${url}?${withPage(previousPage(figures))}>; rel="prev"` : '';
@@ -170,7 +177,7 @@ function linkHeader(figures: Paging, context: RequestContext, hasPrevious: boole
   const link = hasPrevious && hasNext ? `${previous}, ${next}` : previous || next;
   lastLink = {
     site: context.site, path: context.path, keys, values: keys.map((key) => query[key]), page: figures.page,
-    totalPages: figures.totalPages, previousUnclamped: figures.previousUnclamped === true, link,
+    totalPages: figures.totalPages, previousUnclamped: figures.previousUnclamped === true, link, paramsKey,
   };
   return link;
 }

@@ -45,6 +45,8 @@ export interface CheckedParams {
   readonly params: Readonly<Record<string, unknown>>;
   /** Whether a parameter was sent at all, or has a default. */
   has(name: string): boolean;
+  /** The same object for every request handed these kept parameters (see `RequestContext.paramsKey`). */
+  readonly key?: object;
 }
 
 /** The parameters of a request not kept. */
@@ -82,6 +84,7 @@ class KeptParams {
   readonly #copies: Copy[] = [];
   readonly #sent: Set<string>;
   readonly has = (name: string): boolean => this.#sent.has(name);
+  readonly key: object = Object.freeze({});
 
   constructor(params: Readonly<Record<string, unknown>>, sent: Set<string>, readonly checks: readonly CheckRun[]) {
     this.#names = Object.keys(params);
@@ -106,7 +109,7 @@ class KeptParams {
     for (let index = 0; index < names.length; index++) {
       params[names[index]!] = copies[index] === Copy.Slice ? (values[index] as unknown[]).slice() : copyTree(values[index]);
     }
-    return { params: Object.setPrototypeOf(params, null) as Record<string, unknown>, has: this.has };
+    return { params: Object.setPrototypeOf(params, null) as Record<string, unknown>, has: this.has, key: this.key };
   }
 
   /** Made when first handed out: most parameters never come again. */

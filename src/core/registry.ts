@@ -176,6 +176,8 @@ export class Registry {
   readonly #routes: Route[] = [];
   readonly #byNamespace = new Map<string, Route[]>();
   readonly #namespaces: string[] = [];
+  /** Matches of GET paths asked for lately (frozen: shared by the requests); forgotten when a route is added. */
+  #gets = new Map<string, RouteMatch | null>();
 
   /** Namespaces in registration order. */
   get namespaces(): readonly string[] {
@@ -240,6 +242,7 @@ export class Registry {
       pathParams: pathParamsOf(pattern),
     };
     this.#routes.push(route);
+    this.#gets = new Map();
     if (namespace !== '') this.#byNamespace.get(namespace)!.push(route);
     return route;
   }
@@ -268,6 +271,18 @@ export class Registry {
 
   /** The first route whose pattern matches and that has an endpoint for the method (HEAD falls back to GET). */
   match(method: string, path: string): RouteMatch | null {
+    if (method !== 'GET' || path.length > MAX_REMEMBERED_PATH_LENGTH) return this.#matchNow(method, path);
+    let found = this.#gets.get(path);
+    if (found === undefined) {
+      found = this.#matchNow(method, path);
+      if (found) Object.freeze(found.urlParams);
+      if (this.#gets.size >= MAX_REMEMBERED_PATHS) this.#gets.clear();
+      this.#gets.set(path, found && Object.freeze(found));
+    }
+    return found;
+  }
+
+  #matchNow(method: string, path: string): RouteMatch | null {
     for (const route of this.#candidates(path)) {
       const found = route.regex.exec(path);
       if (!found) continue;
@@ -291,6 +306,10 @@ export class Registry {
     return this.#byNamespace.get(namespace);
   }
 }
+
+/** Bounds of the GET matches remembered: entries, and the length of the paths kept. */
+const MAX_REMEMBERED_PATHS = 500;
+const MAX_REMEMBERED_PATH_LENGTH = 1000;
 
 function findEndpoint(route: Route, method: string): Endpoint | undefined {
   const wanted = method === 'HEAD' ? 'GET' : method;

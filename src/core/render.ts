@@ -22,6 +22,32 @@ export type InternalDispatch = (request: InternalRequest, parent: InternalParent
  * they are (no `_fields`, no `_embed`): the body is then `EncodedJson`.
  */
 export async function render(outcome: Outcome, embed: true | string[] | null, dispatch: InternalDispatch, fragments: FragmentScope | null = null): Promise<unknown> {
+  return renderedAtOnce(outcome, embed, fragments) ?? await renderedInTurns(outcome, embed, dispatch, fragments);
+}
+
+/**
+ * `render` when its answer is at hand without waiting (most reads of keyed records): the record's fragment, or the
+ * list joined from fragments, all kept already (a small list joined now). Undefined when only `render` can tell.
+ */
+export function renderedAtOnce(outcome: Outcome, embed: true | string[] | null, fragments: FragmentScope | null): EncodedJson | undefined {
+  const result = outcome.result;
+  if (!fragments || embed || outcome.error || !result || (!result.keyedItem && !result.keyedItems)) return undefined;
+  const context = outcome.context!;
+  if (context.params._fields !== undefined && parseList(context.params._fields).length > 0) return undefined;
+  const schema = outcome.route?.schema?.();
+  const shownContext = result.context ?? context.context;
+  if (result.keyedItem) {
+    const key = fragmentKey(fragments, schema, shownContext, result.keyedItem);
+    return key === null ? undefined : fragments.cache.get(fragments.generation, key);
+  }
+  const keyedItems = result.keyedItems!;
+  const kept = keptParts(keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed)), fragments, keyedItems, shownContext);
+  if (kept.includes(undefined)) return undefined;
+  return keptList(kept as EncodedJson[], fragments) ?? joinedAtOnce(kept as EncodedJson[], fragments);
+}
+
+/** `render` once `renderedAtOnce` has answered undefined. */
+export async function renderedInTurns(outcome: Outcome, embed: true | string[] | null, dispatch: InternalDispatch, fragments: FragmentScope | null): Promise<unknown> {
   if (outcome.error) return outcome.error.toBody();
   const result = outcome.result!;
   const context = outcome.context!;
@@ -147,9 +173,23 @@ async function joined(parts: EncodedJson[], scope: FragmentScope): Promise<Encod
   if (kept) return kept;
   const list = new EncodedJson(joinJsonArray(parts.map((part) => part.bytes)));
   if (list.bytes.byteLength >= LARGE_JSON_CHARS) list.etag = await entityTagInTurns(list.bytes);
+  return keptJoined(list, key, lasting, scope);
+}
+
+/** `joined` for a list of kept fragments that is not kept itself: at once when small, undefined when large. */
+function joinedAtOnce(parts: EncodedJson[], scope: FragmentScope): EncodedJson | undefined {
+  // The length `joinJsonArray` gives: brackets and commas around the parts.
+  let length = 1 + Math.max(1, parts.length);
+  for (const part of parts) length += part.bytes.byteLength;
+  if (length >= LARGE_JSON_CHARS) return undefined;
+  const lasting = parts.every((part) => scope.cache.isLasting(part));
+  return keptJoined(new EncodedJson(joinJsonArray(parts.map((part) => part.bytes))), listKey(parts), lasting, scope);
+}
+
+function keptJoined(list: EncodedJson, key: string, lasting: boolean, scope: FragmentScope): EncodedJson {
   if (scope.keep()) {
-    cache.set(generation, key, list);
-    if (lasting) cache.setLasting(generation, key, list);
+    scope.cache.set(scope.generation, key, list);
+    if (lasting) scope.cache.setLasting(scope.generation, key, list);
   }
   return list;
 }

@@ -32,10 +32,25 @@ export function collection<T extends StoredRecord>(name: string, decode: Decoder
   const decodeOrNull = (record: StoredRecord | null) => (record === null ? null : decode(record));
   // A handle holds nothing but its storage, so each storage handle gets one, made on first use.
   const handles = new WeakMap<StoragePort, Collection<T>>();
+  const decodeListed = (result: ListResult) => decodeList(decode, result);
+  // Reads hand on the store's promise, decoded in one step (one that throws at once is rejected, as from an async
+  // function): an async function waiting for it costs more turns.
   const handleOf = (storage: StoragePort): Collection<T> => ({
     name,
-    get: async (id) => decodeOrNull(await storage.get(name, id)),
-    list: async (query) => decodeList(decode, await storage.list(name, query)),
+    get: (id) => {
+      try {
+        return storage.get(name, id).then(decodeOrNull);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    list: (query) => {
+      try {
+        return storage.list(name, query).then(decodeListed);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
     insert: async (record) => decodeInserted(decode, await storage.insert(name, record)),
     update: async (id, patch) => decodeOrNull(await storage.update(name, id, patch)),
     remove: (id) => storage.remove(name, id),

@@ -18,7 +18,41 @@ const LIST_OPS = new Set(['in', 'notIn']);
 const ARRAY_OPS = new Set(['containsAny', 'containsAll', 'containsNone']);
 const TEXT_OPS = new Set(['textContains', 'textEquals']);
 
+/**
+ * Checked queries of queries frozen all through (which can never change), so a query asked again, as callers
+ * keep them, is not checked again and stands for the same checked query: stores may recognise it by identity.
+ */
+const checkedFrozen = new WeakMap<ListQuery, CheckedQuery>();
+
 export function checkQuery(query: ListQuery | undefined): CheckedQuery {
+  if (query === undefined || !Object.isFrozen(query)) return checkedNow(query);
+  const known = checkedFrozen.get(query);
+  if (known !== undefined) return known;
+  const checked = checkedNow(query);
+  if (!isFrozenThrough(query)) return checked;
+  // Shared by every caller from now on: frozen all through too (a search adds conditions of its own).
+  freezeThrough(checked);
+  checkedFrozen.set(query, checked);
+  return checked;
+}
+
+/** Whether a value and everything in it is frozen (a parent frozen alone says nothing of its children). */
+function isFrozenThrough(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (!Object.isFrozen(value)) return false;
+  for (const child of Object.values(value)) if (!isFrozenThrough(child)) return false;
+  return true;
+}
+
+/** Freezes a value and what is in it, down to what is frozen already. */
+export function freezeThrough<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const child of Object.values(value)) freezeThrough(child);
+  return value;
+}
+
+function checkedNow(query: ListQuery | undefined): CheckedQuery {
   const shape = query ?? {};
   if (typeof shape !== 'object' || shape === null || Array.isArray(shape)) invalid('The query must be an object.');
   const where = shape.where ?? [];

@@ -28,6 +28,20 @@ describe('routing', () => {
     }
   });
 
+  it('finds a route added after its path was asked for, and each path its own URL parameters', async () => {
+    const registry = new Registry();
+    registry.namespace('late/v1', namespaceRoot(registry));
+    const core = new Dispatcher({ registry, services: {} as Services, site: { url: 'http://example.test' }, maxBodyBytes: 1024, headerPrefix: 'X-WP', jsonp: false });
+    for (let round = 0; round < 2; round++) assert.equal((await send(core, 'GET', '/late/v1/items/7')).status, 404);
+    registry.add('late/v1', '/items/(?P<id>[\\d]+)', [{ methods: ['GET'], permission: allowAnyone, handler: (context) => ({ id: context.params.id }) }]);
+    for (let round = 0; round < 2; round++) {
+      assert.deepEqual((await send(core, 'GET', '/late/v1/items/7')).json, { id: '7' });
+      assert.deepEqual((await send(core, 'GET', '/late/v1/items/8')).json, { id: '8' });
+    }
+    assert.equal(registry.match('GET', '/late/v1/items/9'), registry.match('GET', '/late/v1/items/9'));
+    assert.equal((await send(core, 'POST', '/late/v1/items/7')).status, 404);
+  });
+
   it('strips trailing slashes and matches case-insensitively', async () => {
     assert.equal((await send(core, 'GET', '/test/v1/things/3/')).json.id, 3);
     assert.equal((await send(core, 'GET', '/TEST/V1/THINGS/3')).json.id, 3);

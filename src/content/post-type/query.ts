@@ -5,6 +5,7 @@
  */
 import type { Params } from '../../core/args/define.js';
 import type { Principal } from '../../core/context.js';
+import { deepFreeze } from '../../core/freeze.js';
 import { pageWindow } from '../../core/paging.js';
 import type { Site } from '../../core/site.js';
 import type { Condition, ListQuery, Scalar, SortKey, StoragePort } from '../../ports/storage.js';
@@ -186,6 +187,25 @@ export function buildListPlan(
   const byTerms = filtersByTerms(definition, params);
   if (!byTerms && Array.isArray(rows)) return planOf(definition, params, environment, statuses, rows, NO_TAXONOMY);
   return plannedWithStore(definition, params, environment, statuses, rows, byTerms);
+}
+
+/**
+ * Plans of anonymous callers' lists, kept under their parameters' key (`RequestContext.paramsKey`) with the site
+ * they were made for: what an anonymous caller may see of a type depends on the statuses asked for alone, so such
+ * a plan follows from those two, unless making it read the store (term filters, `inherit` records: not kept).
+ * Kept plans are frozen all through (their query asks for records to share), so a store may tell the query again.
+ */
+const keptPlans = new WeakMap<object, { readonly site: object; readonly plan: ListPlan }>();
+
+export function keptListPlan(paramsKey: object | null, site: object): ListPlan | undefined {
+  const kept = paramsKey === null ? undefined : keptPlans.get(paramsKey);
+  return kept !== undefined && kept.site === site ? kept.plan : undefined;
+}
+
+export function keepListPlan(paramsKey: object, site: object, plan: ListPlan): ListPlan {
+  plan.query.shared = true;
+  keptPlans.set(paramsKey, { site, plan: deepFreeze(plan) });
+  return plan;
 }
 
 async function plannedWithStore(

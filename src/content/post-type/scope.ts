@@ -30,6 +30,42 @@ export function buildScope(context: ScopeSource, postType: PostType): PostScope 
   return new RequestScope(context, postType);
 }
 
+/** What a scope holds besides its request: it follows from the type, the caller and the site alone. */
+interface ScopeParts {
+  readonly storage: StoragePort;
+  readonly settings: ResolvedPostSettings;
+  readonly capabilities: PostTypeCapabilities;
+  readonly abilities: Abilities;
+  readonly links: LinkEnvironment;
+  readonly templates: Readonly<Record<string, string>>;
+  readonly siteTime: PrepareOptions['site'];
+}
+
+function partsOf(postType: PostType, user: ScopeSource['user'], site: ScopeSource['site']): ScopeParts {
+  const { definition, deps } = postType;
+  const { storage, capabilityRules, postSettings: settings } = deps;
+  return {
+    storage,
+    settings,
+    capabilities: capabilitiesOf(definition, capabilityRules),
+    abilities: abilitiesFor(user, capabilityRules, site),
+    links: { storage, home: site.home, permalinkStructure: settings.permalinkStructure, pageOnFront: site.pageOnFront },
+    templates: settings.templates[definition.type] ?? {},
+    siteTime: { timezone: site.timezone, gmtOffset: site.gmtOffset },
+  };
+}
+
+/** The parts of anonymous callers' scopes, made once per type and site (the site's object stays while it does). */
+const anonymousScopes = new WeakMap<PostType, { readonly site: object; readonly parts: ScopeParts }>();
+
+function anonymousParts(postType: PostType, site: ScopeSource['site']): ScopeParts {
+  const kept = anonymousScopes.get(postType);
+  if (kept !== undefined && kept.site === site) return kept.parts;
+  const parts = partsOf(postType, null, site);
+  anonymousScopes.set(postType, { site, parts });
+  return parts;
+}
+
 /** A class rather than a literal of closures: one object per request and type. */
 class RequestScope {
   readonly storage: StoragePort;
@@ -41,16 +77,14 @@ class RequestScope {
   readonly #siteTime: PrepareOptions['site'];
 
   constructor(readonly context: ScopeSource, readonly postType: PostType) {
-    const { site } = context;
-    const { definition, deps } = postType;
-    const { storage, capabilityRules, postSettings: settings } = deps;
-    this.storage = storage;
-    this.settings = settings;
-    this.capabilities = capabilitiesOf(definition, capabilityRules);
-    this.abilities = abilitiesFor(context.user, capabilityRules, site);
-    this.links = { storage, home: site.home, permalinkStructure: settings.permalinkStructure, pageOnFront: site.pageOnFront };
-    this.templates = settings.templates[definition.type] ?? {};
-    this.#siteTime = { timezone: site.timezone, gmtOffset: site.gmtOffset };
+    const parts = context.user === null ? anonymousParts(postType, context.site) : partsOf(postType, context.user, context.site);
+    this.storage = parts.storage;
+    this.settings = parts.settings;
+    this.capabilities = parts.capabilities;
+    this.abilities = parts.abilities;
+    this.links = parts.links;
+    this.templates = parts.templates;
+    this.#siteTime = parts.siteTime;
   }
 
   /** Options to prepare responses with, for a response context. */

@@ -106,6 +106,12 @@ export class Generations {
     return this.#nothingDueByNow(changeToken, token);
   }
 
+  /** `nothingDue` answered without waiting: true when the deadline of `token` is known and not reached yet. */
+  nothingDueNow(token: string | undefined): boolean {
+    const deadline = this.#deadline;
+    return this.sources.changeToken !== undefined && token !== undefined && deadline?.token === token && isBefore(this.sources.now, deadline.at);
+  }
+
   async #nothingDueByNow(changeToken: () => Promise<string>, token: string | undefined): Promise<boolean> {
     token ??= await changeToken();
     return isBefore(this.sources.now, await this.#deadlineOf(token));

@@ -1,5 +1,5 @@
 import type { Condition, ListQuery, Scalar, SortKey } from '../../ports/storage.js';
-import { checkQuery } from '../query-check.js';
+import { checkQuery, type CheckedQuery } from '../query-check.js';
 import { compileCondition } from './conditions.js';
 import { compareScalars, readField, sortValue } from './values.js';
 
@@ -14,7 +14,17 @@ export interface NormalizedQuery {
 
 /** The port's checks (shared with every store), with "no limit" as infinity for the executor. */
 export function normalizeQuery(query: ListQuery = {}): NormalizedQuery {
-  const { conditions, orderBy, offset, limit, withTotal } = checkQuery(query);
+  const checked = checkQuery(query);
+  if (!Object.isFrozen(checked)) return normalizedOf(checked);
+  // A frozen checked query stands for its query asked again (see `checkQuery`): normalised once, frozen likewise.
+  let normalized = normalizedQueries.get(checked);
+  if (normalized === undefined) normalizedQueries.set(checked, (normalized = Object.freeze(normalizedOf(checked))));
+  return normalized;
+}
+
+const normalizedQueries = new WeakMap<CheckedQuery, NormalizedQuery>();
+
+function normalizedOf({ conditions, orderBy, offset, limit, withTotal }: CheckedQuery): NormalizedQuery {
   return { conditions, orderBy, offset, limit: limit ?? Number.POSITIVE_INFINITY, withTotal };
 }
 

@@ -8,6 +8,18 @@ import type { CheckedQuery } from '../query-check.js';
  * another kind (not kept). Far cheaper than building the query's SQL, which a kept list then needs none of.
  */
 export function queryKey(collection: string, query: CheckedQuery): string | null {
+  if (!Object.isFrozen(query)) return spelledKey(collection, query);
+  // A frozen query stands for its query asked again (see `checkQuery`): its key is spelt once, the same string.
+  const known = keptKeys.get(query);
+  if (known !== undefined && known.collection === collection) return known.key;
+  const key = spelledKey(collection, query);
+  keptKeys.set(query, { collection, key });
+  return key;
+}
+
+const keptKeys = new WeakMap<CheckedQuery, { readonly collection: string; readonly key: string | null }>();
+
+function spelledKey(collection: string, query: CheckedQuery): string | null {
   let key = `${query.offset};${query.limit ?? ''};${query.withTotal ? 't' : 'f'}${text(collection)}`;
   for (const condition of query.conditions) {
     const part = conditionKey(condition);

@@ -1,0 +1,82 @@
+/**
+ * Running a prepared request: permission, handler, paging headers, then `Allow`. Only promises are waited for,
+ * each with one step chained on it: no async function's frame is kept across the waits, and a request whose checks
+ * and handler answer at once runs through in one go.
+ */
+import { allowHeader, asAnswered } from './allow.js';
+import { isThenable } from './caller.js';
+import { forbidden, isCmsError, toCmsError, type CmsError } from './errors.js';
+import { errorOutcome, type Matched, type Outcome } from './outcome.js';
+import { pagingHeaders } from './paging.js';
+import { isHandlerResult } from './response.js';
+
+type OnError = ((error: unknown) => void) | undefined;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** Permission and handler for a prepared request (or its validation error), then the paging headers and `Allow`. */
+export function executeRoute(prepared: Matched, validationError: CmsError | null, headerPrefix: string, onError: OnError): Promise<Outcome> {
+  try {
+    const outcome = validationError ? withAllow(prepared, errorOutcome(validationError, prepared.match.route, prepared.context))
+      : checked(prepared, headerPrefix, onError);
+    return isThenable(outcome) ? outcome : Promise.resolve(outcome);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function checked(prepared: Matched, headerPrefix: string, onError: OnError): Outcome | Promise<Outcome> {
+  let answer: ReturnType<Matched['match']['endpoint']['permission']>;
+  try {
+    answer = prepared.match.endpoint.permission(prepared.context);
+  } catch (thrown) {
+    return failed(prepared, thrown, onError);
+  }
+  if (!isThenable(answer)) return permitted(prepared, answer, headerPrefix, onError);
+  return Promise.resolve(answer).then((settled) => permitted(prepared, settled, headerPrefix, onError), (thrown) => failed(prepared, thrown, onError));
+}
+
+function permitted(prepared: Matched, answer: unknown, headerPrefix: string, onError: OnError): Outcome | Promise<Outcome> {
+  const { match, context } = prepared;
+  let value: unknown;
+  try {
+    if (answer !== true) throw isCmsError(answer) ? answer : forbidden(context.user);
+    value = match.endpoint.handler(context);
+  } catch (thrown) {
+    return failed(prepared, thrown, onError);
+  }
+  if (!isThenable(value)) return handled(prepared, value, headerPrefix, onError);
+  return Promise.resolve(value).then((settled) => handled(prepared, settled, headerPrefix, onError), (thrown) => failed(prepared, thrown, onError));
+}
+
+function handled(prepared: Matched, value: unknown, headerPrefix: string, onError: OnError): Outcome | Promise<Outcome> {
+  const { match, context } = prepared;
+  let outcome: Outcome;
+  try {
+    const result = isHandlerResult(value) ? value : { kind: 'result' as const, status: 200, headers: {}, body: value ?? null };
+    const headers = Object.assign({}, result.headers, result.paging ? pagingHeaders(result.paging, context, headerPrefix) : null);
+    outcome = { status: result.status, headers, error: null, result, route: match.route, context };
+  } catch (thrown) {
+    return failed(prepared, thrown, onError);
+  }
+  return withAllow(prepared, outcome);
+}
+
+function failed(prepared: Matched, thrown: unknown, onError: OnError): Outcome | Promise<Outcome> {
+  return withAllow(prepared, errorOutcome(toCmsError(thrown, onError), prepared.match.route, prepared.context));
+}
+
+/**
+ * `Allow` asks the permission checks again, about the state the handler left: after a write the records they
+ * remembered may be stale (a deleted post allows nothing), as the reference's checks re-read the object cache.
+ */
+function withAllow({ match, context, forget }: Matched, outcome: Outcome): Outcome | Promise<Outcome> {
+  if (!SAFE_METHODS.has(context.method)) forget();
+  const allowed = allowHeader(match.route, asAnswered(context, outcome.result));
+  return typeof allowed === 'string' ? allowing(outcome, allowed) : allowed.then((allow) => allowing(outcome, allow));
+}
+
+function allowing(outcome: Outcome, allow: string): Outcome {
+  if (allow !== '') outcome.headers.Allow = allow;
+  return outcome;
+}
