@@ -324,6 +324,58 @@ const CLIENT_TEXT_CASES: Record<string, Case> = {
   'comment-html': commentHtml(PARAGRAPH),
 };
 
+// Other text a client stores: terms, users, settings, sign-up forms.
+
+/** One request whose status is told back (a refusal is an answer too), answered and encoded as an adapter does. */
+async function statusOf(target: Site, method: string, path: string, body?: Uint8Array): Promise<number> {
+  const answer = await target.cms.handle({
+    method, path, query: '', user: target.admin, headers: { 'content-type': 'application/json' }, body,
+  });
+  encodeResponse(answer);
+  return answer.status;
+}
+
+/**
+ * Each field written by its own request of the largest text one request may carry, by `role` (each step is named
+ * with its answer's status: a refused text must be refused quickly); then the first read.
+ */
+const storedText = (role: string, path: (target: Site) => Promise<{ write: string; read: string }>, fields: string[], unit = PARAGRAPH): Case => async () => {
+  const made = await site({ maxParsedBodyBytes: 4 * SIZE, capabilities: { allowUnfilteredHtml: false } });
+  const target = role === 'administrator' ? made : await writerOf(made, role);
+  const { write, read } = await path(target);
+  const steps: Array<[string, Stall]> = [];
+  for (const field of fields) {
+    const request = wire(field.includes('.') ? { [field.split('.')[0]!]: { [field.split('.')[1]!]: fill(unit) } } : { [field]: fill(unit) });
+    let status = 0;
+    const stall = await measured(target, async () => {
+      status = await statusOf(target, 'POST', write, request);
+    });
+    steps.push([`${field}: ${status}`, stall]);
+  }
+  steps.push(['first read', await measured(target, () => send(target, 'GET', read))]);
+  return steps;
+};
+
+const termPath = async (target: Site) => {
+  const path = `/cms/v2/categories/${idOf(await send(target, 'POST', '/cms/v2/categories', wire({ name: 'Long' })))}`;
+  return { write: path, read: path };
+};
+const userPath = async () => ({ write: '/cms/v2/users/me', read: '/cms/v2/users/me' });
+const settingsPath = async () => ({ write: '/cms/v2/settings', read: '/cms/v2/settings' });
+const signupFormPath = async (target: Site) => {
+  const path = `/mailing/v1/forms/${idOf(await send(target, 'POST', '/mailing/v1/forms', wire({ title: 'Long' })))}`;
+  return { write: path, read: path };
+};
+
+const STORED_TEXT_CASES: Record<string, Case> = {
+  'term-text': storedText('editor', termPath, ['description', 'name']),
+  'term-text-amp': storedText('editor', termPath, ['description', 'name'], 'a & b < c '),
+  'user-text': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname']),
+  'user-text-amp': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname'], 'a & b < c '),
+  'settings-text': storedText('administrator', settingsPath, ['title', 'description', 'date_format'], '"1\' <b>'),
+  'signup-form-text': storedText('administrator', signupFormPath, ['title', 'content', 'messages.subscribed']),
+};
+
 const CASES: Record<string, Case> = {
   'render-quote-pairs': renderCase('\'"'),
   'render-doubles': renderCase('"'),
@@ -391,6 +443,7 @@ const CASES: Record<string, Case> = {
     return [[`10,000 posts (${(bytes / 2 ** 20).toFixed(1)} MiB)`, stall]];
   },
   ...CLIENT_TEXT_CASES,
+  ...STORED_TEXT_CASES,
 };
 
 const [selection = 'all'] = process.argv.slice(2);
