@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { WHOLE_TEXT_CHARS } from '../../src/core/chunked-text.js';
+import { sanitizeTextField } from '../../src/format/text.js';
+import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, sanitizeDescription, sanitizeNameField } from '../../src/users/fields.js';
+import { longestTurnCpu } from '../helpers/event-loop.js';
+import { siteWithMembers } from './setup.js';
+
+const tooLong = (field: string, max: number) => ({
+  code: 'rest_invalid_param', message: `Invalid parameter(s): ${field}`,
+  data: {
+    status: 400, params: { [field]: `${field} must be at most ${max.toLocaleString('en-US')} characters long.` },
+    details: { [field]: { code: 'rest_too_long', message: `${field} must be at most ${max.toLocaleString('en-US')} characters long.`, data: null } },
+  },
+});
+
+const NAMES = ['name', 'first_name', 'last_name', 'nickname'];
+const LIMITS: Record<string, number> = { ...Object.fromEntries(NAMES.map((field) => [field, MAX_NAME_LENGTH])), description: MAX_DESCRIPTION_LENGTH };
+
+test('a user\'s names and description up to their limits are stored as they are cleaned today', async () => {
+  const { request } = await siteWithMembers();
+  // Characters, not UTF-16 units: an emoji counts once.
+  const name = `a & <b>\ud83d\ude00</b>${'\ud83d\ude00'.repeat(MAX_NAME_LENGTH - 12)}`;
+  const unit = '<a href="javascript:x()" rel="me">Fish</a> &amp; <em>chips</em> & <script>x</script> ';
+  const description = unit.repeat(MAX_DESCRIPTION_LENGTH / unit.length).padEnd(MAX_DESCRIPTION_LENGTH, '&');
+  const sent = { ...Object.fromEntries(NAMES.map((field) => [field, name])), description };
+  const updated = await request('author', 'POST', '/cms/v2/users/me?context=edit', { json: sent });
+  assert.equal(updated.status, 200, JSON.stringify(updated.json));
+  for (const field of NAMES) assert.equal(updated.json[field], sanitizeNameField(sanitizeTextField(name)), field);
+  assert.ok(updated.json.description === sanitizeDescription(description));
+});
+
+test('a user\'s name or description over its limit is refused before it is cleaned, and changes nothing', async () => {
+  const { request, members } = await siteWithMembers({ maxParsedBodyBytes: 16 * WHOLE_TEXT_CHARS });
+  const before = (await request('administrator', 'GET', `/cms/v2/users/${members.author.id}?context=edit`)).json;
+  const long = 'a & b < c '.repeat(WHOLE_TEXT_CHARS / 10);
+  const cleaningMs = await longestTurnCpu(async () => sanitizeNameField(sanitizeTextField(long)));
+  for (const field of [...NAMES, 'description']) {
+    let refused: Awaited<ReturnType<typeof request>> | undefined;
+    const turnCpu = await longestTurnCpu(async () => {
+      refused = await request('author', 'POST', '/cms/v2/users/me', { json: { [field]: long } });
+    });
+    assert.deepEqual(refused!.json, tooLong(field, LIMITS[field]!), field);
+    assert.ok(turnCpu < cleaningMs / 2, `${field}: longest turn ${turnCpu.toFixed(1)} ms of CPU, cleaning the text ${cleaningMs.toFixed(1)} ms`);
+    const justOver = field === 'description' ? 'x'.repeat(MAX_DESCRIPTION_LENGTH + 1) : '\ud83d\ude00'.repeat(MAX_NAME_LENGTH + 1);
+    assert.deepEqual((await request('administrator', 'POST', `/cms/v2/users/${members.author.id}`, { json: { [field]: justOver } })).json, tooLong(field, LIMITS[field]!));
+  }
+  const created = await request('administrator', 'POST', '/cms/v2/users', {
+    json: { username: 'newbie', email: 'newbie@example.test', password: 'correct horse', first_name: 'x'.repeat(MAX_NAME_LENGTH + 1) },
+  });
+  assert.deepEqual(created.json, tooLong('first_name', MAX_NAME_LENGTH));
+  const after = (await request('administrator', 'GET', `/cms/v2/users/${members.author.id}?context=edit`)).json;
+  assert.deepEqual(after, before, 'the refused updates changed nothing');
+  const users = await request('administrator', 'GET', '/cms/v2/users?per_page=100');
+  assert.ok(!users.json.some((user: { slug: string }) => user.slug === 'newbie'), 'the refused create stored nothing');
+});
