@@ -372,7 +372,7 @@ const STORED_TEXT_CASES: Record<string, Case> = {
   'term-text-amp': storedText('editor', termPath, ['description', 'name'], 'a & b < c '),
   'user-text': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname']),
   'user-text-amp': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname'], 'a & b < c '),
-  'settings-text': storedText('administrator', settingsPath, ['title', 'description', 'date_format'], '"1\' <b>'),
+  'settings-text': storedText('administrator', settingsPath, ['title', 'description', 'date_format', 'url', 'email'], '"1\' <b>'),
   'signup-form-text': storedText('administrator', signupFormPath, ['title', 'content', 'messages.subscribed']),
 };
 
