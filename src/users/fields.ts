@@ -20,6 +20,8 @@ export const MAX_NAME_LENGTH = 250;
  * densest markup of this length takes some milliseconds.
  */
 export const MAX_DESCRIPTION_LENGTH = 16_384;
+/** The most characters an application password's name may hold as sent (it is cleaned on the main thread). */
+export const MAX_APPLICATION_NAME_LENGTH = 200;
 
 /** Letters lose their accents (a close stand-in for the reference's `remove_accents`). */
 function removeAccents(text: string): string {

@@ -367,12 +367,26 @@ const signupFormPath = async (target: Site) => {
   return { write: path, read: path };
 };
 
+const mediaPath = async (target: Site) => {
+  const uploaded = await target.cms.handle({
+    method: 'POST', path: '/cms/v2/media', query: '', user: target.admin,
+    headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="paper.pdf"' }, body: new TextEncoder().encode('%PDF-1.4\n'),
+  });
+  if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status}`);
+  const path = `/cms/v2/media/${idOf(encodeResponse(uploaded).body)}`;
+  return { write: path, read: path };
+};
+const applicationPasswordPath = async () => ({ write: '/cms/v2/users/me/application-passwords', read: '/cms/v2/users/me/application-passwords' });
+
 const STORED_TEXT_CASES: Record<string, Case> = {
   'term-text': storedText('editor', termPath, ['description', 'name']),
   'term-text-amp': storedText('editor', termPath, ['description', 'name'], 'a & b < c '),
   'user-text': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname']),
   'user-text-amp': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname'], 'a & b < c '),
   'settings-text': storedText('administrator', settingsPath, ['title', 'description', 'date_format', 'url', 'email'], '"1\' <b>'),
+  'media-text': storedText('author', mediaPath, ['alt_text', 'title']),
+  'media-text-amp': storedText('author', mediaPath, ['alt_text', 'title'], 'a & b < c '),
+  'application-password-name': storedText('author', applicationPasswordPath, ['name'], 'a & b < c '),
   'signup-form-text': storedText('administrator', signupFormPath, ['title', 'content', 'messages.subscribed']),
 };
 

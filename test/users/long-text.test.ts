@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WHOLE_TEXT_CHARS } from '../../src/core/chunked-text.js';
 import { sanitizeTextField } from '../../src/format/text.js';
-import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, sanitizeDescription, sanitizeNameField } from '../../src/users/fields.js';
+import { MAX_APPLICATION_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, sanitizeDescription, sanitizeNameField } from '../../src/users/fields.js';
 import { longestTurnCpu } from '../helpers/event-loop.js';
 import { siteWithMembers } from './setup.js';
 
@@ -53,4 +53,27 @@ test('a user\'s name or description over its limit is refused before it is clean
   assert.deepEqual(after, before, 'the refused updates changed nothing');
   const users = await request('administrator', 'GET', '/cms/v2/users?per_page=100');
   assert.ok(!users.json.some((user: { slug: string }) => user.slug === 'newbie'), 'the refused create stored nothing');
+});
+
+test(`an application password's name over ${MAX_APPLICATION_NAME_LENGTH} characters is refused before it is cleaned, and stores nothing`, async () => {
+  const { request } = await siteWithMembers({ maxParsedBodyBytes: 16 * WHOLE_TEXT_CHARS });
+  const path = '/cms/v2/users/me/application-passwords';
+  const before = (await request('author', 'GET', path)).json;
+  const atLimit = await request('author', 'POST', path, { json: { name: `a & <b>${'\ud83d\ude00'.repeat(MAX_APPLICATION_NAME_LENGTH - 7)}` } });
+  assert.equal(atLimit.status, 201);
+  assert.equal(atLimit.json.name, sanitizeTextField(`a & <b>${'\ud83d\ude00'.repeat(MAX_APPLICATION_NAME_LENGTH - 7)}`));
+  const long = 'a & b < c '.repeat(WHOLE_TEXT_CHARS / 10);
+  const cleaningMs = await longestTurnCpu(async () => sanitizeTextField(long));
+  let refused: Awaited<ReturnType<typeof request>> | undefined;
+  const body = JSON.stringify({ name: long });
+  const turnCpu = await longestTurnCpu(async () => {
+    refused = await request('author', 'POST', path, { json: body });
+  });
+  assert.deepEqual(refused!.json, tooLong('name', MAX_APPLICATION_NAME_LENGTH));
+  assert.ok(turnCpu < cleaningMs / 2, `longest turn ${turnCpu.toFixed(1)} ms of CPU, cleaning the name ${cleaningMs.toFixed(1)} ms`);
+  const renamed = await request('author', 'POST', `${path}/${atLimit.json.uuid}`, { json: { name: 'x'.repeat(MAX_APPLICATION_NAME_LENGTH + 1) } });
+  assert.deepEqual(renamed.json, tooLong('name', MAX_APPLICATION_NAME_LENGTH));
+  const after = (await request('author', 'GET', path)).json;
+  assert.equal(after.length, before.length + 1, 'the refused create stored nothing');
+  assert.equal(after.at(-1).name, atLimit.json.name, 'the refused rename changed nothing');
 });

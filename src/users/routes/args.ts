@@ -1,7 +1,7 @@
 import { arg, fromPath, type ArgCheck } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
-import { isValidLogin, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, userSlug } from '../fields.js';
+import { isValidLogin, MAX_APPLICATION_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, userSlug } from '../fields.js';
 import { USER_LOCALES } from './schema.js';
 
 /**
@@ -137,7 +137,7 @@ export function applicationPasswordWriteArgs(creating: boolean) {
       format: 'uuid',
     }),
     name: arg(
-      { description: 'The name of the application password.', type: 'string', minLength: 1, pattern: '.*\\S.*' },
+      { description: 'The name of the application password.', type: 'string', minLength: 1, maxLength: MAX_APPLICATION_NAME_LENGTH, pattern: '.*\\S.*' },
       creating ? { required: true as const } : {},
     ),
   };
