@@ -27,6 +27,13 @@
  *   form-tags       the same opened by 1,000 required fields (the most a template may hold) and their mail tags
  *   comment-html    65,525-byte comments of paragraphs and links by a visitor and an author, their first reads,
  *                   and the first read of a page of 100 of them
+ *   term-text       an editor writes a category's description, then its name, each 8 MiB of paragraphs (`-amp`: of
+ *                   `a & b < c `); then the first read. Each step is named with its answer's status
+ *   user-text       the same for an author's own description, display, first and last name and nickname
+ *   settings-text   the administrator's title, tagline, date format, URL and email, each 8 MiB of quotes and tags
+ *   media-text      an author's alt text and title of an attachment (`-amp` as above)
+ *   application-password-name  an author's application password named with 8 MiB
+ *   signup-form-text a sign-up form's title, markup and a message, each 8 MiB
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
