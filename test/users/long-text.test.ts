@@ -77,3 +77,21 @@ test(`an application password's name over ${MAX_APPLICATION_NAME_LENGTH} charact
   assert.equal(after.length, before.length + 1, 'the refused create stored nothing');
   assert.equal(after.at(-1).name, atLimit.json.name, 'the refused rename changed nothing');
 });
+
+test('names and descriptions that come by the in-process API (as a WXR import makes its authors) are bounded the same way', async () => {
+  const { cms, members } = await siteWithMembers();
+  const long = 'a & b < c '.repeat(WHOLE_TEXT_CHARS / 10);
+  const refusal = (field: string, max: number) => (error: unknown) => {
+    assert.deepEqual({ code: (error as { code: string }).code, status: (error as { status: number }).status }, { code: 'rest_invalid_param', status: 400 });
+    const { status: _status, ...data } = tooLong(field, max).data;
+    assert.deepEqual({ ...(error as { extra: object }).extra }, data);
+    return true;
+  };
+  await assert.rejects(cms.users.create({ login: 'imported', email: 'imported@example.test', firstName: long }), refusal('first_name', MAX_NAME_LENGTH));
+  await assert.rejects(cms.users.update(members.author.id, { description: long }), refusal('description', MAX_DESCRIPTION_LENGTH));
+  await assert.rejects(cms.users.update(members.author.id, { nickname: '\ud83d\ude00'.repeat(MAX_NAME_LENGTH + 1) }), refusal('nickname', MAX_NAME_LENGTH));
+  assert.equal(await cms.users.find('imported'), null, 'nothing was stored');
+  const kept = await cms.users.update(members.author.id, { nickname: '\ud83d\ude00'.repeat(MAX_NAME_LENGTH) });
+  assert.equal(kept?.nickname, '\ud83d\ude00'.repeat(MAX_NAME_LENGTH));
+  assert.equal(kept?.description, '');
+});
