@@ -16,6 +16,11 @@ export const MAX_URL_LENGTH = 100;
  */
 export const MAX_NAME_LENGTH = 250;
 /**
+ * The most characters a URL or slug may hold as sent, before it is cleaned (and then held to `MAX_URL_LENGTH`
+ * or `MAX_SLUG_LENGTH` as the reference does): cleaning happens on the main thread.
+ */
+export const MAX_SENT_URL_OR_SLUG_LENGTH = 2048;
+/**
  * The most characters a description (biographical info) may hold as sent: sanitised on the main thread, the
  * densest markup of this length takes some milliseconds.
  */

@@ -388,7 +388,7 @@ const applicationPasswordPath = async () => ({ write: '/cms/v2/users/me/applicat
 const STORED_TEXT_CASES: Record<string, Case> = {
   'term-text': storedText('editor', termPath, ['description', 'name']),
   'term-text-amp': storedText('editor', termPath, ['description', 'name'], 'a & b < c '),
-  'user-text': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname']),
+  'user-text': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname', 'url', 'slug', 'email']),
   'user-text-amp': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname'], 'a & b < c '),
   'settings-text': storedText('administrator', settingsPath, ['title', 'description', 'date_format', 'url', 'email'], '"1\' <b>'),
   'media-text': storedText('author', mediaPath, ['alt_text', 'title']),

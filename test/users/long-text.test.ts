@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WHOLE_TEXT_CHARS } from '../../src/core/chunked-text.js';
 import { sanitizeTextField } from '../../src/format/text.js';
-import { MAX_APPLICATION_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, sanitizeDescription, sanitizeNameField } from '../../src/users/fields.js';
+import { MAX_APPLICATION_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_SENT_URL_OR_SLUG_LENGTH, userSlug, sanitizeDescription, sanitizeNameField } from '../../src/users/fields.js';
 import { longestTurnCpu } from '../helpers/event-loop.js';
 import { siteWithMembers } from './setup.js';
 
@@ -94,4 +94,25 @@ test('names and descriptions that come by the in-process API (as a WXR import ma
   const kept = await cms.users.update(members.author.id, { nickname: '\ud83d\ude00'.repeat(MAX_NAME_LENGTH) });
   assert.equal(kept?.nickname, '\ud83d\ude00'.repeat(MAX_NAME_LENGTH));
   assert.equal(kept?.description, '');
+});
+
+test(`a user's URL or slug over ${MAX_SENT_URL_OR_SLUG_LENGTH.toLocaleString('en-US')} characters is refused before it is cleaned`, async () => {
+  const { request, members } = await siteWithMembers({ maxParsedBodyBytes: 16 * WHOLE_TEXT_CHARS });
+  const before = (await request('administrator', 'GET', `/cms/v2/users/${members.author.id}?context=edit`)).json;
+  const long = '<p>Some <b>bold</b> words and <a href="http://example.test/">a link</a>.</p>\n'.repeat(WHOLE_TEXT_CHARS / 16);
+  const cleaningMs = await longestTurnCpu(async () => userSlug(long));
+  for (const field of ['url', 'slug']) {
+    const body = JSON.stringify({ [field]: long });
+    let refused: Awaited<ReturnType<typeof request>> | undefined;
+    const turnCpu = await longestTurnCpu(async () => {
+      refused = await request('author', 'POST', '/cms/v2/users/me', { json: body });
+    });
+    assert.deepEqual(refused!.json, tooLong(field, MAX_SENT_URL_OR_SLUG_LENGTH), field);
+    assert.ok(turnCpu < cleaningMs / 2, `${field}: longest turn ${turnCpu.toFixed(1)} ms of CPU, cleaning the text ${cleaningMs.toFixed(1)} ms`);
+  }
+  // Within the bound, the reference's own limits after cleaning still apply.
+  const slug = await request('author', 'POST', '/cms/v2/users/me?context=edit', { json: { slug: `<b>${'x'.repeat(40)}</b>` } });
+  assert.equal(slug.json.slug, 'x'.repeat(40));
+  const after = (await request('administrator', 'GET', `/cms/v2/users/${members.author.id}?context=edit`)).json;
+  assert.deepEqual({ ...after, slug: before.slug, link: before.link, _links: before._links }, before, 'the refused updates changed nothing else');
 });

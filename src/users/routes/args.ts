@@ -1,7 +1,9 @@
 import { arg, fromPath, type ArgCheck } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
-import { isValidLogin, MAX_APPLICATION_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, userSlug } from '../fields.js';
+import {
+  isValidLogin, MAX_APPLICATION_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_SENT_URL_OR_SLUG_LENGTH, userSlug,
+} from '../fields.js';
 import { USER_LOCALES } from './schema.js';
 
 /**
@@ -106,11 +108,11 @@ export function userWriteArgs(creating: boolean) {
     first_name: arg({ description: 'First name for the user.', type: 'string', maxLength: MAX_NAME_LENGTH }, { transform: asText }),
     last_name: arg({ description: 'Last name for the user.', type: 'string', maxLength: MAX_NAME_LENGTH }, { transform: asText }),
     email: arg({ description: 'The email address for the user.', type: 'string', format: 'email' }, required),
-    url: arg({ description: 'URL of the user.', type: 'string', format: 'uri' }),
+    url: arg({ description: 'URL of the user.', type: 'string', format: 'uri', maxLength: MAX_SENT_URL_OR_SLUG_LENGTH }),
     description: arg({ description: 'Description of the user.', type: 'string', maxLength: MAX_DESCRIPTION_LENGTH }),
     locale: arg({ description: 'Locale for the user.', type: 'string', enum: USER_LOCALES }),
     nickname: arg({ description: 'The nickname for the user.', type: 'string', maxLength: MAX_NAME_LENGTH }, { transform: asText }),
-    slug: arg({ description: 'An alphanumeric identifier for the user.', type: 'string' }, { transform: (value) => userSlug(String(value)) }),
+    slug: arg({ description: 'An alphanumeric identifier for the user.', type: 'string', maxLength: MAX_SENT_URL_OR_SLUG_LENGTH }, { transform: (value) => userSlug(String(value)) }),
     roles: arg({ description: 'Roles assigned to the user.', type: 'array', items: { type: 'string' } }),
     password: arg({ description: 'Password for the user (never included).', type: 'string' }, { ...required, check: checkPassword }),
     meta: arg({ description: 'Meta fields.', type: 'object', properties: [] as never }),
