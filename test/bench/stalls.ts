@@ -386,7 +386,7 @@ const mediaPath = async (target: Site) => {
 const applicationPasswordPath = async () => ({ write: '/cms/v2/users/me/application-passwords', read: '/cms/v2/users/me/application-passwords' });
 
 const STORED_TEXT_CASES: Record<string, Case> = {
-  'term-text': storedText('editor', termPath, ['description', 'name']),
+  'term-text': storedText('editor', termPath, ['description', 'name', 'slug']),
   'term-text-amp': storedText('editor', termPath, ['description', 'name'], 'a & b < c '),
   'user-text': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname', 'url', 'slug', 'email']),
   'user-text-amp': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname'], 'a & b < c '),

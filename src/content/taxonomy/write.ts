@@ -32,17 +32,18 @@ export function sanitizeTermDescription(description: string): string {
 }
 
 /**
- * The most characters a name may hold: the reference keeps names in a column of 200, and a name is sanitised,
- * compared and made into a slug on the main thread.
+ * The most characters a name or slug may hold as sent: the reference keeps them in columns of 200, and they are
+ * sanitised, compared and made into slugs on the main thread.
  */
 export const MAX_TERM_NAME_LENGTH = 200;
 
-/** The argument's own error (`rest_too_long`), for names that reach the store by another way than a request. */
-function checkNameLength(name: string): void {
-  if (name.length <= MAX_TERM_NAME_LENGTH || [...name.slice(0, 2 * MAX_TERM_NAME_LENGTH + 1)].length <= MAX_TERM_NAME_LENGTH) return;
-  const message = `name must be at most ${MAX_TERM_NAME_LENGTH} characters long.`;
-  throw new CmsError('rest_invalid_param', 'Invalid parameter(s): name', 400, {
-    params: { name: message }, details: { name: { code: 'rest_too_long', message, data: null } },
+/** The argument's own error (`rest_too_long`), for names and slugs that reach the store by another way than a request. */
+function checkLength(field: 'name' | 'slug', text: string | undefined): void {
+  const max = MAX_TERM_NAME_LENGTH;
+  if (text === undefined || text.length <= max || [...text.slice(0, 2 * max + 1)].length <= max) return;
+  const message = `${field} must be at most ${max} characters long.`;
+  throw new CmsError('rest_invalid_param', `Invalid parameter(s): ${field}`, 400, {
+    params: { [field]: message }, details: { [field]: { code: 'rest_too_long', message, data: null } },
   });
 }
 
@@ -137,12 +138,13 @@ function termExistsError(taxonomy: TaxonomyName, existing: TermRecord): CmsError
 
 /**
  * Creates a term (`wp_insert_term`). Errors: `empty_term_name` (400), `missing_parent` (400), `term_exists`
- * (400, with the existing `term_id`), `rest_invalid_param` (400) for a name over `MAX_TERM_NAME_LENGTH`,
+ * (400, with the existing `term_id`), `rest_invalid_param` (400) for a name or slug over `MAX_TERM_NAME_LENGTH`,
  * `rest_render_busy` (503) when a long description finds the worker queue full. A slug is made from the name when none is given, and made unique.
  */
 export async function insertTerm(storage: StoragePort, taxonomy: TaxonomyName, input: TermInput & { name: string }): Promise<TermRecord> {
   await ensureDefaultTerms(storage);
-  checkNameLength(input.name);
+  checkLength('name', input.name);
+  checkLength('slug', input.slug);
   if (input.name.trim() === '') throw emptyNameError();
   const parent = TAXONOMIES[taxonomy].hierarchical ? Math.trunc(input.parent ?? 0) : 0;
   await checkParentExists(storage, parent);
@@ -182,7 +184,8 @@ async function parentWithoutLoop(storage: StoragePort, term: TermRecord, parent:
  */
 export async function updateTerm(storage: StoragePort, term: TermRecord, changes: TermInput): Promise<TermRecord> {
   const rawName = changes.name ?? term.name;
-  if (changes.name !== undefined) checkNameLength(changes.name);
+  checkLength('name', changes.name);
+  checkLength('slug', changes.slug);
   const name = sanitizeTermName(rawName);
   if (name.trim() === '') throw emptyNameError();
   const description = changes.description === undefined ? term.description : await sanitizeTitleHtmlWhereCheapest(changes.description);

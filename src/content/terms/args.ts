@@ -62,7 +62,7 @@ export function writeArgs(taxonomy: TaxonomyName, creating: boolean) {
     description: args.string({ description: 'HTML description of the term.' }),
     name: args.string({ description: 'HTML title for the term.', maxLength: MAX_TERM_NAME_LENGTH }, { required: creating, transform: (value) => sanitizeTextField(value) }),
     slug: args.string(
-      { description: 'An alphanumeric identifier for the term unique to its type.' },
+      { description: 'An alphanumeric identifier for the term unique to its type.', maxLength: MAX_TERM_NAME_LENGTH },
       { transform: (value) => sanitizeTitle(String(value)) },
     ),
     ...(TAXONOMIES[taxonomy].hierarchical ? { parent: args.integer({ description: 'The parent term ID.' }) } : {}),

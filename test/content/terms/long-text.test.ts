@@ -5,6 +5,7 @@ import { insertTerm, MAX_TERM_NAME_LENGTH } from '../../../src/content/taxonomy/
 import { WHOLE_TEXT_CHARS } from '../../../src/core/chunked-text.js';
 import { isCmsError } from '../../../src/core/errors.js';
 import { sanitizeTitleHtml } from '../../../src/format/kses/sanitize.js';
+import { sanitizeTitle } from '../../../src/format/slug.js';
 import { sanitizeTextField } from '../../../src/format/text.js';
 import { longestTurnCpu } from '../../helpers/event-loop.js';
 import { makeSite } from '../posts/helpers.js';
@@ -109,4 +110,29 @@ test('a term save finding the worker queue full is refused with 503 and Retry-Af
   }
   assert.equal((await editor('GET', path)).json.description, '<b>Kept.</b>', 'a refused save changes nothing');
   assert.equal((await editor('GET', '/cms/v2/categories?per_page=100')).json.length, before, 'a refused create stores nothing');
+});
+
+test(`a term slug over ${MAX_TERM_NAME_LENGTH} characters is refused before it is cleaned, and stores nothing`, async () => {
+  const site = await makeSite({ maxParsedBodyBytes: 16 * WHOLE_TEXT_CHARS });
+  const editor = site.as('editor');
+  const message = `slug must be at most ${MAX_TERM_NAME_LENGTH} characters long.`;
+  const error = {
+    code: 'rest_invalid_param', message: 'Invalid parameter(s): slug',
+    data: { status: 400, params: { slug: message }, details: { slug: { code: 'rest_too_long', message, data: null } } },
+  };
+  const created = await editor('POST', '/cms/v2/tags', { json: { name: 'Kept', slug: 'k'.repeat(MAX_TERM_NAME_LENGTH) } });
+  assert.equal(created.json.slug, 'k'.repeat(MAX_TERM_NAME_LENGTH));
+  const long = '<p>Some <b>bold</b> words and <a href="http://example.test/">a link</a>.</p>\n'.repeat(WHOLE_TEXT_CHARS / 8);
+  const cleaningMs = await longestTurnCpu(async () => sanitizeTitle(long));
+  const body = JSON.stringify({ name: 'Long', slug: long });
+  let refused: Awaited<ReturnType<typeof editor>> | undefined;
+  const turnCpu = await longestTurnCpu(async () => {
+    refused = await editor('POST', '/cms/v2/tags', { json: body });
+  });
+  assert.deepEqual(refused!.json, error);
+  assert.ok(turnCpu < cleaningMs / 2, `longest turn ${turnCpu.toFixed(1)} ms of CPU, cleaning the slug ${cleaningMs.toFixed(1)} ms`);
+  assert.deepEqual((await editor('POST', `/cms/v2/tags/${created.json.id}`, { json: { slug: 'x'.repeat(MAX_TERM_NAME_LENGTH + 1) } })).json, error);
+  await assert.rejects(insertTerm(site.cms.deps.storage, 'post_tag', { name: 'Imported', slug: 'x'.repeat(MAX_TERM_NAME_LENGTH + 1) }), /Invalid parameter\(s\): slug/);
+  const tags = (await editor('GET', '/cms/v2/tags')).json;
+  assert.deepEqual(tags.map((tag: { slug: string }) => tag.slug), ['k'.repeat(MAX_TERM_NAME_LENGTH)], 'nothing was stored or changed');
 });
