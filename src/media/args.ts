@@ -59,6 +59,9 @@ export function mediaCollectionArgs(rules: CapabilityRules) {
 /** Fields whose value goes to the handler as sent (a string or a `{raw}` object). */
 const PASSED_AS_SENT = new Set(['caption', 'description']);
 
+/** The most characters an alternative text may hold as sent: it is cleaned on the main thread. */
+export const MAX_ALT_TEXT_LENGTH = 4096;
+
 /** The attachment fields of the media schema, with the type the argument engine leaves for each. */
 type AttachmentFieldArgs = {
   readonly alt_text: ArgSpec<string, false>;
@@ -76,7 +79,7 @@ export function mediaWriteArgs(schema: ItemSchema): ReturnType<typeof itemArgs> 
       const { context: _context, ...published } = schema.properties[name]!;
       result[name] = arg(published as JsonSchema, { phase: 'none' });
     } else if (name === 'alt_text') {
-      result[name] = arg(spec.schema, { transform: (value) => sanitizeTextField(value) });
+      result[name] = arg({ ...spec.schema, maxLength: MAX_ALT_TEXT_LENGTH }, { transform: (value) => sanitizeTextField(value) });
     } else {
       result[name] = spec;
     }

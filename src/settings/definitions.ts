@@ -37,7 +37,15 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const string = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', description, default: null, ...extra });
+/**
+ * The most characters a text setting may hold as sent: a title or a format is short, and a stored value is
+ * escaped or stripped on the main thread, then written into many answers (the index, feeds, exports).
+ */
+export const MAX_SETTING_LENGTH = 4096;
+
+const string = (description: string, extra: JsonSchema = {}): JsonSchema => ({
+  type: 'string', description, default: null, maxLength: MAX_SETTING_LENGTH, ...extra,
+});
 const integer = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', description, default: null, ...extra });
 
 export const SETTINGS: readonly SettingDefinition[] = [

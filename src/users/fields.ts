@@ -10,6 +10,23 @@ import { limitNesting } from '../format/kses/nesting.js';
 export const MAX_LOGIN_LENGTH = 60;
 export const MAX_SLUG_LENGTH = 50;
 export const MAX_URL_LENGTH = 100;
+/**
+ * The most characters a display name, first or last name, or nickname may hold as sent: the reference keeps
+ * display names in a column of 250, and any of these may become the display name.
+ */
+export const MAX_NAME_LENGTH = 250;
+/**
+ * The most characters a URL or slug may hold as sent, before it is cleaned (and then held to `MAX_URL_LENGTH`
+ * or `MAX_SLUG_LENGTH` as the reference does): cleaning happens on the main thread.
+ */
+export const MAX_SENT_URL_OR_SLUG_LENGTH = 2048;
+/**
+ * The most characters a description (biographical info) may hold as sent: sanitised on the main thread, the
+ * densest markup of this length takes some milliseconds.
+ */
+export const MAX_DESCRIPTION_LENGTH = 16_384;
+/** The most characters an application password's name may hold as sent (it is cleaned on the main thread). */
+export const MAX_APPLICATION_NAME_LENGTH = 200;
 
 /** Letters lose their accents (a close stand-in for the reference's `remove_accents`). */
 function removeAccents(text: string): string {

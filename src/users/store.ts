@@ -1,11 +1,14 @@
 import { isEmail } from '../format/formats.js';
 import { CmsError } from '../core/errors.js';
+import type { JsonObject } from '../core/types.js';
 import { hashAccountPassword, type RoleTable } from '../auth/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { Condition, StoragePort } from '../ports/storage.js';
 import { unknownRoleError } from './errors.js';
 import {
+  MAX_DESCRIPTION_LENGTH,
   MAX_LOGIN_LENGTH,
+  MAX_NAME_LENGTH,
   MAX_SLUG_LENGTH,
   MAX_URL_LENGTH,
   escapeSpecialCharacters,
@@ -52,6 +55,26 @@ export interface UserStoreContext {
 }
 
 export const DEFAULT_ROLE = 'subscriber';
+
+/**
+ * Names and descriptions that reach the store by another way than a request (the in-process API, a WXR import)
+ * are bounded as the request arguments are, with their error: they are cleaned on the main thread.
+ */
+function checkTextLengths(input: Pick<NewUser, 'name' | 'firstName' | 'lastName' | 'nickname' | 'description'>): void {
+  const fields = [
+    ['name', input.name, MAX_NAME_LENGTH], ['first_name', input.firstName, MAX_NAME_LENGTH], ['last_name', input.lastName, MAX_NAME_LENGTH],
+    ['nickname', input.nickname, MAX_NAME_LENGTH], ['description', input.description, MAX_DESCRIPTION_LENGTH],
+  ] as const;
+  const params: Record<string, string> = {};
+  const details: Record<string, JsonObject> = {};
+  for (const [field, text, max] of fields) {
+    if (typeof text !== 'string' || text.length <= max || [...text.slice(0, 2 * max + 1)].length <= max) continue;
+    params[field] = `${field} must be at most ${max.toLocaleString('en-US')} characters long.`;
+    details[field] = { code: 'rest_too_long', message: params[field]!, data: null };
+  }
+  const names = Object.keys(params);
+  if (names.length > 0) throw new CmsError('rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, 400, { params, details });
+}
 
 /** Stored users: every write goes through a transaction, so uniqueness checks and writes cannot interleave. */
 export async function getUser(storage: StoragePort, id: number): Promise<UserRecord | null> {
@@ -137,6 +160,7 @@ function capabilityFields(capabilities: Readonly<Record<string, boolean>>): Pick
  * characters logins may hold and must be non-empty, at most 60 characters and unused; the email must be unused.
  */
 export async function createUser(store: UserStoreContext, input: NewUser): Promise<UserRecord> {
+  checkTextLengths(input);
   const login = sanitizeLogin(String(input.login ?? ''));
   if (login === '') throw badInput('empty_user_login', 'Cannot create a user with an empty login name.');
   if ([...login].length > MAX_LOGIN_LENGTH) throw badInput('user_login_too_long', 'Username may not be longer than 60 characters.');
@@ -182,6 +206,7 @@ export async function createUser(store: UserStoreContext, input: NewUser): Promi
  * taken by someone else gets a numeric suffix (the routes refuse it earlier, as the reference does).
  */
 export async function updateUser(store: UserStoreContext, id: number, changes: UserChanges): Promise<UserRecord | null> {
+  checkTextLengths(changes);
   const patch: Partial<UserRecord> = {};
   if (changes.email !== undefined) patch.email = cleanEmail(changes.email);
   if (changes.roles !== undefined) {

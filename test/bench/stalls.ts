@@ -27,6 +27,13 @@
  *   form-tags       the same opened by 1,000 required fields (the most a template may hold) and their mail tags
  *   comment-html    65,525-byte comments of paragraphs and links by a visitor and an author, their first reads,
  *                   and the first read of a page of 100 of them
+ *   term-text       an editor writes a category's description, then its name, each 8 MiB of paragraphs (`-amp`: of
+ *                   `a & b < c `); then the first read. Each step is named with its answer's status
+ *   user-text       the same for an author's own description, display, first and last name and nickname
+ *   settings-text   the administrator's title, tagline, date format, URL and email, each 8 MiB of quotes and tags
+ *   media-text      an author's alt text and title of an attachment (`-amp` as above)
+ *   application-password-name  an author's application password named with 8 MiB
+ *   signup-form-text a sign-up form's title, markup and a message, each 8 MiB
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
@@ -324,6 +331,72 @@ const CLIENT_TEXT_CASES: Record<string, Case> = {
   'comment-html': commentHtml(PARAGRAPH),
 };
 
+// Other text a client stores: terms, users, settings, sign-up forms.
+
+/** One request whose status is told back (a refusal is an answer too), answered and encoded as an adapter does. */
+async function statusOf(target: Site, method: string, path: string, body?: Uint8Array): Promise<number> {
+  const answer = await target.cms.handle({
+    method, path, query: '', user: target.admin, headers: { 'content-type': 'application/json' }, body,
+  });
+  encodeResponse(answer);
+  return answer.status;
+}
+
+/**
+ * Each field written by its own request of the largest text one request may carry, by `role` (each step is named
+ * with its answer's status: a refused text must be refused quickly); then the first read.
+ */
+const storedText = (role: string, path: (target: Site) => Promise<{ write: string; read: string }>, fields: string[], unit = PARAGRAPH): Case => async () => {
+  const made = await site({ maxParsedBodyBytes: 4 * SIZE, capabilities: { allowUnfilteredHtml: false } });
+  const target = role === 'administrator' ? made : await writerOf(made, role);
+  const { write, read } = await path(target);
+  const steps: Array<[string, Stall]> = [];
+  for (const field of fields) {
+    const request = wire(field.includes('.') ? { [field.split('.')[0]!]: { [field.split('.')[1]!]: fill(unit) } } : { [field]: fill(unit) });
+    let status = 0;
+    const stall = await measured(target, async () => {
+      status = await statusOf(target, 'POST', write, request);
+    });
+    steps.push([`${field}: ${status}`, stall]);
+  }
+  steps.push(['first read', await measured(target, () => send(target, 'GET', read))]);
+  return steps;
+};
+
+const termPath = async (target: Site) => {
+  const path = `/cms/v2/categories/${idOf(await send(target, 'POST', '/cms/v2/categories', wire({ name: 'Long' })))}`;
+  return { write: path, read: path };
+};
+const userPath = async () => ({ write: '/cms/v2/users/me', read: '/cms/v2/users/me' });
+const settingsPath = async () => ({ write: '/cms/v2/settings', read: '/cms/v2/settings' });
+const signupFormPath = async (target: Site) => {
+  const path = `/mailing/v1/forms/${idOf(await send(target, 'POST', '/mailing/v1/forms', wire({ title: 'Long' })))}`;
+  return { write: path, read: path };
+};
+
+const mediaPath = async (target: Site) => {
+  const uploaded = await target.cms.handle({
+    method: 'POST', path: '/cms/v2/media', query: '', user: target.admin,
+    headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="paper.pdf"' }, body: new TextEncoder().encode('%PDF-1.4\n'),
+  });
+  if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status}`);
+  const path = `/cms/v2/media/${idOf(encodeResponse(uploaded).body)}`;
+  return { write: path, read: path };
+};
+const applicationPasswordPath = async () => ({ write: '/cms/v2/users/me/application-passwords', read: '/cms/v2/users/me/application-passwords' });
+
+const STORED_TEXT_CASES: Record<string, Case> = {
+  'term-text': storedText('editor', termPath, ['description', 'name', 'slug']),
+  'term-text-amp': storedText('editor', termPath, ['description', 'name'], 'a & b < c '),
+  'user-text': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname', 'url', 'slug', 'email']),
+  'user-text-amp': storedText('author', userPath, ['description', 'name', 'first_name', 'last_name', 'nickname'], 'a & b < c '),
+  'settings-text': storedText('administrator', settingsPath, ['title', 'description', 'date_format', 'url', 'email'], '"1\' <b>'),
+  'media-text': storedText('author', mediaPath, ['alt_text', 'title']),
+  'media-text-amp': storedText('author', mediaPath, ['alt_text', 'title'], 'a & b < c '),
+  'application-password-name': storedText('author', applicationPasswordPath, ['name'], 'a & b < c '),
+  'signup-form-text': storedText('administrator', signupFormPath, ['title', 'content', 'messages.subscribed']),
+};
+
 const CASES: Record<string, Case> = {
   'render-quote-pairs': renderCase('\'"'),
   'render-doubles': renderCase('"'),
@@ -391,6 +464,7 @@ const CASES: Record<string, Case> = {
     return [[`10,000 posts (${(bytes / 2 ** 20).toFixed(1)} MiB)`, stall]];
   },
   ...CLIENT_TEXT_CASES,
+  ...STORED_TEXT_CASES,
 };
 
 const [selection = 'all'] = process.argv.slice(2);

@@ -183,6 +183,30 @@ type WriteFieldArgs = {
 /** The write arguments of a post type: the typed fields it may have, the unchecked ones, and its taxonomies' term lists. */
 export type ItemArgs = WriteFieldArgs & { readonly [Name in 'title' | 'content' | 'excerpt' | 'meta']?: ArgSpec<unknown, false> };
 
+/**
+ * The most UTF-8 bytes a title or slug may hold as sent: the reference keeps titles in a text column of this
+ * size; a longer text would be sanitised, made into a slug and rendered on the main thread.
+ */
+export const MAX_TITLE_BYTES = 65_535;
+
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    if (unit >= 0x800) bytes += unit >= 0xd800 && unit <= 0xdbff ? 1 : 2;
+    else if (unit >= 0x80) bytes += 1;
+  }
+  return bytes;
+}
+
+/** A title (text or `{raw}`) or slug over `MAX_TITLE_BYTES`; a UTF-16 unit takes one to three bytes. */
+const shortTextCheck: ArgCheck = (value, _context, param) => {
+  const raw = value !== null && typeof value === 'object' ? (value as { raw?: unknown }).raw : value;
+  if (typeof raw !== 'string' || raw.length <= MAX_TITLE_BYTES / 3) return null;
+  if (raw.length <= MAX_TITLE_BYTES && utf8Length(raw) <= MAX_TITLE_BYTES) return null;
+  return { code: 'rest_too_long', message: `${param} must be at most ${MAX_TITLE_BYTES.toLocaleString('en-US')} bytes long.`, data: null };
+};
+
 /** A field declared with another type than `WRITE_FIELD_TYPES` gives it is a mistake in the schema's code. */
 function checkDeclaredType(name: string, schema: JsonSchema): void {
   if (!Object.hasOwn(WRITE_FIELD_TYPES, name)) return;
@@ -200,9 +224,9 @@ export function itemArgs(schema: ItemSchema): ItemArgs {
     const argSchema: JsonSchema = published;
     checkDeclaredType(name, argSchema);
     if (UNCHECKED.has(name)) {
-      result[name] = arg(argSchema, { phase: 'none' });
+      result[name] = arg(argSchema, { phase: 'none', ...(name === 'title' ? { check: shortTextCheck } : {}) });
     } else if (name === 'slug') {
-      result[name] = arg(argSchema, { transform: (value) => sanitizeTitle(String(value)) });
+      result[name] = arg(argSchema, { transform: (value) => sanitizeTitle(String(value)), check: shortTextCheck });
     } else {
       result[name] = arg(argSchema);
     }

@@ -7,5 +7,5 @@ export {
   allTerms, compareText, defaultCategoryId, descendantIds, ensureDefaultTerms, getTerm, getTerms, getTermsOfAny, idsByName, sortTermIdsByName, termsExist,
 } from './store.js';
 export { countPublishedPosts, recountTerms, updateTermCountsForPost } from './counts.js';
-export { deleteTerm, insertTerm, sanitizeTermDescription, sanitizeTermName, uniqueTermSlug, updateTerm } from './write.js';
+export { deleteTerm, insertTerm, MAX_TERM_NAME_LENGTH, sanitizeTermDescription, sanitizeTermName, uniqueTermSlug, updateTerm } from './write.js';
 export { TAXONOMIES, isTaxonomyName, type TaxonomyDefinition, type TaxonomyName } from './taxonomies.js';

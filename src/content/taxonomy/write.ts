@@ -8,6 +8,7 @@ import { CmsError } from '../../core/errors.js';
 import { sanitizeTitleHtml } from '../../format/kses/sanitize.js';
 import { escapeHtml } from '../../format/entities.js';
 import { sanitizeTitle } from '../../format/slug.js';
+import { sanitizeTitleHtmlWhereCheapest } from '../render/pool/jobs.js';
 import type { Condition, StoragePort } from '../../ports/storage.js';
 import { updateTermCountsForPost } from './counts.js';
 import { DEFAULT_CATEGORY_ID, TERMS_COLLECTION, termsIn, type TermInput, type TermRecord } from './record.js';
@@ -28,6 +29,22 @@ export function sanitizeTermName(name: string): string {
 /** Descriptions: limited inline HTML. */
 export function sanitizeTermDescription(description: string): string {
   return sanitizeTitleHtml(description);
+}
+
+/**
+ * The most characters a name or slug may hold as sent: the reference keeps them in columns of 200, and they are
+ * sanitised, compared and made into slugs on the main thread.
+ */
+export const MAX_TERM_NAME_LENGTH = 200;
+
+/** The argument's own error (`rest_too_long`), for names and slugs that reach the store by another way than a request. */
+function checkLength(field: 'name' | 'slug', text: string | undefined): void {
+  const max = MAX_TERM_NAME_LENGTH;
+  if (text === undefined || text.length <= max || [...text.slice(0, 2 * max + 1)].length <= max) return;
+  const message = `${field} must be at most ${max} characters long.`;
+  throw new CmsError('rest_invalid_param', `Invalid parameter(s): ${field}`, 400, {
+    params: { [field]: message }, details: { [field]: { code: 'rest_too_long', message, data: null } },
+  });
 }
 
 /* Slugs. */
@@ -121,15 +138,18 @@ function termExistsError(taxonomy: TaxonomyName, existing: TermRecord): CmsError
 
 /**
  * Creates a term (`wp_insert_term`). Errors: `empty_term_name` (400), `missing_parent` (400), `term_exists`
- * (400, with the existing `term_id`). A slug is made from the name when none is given, and made unique.
+ * (400, with the existing `term_id`), `rest_invalid_param` (400) for a name or slug over `MAX_TERM_NAME_LENGTH`,
+ * `rest_render_busy` (503) when a long description finds the worker queue full. A slug is made from the name when none is given, and made unique.
  */
 export async function insertTerm(storage: StoragePort, taxonomy: TaxonomyName, input: TermInput & { name: string }): Promise<TermRecord> {
   await ensureDefaultTerms(storage);
+  checkLength('name', input.name);
+  checkLength('slug', input.slug);
   if (input.name.trim() === '') throw emptyNameError();
   const parent = TAXONOMIES[taxonomy].hierarchical ? Math.trunc(input.parent ?? 0) : 0;
   await checkParentExists(storage, parent);
   const name = sanitizeTermName(input.name);
-  const description = sanitizeTermDescription(input.description ?? '');
+  const description = await sanitizeTitleHtmlWhereCheapest(input.description ?? '');
   const providedSlug = sanitizeTitle(input.slug ?? '');
   const slugProvided = providedSlug !== '';
   const slug = slugProvided ? providedSlug : sanitizeTitle(name);
@@ -159,14 +179,16 @@ async function parentWithoutLoop(storage: StoragePort, term: TermRecord, parent:
 
 /**
  * Changes a term (`wp_update_term`): omitted fields keep their values; an empty slug is remade from the name.
- * Errors: `empty_term_name` (400), `missing_parent` (400), `duplicate_term_slug` (400) for a slug another term
+ * Errors as `insertTerm`'s but `term_exists`, and `duplicate_term_slug` (400) for a slug another term
  * of the taxonomy has (unless the parent changes, which makes it unique instead).
  */
 export async function updateTerm(storage: StoragePort, term: TermRecord, changes: TermInput): Promise<TermRecord> {
   const rawName = changes.name ?? term.name;
+  checkLength('name', changes.name);
+  checkLength('slug', changes.slug);
   const name = sanitizeTermName(rawName);
   if (name.trim() === '') throw emptyNameError();
-  const description = changes.description === undefined ? term.description : sanitizeTermDescription(changes.description);
+  const description = changes.description === undefined ? term.description : await sanitizeTitleHtmlWhereCheapest(changes.description);
   const hierarchical = TAXONOMIES[term.taxonomy].hierarchical;
   const requestedParent = hierarchical && changes.parent !== undefined ? Math.trunc(changes.parent) : term.parent;
   await checkParentExists(storage, requestedParent);

@@ -2,7 +2,7 @@ import { args } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
 import { sanitizeTitle } from '../../format/slug.js';
-import { TAXONOMIES, type TaxonomyName } from '../taxonomy/index.js';
+import { MAX_TERM_NAME_LENGTH, TAXONOMIES, type TaxonomyName } from '../taxonomy/index.js';
 
 export function contextArg() {
   return args.string(
@@ -60,9 +60,9 @@ export function listArgs(taxonomy: TaxonomyName) {
 export function writeArgs(taxonomy: TaxonomyName, creating: boolean) {
   return {
     description: args.string({ description: 'HTML description of the term.' }),
-    name: args.string({ description: 'HTML title for the term.' }, { required: creating, transform: (value) => sanitizeTextField(value) }),
+    name: args.string({ description: 'HTML title for the term.', maxLength: MAX_TERM_NAME_LENGTH }, { required: creating, transform: (value) => sanitizeTextField(value) }),
     slug: args.string(
-      { description: 'An alphanumeric identifier for the term unique to its type.' },
+      { description: 'An alphanumeric identifier for the term unique to its type.', maxLength: MAX_TERM_NAME_LENGTH },
       { transform: (value) => sanitizeTitle(String(value)) },
     ),
     ...(TAXONOMIES[taxonomy].hierarchical ? { parent: args.integer({ description: 'The parent term ID.' }) } : {}),

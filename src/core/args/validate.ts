@@ -198,9 +198,30 @@ function checkNumber(value: unknown, schema: JsonSchema, typeName: string, param
   return null;
 }
 
+/**
+ * The length in code points, as the reference counts characters, exact up to `bound`; past twice the bound in
+ * code units it is only known to be over it, and counting megabytes of text would hold the event loop.
+ */
+function characterCount(value: string, bound: number): number {
+  if (value.length > 2 * bound) return value.length;
+  let count = value.length;
+  for (let index = 0; index < value.length; index += 1) {
+    const unit = value.charCodeAt(index);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count -= 1;
+        index += 1;
+      }
+    }
+  }
+  return count;
+}
+
 function checkString(value: unknown, schema: JsonSchema, param: string): ArgIssue | null {
   if (typeof value !== 'string') return typeIssue(param, 'string');
-  const length = [...value].length;
+  const bound = Math.max(schema.minLength == null ? 0 : toFloat(schema.minLength), schema.maxLength == null ? 0 : toFloat(schema.maxLength));
+  const length = schema.minLength == null && schema.maxLength == null ? 0 : characterCount(value, bound);
 
   if (schema.minLength != null && length < toFloat(schema.minLength)) {
     const noun = plural(schema.minLength, 'character', 'characters');

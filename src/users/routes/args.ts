@@ -1,7 +1,9 @@
 import { arg, fromPath, type ArgCheck } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
-import { isValidLogin, userSlug } from '../fields.js';
+import {
+  isValidLogin, MAX_APPLICATION_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_SENT_URL_OR_SLUG_LENGTH, userSlug,
+} from '../fields.js';
 import { USER_LOCALES } from './schema.js';
 
 /**
@@ -102,15 +104,15 @@ export function userWriteArgs(creating: boolean) {
   const required = creating ? { required: true as const } : {};
   return {
     username: arg({ description: 'Login name for the user.', type: 'string' }, { ...required, check: checkUsername }),
-    name: arg({ description: 'Display name for the user.', type: 'string' }, { transform: asText }),
-    first_name: arg({ description: 'First name for the user.', type: 'string' }, { transform: asText }),
-    last_name: arg({ description: 'Last name for the user.', type: 'string' }, { transform: asText }),
+    name: arg({ description: 'Display name for the user.', type: 'string', maxLength: MAX_NAME_LENGTH }, { transform: asText }),
+    first_name: arg({ description: 'First name for the user.', type: 'string', maxLength: MAX_NAME_LENGTH }, { transform: asText }),
+    last_name: arg({ description: 'Last name for the user.', type: 'string', maxLength: MAX_NAME_LENGTH }, { transform: asText }),
     email: arg({ description: 'The email address for the user.', type: 'string', format: 'email' }, required),
-    url: arg({ description: 'URL of the user.', type: 'string', format: 'uri' }),
-    description: arg({ description: 'Description of the user.', type: 'string' }),
+    url: arg({ description: 'URL of the user.', type: 'string', format: 'uri', maxLength: MAX_SENT_URL_OR_SLUG_LENGTH }),
+    description: arg({ description: 'Description of the user.', type: 'string', maxLength: MAX_DESCRIPTION_LENGTH }),
     locale: arg({ description: 'Locale for the user.', type: 'string', enum: USER_LOCALES }),
-    nickname: arg({ description: 'The nickname for the user.', type: 'string' }, { transform: asText }),
-    slug: arg({ description: 'An alphanumeric identifier for the user.', type: 'string' }, { transform: (value) => userSlug(String(value)) }),
+    nickname: arg({ description: 'The nickname for the user.', type: 'string', maxLength: MAX_NAME_LENGTH }, { transform: asText }),
+    slug: arg({ description: 'An alphanumeric identifier for the user.', type: 'string', maxLength: MAX_SENT_URL_OR_SLUG_LENGTH }, { transform: (value) => userSlug(String(value)) }),
     roles: arg({ description: 'Roles assigned to the user.', type: 'array', items: { type: 'string' } }),
     password: arg({ description: 'Password for the user (never included).', type: 'string' }, { ...required, check: checkPassword }),
     meta: arg({ description: 'Meta fields.', type: 'object', properties: [] as never }),
@@ -137,7 +139,7 @@ export function applicationPasswordWriteArgs(creating: boolean) {
       format: 'uuid',
     }),
     name: arg(
-      { description: 'The name of the application password.', type: 'string', minLength: 1, pattern: '.*\\S.*' },
+      { description: 'The name of the application password.', type: 'string', minLength: 1, maxLength: MAX_APPLICATION_NAME_LENGTH, pattern: '.*\\S.*' },
       creating ? { required: true as const } : {},
     ),
   };

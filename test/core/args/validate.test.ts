@@ -4,6 +4,7 @@ import type { ArgIssue } from '../../../src/core/errors.js';
 import type { JsonSchema } from '../../../src/core/args/schema.js';
 import { validateValue } from '../../../src/core/args/validate.js';
 import { categoriesSchema, requestsSchema } from './schemas.js';
+import { longestTurnCpu } from '../../helpers/event-loop.js';
 
 function accepts(schema: JsonSchema, values: unknown[], param = 'p'): void {
   for (const value of values) {
@@ -133,6 +134,23 @@ describe('validateValue: string keywords', () => {
     rejects({ type: 'string', minLength: 3 }, '😀😀', plain('rest_too_short', 'p must be at least 3 characters long.'));
     rejects({ type: 'string', maxLength: 1 }, 'ab', plain('rest_too_long', 'p must be at most 1 character long.'));
     rejects({ type: 'string', maxLength: 2 }, 'abc', plain('rest_too_long', 'p must be at most 2 characters long.'));
+  });
+
+  it('counts lone surrogates once each, and long text only as far as a bound needs, holding no turn', async () => {
+    accepts({ type: 'string', maxLength: 3 }, ['\ud83d\ude00\ud83d\ude00\ud83d\ude00', '\ud83da\ude00', '\ude00\ud83d']);
+    rejects({ type: 'string', maxLength: 3 }, '\ud83d\ude00\ude00\ud83d\ud83d', plain('rest_too_long', 'p must be at most 3 characters long.'));
+    accepts({ type: 'string', minLength: 3, maxLength: 4 }, ['\ud83d\ud83d\ud83d', '\ud83d\ude00\ud83d\ude00\ud83d\ude00\ud83d\ude00']);
+    rejects({ type: 'string', minLength: 3 }, '\ud83d\ude00\ud83d\ude00', plain('rest_too_short', 'p must be at least 3 characters long.'));
+    const long = '\ud83d\ude00'.repeat(4 * 1024 * 1024);
+    accepts({ type: 'string', minLength: 5 }, [long]);
+    let issues: Array<ArgIssue | null> = [];
+    const turnCpu = await longestTurnCpu(async () => {
+      issues = [validateValue(long, { type: 'string' }, 'p'), validateValue(long, { type: 'string', maxLength: 200 }, 'p')];
+    });
+    assert.equal(issues[0], null);
+    assert.equal(issues[1]?.code, 'rest_too_long');
+    const countingMs = await longestTurnCpu(async () => [...long].length);
+    assert.ok(turnCpu < countingMs / 2, `longest turn ${turnCpu.toFixed(1)} ms of CPU, counting the characters ${countingMs.toFixed(1)} ms`);
   });
 
   it('formats counts like the English locale', () => {
