@@ -6,6 +6,7 @@
  * between us and the TypeScript loader.
  */
 import type { Worker as NodeWorker } from 'node:worker_threads';
+import { startWorker } from '../format/worker-entry.js';
 
 export interface PoolOptions {
   /** The worker's module. */
@@ -53,27 +54,6 @@ interface Slot {
   /** Whether the worker said it is ready (a failure before that means workers cannot start here). */
   started: boolean;
   idleTimer: NodeJS.Timeout | null;
-}
-
-/**
- * Running from TypeScript sources (tests, `node --import tsx`), a worker does not get the main thread's loader
- * hooks on Node 20, so it registers tsx itself before loading its `.ts` entry. Without tsx the import fails and
- * the pool reports itself unavailable.
- */
-const TYPESCRIPT_BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.loader) (await import(workerData.loader)).register();
-  await import(workerData.entry);
-})().catch((error) => process.nextTick(() => { throw error; }));
-`;
-
-function typescriptLoader(): string | null {
-  try {
-    return import.meta.resolve('tsx/esm/api');
-  } catch {
-    return null;
-  }
 }
 
 export class WorkerPool {
@@ -189,9 +169,7 @@ export class WorkerPool {
 
   #spawn(Worker: typeof NodeWorker): Slot {
     const { entry } = this.#options;
-    const worker = entry.pathname.endsWith('.ts')
-      ? new Worker(TYPESCRIPT_BOOTSTRAP, { eval: true, workerData: { entry: entry.href, loader: typescriptLoader() } })
-      : new Worker(entry);
+    const worker = startWorker(Worker, entry);
     const slot: Slot = { worker, job: null, started: false, idleTimer: null };
     this.#slots.add(slot);
     worker.on('message', (reply: WorkerReply | { ready: true }) => {

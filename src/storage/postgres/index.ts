@@ -101,29 +101,13 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
   let closed = false;
 
   function transaction<T>(work: (tx: StoragePort) => Promise<T>): Promise<T> {
-    return runWithin(writeLock, lockTimeoutMs, async (leftMs) => {
-      const client = await connectClient(pool);
-      // A connection that breaks while checked out (a terminated backend, a restarting server) is reported
-      // here, not as an unhandled event that would end the process; its next query then fails.
-      let broken: Error | undefined;
-      const onError = (error: Error) => { broken ??= error; };
-      client.on('error', onError);
-      try {
-        const db = classifying(client);
-        await beginLocked(db, lockKeys, leftMs(), idleTransactionTimeoutMs);
-        const session = postgresSession(db, records);
-        const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen, postgresStrings));
-        commits.committed(await session.commit());
-        return result;
-      } catch (error) {
-        if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
-        throw classified(error);
-      } finally {
-        client.off('error', onError);
-        // A broken connection is released with its error, so the pool discards it and opens another.
-        client.release(broken);
-      }
-    });
+    return runWithin(writeLock, lockTimeoutMs, (leftMs) => onOwnConnection(pool, async (db) => {
+      await beginLocked(db, lockKeys, leftMs(), idleTransactionTimeoutMs);
+      const session = postgresSession(db, records);
+      const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen, postgresStrings));
+      commits.committed(await session.commit());
+      return result;
+    }));
   }
 
   return {
@@ -161,17 +145,28 @@ export async function postgresStorage(options: PostgresStorageOptions): Promise<
 }
 
 /** Runs `work` on a connection of its own inside one read-only snapshot (REPEATABLE READ). */
-async function inSnapshot<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Promise<T> {
+function inSnapshot<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Promise<T> {
+  return onOwnConnection(pool, async (db) => {
+    await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const result = await work(db);
+    await db.query('COMMIT');
+    return result;
+  });
+}
+
+/**
+ * Runs a transaction's `work` on a connection checked out of the pool for it, rolling back when it fails. A
+ * connection that breaks while checked out (a terminated backend, a restarting server) is reported here, not as an
+ * unhandled event that would end the process; its next query then fails, and it is released with its error, so
+ * the pool discards it and opens another.
+ */
+async function onOwnConnection<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Promise<T> {
   const client = await connectClient(pool);
   let broken: Error | undefined;
   const onError = (error: Error) => { broken ??= error; };
   client.on('error', onError);
   try {
-    const db = classifying(client);
-    await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const result = await work(db);
-    await db.query('COMMIT');
-    return result;
+    return await work(classifying(client));
   } catch (error) {
     if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
     throw classified(error);

@@ -3,6 +3,7 @@ import type { ListResult, StoredRecord, StoredWrite } from '../../ports/storage.
 import { storageError } from '../errors.js';
 import type { CheckedQuery } from '../query-check.js';
 import type { RecordSession } from '../sql/session.js';
+import { startWorker } from '../../format/worker-entry.js';
 import { packInTurns, unpackInTurns, type Packed } from './thread-codec.js';
 
 /** What the main thread asks of the writing thread (writer-worker.ts), one request at a time per call. */
@@ -30,26 +31,6 @@ function workerEntry(): URL {
   return new URL(`./writer-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 }
 
-/**
- * Running from TypeScript sources (tests, `node --import tsx`), a worker does not get the main thread's loader
- * hooks on Node 20, so it registers tsx itself before loading its `.ts` entry (as the core's worker pool does).
- */
-const TYPESCRIPT_BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.loader) (await import(workerData.loader)).register();
-  await import(workerData.entry);
-})().catch((error) => process.nextTick(() => { throw error; }));
-`;
-
-function typescriptLoader(): string | null {
-  try {
-    return import.meta.resolve('tsx/esm/api');
-  } catch {
-    return null;
-  }
-}
-
 /** The writing thread of each store that has one. */
 export const writerThreads = new WeakMap<object, WriterThread>();
 
@@ -70,10 +51,7 @@ export class WriterThread {
   private readonly exited: Promise<void>;
 
   constructor(file: string, busyTimeoutMs: number, entry = workerEntry()) {
-    const workerData = { file, busyTimeoutMs, entry: entry.href, loader: typescriptLoader() };
-    this.worker = entry.pathname.endsWith('.ts')
-      ? new Worker(TYPESCRIPT_BOOTSTRAP, { eval: true, workerData })
-      : new Worker(entry, { workerData });
+    this.worker = startWorker(Worker, entry, { file, busyTimeoutMs });
     this.worker.unref();
     let ready: (started: boolean) => void;
     this.started = new Promise((resolve) => { ready = resolve; });
