@@ -37,7 +37,7 @@
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -48,6 +48,7 @@ import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import type { StoragePort } from '../../src/ports/storage.js';
 import { startTestPostgres, type TestPostgres } from '../storage/postgres-server.js';
 import { sliderLayer as layer } from './slider-layer.js';
+import { mainThreadCpuMs } from '../helpers/event-loop.js';
 
 const SIZE = DEFAULT_MAX_ANONYMOUS_BODY_BYTES;
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
@@ -79,19 +80,6 @@ async function send(target: Site, method: string, path: string, body?: Uint8Arra
 }
 
 const idOf = (bytes: Uint8Array | null) => (JSON.parse(new TextDecoder().decode(bytes!)) as { id: number }).id;
-
-/**
- * The CPU time of this process's main thread so far (Linux: its scheduler statistics, in nanoseconds); elsewhere
- * the whole process's, workers included.
- */
-function mainThreadCpuMs(): number {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1').split(' ')[0]) / 1e6;
-  } catch {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  }
-}
 
 interface Stall { workMs: number; loopMaxMs: number; loopMaxCpuMs: number; readerMaxMs: number; reads: number }
 

@@ -18,7 +18,7 @@ export async function longestGap(work: () => Promise<unknown>): Promise<number> 
  * The main thread's CPU time so far, in milliseconds (Linux: its scheduler statistics); elsewhere the whole
  * process's, worker threads included.
  */
-function mainThreadCpuMs(): number {
+export function mainThreadCpuMs(): number {
   try {
     return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1').split(' ')[0]) / 1e6;
   } catch {

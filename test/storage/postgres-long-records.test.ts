@@ -4,7 +4,6 @@
  * fails half-way. A private server of its own, since one test ends a connection.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
@@ -12,18 +11,9 @@ import { isStorageError, type StoredRecord } from '../../src/ports/storage.js';
 import { postgresStorage, type PostgresStorage } from '../../src/storage/postgres/index.js';
 import { LONG_RECORD_CHARS } from '../../src/storage/postgres/long-records.js';
 import { startTestPostgres } from './postgres-server.js';
+import { mainThreadCpuMs } from '../helpers/event-loop.js';
 
 const outcome = await startTestPostgres();
-
-/** The main thread's CPU time so far (Linux: its scheduler statistics), else the process's. */
-function mainThreadCpuMs(): number {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1').split(' ')[0]) / 1e6;
-  } catch {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  }
-}
 
 /**
  * The most main-thread CPU time spent between two ticks of a 5 ms timer while `work` runs: how long the work held
