@@ -39,7 +39,10 @@ export async function longestTurnCpu(work: () => Promise<unknown>): Promise<numb
     longest = Math.max(longest, now - last);
     last = now;
   }, 1);
-  await work();
-  clearInterval(ticker);
+  try {
+    await work();
+  } finally {
+    clearInterval(ticker);
+  }
   return Math.max(longest, mainThreadCpuMs() - last);
 }

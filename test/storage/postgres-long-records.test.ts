@@ -11,30 +11,9 @@ import { isStorageError, type StoredRecord } from '../../src/ports/storage.js';
 import { postgresStorage, type PostgresStorage } from '../../src/storage/postgres/index.js';
 import { LONG_RECORD_CHARS } from '../../src/storage/postgres/long-records.js';
 import { startTestPostgres } from './postgres-server.js';
-import { mainThreadCpuMs } from '../helpers/event-loop.js';
+import { longestTurnCpu } from '../helpers/event-loop.js';
 
 const outcome = await startTestPostgres();
-
-/**
- * The most main-thread CPU time spent between two ticks of a 5 ms timer while `work` runs: how long the work held
- * the event loop at a time, leaving out time spent waiting for a core on a busy machine.
- */
-async function longestHoldCpuMs(work: () => Promise<unknown>): Promise<number> {
-  let longest = 0;
-  let last = mainThreadCpuMs();
-  const ticker = setInterval(() => {
-    const now = mainThreadCpuMs();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
-  try {
-    await work();
-    await delay(20);
-  } finally {
-    clearInterval(ticker);
-  }
-  return longest;
-}
 
 const repeated = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
@@ -133,10 +112,10 @@ if ('skip' in outcome) {
         const excerpt = repeated('"1\'', size);
         let id = 0;
         const holds = {
-          insert: await longestHoldCpuMs(async () => { ({ id } = await store.insert('posts', { type: 'post', title: 'Large', content })); }),
-          update: await longestHoldCpuMs(() => store.update('posts', id, { excerpt })),
-          get: await longestHoldCpuMs(() => store.get('posts', id)),
-          list: await longestHoldCpuMs(() => store.list('posts', { withTotal: true })),
+          insert: await longestTurnCpu(async () => { ({ id } = await store.insert('posts', { type: 'post', title: 'Large', content })); }),
+          update: await longestTurnCpu(() => store.update('posts', id, { excerpt })),
+          get: await longestTurnCpu(() => store.get('posts', id)),
+          list: await longestTurnCpu(() => store.list('posts', { withTotal: true })),
         };
         const read = await store.get('posts', id);
         assert.equal(read!.content, content);
