@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ListResult, StoredRecord, StoredWrite } from '../../ports/storage.js';
+import type { ListResult, StorageError, StoredRecord, StoredWrite } from '../../ports/storage.js';
 import { storageError } from '../errors.js';
 import type { CheckedQuery } from '../query-check.js';
 import type { RecordSession } from '../sql/session.js';
@@ -39,19 +39,170 @@ export function writerThreadOf(store: object): WriterThread | null {
   return writerThreads.get(store) ?? null;
 }
 
-/** The store's writing thread, where it runs: every write and every read inside a transaction. */
+/** How long the writing thread stays with no work before it stops, unless the store is told otherwise. */
+export const DEFAULT_WRITER_IDLE_MS = 30_000;
+/** The longest delay a timer takes; `Infinity` stands for never stopping. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** `writerIdleMs` as given to `sqliteStorage`, checked. */
+export function writerIdleMsOf(value: unknown): number {
+  if (value === undefined) return DEFAULT_WRITER_IDLE_MS;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (value > LONGEST_TIMER_MS && value !== Infinity)) {
+    throw new RangeError(`sqliteStorage: writerIdleMs must be a number of milliseconds from 0 to ${LONGEST_TIMER_MS}, or Infinity, not ${typeof value === 'number' ? value : typeof value}.`);
+  }
+  return value;
+}
+
+export type WriterState = 'idle' | 'starting' | 'running' | 'stopping' | 'unavailable' | 'closed';
+
+/**
+ * The store's writing thread, where it runs: every write and every read inside a transaction. It starts with the
+ * first work given to it and stops once it has had none for `idleMs`; work given while it starts or stops waits
+ * for that, and it never stops while work runs (a transaction holds it from its `BEGIN` to its end). Where it
+ * cannot start, or once it stopped without being asked to, it is unavailable and the work runs elsewhere.
+ */
 export class WriterThread {
+  /** Why the thread cannot be used (it could not start, or stopped unasked); null while it can. */
+  unavailable: StorageError | null = null;
+  /** How many times it has started and stopped when idle (for tests and diagnostics). */
+  starts = 0;
+  stops = 0;
+  private run: WriterRun | null = null;
+  private starting: Promise<void> | null = null;
+  private stopping: Promise<void> | null = null;
+  /** Work given and not yet settled, those waiting for a start included. */
+  private busy = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+  /** Rows changed since the last `PRAGMA optimize`, carried from one run to the next (writer-worker.ts). */
+  private changesSinceOptimize = 0;
+  private readonly idleMs: number;
+  private readonly entry: URL;
+
+  constructor(private readonly file: string, private readonly busyTimeoutMs: number, options: { idleMs?: number; entry?: URL } = {}) {
+    this.idleMs = options.idleMs ?? DEFAULT_WRITER_IDLE_MS;
+    this.entry = options.entry ?? workerEntry();
+  }
+
+  get state(): WriterState {
+    if (this.closed) return 'closed';
+    if (this.unavailable) return 'unavailable';
+    if (this.stopping) return 'stopping';
+    if (this.starting) return 'starting';
+    return this.run ? 'running' : 'idle';
+  }
+
+  /** `work` on the running thread, started for it where it is not; `otherwise` where the thread cannot run. */
+  async with<T>(work: (run: WriterRun) => Promise<T>, otherwise: () => Promise<T>): Promise<T> {
+    this.busy++;
+    let run: WriterRun | null;
+    try {
+      run = await this.running();
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    if (!run) {
+      this.release();
+      return otherwise();
+    }
+    try {
+      return await work(run);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async running(): Promise<WriterRun | null> {
+    for (;;) {
+      if (this.closed || this.unavailable) return null;
+      if (this.stopping) {
+        await this.stopping;
+      } else if (this.run) {
+        if (!this.run.stopped) return this.run;
+        // It stopped unasked, and its exit is yet to be heard.
+        this.unavailable = this.run.stopped;
+        this.run = null;
+      } else {
+        this.starting ??= this.start().finally(() => { this.starting = null; });
+        await this.starting;
+      }
+    }
+  }
+
+  private release(): void {
+    this.busy--;
+    if (this.busy === 0 && this.run && this.idleMs !== Infinity) {
+      if (this.idleTimer) this.idleTimer.refresh();
+      else this.idleTimer = setTimeout(() => this.whenIdle(), this.idleMs).unref();
+    }
+  }
+
+  private async start(): Promise<void> {
+    let run: WriterRun | null = null;
+    try {
+      run = new WriterRun(this.file, this.busyTimeoutMs, this.changesSinceOptimize, this.entry);
+    } catch (error) {
+      this.unavailable = storageError('store_unavailable', `The store's writing thread could not start (${(error as Error).message}).`);
+    }
+    const started = run ? await run.started : false;
+    if (!run || !started) {
+      this.unavailable ??= run?.stopped ?? storageError('store_unavailable', "The store's writing thread could not start.");
+      return;
+    }
+    this.run = run;
+    this.starts++;
+    void run.exited.then(() => {
+      if (this.run !== run) return;
+      // Not asked to stop: it crashed or was ended from outside, and is not started again.
+      this.run = null;
+      this.unavailable ??= run.stopped;
+    });
+  }
+
+  private whenIdle(): void {
+    const run = this.run;
+    if (!run || this.busy > 0 || this.stopping || this.closed) return;
+    this.stopping = this.stop(run);
+  }
+
+  private async stop(run: WriterRun): Promise<void> {
+    this.run = null;
+    this.changesSinceOptimize = await run.close().catch(() => 0);
+    this.stops++;
+    this.stopping = null;
+  }
+
+  /** Ends the thread (after a start or stop under way) and never starts it again. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    await this.starting;
+    await this.stopping;
+    const run = this.run;
+    this.run = null;
+    await run?.close();
+  }
+
+  /** Stops the running thread at once, as a crash would (for tests of what the store does then). */
+  async terminate(): Promise<void> {
+    await this.run?.terminate();
+  }
+}
+
+/** One run of the writing thread, from its start to its stop: a worker with its own connection to the file. */
+export class WriterRun {
   /** True once the thread has opened the database; false when it could not start. */
   readonly started: Promise<boolean>;
   /** Why the thread no longer answers (it stopped, or never started); null while it does. */
-  stopped: Error | null = null;
+  stopped: StorageError | null = null;
+  readonly exited: Promise<void>;
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
   private nextId = 1;
-  private readonly exited: Promise<void>;
 
-  constructor(file: string, busyTimeoutMs: number, entry = workerEntry()) {
-    this.worker = startWorker(Worker, entry, { file, busyTimeoutMs });
+  constructor(file: string, busyTimeoutMs: number, changesSinceOptimize: number, entry: URL) {
+    this.worker = startWorker(Worker, entry, { file, busyTimeoutMs, changesSinceOptimize });
     this.worker.unref();
     let ready: (started: boolean) => void;
     this.started = new Promise((resolve) => { ready = resolve; });
@@ -94,14 +245,19 @@ export class WriterThread {
     else waiting.reject(errorOf(reply.error));
   }
 
-  /** Closes the thread's connection and waits for the thread to end. */
-  async close(): Promise<void> {
-    if (!this.stopped) await this.call({ op: 'close' }).catch(() => {});
+  /**
+   * Closes the thread's connection and waits for the thread to end; answers the rows it changed since its last
+   * `PRAGMA optimize` (0 where it cannot tell).
+   */
+  async close(): Promise<number> {
+    let changesSinceOptimize = 0;
+    if (!this.stopped) changesSinceOptimize = await this.call<number>({ op: 'close' }).catch(() => 0);
     await this.worker.terminate();
     await this.exited;
+    return changesSinceOptimize;
   }
 
-  /** Stops the thread at once, as a crash would (for tests of what the store does then). */
+  /** Stops the thread at once, as a crash would. */
   terminate(): Promise<number> {
     return this.worker.terminate();
   }
@@ -121,7 +277,7 @@ function errorOf(described: Record<string, unknown>): Error {
  * The record operations the writing thread runs: inside the transaction it holds open or, given `alone` (which
  * hears what each wrote), each write with its own commit.
  */
-export function threadSession(thread: WriterThread, alone?: (write: AloneWrite<unknown>) => void): RecordSession {
+export function threadSession(thread: Pick<WriterRun, 'call'>, alone?: (write: AloneWrite<unknown>) => void): RecordSession {
   const write = async <T>(request: WriterRequest, transfer?: ArrayBuffer[]): Promise<T> => {
     if (!alone) return thread.call<T>(request, transfer);
     const result = await thread.call<AloneWrite<T>>(request, transfer);
