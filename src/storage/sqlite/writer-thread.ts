@@ -64,16 +64,17 @@ export type WriterState = 'idle' | 'starting' | 'running' | 'stopping' | 'unavai
 export class WriterThread {
   /** Why the thread cannot be used (it could not start, or stopped unasked); null while it can. */
   unavailable: StorageError | null = null;
-  /** How many times it has started and stopped when idle (for tests and diagnostics). */
+  /** How many times it has started, and stopped when idle; told each change of state (tests and diagnostics). */
   starts = 0;
   stops = 0;
+  onState: ((state: WriterState) => void) | null = null;
+  private now: WriterState = 'idle';
   private run: WriterRun | null = null;
-  private starting: Promise<void> | null = null;
-  private stopping: Promise<void> | null = null;
+  /** The start or stop under way. */
+  private change: Promise<void> | null = null;
   /** Work given and not yet settled, those waiting for a start included. */
   private busy = 0;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
-  private closed = false;
   /** Rows changed since the last `PRAGMA optimize`, carried from one run to the next (writer-worker.ts). */
   private changesSinceOptimize = 0;
   private readonly idleMs: number;
@@ -85,23 +86,13 @@ export class WriterThread {
   }
 
   get state(): WriterState {
-    if (this.closed) return 'closed';
-    if (this.unavailable) return 'unavailable';
-    if (this.stopping) return 'stopping';
-    if (this.starting) return 'starting';
-    return this.run ? 'running' : 'idle';
+    return this.now;
   }
 
   /** `work` on the running thread, started for it where it is not; `otherwise` where the thread cannot run. */
   async with<T>(work: (run: WriterRun) => Promise<T>, otherwise: () => Promise<T>): Promise<T> {
     this.busy++;
-    let run: WriterRun | null;
-    try {
-      run = await this.running();
-    } catch (error) {
-      this.release();
-      throw error;
-    }
+    const run = await this.running();
     if (!run) {
       this.release();
       return otherwise();
@@ -115,17 +106,14 @@ export class WriterThread {
 
   private async running(): Promise<WriterRun | null> {
     for (;;) {
-      if (this.closed || this.unavailable) return null;
-      if (this.stopping) {
-        await this.stopping;
+      if (this.now === 'closed' || this.now === 'unavailable') return null;
+      if (this.change) {
+        await this.change;
       } else if (this.run) {
         if (!this.run.stopped) return this.run;
-        // It stopped unasked, and its exit is yet to be heard.
-        this.unavailable = this.run.stopped;
-        this.run = null;
+        this.ended(this.run);
       } else {
-        this.starting ??= this.start().finally(() => { this.starting = null; });
-        await this.starting;
+        this.change = this.start().finally(() => { this.change = null; });
       }
     }
   }
@@ -138,47 +126,56 @@ export class WriterThread {
     }
   }
 
+  private moveTo(state: WriterState): void {
+    if (this.now === 'closed') return;
+    this.now = state;
+    this.onState?.(state);
+  }
+
   private async start(): Promise<void> {
+    this.moveTo('starting');
     let run: WriterRun | null = null;
     try {
       run = new WriterRun(this.file, this.busyTimeoutMs, this.changesSinceOptimize, this.entry);
     } catch (error) {
       this.unavailable = storageError('store_unavailable', `The store's writing thread could not start (${(error as Error).message}).`);
     }
-    const started = run ? await run.started : false;
-    if (!run || !started) {
+    if (!run || !await run.started) {
       this.unavailable ??= run?.stopped ?? storageError('store_unavailable', "The store's writing thread could not start.");
+      this.moveTo('unavailable');
       return;
     }
     this.run = run;
     this.starts++;
-    void run.exited.then(() => {
-      if (this.run !== run) return;
-      // Not asked to stop: it crashed or was ended from outside, and is not started again.
-      this.run = null;
-      this.unavailable ??= run.stopped;
-    });
+    void run.exited.then(() => this.ended(run));
+    this.moveTo('running');
+  }
+
+  /** The thread stopped unasked (a crash, or ended from outside): it is not started again. */
+  private ended(run: WriterRun): void {
+    if (this.run !== run) return;
+    this.run = null;
+    this.unavailable ??= run.stopped;
+    this.moveTo('unavailable');
   }
 
   private whenIdle(): void {
     const run = this.run;
-    if (!run || this.busy > 0 || this.stopping || this.closed) return;
-    this.stopping = this.stop(run);
-  }
-
-  private async stop(run: WriterRun): Promise<void> {
+    if (!run || this.busy > 0 || this.change || this.now !== 'running') return;
     this.run = null;
-    this.changesSinceOptimize = await run.close().catch(() => 0);
-    this.stops++;
-    this.stopping = null;
+    this.moveTo('stopping');
+    this.change = run.close().catch(() => 0).then((changes) => {
+      this.changesSinceOptimize = changes;
+      this.stops++;
+      this.moveTo('idle');
+    }).finally(() => { this.change = null; });
   }
 
   /** Ends the thread (after a start or stop under way) and never starts it again. */
   async close(): Promise<void> {
-    this.closed = true;
+    this.moveTo('closed');
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    await this.starting;
-    await this.stopping;
+    while (this.change) await this.change;
     const run = this.run;
     this.run = null;
     await run?.close();
