@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { sqliteStorage, type SqliteStorage } from '../../src/storage/sqlite/index.js';
+import { runStorageConformance } from '../../src/testing/storage-conformance.js';
 import { WalHeader } from '../../src/storage/sqlite/wal-header.js';
 import { WriterThread, writerThreadOf, type WriterState } from '../../src/storage/sqlite/writer-thread.js';
 
@@ -42,6 +43,9 @@ function until(thread: WriterThread, state: WriterState, withinMs = 20_000): Pro
     };
   });
 }
+
+// Every answer the same with the thread stopping whenever it has no work, and starting again for the next.
+runStorageConformance('sqlite, a file whose writing thread stops as soon as it is idle', async () => sqliteStorage({ path: freshFile(), writerIdleMs: 0 }));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const titles = async (store: SqliteStorage) => (await store.list('posts', { orderBy: [{ field: 'id', direction: 'asc' }] })).items.map((item) => item.title);
