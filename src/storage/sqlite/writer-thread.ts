@@ -199,13 +199,14 @@ export class WriterRun {
   private nextId = 1;
 
   constructor(file: string, busyTimeoutMs: number, changesSinceOptimize: number, entry: URL) {
+    // Held (keeping the process alive) only while the work that started it waits, and while a call is answered.
     this.worker = startWorker(Worker, entry, { file, busyTimeoutMs, changesSinceOptimize });
-    this.worker.unref();
     let ready: (started: boolean) => void;
     this.started = new Promise((resolve) => { ready = resolve; });
     this.worker.on('message', (reply: Reply | { ready: true }) => {
-      if ('ready' in reply) ready(true);
-      else this.answer(reply);
+      if (!('ready' in reply)) return this.answer(reply);
+      if (this.pending.size === 0) this.worker.unref();
+      ready(true);
     });
     const stop = (reason: string) => {
       ready(false);
