@@ -3,9 +3,10 @@
  *
  * - `import('quire')`: wall and CPU milliseconds, median of several processes, and the process's RSS after it;
  * - `createCms()` with no options (memory store): wall and CPU milliseconds, and RSS after it;
- * - the idle standalone server (`quire serve` on the embedded default store, SQLite, uploads in a folder): RSS
- *   3 s and 12 s after it listens, with no request made (V8 gives back young-generation memory after some 10 s
- *   idle); on a new store (it creates the administrator) and again on the same store;
+ * - the idle standalone server (`quire serve` on the embedded default store, SQLite, uploads in a folder): the
+ *   wall time from its spawn until it listens and the process's CPU time then (all threads, in clock ticks of
+ *   10 ms), and RSS 3 s and 12 s after it listens, with no request made (V8 gives back young-generation memory
+ *   after some 10 s idle); on a new store (it creates the administrator) and again on the same store;
  * - beside bare node: `node -e ''`'s wall time and RSS, and the RSS of a plain node HTTP server after one garbage
  *   collection (the floor under any idle node server).
  *
@@ -96,13 +97,22 @@ async function importSamples(): Promise<Sample[]> {
   return samples;
 }
 
+/** The CPU time of process `pid` so far, all its threads, in milliseconds (Linux, clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)![1]) / 1024;
 }
 
-/** Starts `quire serve` in `folder`, waits until it listens, and returns its RSS in MB at each idle reading. */
-async function idleServerRss(folder: string): Promise<number[]> {
+interface ServerSample { listenMs: number; listenCpuMs: number; rssMb: number[] }
+
+/** Starts `quire serve` in `folder`, waits until it listens, and measures it then and at each idle reading. */
+async function idleServer(folder: string): Promise<ServerSample> {
+  const spawned = performance.now();
   const server = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { cwd: folder, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -114,26 +124,27 @@ async function idleServerRss(folder: string): Promise<number[]> {
       server.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening: ${output}`)));
     });
     const listening = performance.now();
+    const listenCpuMs = cpuMsOf(server.pid!);
     const readings: number[] = [];
     for (const at of IDLE_READINGS_MS) {
       await new Promise((resolve) => setTimeout(resolve, at - (performance.now() - listening)));
       readings.push(rssOf(server.pid!));
     }
-    return readings;
+    return { listenMs: listening - spawned, listenCpuMs, rssMb: readings };
   } finally {
     server.kill();
     await new Promise((resolve) => server.once('exit', resolve));
   }
 }
 
-async function serverSamples(): Promise<{ fresh: number[][]; existing: number[][] }> {
-  const fresh: number[][] = [];
-  const existing: number[][] = [];
+async function serverSamples(): Promise<{ fresh: ServerSample[]; existing: ServerSample[] }> {
+  const fresh: ServerSample[] = [];
+  const existing: ServerSample[] = [];
   for (let i = 0; i < SERVER_RUNS; i++) {
     const folder = mkdtempSync(join(tmpdir(), 'quire-startup-'));
     try {
-      fresh.push(await idleServerRss(folder));
-      existing.push(await idleServerRss(folder));
+      fresh.push(await idleServer(folder));
+      existing.push(await idleServer(folder));
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -153,8 +164,12 @@ console.log(`import('quire')          ${format(pick('importMs'))} ms wall ${form
 console.log(`createCms()              ${format(pick('createMs'))} ms wall ${format(pick('createCpuMs'))} ms cpu   rss ${format(pick('createRssMb'))} MB`);
 const server = await serverSamples();
 for (const [label, samples] of [['new store', server.fresh], ['same store again', server.existing]] as const) {
+  const listenMs = samples.map((sample) => sample.listenMs);
+  const listenCpuMs = samples.map((sample) => sample.listenCpuMs);
+  const listed = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
+  console.log(`${`quire serve, ${label}, until it listens`.padEnd(42)}${format(median(listenMs))} ms wall ${format(median(listenCpuMs))} ms cpu   (${listed(listenMs)}; ${listed(listenCpuMs)})`);
   IDLE_READINGS_MS.forEach((at, index) => {
-    const values = samples.map((readings) => readings[index]!);
+    const values = samples.map((sample) => sample.rssMb[index]!);
     const name = `quire serve, ${label}, idle ${at / 1000} s`.padEnd(58);
     console.log(`${name}rss ${format(median(values))} MB  (${values.map((value) => value.toFixed(1)).join(', ')})`);
   });

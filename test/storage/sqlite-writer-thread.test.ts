@@ -111,10 +111,10 @@ describe('sqlite store on a file: its writing thread', () => {
     const store = sqliteStorage({ path: freshFile() });
     const thread = writerThreadOf(store);
     assert.ok(thread, 'a store on its own file writes on a thread');
-    assert.equal(await thread.started, true);
     await store.insert('posts', { title: 'a' });
+    assert.equal(thread.state, 'running');
     await store.close();
-    assert.ok(thread.stopped, 'closing the store ends its thread');
+    assert.equal(thread.state, 'closed', 'closing the store ends its thread');
     assert.equal(writerThreadOf(sqliteStorage({ path: ':memory:' })), null, 'a private database is written on the main thread');
   });
 
@@ -171,9 +171,10 @@ describe('sqlite writing thread that cannot start', () => {
     const store = sqliteStorage({ path: file });
     await store.insert('posts', { title: 'seed' });
     const db = store.database as unknown as Database.Database;
-    const broken = new WriterThread(file, 1000, new URL('./no-such-worker.js', import.meta.url));
-    assert.equal(await broken.started, false);
-    await assert.rejects(broken.call({ op: 'begin' }), (error: { code?: string }) => error.code === 'store_unavailable');
+    const broken = new WriterThread(file, 1000, { entry: new URL('./no-such-worker.js', import.meta.url) });
+    assert.equal(await broken.with(async () => 'there', async () => 'here'), 'here');
+    assert.equal(broken.state, 'unavailable');
+    assert.equal(broken.unavailable?.code, 'store_unavailable');
     const header = WalHeader.open(file)!;
     const commits = ownCommits(headerWatch(header));
     const local = localWriting(db, new SqliteRecords(db), commits, (run) => run(), () => {});

@@ -13,7 +13,7 @@ import { readRows, type LargeRows } from './large-rows.js';
 import { SqliteRecords, sqliteSession } from './records.js';
 import { WalHeader } from './wal-header.js';
 import { localWriting, oneAtATime, threadWriting } from './writing.js';
-import { WriterThread, writerThreads, type WriterRequest } from './writer-thread.js';
+import { WriterThread, writerIdleMsOf, writerThreads, type WriterRequest } from './writer-thread.js';
 
 /** Rows whose binary JSON is longer are read off the main thread (about 5 ms of decoding a megabyte). */
 const LARGE_ROW_BYTES = 1024 * 1024;
@@ -36,9 +36,10 @@ export type SqliteStorageOptions =
    * A database file (created when missing), or `':memory:'` for a private database (a temporary file without a
    * name, gone when the store closes). The store opens it in WAL mode and closes it. A file that holds another
    * program's tables is refused. `readonly` opens an existing quire database for reading only (an export, a file
-   * the process may not write); writes then fail.
+   * the process may not write); writes then fail. `writerIdleMs`: how long the writing thread of such a file (see
+   * docs/storage.md) stays with no work before it stops, until the next write starts it again (default 30000).
    */
-  | { path: string; busyTimeoutMs?: number; readonly?: boolean }
+  | { path: string; busyTimeoutMs?: number; readonly?: boolean; writerIdleMs?: number }
   /** A host's open better-sqlite3 connection. The store leaves its settings alone and never closes it. */
   | { database: SqliteConnection };
 
@@ -80,6 +81,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const ownsConnection = !('database' in options);
   const busyTimeoutMs = 'database' in options ? 5000 : options.busyTimeoutMs ?? 5000;
   const readonly = 'path' in options && options.readonly === true;
+  const writerIdleMs = writerIdleMsOf('path' in options ? options.writerIdleMs : undefined);
   const opened = 'database' in options ? { db: options.database as BetterSqlite3.Database, privateFile: null } : openWriter(options.path, busyTimeoutMs, readonly);
   const db = opened.db;
   let reader: BetterSqlite3.Database | null = null;
@@ -129,7 +131,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   // A file the store opened itself is written on a thread of its own (writer-thread.ts), where its header can be read.
   const file = ownsConnection && !readonly && reader && !opened.privateFile && (options as { path: string }).path !== ':memory:' ? reader.name : null;
   const header = file ? WalHeader.open(file) : null;
-  const thread = file && header ? startThread(file, busyTimeoutMs) : null;
+  const thread = file && header ? new WriterThread(file, busyTimeoutMs, { idleMs: writerIdleMs }) : null;
   // A host's connection may write through quire's back: only the store's own connection can tell its writes.
   const watch = thread && header ? headerWatch(header) : writerVersion && versionWatch(writerVersion);
   const commits = reader && watch && !readonly && ownsConnection ? ownCommits(watch) : null;
@@ -217,30 +219,18 @@ function readerView(reader: BetterSqlite3.Database, version: DataVersion, commit
   };
 }
 
-/** The writing thread, or null where none can be started here (it then writes on the main thread). */
-function startThread(file: string, busyTimeoutMs: number): WriterThread | null {
-  try {
-    return new WriterThread(file, busyTimeoutMs);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Large rows of reads outside transactions, read on the writing thread, or here where it does not run (any more).
  */
 function largeRowsOn(thread: WriterThread, reader: BetterSqlite3.Database, foldLimit: { chars: number }): LargeRows {
   const here = new SqliteRecords(reader);
-  const elsewhere = async <T>(request: WriterRequest, inPlace: () => T): Promise<T> => {
-    if (await thread.started && !thread.stopped) {
-      try {
-        return await thread.call<T>(request);
-      } catch (error) {
-        if (!thread.stopped) throw error;
-      }
-    }
-    return inPlace();
-  };
+  const elsewhere = <T>(request: WriterRequest, inPlace: () => T): Promise<T> => thread.with(
+    (run) => run.call<T>(request).catch((error) => {
+      if (!run.stopped) throw error;
+      return inPlace();
+    }),
+    async () => inPlace(),
+  );
   return {
     minBytes: LARGE_ROW_BYTES,
     read: (collection, ids) => elsewhere({ op: 'read', collection, ids }, () => readRows(reader, collection, ids)),

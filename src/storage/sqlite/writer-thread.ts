@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ListResult, StoredRecord, StoredWrite } from '../../ports/storage.js';
+import type { ListResult, StorageError, StoredRecord, StoredWrite } from '../../ports/storage.js';
 import { storageError } from '../errors.js';
 import type { CheckedQuery } from '../query-check.js';
 import type { RecordSession } from '../sql/session.js';
@@ -39,25 +39,174 @@ export function writerThreadOf(store: object): WriterThread | null {
   return writerThreads.get(store) ?? null;
 }
 
-/** The store's writing thread, where it runs: every write and every read inside a transaction. */
+/** How long the writing thread stays with no work before it stops, unless the store is told otherwise. */
+export const DEFAULT_WRITER_IDLE_MS = 30_000;
+/** The longest delay a timer takes; `Infinity` stands for never stopping. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** `writerIdleMs` as given to `sqliteStorage`, checked. */
+export function writerIdleMsOf(value: unknown): number {
+  if (value === undefined) return DEFAULT_WRITER_IDLE_MS;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (value > LONGEST_TIMER_MS && value !== Infinity)) {
+    throw new RangeError(`sqliteStorage: writerIdleMs must be a number of milliseconds from 0 to ${LONGEST_TIMER_MS}, or Infinity, not ${typeof value === 'number' ? value : typeof value}.`);
+  }
+  return value;
+}
+
+export type WriterState = 'idle' | 'starting' | 'running' | 'stopping' | 'unavailable' | 'closed';
+
+/**
+ * The store's writing thread, where it runs: every write and every read inside a transaction. It starts with the
+ * first work given to it and stops once it has had none for `idleMs`; work given while it starts or stops waits
+ * for that, and it never stops while work runs (a transaction holds it from its `BEGIN` to its end). Where it
+ * cannot start, or once it stopped without being asked to, it is unavailable and the work runs elsewhere.
+ */
 export class WriterThread {
+  /** Why the thread cannot be used (it could not start, or stopped unasked); null while it can. */
+  unavailable: StorageError | null = null;
+  /** How many times it has started, and stopped when idle; told each change of state (tests and diagnostics). */
+  starts = 0;
+  stops = 0;
+  onState: ((state: WriterState) => void) | null = null;
+  private now: WriterState = 'idle';
+  private run: WriterRun | null = null;
+  /** The start or stop under way. */
+  private change: Promise<void> | null = null;
+  /** Work given and not yet settled, those waiting for a start included. */
+  private busy = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Rows changed since the last `PRAGMA optimize`, carried from one run to the next (writer-worker.ts). */
+  private changesSinceOptimize = 0;
+  private readonly idleMs: number;
+  private readonly entry: URL;
+
+  constructor(private readonly file: string, private readonly busyTimeoutMs: number, options: { idleMs?: number; entry?: URL } = {}) {
+    this.idleMs = options.idleMs ?? DEFAULT_WRITER_IDLE_MS;
+    this.entry = options.entry ?? workerEntry();
+  }
+
+  get state(): WriterState {
+    return this.now;
+  }
+
+  /** `work` on the running thread, started for it where it is not; `otherwise` where the thread cannot run. */
+  async with<T>(work: (run: WriterRun) => Promise<T>, otherwise: () => Promise<T>): Promise<T> {
+    this.busy++;
+    const run = await this.running();
+    if (!run) {
+      this.release();
+      return otherwise();
+    }
+    try {
+      return await work(run);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async running(): Promise<WriterRun | null> {
+    for (;;) {
+      if (this.now === 'closed' || this.now === 'unavailable') return null;
+      if (this.change) {
+        await this.change;
+      } else if (this.run) {
+        if (!this.run.stopped) return this.run;
+        this.ended(this.run);
+      } else {
+        this.change = this.start().finally(() => { this.change = null; });
+      }
+    }
+  }
+
+  private release(): void {
+    this.busy--;
+    if (this.busy === 0 && this.run && this.idleMs !== Infinity) {
+      if (this.idleTimer) this.idleTimer.refresh();
+      else this.idleTimer = setTimeout(() => this.whenIdle(), this.idleMs).unref();
+    }
+  }
+
+  private moveTo(state: WriterState): void {
+    if (this.now === 'closed') return;
+    this.now = state;
+    this.onState?.(state);
+  }
+
+  private async start(): Promise<void> {
+    this.moveTo('starting');
+    let run: WriterRun | null = null;
+    try {
+      run = new WriterRun(this.file, this.busyTimeoutMs, this.changesSinceOptimize, this.entry);
+    } catch (error) {
+      this.unavailable = storageError('store_unavailable', `The store's writing thread could not start (${(error as Error).message}).`);
+    }
+    if (!run || !await run.started) {
+      this.unavailable ??= run?.stopped ?? storageError('store_unavailable', "The store's writing thread could not start.");
+      this.moveTo('unavailable');
+      return;
+    }
+    this.run = run;
+    this.starts++;
+    void run.exited.then(() => this.ended(run));
+    this.moveTo('running');
+  }
+
+  /** The thread stopped unasked (a crash, or ended from outside): it is not started again. */
+  private ended(run: WriterRun): void {
+    if (this.run !== run) return;
+    this.run = null;
+    this.unavailable ??= run.stopped;
+    this.moveTo('unavailable');
+  }
+
+  private whenIdle(): void {
+    const run = this.run;
+    if (!run || this.busy > 0 || this.change || this.now !== 'running') return;
+    this.run = null;
+    this.moveTo('stopping');
+    this.change = run.close().catch(() => 0).then((changes) => {
+      this.changesSinceOptimize = changes;
+      this.stops++;
+      this.moveTo('idle');
+    }).finally(() => { this.change = null; });
+  }
+
+  /** Ends the thread (after a start or stop under way) and never starts it again. */
+  async close(): Promise<void> {
+    this.moveTo('closed');
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    while (this.change) await this.change;
+    const run = this.run;
+    this.run = null;
+    await run?.close();
+  }
+
+  /** Stops the running thread at once, as a crash would (for tests of what the store does then). */
+  async terminate(): Promise<void> {
+    await this.run?.terminate();
+  }
+}
+
+/** One run of the writing thread, from its start to its stop: a worker with its own connection to the file. */
+export class WriterRun {
   /** True once the thread has opened the database; false when it could not start. */
   readonly started: Promise<boolean>;
   /** Why the thread no longer answers (it stopped, or never started); null while it does. */
-  stopped: Error | null = null;
+  stopped: StorageError | null = null;
+  readonly exited: Promise<void>;
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
   private nextId = 1;
-  private readonly exited: Promise<void>;
 
-  constructor(file: string, busyTimeoutMs: number, entry = workerEntry()) {
-    this.worker = startWorker(Worker, entry, { file, busyTimeoutMs });
-    this.worker.unref();
+  constructor(file: string, busyTimeoutMs: number, changesSinceOptimize: number, entry: URL) {
+    // Held (keeping the process alive) only while the work that started it waits, and while a call is answered.
+    this.worker = startWorker(Worker, entry, { file, busyTimeoutMs, changesSinceOptimize });
     let ready: (started: boolean) => void;
     this.started = new Promise((resolve) => { ready = resolve; });
     this.worker.on('message', (reply: Reply | { ready: true }) => {
-      if ('ready' in reply) ready(true);
-      else this.answer(reply);
+      if (!('ready' in reply)) return this.answer(reply);
+      if (this.pending.size === 0) this.worker.unref();
+      ready(true);
     });
     const stop = (reason: string) => {
       ready(false);
@@ -94,14 +243,19 @@ export class WriterThread {
     else waiting.reject(errorOf(reply.error));
   }
 
-  /** Closes the thread's connection and waits for the thread to end. */
-  async close(): Promise<void> {
-    if (!this.stopped) await this.call({ op: 'close' }).catch(() => {});
+  /**
+   * Closes the thread's connection and waits for the thread to end; answers the rows it changed since its last
+   * `PRAGMA optimize` (0 where it cannot tell).
+   */
+  async close(): Promise<number> {
+    let changesSinceOptimize = 0;
+    if (!this.stopped) changesSinceOptimize = await this.call<number>({ op: 'close' }).catch(() => 0);
     await this.worker.terminate();
     await this.exited;
+    return changesSinceOptimize;
   }
 
-  /** Stops the thread at once, as a crash would (for tests of what the store does then). */
+  /** Stops the thread at once, as a crash would. */
   terminate(): Promise<number> {
     return this.worker.terminate();
   }
@@ -121,7 +275,7 @@ function errorOf(described: Record<string, unknown>): Error {
  * The record operations the writing thread runs: inside the transaction it holds open or, given `alone` (which
  * hears what each wrote), each write with its own commit.
  */
-export function threadSession(thread: WriterThread, alone?: (write: AloneWrite<unknown>) => void): RecordSession {
+export function threadSession(thread: Pick<WriterRun, 'call'>, alone?: (write: AloneWrite<unknown>) => void): RecordSession {
   const write = async <T>(request: WriterRequest, transfer?: ArrayBuffer[]): Promise<T> => {
     if (!alone) return thread.call<T>(request, transfer);
     const result = await thread.call<AloneWrite<T>>(request, transfer);

@@ -17,7 +17,7 @@ import type { WriterRequest } from './writer-thread.js';
 
 const OPTIMIZE_AFTER_CHANGES = 1000;
 
-const { file, busyTimeoutMs } = workerData as { file: string; busyTimeoutMs: number };
+const { file, busyTimeoutMs, changesSinceOptimize } = workerData as { file: string; busyTimeoutMs: number; changesSinceOptimize: number };
 const port = parentPort!;
 
 const db = new Database(file, { timeout: busyTimeoutMs, fileMustExist: true });
@@ -27,7 +27,8 @@ registerFold(db);
 const header = WalHeader.open(file);
 const records = new SqliteRecords(db);
 const totalChanges = db.prepare('SELECT total_changes()').pluck();
-let changesAtLastOptimize = totalChanges.get() as number;
+// Counted on from the thread's last run: a thread stopped when idle still optimizes every OPTIMIZE_AFTER_CHANGES rows.
+let changesAtLastOptimize = (totalChanges.get() as number) - changesSinceOptimize;
 /** The header once this connection held the write lock, and its changes then: told with the commit. */
 let begun: { header: string | null; changes: number } | null = null;
 const savepoints: { name: string; written: number }[] = [];
@@ -143,10 +144,11 @@ function run(request: WriterRequest): unknown {
     case 'backup': return db.backup(request.destination).then(() => undefined);
     case 'close': {
       if (db.inTransaction) rollback();
+      const changes = (totalChanges.get() as number) - changesAtLastOptimize;
       header?.close();
       reader?.close();
       db.close();
-      return undefined;
+      return changes;
     }
   }
 }

@@ -4,7 +4,7 @@ import { Mutex } from '../mutex.js';
 import { runScoped, transactionHandle, writeOperations } from '../sql/session.js';
 import type { OwnCommits } from './own-commits.js';
 import { sqliteSession, type SqliteRecords } from './records.js';
-import { threadSession, type AloneWrite, type WriterThread } from './writer-thread.js';
+import { threadSession, type AloneWrite, type WriterRun, type WriterThread } from './writer-thread.js';
 
 const OPTIMIZE_AFTER_CHANGES = 1000;
 
@@ -101,35 +101,36 @@ export function oneAtATime(writing: Writing, writeLock = new Mutex()): Writing {
 }
 
 /**
- * Writes on the store's writing thread (writer-thread.ts). Where the thread cannot start, or once it has stopped,
- * writes go on on the main thread (`local`, over the main thread's own connection to the same file): a write
- * under way when it stopped fails with `store_unavailable`, and SQLite rolls back what it had not committed.
+ * Writes on the store's writing thread (writer-thread.ts), started by the first of them. Where the thread cannot
+ * start, or once it has stopped unasked, writes go on on the main thread (`local`, over the main thread's own
+ * connection to the same file): a write under way when it stopped fails with `store_unavailable`, and SQLite rolls
+ * back what it had not committed.
  */
 export function threadWriting(thread: WriterThread, local: Writing, commits: OwnCommits | null): Writing {
-  const session = threadSession(thread);
-  const writes = writeOperations(threadSession(thread, ({ written, step }) => commits?.committed(written, step)));
-  const usable = async () => (await thread.started) && !thread.stopped;
+  const noted = ({ written, step }: AloneWrite<unknown>) => commits?.committed(written, step);
+  let alone: { run: WriterRun; writes: ReturnType<typeof writeOperations> } | null = null;
+  const writesOn = (run: WriterRun) => {
+    if (alone?.run !== run) alone = { run, writes: writeOperations(threadSession(run, noted)) };
+    return alone.writes;
+  };
   return {
-    insert: async (collection, record) => (await usable() ? writes.insert(collection, record) : local.insert(collection, record)),
-    update: async (collection, id, patch) => (await usable() ? writes.update(collection, id, patch) : local.update(collection, id, patch)),
-    remove: async (collection, id) => (await usable() ? writes.remove(collection, id) : local.remove(collection, id)),
-    transaction: async (work) => {
-      if (!await usable()) return local.transaction(work);
-      await thread.call({ op: 'begin' });
+    insert: (collection, record) => thread.with((run) => writesOn(run).insert(collection, record), () => local.insert(collection, record)),
+    update: (collection, id, patch) => thread.with((run) => writesOn(run).update(collection, id, patch), () => local.update(collection, id, patch)),
+    remove: (collection, id) => thread.with((run) => writesOn(run).remove(collection, id), () => local.remove(collection, id)),
+    transaction: (work) => thread.with(async (run) => {
+      await run.call({ op: 'begin' });
       try {
+        const session = threadSession(run);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
-        const { written, step } = await thread.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
+        const { written, step } = await run.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
         commits?.committed(written, step);
         return result;
       } catch (error) {
-        if (!thread.stopped) await thread.call({ op: 'rollback' }).catch(() => {});
+        if (!run.stopped) await run.call({ op: 'rollback' }).catch(() => {});
         throw error;
       }
-    },
-    backup: async (destination) => {
-      if (!await usable()) return local.backup(destination);
-      return thread.call({ op: 'backup', destination });
-    },
+    }, () => local.transaction(work)),
+    backup: (destination) => thread.with((run) => run.call<void>({ op: 'backup', destination }), () => local.backup(destination)),
     close: async (closeConnection) => {
       await thread.close();
       closeConnection();
