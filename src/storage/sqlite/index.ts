@@ -37,7 +37,7 @@ export type SqliteStorageOptions =
    * name, gone when the store closes). The store opens it in WAL mode and closes it. A file that holds another
    * program's tables is refused. `readonly` opens an existing quire database for reading only (an export, a file
    * the process may not write); writes then fail. `writerIdleMs`: how long the writing thread of such a file (see
-   * docs/storage.md) stays with no work before it stops, until the next write starts it again (default 30000).
+   * docs/storage.md) stays with no work before it stops, until the next write starts it again (default 300000: five minutes).
    */
   | { path: string; busyTimeoutMs?: number; readonly?: boolean; writerIdleMs?: number }
   /** A host's open better-sqlite3 connection. The store leaves its settings alone and never closes it. */

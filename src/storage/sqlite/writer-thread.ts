@@ -40,7 +40,7 @@ export function writerThreadOf(store: object): WriterThread | null {
 }
 
 /** How long the writing thread stays with no work before it stops, unless the store is told otherwise. */
-export const DEFAULT_WRITER_IDLE_MS = 30_000;
+export const DEFAULT_WRITER_IDLE_MS = 300_000;
 /** The longest delay a timer takes; `Infinity` stands for never stopping. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
