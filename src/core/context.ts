@@ -80,6 +80,12 @@ export interface HandlerResult {
   /** A single record, or a collection, the core may answer from view fragments (instead of `item`, `items`). */
   keyedItem?: KeyedItem;
   keyedItems?: KeyedItem[];
+  /**
+   * The revision of `keyedItems` together, told without waiting from what is known of the store's state `token`:
+   * a text that differs whenever the records, their order or any one's revision (`KeyedItem.revision`) differs.
+   * Null when one has no revision; undefined when only each record's own can tell.
+   */
+  keyedItemsRevisionNow?: (token: string) => string | null | undefined;
   paging?: Paging;
   /** Any other body, sent as given. */
   body?: unknown;

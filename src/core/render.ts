@@ -3,7 +3,7 @@
  * `_embedded` (the outer request only), and the paging headers of collections.
  */
 import { listKey } from './cache/fragments.js';
-import { fragmentKey, lastingFragmentKey, type FragmentScope } from './cache/policy.js';
+import { fragmentKey, lastingFragmentKey, lastingListKey, type FragmentScope } from './cache/policy.js';
 import type { InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
 import { EncodedJson, joinJsonArray } from './encode.js';
 import { encodeLargeJson, entityTagInTurns, LARGE_JSON_CHARS } from './large-json.js';
@@ -41,9 +41,16 @@ export function renderedAtOnce(outcome: Outcome, embed: true | string[] | null, 
     return key === null ? undefined : fragments.cache.get(fragments.generation, key);
   }
   const keyedItems = result.keyedItems!;
+  // The list whole, kept under its records' revision together: found without a look at each record.
+  const revision = shownContext === 'edit' ? undefined : result.keyedItemsRevisionNow?.(fragments.generation.token);
+  const wholeKey = typeof revision === 'string' ? lastingListKey(fragments, schema, shownContext, revision) : null;
+  const whole = wholeKey === null ? undefined : fragments.cache.getLasting(fragments.generation, wholeKey);
+  if (whole !== undefined) return whole;
   const kept = keptParts(keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed)), fragments, keyedItems, shownContext);
   if (kept.includes(undefined)) return undefined;
-  return keptList(kept as EncodedJson[], fragments) ?? joinedAtOnce(kept as EncodedJson[], fragments);
+  const list = keptList(kept as EncodedJson[], fragments) ?? joinedAtOnce(kept as EncodedJson[], fragments);
+  if (list !== undefined && wholeKey !== null && fragments.keep() && fragments.cache.isLasting(list)) fragments.cache.setLasting(fragments.generation, wholeKey, list);
+  return list;
 }
 
 /** `render` once `renderedAtOnce` has answered undefined. */

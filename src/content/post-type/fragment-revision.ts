@@ -13,7 +13,7 @@ import type { TaxonomyName } from '../taxonomy/index.js';
 import type { PostTypeDefinition } from './definition.js';
 import { revisionSummary } from './links.js';
 import type { LinkEnvironment } from './permalink.js';
-import { keptTermNamesAre, type PrepareOptions } from './prepare.js';
+import { keptTermNamesAre, keptTermsOf, type PrepareOptions } from './prepare.js';
 import { POSTS_COLLECTION, postsIn, type PostRecord } from './record.js';
 
 export interface RevisionSources {
@@ -163,6 +163,47 @@ export function fragmentRevisionNow(record: PostRecord, sources: RevisionSources
     index += 2;
   }
   return index === drawnOn.length ? last.revision : undefined;
+}
+
+/**
+ * The revision of a list's records together (`HandlerResult.keyedItemsRevisionNow`): each one's identity and
+ * `fragmentRevisionNow`, in order. Kept per list (`list`: its plan) with what it was told from, so that after a
+ * write that changed none of it (the same records, as the store shares them until written, and no kept history
+ * or term dropped since) it is told again without a look at each record.
+ */
+export function listRevisionNow(list: object, records: readonly PostRecord[], sources: RevisionSources, token: string): string | null | undefined {
+  const { storage } = sources;
+  const histories = keptFactsOf(keptHistories, storage, forgetHistories);
+  const terms = keptTermsOf(storage);
+  if (histories === null || terms === null) return undefined;
+  histories.at(token);
+  terms.at(token);
+  const permalinks = sources.links.permalinkStructure;
+  const last = listRevisions.get(list);
+  if (last !== undefined && last.histories === histories.drops && last.terms === terms.drops && last.permalinks === permalinks
+    && last.definition === sources.definition && sameRecords(last.records, records)) return last.revision;
+  let parts = '';
+  for (const record of records) {
+    const revision = fragmentRevisionNow(record, sources, token);
+    if (typeof revision !== 'string') return revision;
+    parts += `${record.type.length}:${record.type}${record.id}:${record.status.length}:${record.status}${revision.length}:${revision}`;
+  }
+  const revision = parts.length <= SHORT_REVISION_CHARS ? parts : digest(parts);
+  listRevisions.set(list, {
+    records: records.slice(), histories: histories.drops, terms: terms.drops, permalinks, definition: sources.definition, revision,
+  });
+  return revision;
+}
+
+/** What each list's revision was last told from (`listRevisionNow`): the drops of the kept facts, by count. */
+const listRevisions = new WeakMap<object, {
+  records: readonly PostRecord[]; histories: number; terms: number; permalinks: string; definition: PostTypeDefinition; revision: string;
+}>();
+
+function sameRecords(a: readonly PostRecord[], b: readonly PostRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 export async function fragmentRevision(record: PostRecord, sources: RevisionSources): Promise<string | null> {
