@@ -177,8 +177,8 @@ function keyedAnswer(visible: readonly PostRecord[], pages: Paging, context: Req
   const keyed: KeyedPost[] = new Array(visible.length);
   for (let at = 0; at < visible.length; at++) keyed[at] = new KeyedPost(visible[at]!, sources);
   const result = keyedCollection(keyed, pages);
-  // The plan stands for the list: a kept one (an anonymous caller's) is the same object from one answer to the next.
-  result.keyedItemsRevisionNow = (token) => listRevisionNow(plan, visible, sources, token);
+  // A kept plan (an anonymous caller's) stands for the list: the same object from one answer to the next.
+  if (keptListPlan(context.paramsKey, context.site) === plan) result.keyedItemsRevisionNow = (token) => listRevisionNow(plan, visible, sources, token);
   return result;
 }
 
