@@ -147,6 +147,12 @@ function drawsOnOthers(record: PostRecord, { definition, links }: RevisionSource
  * write to another record); undefined when only `fragmentRevision` can tell.
  */
 export function fragmentRevisionNow(record: PostRecord, sources: RevisionSources, token: string): string | null | undefined {
+  const last = lastRevisionNow(record, sources, token);
+  return last ? last.revision : last;
+}
+
+/** `fragmentRevisionNow`, as the record's last revision whole (`sharedRevisions`). */
+function lastRevisionNow(record: PostRecord, sources: RevisionSources, token: string): SharedRevision | null | undefined {
   if (drawsOnOthers(record, sources)) return null;
   const last = sharedRevisions.get(record);
   if (!last) return undefined;
@@ -162,14 +168,14 @@ export function fragmentRevisionNow(record: PostRecord, sources: RevisionSources
     if (drawnOn[index] !== taxonomy.taxonomy || !keptTermNamesAre(storage, token, taxonomy.taxonomy, ids, drawnOn[index + 1])) return undefined;
     index += 2;
   }
-  return index === drawnOn.length ? last.revision : undefined;
+  return index === drawnOn.length ? last : undefined;
 }
 
 /**
  * The revision of a list's records together (`HandlerResult.keyedItemsRevisionNow`): each one's identity and
  * `fragmentRevisionNow`, in order. Kept per list (`list`: its plan) with what it was told from, so that after a
  * write that changed none of it (the same records, as the store shares them until written, and no kept history
- * or term dropped since) it is told again without a look at each record.
+ * or term dropped since) it is told again without working out each record's.
  */
 export function listRevisionNow(list: object, records: readonly PostRecord[], sources: RevisionSources, token: string): string | null | undefined {
   const { storage } = sources;
@@ -181,28 +187,34 @@ export function listRevisionNow(list: object, records: readonly PostRecord[], so
   const permalinks = sources.links.permalinkStructure;
   const last = listRevisions.get(list);
   if (last !== undefined && last.histories === histories.drops && last.terms === terms.drops && last.permalinks === permalinks
-    && last.definition === sources.definition && sameRecords(last.records, records)) return last.revision;
+    && last.definition === sources.definition && sameRevisions(last.revisions, records)) return last.revision;
+  const revisions: SharedRevision[] = [];
   let parts = '';
   for (const record of records) {
-    const revision = fragmentRevisionNow(record, sources, token);
-    if (typeof revision !== 'string') return revision;
+    const shared = lastRevisionNow(record, sources, token);
+    if (!shared) return shared;
+    revisions.push(shared);
+    const { revision } = shared;
     parts += `${record.type.length}:${record.type}${record.id}:${record.status.length}:${record.status}${revision.length}:${revision}`;
   }
   const revision = parts.length <= SHORT_REVISION_CHARS ? parts : digest(parts);
-  listRevisions.set(list, {
-    records: records.slice(), histories: histories.drops, terms: terms.drops, permalinks, definition: sources.definition, revision,
-  });
+  listRevisions.set(list, { revisions, histories: histories.drops, terms: terms.drops, permalinks, definition: sources.definition, revision });
   return revision;
 }
 
-/** What each list's revision was last told from (`listRevisionNow`): the drops of the kept facts, by count. */
+/**
+ * What each list's revision was last told from (`listRevisionNow`): its records' last revisions (each the record's
+ * own, worked out from that very record: records are not held, so a list kept for long keeps no old version of a
+ * record alive), and the drops of the kept facts, by count.
+ */
 const listRevisions = new WeakMap<object, {
-  records: readonly PostRecord[]; histories: number; terms: number; permalinks: string; definition: PostTypeDefinition; revision: string;
+  revisions: readonly SharedRevision[]; histories: number; terms: number; permalinks: string; definition: PostTypeDefinition; revision: string;
 }>();
 
-function sameRecords(a: readonly PostRecord[], b: readonly PostRecord[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+/** Whether `records` are those the revisions were worked out from, one by one in order. */
+function sameRevisions(revisions: readonly SharedRevision[], records: readonly PostRecord[]): boolean {
+  if (revisions.length !== records.length) return false;
+  for (let index = 0; index < records.length; index += 1) if (sharedRevisions.get(records[index]!) !== revisions[index]) return false;
   return true;
 }
 
@@ -236,7 +248,13 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
  * The last revision of a shared record (see `sharedRecordDigests`) and what besides the record it was worked out
  * from: the next answers after writes to other records find the same history and term names, and the revision.
  */
-const sharedRevisions = new WeakMap<object, { drawnOn: readonly unknown[]; revision: string }>();
+const sharedRevisions = new WeakMap<object, SharedRevision>();
+
+/** Made anew for every record whose revision is worked out: the same one stands for the same record. */
+interface SharedRevision {
+  readonly drawnOn: readonly unknown[];
+  readonly revision: string;
+}
 
 /** Whether two lists of `drawnOn` hold the same values (term names compared one by one). */
 function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -3,13 +3,16 @@
  * revision is told again without a look at each record, and the list found whole. Each write that does change it
  * shows at once, byte for byte as on a site keeping no fragments: a listed post's field that makes no revision,
  * its author, status (out of the list and back), deletion, featured media and terms, a new post entering the page,
- * a setting the links follow, and, on SQLite, another connection's commit to a listed post.
+ * a setting the links follow, and, on SQLite, another connection's commit to a listed post. What a list's revision
+ * was told from holds no record: an old version of a listed post is not kept alive by it.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createCms } from '../../../src/cms.js';
 import { encodeResponse } from '../../../src/core/encode.js';
 import type { StoragePort } from '../../../src/ports/storage.js';
@@ -146,6 +149,26 @@ async function writesShow(storage: StoragePort, other?: StoragePort) {
 }
 
 describe('a list told by its records together', () => {
+  it('keeps no old version of a listed record alive', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const storage = createMemoryStorage();
+    const { write, list } = await site(storage);
+    const ids: number[] = [];
+    for (let index = 0; index < 3; index += 1) ids.push((await write('POST', '/posts', { title: `Post ${index}`, status: 'publish' })).id);
+    await list();
+    await list();
+    const shared = async () => (await storage.list('posts', { where: [{ field: 'id', op: 'eq', value: ids[0]! }], shared: true })).items[0]!;
+    const old = new WeakRef(await shared());
+    await storage.update('posts', ids[0]!, { comment_status: 'closed' });
+    assert.notEqual(await shared(), old.deref(), 'the store shares a new version');
+    // More commits than the store remembers for `writtenSince` (it holds the versions they wrote), to another record.
+    for (let index = 0; index < 300; index += 1) await storage.update('posts', ids[2]!, { comment_status: index % 2 === 0 ? 'closed' : 'open' });
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    assert.equal(old.deref(), undefined);
+  });
+
   it('on the memory store: a write to another post keeps the list whole, every change shows', async () => {
     await writesShow(createMemoryStorage());
   });
