@@ -83,7 +83,7 @@ export interface HandlerResult {
   /**
    * The revision of `keyedItems` together, told without waiting from what is known of the store's state `token`:
    * a text that differs whenever the records, their order or any one's revision (`KeyedItem.revision`) differs.
-   * Null when one has no revision; undefined when only each record's own can tell.
+   * Null or undefined when it cannot be told now; it may be told once each record's `revisionNow` has been.
    */
   keyedItemsRevisionNow?: (token: string) => string | null | undefined;
   paging?: Paging;

@@ -42,15 +42,23 @@ export function renderedAtOnce(outcome: Outcome, embed: true | string[] | null, 
   }
   const keyedItems = result.keyedItems!;
   // The list whole, kept under its records' revision together: found without a look at each record.
-  const revision = shownContext === 'edit' ? undefined : result.keyedItemsRevisionNow?.(fragments.generation.token);
-  const wholeKey = typeof revision === 'string' ? lastingListKey(fragments, schema, shownContext, revision) : null;
-  const whole = wholeKey === null ? undefined : fragments.cache.getLasting(fragments.generation, wholeKey);
+  const revisionOf = shownContext === 'edit' ? undefined : result.keyedItemsRevisionNow;
+  const { generation } = fragments;
+  const wholeKey = wholeListKey(revisionOf?.(generation.token), fragments, schema, shownContext);
+  const whole = wholeKey === null ? undefined : fragments.cache.getLasting(generation, wholeKey);
   if (whole !== undefined) return whole;
   const kept = keptParts(keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed)), fragments, keyedItems, shownContext);
   if (kept.includes(undefined)) return undefined;
   const list = keptList(kept as EncodedJson[], fragments) ?? joinedAtOnce(kept as EncodedJson[], fragments);
-  if (list !== undefined && wholeKey !== null && fragments.keep() && fragments.cache.isLasting(list)) fragments.cache.setLasting(fragments.generation, wholeKey, list);
+  if (list === undefined || !revisionOf || !fragments.keep() || !fragments.cache.isLasting(list)) return list;
+  // Each record's revision told now, the list's may be told too.
+  const key = wholeKey ?? wholeListKey(revisionOf(generation.token), fragments, schema, shownContext);
+  if (key !== null) fragments.cache.setLasting(generation, key, list);
   return list;
+}
+
+function wholeListKey(revision: string | null | undefined, scope: FragmentScope, schema: JsonSchema | undefined, context: string): string | null {
+  return typeof revision === 'string' ? lastingListKey(scope, schema, context, revision) : null;
 }
 
 /** `render` once `renderedAtOnce` has answered undefined. */

@@ -24,6 +24,11 @@ export interface RevisionSources {
   termsOf: NonNullable<PrepareOptions['termsOf']>;
   /** The answer's revision histories (`revisionHistories`). */
   historyOf: (id: number) => Promise<Summary>;
+  /**
+   * Where the records' revisions told without waiting are noted, for the state `token` they were told for, when
+   * the answer's records are told together too (`listRevisionNow`); absent, nothing is noted.
+   */
+  told?: { token: string; revisions: Map<object, SharedRevision> } | null;
 }
 
 type Summary = Awaited<ReturnType<typeof revisionSummary>>;
@@ -148,7 +153,13 @@ function drawsOnOthers(record: PostRecord, { definition, links }: RevisionSource
  */
 export function fragmentRevisionNow(record: PostRecord, sources: RevisionSources, token: string): string | null | undefined {
   const last = lastRevisionNow(record, sources, token);
-  return last ? last.revision : last;
+  if (!last) return last;
+  if (sources.told !== undefined) {
+    let { told } = sources;
+    if (told === null || told.token !== token) sources.told = told = { token, revisions: new Map() };
+    told.revisions.set(record, last);
+  }
+  return last.revision;
 }
 
 /** `fragmentRevisionNow`, as the record's last revision whole (`sharedRevisions`). */
@@ -172,12 +183,15 @@ function lastRevisionNow(record: PostRecord, sources: RevisionSources, token: st
 }
 
 /**
- * The revision of a list's records together (`HandlerResult.keyedItemsRevisionNow`): each one's identity and
- * `fragmentRevisionNow`, in order. Kept per list (`list`: its plan) with what it was told from, so that after a
- * write that changed none of it (the same records, as the store shares them until written, and no kept history
- * or term dropped since) it is told again without working out each record's.
+ * The revision of a list's records together (`HandlerResult.keyedItemsRevisionNow`): the numbers of their last
+ * revisions (`SharedRevision.serial`), in order; each stands for one record and what its revision was worked out
+ * from. Kept per list (`list`: its plan) with what it was told from, so that after a write that changed none of it
+ * (the same records, as the store shares them until written, and no kept history or term dropped since) it is told
+ * again without a look at each record's. Otherwise it is made of the records' own revisions once each has been told
+ * for this answer (`RevisionSources.told`: the core tells them when it looks each record's fragment up), and
+ * undefined until then: it costs no work an answer would not do anyway.
  */
-export function listRevisionNow(list: object, records: readonly PostRecord[], sources: RevisionSources, token: string): string | null | undefined {
+export function listRevisionNow(list: object, records: readonly PostRecord[], sources: RevisionSources, token: string): string | undefined {
   const { storage } = sources;
   const histories = keptFactsOf(keptHistories, storage, forgetHistories);
   const terms = keptTermsOf(storage);
@@ -188,16 +202,16 @@ export function listRevisionNow(list: object, records: readonly PostRecord[], so
   const last = listRevisions.get(list);
   if (last !== undefined && last.histories === histories.drops && last.terms === terms.drops && last.permalinks === permalinks
     && last.definition === sources.definition && sameRevisions(last.revisions, records)) return last.revision;
+  const told = sources.told;
+  if (!told || told.token !== token || told.revisions.size < records.length) return undefined;
   const revisions: SharedRevision[] = [];
-  let parts = '';
+  let revision = '';
   for (const record of records) {
-    const shared = lastRevisionNow(record, sources, token);
-    if (!shared) return shared;
+    const shared = told.revisions.get(record);
+    if (shared === undefined) return undefined;
     revisions.push(shared);
-    const { revision } = shared;
-    parts += `${record.type.length}:${record.type}${record.id}:${record.status.length}:${record.status}${revision.length}:${revision}`;
+    revision += `${shared.serial},`;
   }
-  const revision = parts.length <= SHORT_REVISION_CHARS ? parts : digest(parts);
   listRevisions.set(list, { revisions, histories: histories.drops, terms: terms.drops, permalinks, definition: sources.definition, revision });
   return revision;
 }
@@ -240,7 +254,7 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
     // A short revision is its own digest (it keys a kept fragment, so a longer one is hashed to bound the key).
     revision = text.length <= SHORT_REVISION_CHARS ? text : digest(text);
   }
-  if (Object.isFrozen(record)) sharedRevisions.set(record, { drawnOn, revision });
+  if (Object.isFrozen(record)) sharedRevisions.set(record, { drawnOn, revision, serial: ++lastRevisionSerial });
   return revision;
 }
 
@@ -250,11 +264,17 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
  */
 const sharedRevisions = new WeakMap<object, SharedRevision>();
 
-/** Made anew for every record whose revision is worked out: the same one stands for the same record. */
-interface SharedRevision {
+/**
+ * Made anew for every record whose revision is worked out: the same one (and its number, never given twice) stands
+ * for the same record and what its revision was worked out from.
+ */
+export interface SharedRevision {
   readonly drawnOn: readonly unknown[];
   readonly revision: string;
+  readonly serial: number;
 }
+
+let lastRevisionSerial = 0;
 
 /** Whether two lists of `drawnOn` hold the same values (term names compared one by one). */
 function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -91,6 +91,7 @@ class AnswerSources implements RevisionSources {
   readonly storage: StoragePort;
   readonly definition: PostTypeDefinition;
   readonly links: LinkEnvironment;
+  told: RevisionSources['told'] = undefined;
   #termsOf: RevisionSources['termsOf'] | null = null;
   #historyOf: RevisionSources['historyOf'] | null = null;
   #options: PrepareOptions | null = null;
@@ -178,7 +179,10 @@ function keyedAnswer(visible: readonly PostRecord[], pages: Paging, context: Req
   for (let at = 0; at < visible.length; at++) keyed[at] = new KeyedPost(visible[at]!, sources);
   const result = keyedCollection(keyed, pages);
   // A kept plan (an anonymous caller's) stands for the list: the same object from one answer to the next.
-  if (keptListPlan(context.paramsKey, context.site) === plan) result.keyedItemsRevisionNow = (token) => listRevisionNow(plan, visible, sources, token);
+  if (keptListPlan(context.paramsKey, context.site) === plan) {
+    sources.told = null;
+    result.keyedItemsRevisionNow = (token) => listRevisionNow(plan, visible, sources, token);
+  }
   return result;
 }
 
