@@ -187,11 +187,10 @@ function lastRevisionNow(record: PostRecord, sources: RevisionSources, token: st
  * revisions (`SharedRevision.serial`), in order; each stands for one record and what its revision was worked out
  * from. Kept per list (`list`: its plan) with what it was told from, so that after a write that changed none of it
  * (the same records, as the store shares them until written, and no kept history or term dropped since) it is told
- * again without a look at each record's. Otherwise it is made of the records' own revisions once each has been told
- * for this answer (`RevisionSources.told`: the core tells them when it looks each record's fragment up), and
- * undefined until then: it costs no work an answer would not do anyway.
+ * again without a look at each record's. With `work`, when not kept, it is worked out from each record's
+ * (`fragmentRevisionNow`, or as told already for this answer: `RevisionSources.told`) and kept.
  */
-export function listRevisionNow(list: object, records: readonly PostRecord[], sources: RevisionSources, token: string): string | undefined {
+export function listRevisionNow(list: object, records: readonly PostRecord[], sources: RevisionSources, token: string, work: boolean): string | undefined {
   const { storage } = sources;
   const histories = keptFactsOf(keptHistories, storage, forgetHistories);
   const terms = keptTermsOf(storage);
@@ -202,13 +201,13 @@ export function listRevisionNow(list: object, records: readonly PostRecord[], so
   const last = listRevisions.get(list);
   if (last !== undefined && last.histories === histories.drops && last.terms === terms.drops && last.permalinks === permalinks
     && last.definition === sources.definition && sameRevisions(last.revisions, records)) return last.revision;
-  const told = sources.told;
-  if (!told || told.token !== token || told.revisions.size < records.length) return undefined;
+  if (!work) return undefined;
+  const told = sources.told?.token === token ? sources.told.revisions : undefined;
   const revisions: SharedRevision[] = [];
   let revision = '';
   for (const record of records) {
-    const shared = told.revisions.get(record);
-    if (shared === undefined) return undefined;
+    const shared = told?.get(record) ?? lastRevisionNow(record, sources, token);
+    if (!shared) return undefined;
     revisions.push(shared);
     revision += `${shared.serial},`;
   }

@@ -181,7 +181,7 @@ function keyedAnswer(visible: readonly PostRecord[], pages: Paging, context: Req
   // A kept plan (an anonymous caller's) stands for the list: the same object from one answer to the next.
   if (keptListPlan(context.paramsKey, context.site) === plan) {
     sources.told = null;
-    result.keyedItemsRevisionNow = (token) => listRevisionNow(plan, visible, sources, token);
+    result.keyedItemsRevisionNow = (token, work) => listRevisionNow(plan, visible, sources, token, work);
   }
   return result;
 }
