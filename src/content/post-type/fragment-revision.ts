@@ -26,7 +26,7 @@ export interface RevisionSources {
   historyOf: (id: number) => Promise<Summary>;
   /**
    * Where the records' revisions told without waiting are noted, for the state `token` they were told for, when
-   * the answer's records are told together too (`listRevisionNow`); absent, nothing is noted.
+   * the answer's records are told together too (`listRevisionNow`): null until the first is; undefined, none is.
    */
   told?: { token: string; revisions: Map<object, SharedRevision> } | null;
 }
