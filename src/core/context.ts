@@ -80,6 +80,13 @@ export interface HandlerResult {
   /** A single record, or a collection, the core may answer from view fragments (instead of `item`, `items`). */
   keyedItem?: KeyedItem;
   keyedItems?: KeyedItem[];
+  /**
+   * The revision of `keyedItems` together, told without waiting from what is known of the store's state `token`:
+   * a text that differs whenever the records, their order or any one's revision (`KeyedItem.revision`) differs.
+   * Without `work`, only when kept from an earlier answer; with it, worked out from each record's when need be
+   * (asked once every record's fragment was found by its revision). Null or undefined when it cannot be told now.
+   */
+  keyedItemsRevisionNow?: (token: string, work: boolean) => string | null | undefined;
   paging?: Paging;
   /** Any other body, sent as given. */
   body?: unknown;

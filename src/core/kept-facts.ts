@@ -25,6 +25,7 @@ export class KeptFacts<K, V> {
   /** The state of the store the facts were last checked at. */
   #token: string | null = null;
   readonly #facts = new Map<K, V>();
+  #drops = 0;
 
   /** `forget`: drops from `facts` what `write` may have changed. */
   constructor(private readonly storage: FactStore, private readonly forget: (write: StoreWrite, facts: Map<K, V>) => void) {}
@@ -37,11 +38,23 @@ export class KeptFacts<K, V> {
     const since = this.#token;
     if (since === token) return this.#facts;
     this.#token = token;
-    if (this.#facts.size === 0) return this.#facts;
+    const size = this.#facts.size;
+    if (size === 0) return this.#facts;
     const writes = since === null ? null : writtenBetween(this.storage, since, token);
     if (writes === null) this.#facts.clear();
     else for (const write of writes) this.forget(write, this.#facts);
+    // `forget` only drops facts: a kept fact may have changed exactly when the count fell.
+    if (this.#facts.size !== size) this.#drops += 1;
     return this.#facts;
+  }
+
+  /**
+   * A number that grows whenever kept facts are dropped (a write may have changed them, or too many were kept):
+   * while it stays the same, every fact found kept since it was read is still kept, with the same value. Read it
+   * after `at` the state in question.
+   */
+  get drops(): number {
+    return this.#drops;
   }
 
   /**
@@ -58,7 +71,10 @@ export class KeptFacts<K, V> {
    */
   keep(token: string, key: K, value: V): void {
     if (this.#token !== token) return;
-    if (this.#facts.size >= MOST_FACTS) this.#facts.clear();
+    if (this.#facts.size >= MOST_FACTS) {
+      this.#facts.clear();
+      this.#drops += 1;
+    }
     this.#facts.set(key, value);
   }
 }

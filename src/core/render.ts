@@ -3,8 +3,8 @@
  * `_embedded` (the outer request only), and the paging headers of collections.
  */
 import { listKey } from './cache/fragments.js';
-import { fragmentKey, lastingFragmentKey, type FragmentScope } from './cache/policy.js';
-import type { InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
+import { fragmentKey, lastingFragmentKey, lastingListKey, type FragmentScope } from './cache/policy.js';
+import type { HandlerResult, InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
 import { EncodedJson, joinJsonArray } from './encode.js';
 import { encodeLargeJson, entityTagInTurns, LARGE_JSON_CHARS } from './large-json.js';
 import type { JsonSchema } from './args/schema.js';
@@ -41,9 +41,31 @@ export function renderedAtOnce(outcome: Outcome, embed: true | string[] | null, 
     return key === null ? undefined : fragments.cache.get(fragments.generation, key);
   }
   const keyedItems = result.keyedItems!;
+  // The list whole, kept under its records' revision together: found without a look at each record.
+  const revisionOf = shownContext === 'edit' ? undefined : result.keyedItemsRevisionNow;
+  const revision = revisionOf?.(fragments.generation.token, false);
+  const wholeKey = typeof revision === 'string' ? lastingListKey(fragments, schema, shownContext, revision) : null;
+  const whole = wholeKey === null ? undefined : fragments.cache.getLasting(fragments.generation, wholeKey);
+  if (whole !== undefined) return whole;
   const kept = keptParts(keyedItems.map((keyed) => fragmentKey(fragments, schema, shownContext, keyed)), fragments, keyedItems, shownContext);
   if (kept.includes(undefined)) return undefined;
-  return keptList(kept as EncodedJson[], fragments) ?? joinedAtOnce(kept as EncodedJson[], fragments);
+  const list = keptList(kept as EncodedJson[], fragments) ?? joinedAtOnce(kept as EncodedJson[], fragments);
+  if (list !== undefined) keepWhole(list, revisionOf, fragments, schema, shownContext);
+  return list;
+}
+
+/**
+ * Keeps a list joined from fragments kept by revision under its records' revision together, when it can be told
+ * (each record's was, to find its fragment), so that the next answers find it whole. Called in the store's state
+ * of the answer's generation (checked by the caller when it waited).
+ */
+function keepWhole(
+  list: EncodedJson, revisionOf: HandlerResult['keyedItemsRevisionNow'], scope: FragmentScope, schema: JsonSchema | undefined, context: string,
+): void {
+  if (!revisionOf || !scope.keep() || !scope.cache.isLasting(list)) return;
+  const revision = revisionOf(scope.generation.token, true);
+  const key = typeof revision === 'string' ? lastingListKey(scope, schema, context, revision) : null;
+  if (key !== null) scope.cache.setLasting(scope.generation, key, list);
 }
 
 /** `render` once `renderedAtOnce` has answered undefined. */
@@ -63,7 +85,10 @@ export async function renderedInTurns(outcome: Outcome, embed: true | string[] |
     const kept = keptParts(keys, fragments, keyedItems, shownContext);
     if (!kept.includes(undefined)) return keptList(kept as EncodedJson[], fragments) ?? await joined(kept as EncodedJson[], fragments);
     // Only the records not kept are prepared (a write to one listed post leaves the others' fragments found at once).
-    return await joined(await Promise.all(keyedItems.map((keyed, index) => kept[index] ?? fragmentOf(keyed, fragments, keys[index]!, shownContext, schema))), fragments);
+    const list = await joined(await Promise.all(keyedItems.map((keyed, index) => kept[index] ?? fragmentOf(keyed, fragments, keys[index]!, shownContext, schema))), fragments);
+    const revisionOf = shownContext === 'edit' ? undefined : result.keyedItemsRevisionNow;
+    if (revisionOf && fragments.cache.isLasting(list) && await fragments.unchanged()) keepWhole(list, revisionOf, fragments, schema, shownContext);
+    return list;
   }
   const shapeData = (record: Item) => shapedData(record, schema, shownContext);
   const shown = (record: Item) => shownRecord(record, schema, shownContext);

@@ -53,6 +53,30 @@ describe('kept facts', () => {
     assert.equal(facts.at(await store.changeToken()).size, 0, 'a store that cannot tell forgets everything');
   });
 
+  it('count their drops: a write that changed none leaves the count, one that dropped a fact or an unknown state moves it', async () => {
+    const store = numberedStore();
+    const facts = new KeptFacts<number, string>(store, forgetTerm);
+    const first = await store.changeToken();
+    facts.at(first);
+    facts.keep(first, 1, 'one');
+    const start = facts.drops;
+    facts.at(store.write('posts', 1));
+    facts.at(store.write('terms', 9));
+    assert.equal(facts.drops, start, 'no kept fact was written');
+    facts.at(store.write('terms', 1));
+    assert.equal(facts.drops, start + 1, 'a kept fact was dropped');
+    const now = store.write('posts', 3);
+    facts.at(now);
+    facts.keep(now, 2, 'two');
+    store.write('posts', 4);
+    store.lose();
+    facts.at(await store.changeToken());
+    assert.equal(facts.drops, start + 2, 'all dropped when the store cannot tell');
+    const last = await store.changeToken();
+    for (let id = 0; id <= 10_000; id += 1) facts.keep(last, id, String(id));
+    assert.equal(facts.drops, start + 3, 'all dropped when too many are kept');
+  });
+
   it('keep nothing read for a state older than the one last checked', async () => {
     const store = numberedStore();
     const facts = new KeptFacts<number, string>(store, forgetTerm);

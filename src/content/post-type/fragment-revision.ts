@@ -13,7 +13,7 @@ import type { TaxonomyName } from '../taxonomy/index.js';
 import type { PostTypeDefinition } from './definition.js';
 import { revisionSummary } from './links.js';
 import type { LinkEnvironment } from './permalink.js';
-import { keptTermNamesAre, type PrepareOptions } from './prepare.js';
+import { keptTermNamesAre, keptTermsOf, type PrepareOptions } from './prepare.js';
 import { POSTS_COLLECTION, postsIn, type PostRecord } from './record.js';
 
 export interface RevisionSources {
@@ -24,6 +24,11 @@ export interface RevisionSources {
   termsOf: NonNullable<PrepareOptions['termsOf']>;
   /** The answer's revision histories (`revisionHistories`). */
   historyOf: (id: number) => Promise<Summary>;
+  /**
+   * Where the records' revisions told without waiting are noted, for the state `token` they were told for, when
+   * the answer's records are told together too (`listRevisionNow`): null until the first is; undefined, none is.
+   */
+  told?: { token: string; revisions: Map<object, SharedRevision> } | null;
 }
 
 type Summary = Awaited<ReturnType<typeof revisionSummary>>;
@@ -147,6 +152,18 @@ function drawsOnOthers(record: PostRecord, { definition, links }: RevisionSource
  * write to another record); undefined when only `fragmentRevision` can tell.
  */
 export function fragmentRevisionNow(record: PostRecord, sources: RevisionSources, token: string): string | null | undefined {
+  const last = lastRevisionNow(record, sources, token);
+  if (!last) return last;
+  if (sources.told !== undefined) {
+    let { told } = sources;
+    if (told === null || told.token !== token) sources.told = told = { token, revisions: new Map() };
+    told.revisions.set(record, last);
+  }
+  return last.revision;
+}
+
+/** `fragmentRevisionNow`, as the record's last revision whole (`sharedRevisions`). */
+function lastRevisionNow(record: PostRecord, sources: RevisionSources, token: string): SharedRevision | null | undefined {
   if (drawsOnOthers(record, sources)) return null;
   const last = sharedRevisions.get(record);
   if (!last) return undefined;
@@ -162,7 +179,56 @@ export function fragmentRevisionNow(record: PostRecord, sources: RevisionSources
     if (drawnOn[index] !== taxonomy.taxonomy || !keptTermNamesAre(storage, token, taxonomy.taxonomy, ids, drawnOn[index + 1])) return undefined;
     index += 2;
   }
-  return index === drawnOn.length ? last.revision : undefined;
+  return index === drawnOn.length ? last : undefined;
+}
+
+/**
+ * The revision of a list's records together (`HandlerResult.keyedItemsRevisionNow`): the numbers of their last
+ * revisions (`SharedRevision.serial`), in order; each stands for one record and what its revision was worked out
+ * from. Kept per list (`list`: its plan) with what it was told from, so that after a write that changed none of it
+ * (the same records, as the store shares them until written, and no kept history or term dropped since) it is told
+ * again without a look at each record's. With `work`, when not kept, it is worked out from each record's
+ * (`fragmentRevisionNow`, or as told already for this answer: `RevisionSources.told`) and kept.
+ */
+export function listRevisionNow(list: object, records: readonly PostRecord[], sources: RevisionSources, token: string, work: boolean): string | undefined {
+  const { storage } = sources;
+  const histories = keptFactsOf(keptHistories, storage, forgetHistories);
+  const terms = keptTermsOf(storage);
+  if (histories === null || terms === null) return undefined;
+  histories.at(token);
+  terms.at(token);
+  const permalinks = sources.links.permalinkStructure;
+  const last = listRevisions.get(list);
+  if (last !== undefined && last.histories === histories.drops && last.terms === terms.drops && last.permalinks === permalinks
+    && last.definition === sources.definition && sameRevisions(last.revisions, records)) return last.revision;
+  if (!work) return undefined;
+  const told = sources.told?.token === token ? sources.told.revisions : undefined;
+  const revisions: SharedRevision[] = [];
+  let revision = '';
+  for (const record of records) {
+    const shared = told?.get(record) ?? lastRevisionNow(record, sources, token);
+    if (!shared) return undefined;
+    revisions.push(shared);
+    revision += `${shared.serial},`;
+  }
+  listRevisions.set(list, { revisions, histories: histories.drops, terms: terms.drops, permalinks, definition: sources.definition, revision });
+  return revision;
+}
+
+/**
+ * What each list's revision was last told from (`listRevisionNow`): its records' last revisions (each the record's
+ * own, worked out from that very record: records are not held, so a list kept for long keeps no old version of a
+ * record alive), and the drops of the kept facts, by count.
+ */
+const listRevisions = new WeakMap<object, {
+  revisions: readonly SharedRevision[]; histories: number; terms: number; permalinks: string; definition: PostTypeDefinition; revision: string;
+}>();
+
+/** Whether `records` are those the revisions were worked out from, one by one in order. */
+function sameRevisions(revisions: readonly SharedRevision[], records: readonly PostRecord[]): boolean {
+  if (revisions.length !== records.length) return false;
+  for (let index = 0; index < records.length; index += 1) if (sharedRevisions.get(records[index]!) !== revisions[index]) return false;
+  return true;
 }
 
 export async function fragmentRevision(record: PostRecord, sources: RevisionSources): Promise<string | null> {
@@ -187,7 +253,7 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
     // A short revision is its own digest (it keys a kept fragment, so a longer one is hashed to bound the key).
     revision = text.length <= SHORT_REVISION_CHARS ? text : digest(text);
   }
-  if (Object.isFrozen(record)) sharedRevisions.set(record, { drawnOn, revision });
+  if (Object.isFrozen(record)) sharedRevisions.set(record, { drawnOn, revision, serial: ++lastRevisionSerial });
   return revision;
 }
 
@@ -195,7 +261,19 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
  * The last revision of a shared record (see `sharedRecordDigests`) and what besides the record it was worked out
  * from: the next answers after writes to other records find the same history and term names, and the revision.
  */
-const sharedRevisions = new WeakMap<object, { drawnOn: readonly unknown[]; revision: string }>();
+const sharedRevisions = new WeakMap<object, SharedRevision>();
+
+/**
+ * Made anew for every record whose revision is worked out: the same one (and its number, never given twice) stands
+ * for the same record and what its revision was worked out from.
+ */
+export interface SharedRevision {
+  readonly drawnOn: readonly unknown[];
+  readonly revision: string;
+  readonly serial: number;
+}
+
+let lastRevisionSerial = 0;
 
 /** Whether two lists of `drawnOn` hold the same values (term names compared one by one). */
 function sameParts(a: readonly unknown[], b: readonly unknown[]): boolean {

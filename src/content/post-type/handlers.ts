@@ -12,7 +12,7 @@ import type { StoragePort } from '../../ports/storage.js';
 import type { collectionArgs, ItemArgs } from './args.js';
 import { isViewable, type PostType } from './define.js';
 import type { PostTypeDefinition } from './definition.js';
-import { fragmentRevision, fragmentRevisionNow, revisionHistories, type RevisionSources } from './fragment-revision.js';
+import { fragmentRevision, fragmentRevisionNow, listRevisionNow, revisionHistories, type RevisionSources } from './fragment-revision.js';
 import { revisionSummary } from './links.js';
 import { permalinkOf, type LinkEnvironment } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
@@ -91,6 +91,7 @@ class AnswerSources implements RevisionSources {
   readonly storage: StoragePort;
   readonly definition: PostTypeDefinition;
   readonly links: LinkEnvironment;
+  told: RevisionSources['told'] = undefined;
   #termsOf: RevisionSources['termsOf'] | null = null;
   #historyOf: RevisionSources['historyOf'] | null = null;
   #options: PrepareOptions | null = null;
@@ -161,22 +162,28 @@ function sharingRecords(plan: ListPlan): ListPlan {
 function listed(context: RequestContext, scope: PostScope, plan: ListPlan): Promise<unknown> {
   return postsIn(scope.storage).list(plan.query).then((result) => {
     const pages = paging(result.total ?? result.items.length, plan.page, plan.perPage, { pastTheEnd: 'rest_post_invalid_page_number' });
-    if (!plan.stickyFirst) return visibleAnswer(result.items, pages, context, scope);
-    return withStickyFirst(result.items, plan, scope.postType.definition.type, scope.storage).then((records) => visibleAnswer(records, pages, context, scope));
+    if (!plan.stickyFirst) return visibleAnswer(result.items, pages, context, scope, plan);
+    return withStickyFirst(result.items, plan, scope.postType.definition.type, scope.storage).then((records) => visibleAnswer(records, pages, context, scope, plan));
   });
 }
 
-function visibleAnswer(records: PostRecord[], pages: Paging, context: RequestContext, scope: PostScope): unknown {
+function visibleAnswer(records: PostRecord[], pages: Paging, context: RequestContext, scope: PostScope, plan: ListPlan): unknown {
   const checked = onlyVisible(records, scope, context);
-  if (checked instanceof Promise) return checked.then((visible) => keyedAnswer(visible, pages, context, scope));
-  return keyedAnswer(checked, pages, context, scope);
+  if (checked instanceof Promise) return checked.then((visible) => keyedAnswer(visible, pages, context, scope, plan));
+  return keyedAnswer(checked, pages, context, scope, plan);
 }
 
-function keyedAnswer(visible: readonly PostRecord[], pages: Paging, context: RequestContext, scope: PostScope): unknown {
+function keyedAnswer(visible: readonly PostRecord[], pages: Paging, context: RequestContext, scope: PostScope, plan: ListPlan): unknown {
   const sources = new AnswerSources(scope, context.context, visible, true);
   const keyed: KeyedPost[] = new Array(visible.length);
   for (let at = 0; at < visible.length; at++) keyed[at] = new KeyedPost(visible[at]!, sources);
-  return keyedCollection(keyed, pages);
+  const result = keyedCollection(keyed, pages);
+  // A kept plan (an anonymous caller's) stands for the list: the same object from one answer to the next.
+  if (keptListPlan(context.paramsKey, context.site) === plan) {
+    sources.told = null;
+    result.keyedItemsRevisionNow = (token, work) => listRevisionNow(plan, visible, sources, token, work);
+  }
+  return result;
 }
 
 /** What reading a record takes besides its id; the route declares them (`password`, `excerpt_length`). */

@@ -83,12 +83,17 @@ function forgetTerms(write: StoreWrite, terms: Map<number, TermRecord | null>): 
   if (write.collection === TERMS_COLLECTION) terms.delete(write.id);
 }
 
+/** The terms kept for `storage` (null: none is kept), for a check that none was dropped (`KeptFacts.drops`). */
+export function keptTermsOf(storage: StoragePort): KeptFacts<number, TermRecord | null> | null {
+  return keptFactsOf(keptTerms, storage, forgetTerms);
+}
+
 /**
  * Whether `names` are the names of a record's terms `ids` of `taxonomy` as `termsOfRecords` tells them (null for
  * one it does not find), by the terms kept for the store's state `token` only: false when one is not kept.
  */
 export function keptTermNamesAre(storage: StoragePort, token: string, taxonomy: string, ids: readonly number[], names: unknown): boolean {
-  const known = keptFactsOf(keptTerms, storage, forgetTerms)?.at(token);
+  const known = keptTermsOf(storage)?.at(token);
   if (!known || !Array.isArray(names) || names.length !== ids.length) return false;
   for (let index = 0; index < ids.length; index += 1) {
     const term = known.get(ids[index]!);
@@ -99,7 +104,7 @@ export function keptTermNamesAre(storage: StoragePort, token: string, taxonomy: 
 
 /** `getTermsOfAny`, in the same order (by id), from the kept terms and the store. */
 async function keptOrReadTerms(storage: StoragePort, ids: number[]): Promise<TermRecord[]> {
-  const kept = ids.length === 0 ? null : keptFactsOf(keptTerms, storage, forgetTerms);
+  const kept = ids.length === 0 ? null : keptTermsOf(storage);
   if (!kept) return getTermsOfAny(storage, ids);
   const { facts: known, keep } = await kept.current();
   const found: TermRecord[] = [];

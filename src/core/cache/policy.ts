@@ -328,6 +328,23 @@ export function lastingFragmentKey(scope: FragmentScope, key: string, context: s
   return node.text ??= `${head.settingsNumber}:${scope.generation.routes}:${revision.length}:${revision}${key}`;
 }
 
+/**
+ * The key a list is kept under across generations, told by the revision of its records together, in order
+ * (`HandlerResult.keyedItemsRevisionNow`), with the settings, routes, API root, GMT offset, schema and context
+ * their fragments are shown with; null in the edit context, as `lastingFragmentKey`.
+ */
+export function lastingListKey(scope: FragmentScope, schema: JsonSchema | undefined, context: string, revision: string): string | null {
+  if (context === 'edit') return null;
+  const head = scope.lastingHead ??= lastingHeadOf(scope.generation);
+  const schemaNumber = schemaNumberOf(schema);
+  const start = lastingKeys.child(lastingKeys.child(lastingKeys.child(head.node, LIST_MARK), schemaNumber), context);
+  const node = lastingKeys.child(lastingKeys.child(start, scope.prefix), revision);
+  return node.text ??= `${LIST_MARK}${head.settingsNumber}:${scope.generation.routes}:${schemaNumber}:${context.length}:${context}${scope.prefix}${revision}`;
+}
+
+/** Starts the lasting keys of lists (a record's lasting key starts with a digit, a list joined by serials with `[`). */
+const LIST_MARK = ']';
+
 function lastingHeadOf({ settings, routes }: FragmentScope['generation']): NonNullable<FragmentScope['lastingHead']> {
   let settingsNumber = settingsNumbers.get(settings) ?? 0;
   if (settingsNumber === 0) settingsNumbers.set(settings, (settingsNumber = ++lastSettingsNumber));
