@@ -103,6 +103,8 @@ export class SqliteRecords {
     this.text.beforeRead(query.conditions);
     // Once for the whole list: its statements run at once, so the state cannot move between them.
     this.cache.check();
+    const page = query.shared ? this.cache.page(collection, query) : undefined;
+    if (page !== undefined) return query.withTotal ? { items: page.items, total: page.total! } : { items: page.items };
     let listed: ListedIds | undefined;
     // The text index's answer for a long, repetitive text is megabytes of positions to match: such lists' ids are
     // selected elsewhere, then kept as any list's are.
@@ -121,7 +123,10 @@ export class SqliteRecords {
     } finally {
       if (lastTry) this.large!.foldLimit.chars = limit;
     }
-    return this.listOf(collection, query, listed, tries);
+    const result = this.listOf(collection, query, listed, tries);
+    // Handed out at once, in the state just checked.
+    if (query.shared && !(result instanceof Promise)) this.cache.keepPage(collection, query, result.items, listed.total);
+    return result;
   }
 
   /** The ids of a list's page and, when asked, its total, read by SQL (on the writing thread, for `LargeRows`). */
