@@ -170,9 +170,9 @@ export class RecordCache {
     return { items: page.items.slice(), total: page.total };
   }
 
-  /** Keeps the records of a page of a frozen `query` asked `shared`, as handed out from the entries now. */
+  /** Keeps the records of a page of a frozen `query` asked `shared`, as handed out from the entries (`get`) now. */
   keepPage(collection: string, query: CheckedQuery, items: readonly StoredRecord[], total: number | undefined): void {
-    if (!query.shared || !Object.isFrozen(query) || items.length > PAGE_MAX_ITEMS || !items.every(Object.isFrozen)) return;
+    if (!query.shared || !Object.isFrozen(query) || items.length > PAGE_MAX_ITEMS) return;
     this.pages.delete(query);
     this.pages.set(query, { collection, items: items.slice(), total });
     if (this.pages.size > PAGE_CAPACITY) this.pages.delete(this.pages.keys().next().value!);

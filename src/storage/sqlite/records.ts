@@ -37,6 +37,8 @@ export class SqliteRecords {
   readonly remove: (collection: string, id: RecordId) => boolean;
 
   readonly cache: RecordCache;
+  /** False once `recordsOf` read a record the cache did not hold, since `list` set it. */
+  private allKept = false;
   /** The writes made since the store last took them (`writtenSince`); null while no one notes them. */
   written: StoredWrite[] | null = null;
 
@@ -123,9 +125,10 @@ export class SqliteRecords {
     } finally {
       if (lastTry) this.large!.foldLimit.chars = limit;
     }
+    this.allKept = true;
     const result = this.listOf(collection, query, listed, tries);
-    // Handed out at once, in the state just checked.
-    if (query.shared && !(result instanceof Promise)) this.cache.keepPage(collection, query, result.items, listed.total);
+    // Handed out at once, in the state just checked, every record as the cache keeps it.
+    if (query.shared && this.allKept && !(result instanceof Promise)) this.cache.keepPage(collection, query, result.items, listed.total);
     return result;
   }
 
@@ -221,6 +224,7 @@ export class SqliteRecords {
       items.push(record);
     }
     if (missing === null) return items as StoredRecord[];
+    this.allKept = false;
     const rows = this.statements.get(this.selectSome[this.leavesLarge(tries)])
       .all(collection, JSON.stringify(missing)) as { id: number; data: string | null }[];
     const read = new Map<number, StoredRecord>();
