@@ -68,8 +68,8 @@ describe('sqlite store: pages of shared lists handed out again', () => {
     for (let step = 0; step < 120; step++) {
       for (const query of QUERIES) {
         const expected = fresh(file, query);
-        assert.deepEqual(await listedBy(store, query), expected, `step ${step}: ${JSON.stringify(query)}`);
-        assert.deepEqual(await listedBy(store, query), expected, `step ${step}, asked again`);
+        // Read from the records kept, then handed out again twice: the page is kept the second time.
+        for (let asked = 0; asked < 3; asked++) assert.deepEqual(await listedBy(store, query), expected, `step ${step}, asked ${asked + 1}: ${JSON.stringify(query)}`);
       }
       const id = ids[Math.floor(random() * ids.length)]!;
       const roll = random();
@@ -99,8 +99,7 @@ describe('sqlite store: pages of shared lists handed out again', () => {
     const file = path.join(folder, 'same-task.db');
     const store = sqliteStorage({ path: file });
     const first = await store.insert('posts', post(1));
-    await store.list('posts', PUBLISHED);
-    await store.list('posts', PUBLISHED);
+    for (let asked = 0; asked < 3; asked++) await store.list('posts', PUBLISHED);
     const host = new Database(file);
     const rename = host.prepare("UPDATE quire_records SET data = jsonb_set(data, '$.title', ?) WHERE collection = 'posts' AND id = ?");
     for (let round = 0; round < 5; round++) {
@@ -150,7 +149,11 @@ describe('sqlite store: pages of shared lists handed out again', () => {
     await store.insert('pages', post(0));
     const first = await store.list('posts', PUBLISHED);
     const second = await store.list('posts', PUBLISHED);
+    const third = await store.list('posts', PUBLISHED);
     assert.notEqual(second.items, first.items);
+    assert.notEqual(third.items, second.items);
+    assert.deepEqual(third.items, second.items);
+    third.items.reverse();
     assert.deepEqual(second.items.map((item) => item.id), [6, 5, 4, 3]);
     first.items.length = 0;
     first.items.push({ id: 99 });

@@ -66,6 +66,11 @@ export class RecordCache {
    * the entries would give.
    */
   private readonly pages = new Map<CheckedQuery, { readonly collection: string; readonly items: readonly StoredRecord[]; readonly total: number | undefined }>();
+  /**
+   * The queries handed out once since the pages were dropped: a page is kept the second time, so the first read
+   * after a change (as after a write) pays nothing for it.
+   */
+  private readonly handedOnce = new Set<CheckedQuery>();
   private chars = 0;
   private state = '';
 
@@ -78,7 +83,7 @@ export class RecordCache {
   check(): void {
     let state = this.currentState();
     if (state === this.state) return;
-    this.pages.clear();
+    this.dropPages();
     if (this.writes) {
       state = this.writes.noted(state);
       const written = this.state === '' ? null : this.writes.since(this.state);
@@ -173,6 +178,11 @@ export class RecordCache {
   /** Keeps the records of a page of a frozen `query` asked `shared`, as handed out from the entries (`get`) now. */
   keepPage(collection: string, query: CheckedQuery, items: readonly StoredRecord[], total: number | undefined): void {
     if (!query.shared || !Object.isFrozen(query) || items.length > PAGE_MAX_ITEMS) return;
+    if (!this.handedOnce.has(query)) {
+      if (this.handedOnce.size >= PAGE_CAPACITY) this.handedOnce.clear();
+      this.handedOnce.add(query);
+      return;
+    }
     this.pages.delete(query);
     this.pages.set(query, { collection, items: items.slice(), total });
     if (this.pages.size > PAGE_CAPACITY) this.pages.delete(this.pages.keys().next().value!);
@@ -189,7 +199,7 @@ export class RecordCache {
   }
 
   private remove(entry: Entry): void {
-    this.pages.clear();
+    this.dropPages();
     const entries = this.byCollection.get(entry.collection);
     entries?.delete(entry.record.id);
     if (entries?.size === 0) this.byCollection.delete(entry.collection);
@@ -215,8 +225,13 @@ export class RecordCache {
     entry.newer = null;
   }
 
+  private dropPages(): void {
+    if (this.pages.size > 0) this.pages.clear();
+    if (this.handedOnce.size > 0) this.handedOnce.clear();
+  }
+
   private clear(): void {
-    this.pages.clear();
+    this.dropPages();
     this.byCollection.clear();
     this.oldest = null;
     this.newest = null;
