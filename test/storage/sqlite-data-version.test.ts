@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { DataVersion } from '../../src/storage/sqlite/data-version.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
+import { WalHeader } from '../../src/storage/sqlite/wal-header.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'quire-sqlite-version-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -50,6 +51,44 @@ describe('sqlite data version', () => {
     writer.exec('ROLLBACK');
     assert.equal(version.current(), last, 'a transaction rolled back');
     version.close();
+    reader.close();
+    writer.close();
+  });
+
+  it('moves for every connection sharing one header on its very next call, whichever reads the header first', () => {
+    const { file, writer, reader, pragma } = database('shared.db');
+    const header = WalHeader.open(file)!;
+    const third = new Database(file, { readonly: true });
+    third.prepare('SELECT count(*) FROM things').get();
+    const thirdPragma = third.prepare('PRAGMA data_version').pluck();
+    const versions = [DataVersion.over(reader, header), DataVersion.over(third, header)];
+    const answers = [pragma, () => String(thirdPragma.get())];
+    const insert = writer.prepare('INSERT INTO things (value) VALUES (?)');
+    let last = versions.map((version) => version.current());
+    let text = header.read();
+    for (let round = 0; round < 60; round++) {
+      assert.equal(header.read(), text, 'the same string while nothing is committed');
+      insert.run(round);
+      if (round % 9 === 4) writer.pragma('wal_checkpoint(RESTART)');
+      // One reads the moved header first; the other must still see the move on its own next call.
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      for (const index of order) {
+        const now = versions[index]!.current();
+        assert.notEqual(now, last[index], `round ${round}: connection ${index}`);
+        assert.equal(now, answers[index]!(), 'the pragma\'s own answer');
+        last[index] = now;
+      }
+      const next = header.read();
+      assert.notEqual(next, text, `round ${round}: the header names the new state`);
+      text = next;
+      last = versions.map((version, index) => {
+        assert.equal(version.current(), last[index], 'nothing committed since');
+        return last[index]!;
+      });
+    }
+    header.close();
+    assert.equal(header.read(), null, 'a closed header reads nothing');
+    third.close();
     reader.close();
     writer.close();
   });

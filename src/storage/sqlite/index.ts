@@ -87,6 +87,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   let reader: BetterSqlite3.Database | null = null;
   // Lowered once the store has a writing thread, where longer texts are folded (see `LargeRows`).
   const readerFoldLimit = { chars: Infinity };
+  // The WAL-index header of the reader's file, read by both connections' data versions and the writing thread's watch.
+  let shm: WalHeader | null = null;
   let readerVersion: DataVersion | null = null;
   let writerVersion: DataVersion | null = null;
   try {
@@ -104,13 +106,13 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       if (reader) {
         registerFold(reader, readerFoldLimit);
         // Now, while the private file's name still leads to it.
-        readerVersion = DataVersion.of(reader, reader.name);
-        if (ownsConnection) writerVersion = DataVersion.of(db, reader.name);
+        shm = WalHeader.open(reader.name);
+        readerVersion = DataVersion.over(reader, shm);
+        if (ownsConnection) writerVersion = DataVersion.over(db, shm);
       }
     }
   } catch (error) {
-    readerVersion?.close();
-    writerVersion?.close();
+    shm?.close();
     reader?.close();
     if (ownsConnection) db.close();
     throw error;
@@ -130,14 +132,15 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   let lastToken = { state: '', token: Promise.resolve('') };
   // A file the store opened itself is written on a thread of its own (writer-thread.ts), where its header can be read.
   const file = ownsConnection && !readonly && reader && !opened.privateFile && (options as { path: string }).path !== ':memory:' ? reader.name : null;
-  const header = file ? WalHeader.open(file) : null;
+  const header = file ? shm : null;
   const thread = file && header ? new WriterThread(file, busyTimeoutMs, { idleMs: writerIdleMs }) : null;
   // A host's connection may write through quire's back: only the store's own connection can tell its writes.
   const watch = thread && header ? headerWatch(header) : writerVersion && versionWatch(writerVersion);
   const commits = reader && watch && !readonly && ownsConnection ? ownCommits(watch) : null;
+  const noteState = commits && readerVersion ? stateNoting(commits, readerVersion, thread && header) : null;
   if (thread) readerFoldLimit.chars = LONG_FOLD_CHARS;
   const large = reader && thread ? largeRowsOn(thread, reader, readerFoldLimit) : null;
-  const outside = reader && readerVersion ? readerView(reader, readerVersion, commits, large) : waitingView(db, records, () => rollbacks);
+  const outside = reader && readerVersion ? readerView(reader, readerVersion, commits, noteState, large) : waitingView(db, records, () => rollbacks);
   const local = localWriting(db, records, commits, outside.during, onRollback, readonly);
   const writing = oneAtATime(thread ? threadWriting(thread, local, commits) : local);
 
@@ -154,13 +157,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       let state: string | Promise<string>;
       try {
         state = outside.state();
-        if (commits && typeof state === 'string' && !commits.knows(state)) {
-          // Commits by others are looked for before the state noted is read: one landing between the two is told
-          // as unknown. A state already noted was noted that way when first seen.
-          commits.look();
-          state = outside.state() as string;
-          commits.seen(state);
-        }
+        // The state of the last token was noted when first seen (and a reading connection's never comes back).
+        if (noteState && typeof state === 'string' && state !== lastToken.state && !commits!.knows(state)) state = noteState(state);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -177,9 +175,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     close: () => writing.close(() => {
       if (closed) return;
       closed = true;
-      header?.close();
-      readerVersion?.close();
-      writerVersion?.close();
+      shm?.close();
       reader?.close();
       if (ownsConnection) db.close();
     }),
@@ -197,19 +193,38 @@ interface OutsideView {
 }
 
 /**
+ * How a state of the reading connection just read is noted for `writtenSince`, with a mark of the others' commits
+ * taken no later than it was read: where the others are watched through the header the read itself read, the mark
+ * it found; else one taken now, and the state read again after it (a commit landing between the two is then told
+ * as unknown). Answers the state noted.
+ */
+function stateNoting(commits: OwnCommits, version: DataVersion, header: WalHeader | null): (state: string) => string {
+  if (header) {
+    return (state) => {
+      commits.seenWith(state, header.latest());
+      return state;
+    };
+  }
+  return () => {
+    commits.look();
+    const state = version.current();
+    commits.seen(state);
+    return state;
+  };
+}
+
+/**
  * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
  * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
  */
-function readerView(reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null, large: LargeRows | null): OutsideView {
+function readerView(
+  reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null, noteState: ((state: string) => string) | null,
+  large: LargeRows | null,
+): OutsideView {
   const state = () => version.current();
   // Where the store tells its own writes, its decoded records outlive them, but for those written.
-  const records = new SqliteRecords(reader, commits && {
-    noted: () => {
-      commits.look();
-      const now = state();
-      commits.seen(now);
-      return now;
-    },
+  const records = new SqliteRecords(reader, commits && noteState && {
+    noted: noteState,
     since: (before) => commits.since(before),
   }, state, large);
   return {

@@ -70,6 +70,11 @@ export function ownCommits(others: OthersWatch) {
   let commit = 0;
   let mark: unknown = null;
   let underWay = 0;
+  const seenWith = (state: string, othersMark: unknown) => {
+    if (tokens.has(state)) return;
+    tokens.set(state, { commit, others: othersMark });
+    if (tokens.size > TOKENS_REMEMBERED) tokens.delete(tokens.keys().next().value!);
+  };
   return {
     /** A write on the main thread's connection starts: until it is noted, its commit may be seen unnamed. */
     begin() {
@@ -88,11 +93,12 @@ export function ownCommits(others: OthersWatch) {
     knows(state: string): boolean {
       return tokens.has(state);
     },
+    /** Notes a state read after the last `look`. */
     seen(state: string) {
-      if (tokens.has(state)) return;
-      tokens.set(state, { commit, others: mark });
-      if (tokens.size > TOKENS_REMEMBERED) tokens.delete(tokens.keys().next().value!);
+      seenWith(state, mark);
     },
+    /** Notes a state with a mark of the others' commits taken no later than the state was read. */
+    seenWith,
     since(state: string): StoredWrite[] | null {
       const noted = tokens.get(state);
       if (!noted || underWay > 0 || !others.unchangedSince(noted.others)) return null;

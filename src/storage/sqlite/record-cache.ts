@@ -17,6 +17,10 @@ const RESULT_CAPACITY = 1_000;
 const RESULT_MAX_KEY = 4_096;
 const RESULT_MAX_IDS = 1_000;
 
+/** How many pages of records handed out shared the cache holds (`page`), each of at most this many records. */
+const PAGE_CAPACITY = 64;
+const PAGE_MAX_ITEMS = 100;
+
 interface Entry {
   readonly collection: string;
   readonly record: StoredRecord;
@@ -38,11 +42,12 @@ interface Entry {
  * same; where the store tells its writes, those they cannot change are carried to the next state (kept-lists.ts).
  */
 /**
- * What the store tells of the writes between states: `noted` reads the state again once it moved (noting it, to be
- * asked about later), `since` names the writes since an earlier state, or null when it cannot tell.
+ * What the store tells of the writes between states: `noted` notes a state just read, to be asked about later (and
+ * answers the state to keep, which it may read again), `since` names the writes since an earlier state, or null when
+ * it cannot tell.
  */
 export interface StateWrites {
-  noted(): string;
+  noted(state: string): string;
   since(state: string): readonly StoredWrite[] | null;
 }
 
@@ -55,6 +60,17 @@ export class RecordCache {
   private count = 0;
   /** List results by query (`queryKey`). */
   private readonly results = new KeptLists(RESULT_CAPACITY);
+  /**
+   * The records of pages handed out shared, by query (frozen, so it stands for the same query for good) and as
+   * they were handed out: dropped whenever any entry or the state changes, so a page is what reading its ids from
+   * the entries would give.
+   */
+  private readonly pages = new Map<CheckedQuery, { readonly collection: string; readonly items: readonly StoredRecord[]; readonly total: number | undefined }>();
+  /**
+   * The queries handed out once since the pages were dropped: a page is kept the second time, so the first read
+   * after a change (as after a write) pays nothing for it.
+   */
+  private readonly handedOnce = new Set<CheckedQuery>();
   private chars = 0;
   private state = '';
 
@@ -67,8 +83,9 @@ export class RecordCache {
   check(): void {
     let state = this.currentState();
     if (state === this.state) return;
+    this.dropPages();
     if (this.writes) {
-      state = this.writes.noted();
+      state = this.writes.noted(state);
       const written = this.state === '' ? null : this.writes.since(this.state);
       if (written !== null) {
         this.results.carry(written);
@@ -148,6 +165,29 @@ export class RecordCache {
     return key === null ? undefined : this.results.get(key);
   }
 
+  /**
+   * The records and total of a page of `query` handed out shared (see `keepPage`) while no entry and not the state
+   * have changed since (call `check` first); the array is the caller's.
+   */
+  page(collection: string, query: CheckedQuery): { items: StoredRecord[]; total: number | undefined } | undefined {
+    const page = this.pages.get(query);
+    if (page === undefined || page.collection !== collection) return undefined;
+    return { items: page.items.slice(), total: page.total };
+  }
+
+  /** Keeps the records of a page of a frozen `query` asked `shared`, as handed out from the entries (`get`) now. */
+  keepPage(collection: string, query: CheckedQuery, items: readonly StoredRecord[], total: number | undefined): void {
+    if (!query.shared || !Object.isFrozen(query) || items.length > PAGE_MAX_ITEMS) return;
+    if (!this.handedOnce.has(query)) {
+      if (this.handedOnce.size >= PAGE_CAPACITY) this.handedOnce.clear();
+      this.handedOnce.add(query);
+      return;
+    }
+    this.pages.delete(query);
+    this.pages.set(query, { collection, items: items.slice(), total });
+    if (this.pages.size > PAGE_CAPACITY) this.pages.delete(this.pages.keys().next().value!);
+  }
+
   /** Keeps a list query's result read elsewhere in the current state (see `listed`). */
   keep(collection: string, query: CheckedQuery, value: ListedIds): void {
     this.listed(collection, query, () => value);
@@ -159,6 +199,7 @@ export class RecordCache {
   }
 
   private remove(entry: Entry): void {
+    this.dropPages();
     const entries = this.byCollection.get(entry.collection);
     entries?.delete(entry.record.id);
     if (entries?.size === 0) this.byCollection.delete(entry.collection);
@@ -184,7 +225,13 @@ export class RecordCache {
     entry.newer = null;
   }
 
+  private dropPages(): void {
+    if (this.pages.size > 0) this.pages.clear();
+    if (this.handedOnce.size > 0) this.handedOnce.clear();
+  }
+
   private clear(): void {
+    this.dropPages();
     this.byCollection.clear();
     this.oldest = null;
     this.newest = null;

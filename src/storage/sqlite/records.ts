@@ -37,6 +37,8 @@ export class SqliteRecords {
   readonly remove: (collection: string, id: RecordId) => boolean;
 
   readonly cache: RecordCache;
+  /** False once `recordsOf` read a record the cache did not hold, since `list` set it. */
+  private allKept = false;
   /** The writes made since the store last took them (`writtenSince`); null while no one notes them. */
   written: StoredWrite[] | null = null;
 
@@ -103,6 +105,8 @@ export class SqliteRecords {
     this.text.beforeRead(query.conditions);
     // Once for the whole list: its statements run at once, so the state cannot move between them.
     this.cache.check();
+    const page = query.shared ? this.cache.page(collection, query) : undefined;
+    if (page !== undefined) return query.withTotal ? { items: page.items, total: page.total! } : { items: page.items };
     let listed: ListedIds | undefined;
     // The text index's answer for a long, repetitive text is megabytes of positions to match: such lists' ids are
     // selected elsewhere, then kept as any list's are.
@@ -121,7 +125,11 @@ export class SqliteRecords {
     } finally {
       if (lastTry) this.large!.foldLimit.chars = limit;
     }
-    return this.listOf(collection, query, listed, tries);
+    this.allKept = true;
+    const result = this.listOf(collection, query, listed, tries);
+    // Handed out at once, in the state just checked, every record as the cache keeps it.
+    if (query.shared && this.allKept && !(result instanceof Promise)) this.cache.keepPage(collection, query, result.items, listed.total);
+    return result;
   }
 
   /** The ids of a list's page and, when asked, its total, read by SQL (on the writing thread, for `LargeRows`). */
@@ -216,6 +224,7 @@ export class SqliteRecords {
       items.push(record);
     }
     if (missing === null) return items as StoredRecord[];
+    this.allKept = false;
     const rows = this.statements.get(this.selectSome[this.leavesLarge(tries)])
       .all(collection, JSON.stringify(missing)) as { id: number; data: string | null }[];
     const read = new Map<number, StoredRecord>();
