@@ -385,6 +385,109 @@ const STORED_TEXT_CASES: Record<string, Case> = {
   'signup-form-text': storedText('administrator', signupFormPath, ['title', 'content', 'messages.subscribed']),
 };
 
+// Texts a visitor or an editor sends with a comment, and search texts.
+
+/** One request whose status is told back, with its query string, by `user` (none: a visitor). */
+async function statusWith(target: Site, method: string, path: string, query: string, body?: Uint8Array, user?: { id: number }): Promise<number> {
+  const answer = await target.cms.handle({
+    method, path, query, ...(user ? { user } : {}), headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)' }, body,
+  });
+  encodeResponse(answer);
+  return answer.status;
+}
+
+/**
+ * A visitor's comment with one field of 16 MiB (`2 × SIZE` characters of `unit`) per request, the others ordinary;
+ * then the administrator's update of an existing comment, one field of 16 MiB per request. Each step is named with
+ * its answer's status.
+ */
+const commentAuthor = (unit: string): Case => async () => {
+  const target = await site({
+    maxParsedBodyBytes: 8 * SIZE, maxAnonymousBodyBytes: 8 * SIZE, maxBodyBytes: 8 * SIZE,
+    comments: { allowAnonymous: true, floodSeconds: 0, maxLinks: 0, approveKnownAuthors: false }, throttle: false,
+  });
+  const post = idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Discussed', content: '<p>Say something.</p>', status: 'publish' })));
+  const large = unit.repeat(Math.ceil((2 * SIZE) / unit.length)).slice(0, 2 * SIZE);
+  const ordinary = { post, author_name: 'Visitor', author_email: 'visitor@bench.test', author_url: 'http://visitor.test/', content: 'A word.' };
+  // An address of that length (its form is valid; its length is not).
+  const address = `${'a'.repeat(2 * SIZE - 10)}@bench.test`;
+  const steps: Array<[string, Stall]> = [];
+  for (const [index, field] of ['author_name', 'author_email', 'author_email (address)', 'author_url', 'author_user_agent', 'content'].entries()) {
+    const request = wire({ ...ordinary, content: `A word, ${index}.`, ...(field === 'author_email (address)' ? { author_email: address } : { [field]: large }) });
+    let status = 0;
+    const stall = await measured(target, async () => {
+      status = await statusWith(target, 'POST', '/cms/v2/comments', '', request);
+    });
+    steps.push([`visitor ${field}: ${status}`, stall]);
+  }
+  const comment = idOf(await sendAnonymous(target, 'POST', '/cms/v2/comments', wire({ ...ordinary, content: 'Edited later.' })));
+  for (const field of ['author_name', 'author_email', 'author_url', 'author_user_agent', 'author_ip', 'content']) {
+    const request = wire({ [field]: large });
+    let status = 0;
+    const stall = await measured(target, async () => {
+      status = await statusWith(target, 'POST', `/cms/v2/comments/${comment}`, '', request, target.admin);
+    });
+    steps.push([`editor ${field}: ${status}`, stall]);
+  }
+  let status = 0;
+  const list = await measured(target, async () => {
+    status = await statusWith(target, 'GET', '/cms/v2/comments', `author_email=${address}`, undefined, target.admin);
+  });
+  steps.push([`list by author_email: ${status}`, list]);
+  return steps;
+};
+
+/**
+ * Searches of 1 MiB and 16 MiB (words, so the text is searched whole, and one unbroken word) on every list that
+ * takes `search`, against 1,000 stored posts, 100 comments and 100 categories; the administrator asks, in the
+ * query string as `cms.handle` takes it. Each step is named with its answer's status.
+ */
+const searchCase = (store: Store): Case => async () => {
+  const storage = await store.storage();
+  try {
+    const target = await site({ storage, comments: { floodSeconds: 0, approveKnownAuthors: false }, throttle: false });
+    let firstPost = 0;
+    for (let index = 0; index < 1000; index += 1) {
+      const id = idOf(await send(target, 'POST', '/cms/v2/posts', wire({
+        title: `Post ${index} about lorem`, content: `<p>Post ${index} says lorem ipsum dolor sit amet, a few words.</p>`, excerpt: `Excerpt ${index}`, status: 'publish',
+      })));
+      firstPost ||= id;
+    }
+    for (let index = 0; index < 100; index += 1) {
+      await send(target, 'POST', '/cms/v2/comments', wire({ post: firstPost, content: `Comment ${index} says lorem ipsum.` }));
+      await send(target, 'POST', '/cms/v2/categories', wire({ name: `Category ${index} lorem` }));
+    }
+    await send(target, 'POST', `/cms/v2/posts/${firstPost}`, wire({ title: 'Post 0 about lorem, edited' }));
+    await send(target, 'POST', '/forms/v1/contact-forms', wire({ title: 'Lorem form', form: '[text your-name]' }));
+    const routes = [
+      '/cms/v2/posts', '/cms/v2/pages', '/cms/v2/media', '/cms/v2/comments', '/cms/v2/users', '/cms/v2/categories', '/cms/v2/tags',
+      '/cms/v2/search', `/cms/v2/posts/${firstPost}/revisions`, '/forms/v1/contact-forms',
+    ];
+    const steps: Array<[string, Stall]> = [];
+    for (const [label, unit, size] of [['1 MiB words', 'lorem ipsum ', 2 ** 20], ['16 MiB words', 'lorem ipsum ', 2 ** 24], ['16 MiB one word', 'lorem', 2 ** 24]] as const) {
+      const query = `search=${encodeURIComponent(unit.repeat(Math.ceil(size / unit.length)).slice(0, size))}`;
+      for (const route of routes) {
+        let status = 0;
+        const stall = await measured(target, async () => {
+          status = await statusWith(target, 'GET', route, query, undefined, target.admin);
+        });
+        steps.push([`${label} ${route.replace(/^\/\w+\/v\d\//, '').replace(/\/\d+\//, '/{id}/')}: ${status}`, stall]);
+      }
+    }
+    return steps;
+  } finally {
+    await storage.close?.();
+    await store.done();
+  }
+};
+
+const SEARCH_CASES: Record<string, Case> = {
+  'comment-author': commentAuthor(PARAGRAPH),
+  'comment-author-amp': commentAuthor('a & b < c '),
+  search: searchCase(memory),
+  'search-sqlite': searchCase(sqlite),
+};
+
 const CASES: Record<string, Case> = {
   'render-quote-pairs': renderCase('\'"'),
   'render-doubles': renderCase('"'),
@@ -453,6 +556,7 @@ const CASES: Record<string, Case> = {
   },
   ...CLIENT_TEXT_CASES,
   ...STORED_TEXT_CASES,
+  ...SEARCH_CASES,
 };
 
 const [selection = 'all'] = process.argv.slice(2);
