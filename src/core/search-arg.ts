@@ -4,22 +4,17 @@
  * and matching 16 MiB of search text held the event loop for 0.5–2 s on each list.
  */
 import { arg } from './args/define.js';
-import type { JsonSchema } from './args/schema.js';
-import { validateValue } from './args/validate.js';
-import { CmsError } from './errors.js';
+import { checkTextLength } from './text-bound.js';
 import { sanitizeTextField } from '../format/text.js';
 
 /** The most characters a search text may hold; longer is 400 `rest_invalid_param` (`rest_too_long`). */
 export const MAX_SEARCH_LENGTH = 8192;
 
-const SEARCH_SCHEMA = { type: 'string', maxLength: MAX_SEARCH_LENGTH } as const satisfies JsonSchema;
-
 export function searchArg(description: string) {
-  return arg({ description, ...SEARCH_SCHEMA }, { transform: (value) => sanitizeTextField(value) });
+  return arg({ description, type: 'string', maxLength: MAX_SEARCH_LENGTH }, { transform: (value) => sanitizeTextField(value) });
 }
 
 /** The argument's error, for lists that declare no arguments and read `search` themselves. */
 export function checkSearchLength(search: string): void {
-  const issue = validateValue(search, SEARCH_SCHEMA, 'search');
-  if (issue) throw new CmsError('rest_invalid_param', 'Invalid parameter(s): search', 400, { params: { search: issue.message }, details: { search: { ...issue } } });
+  checkTextLength('search', search, MAX_SEARCH_LENGTH);
 }

@@ -49,6 +49,8 @@ import type { StoragePort } from '../../src/ports/storage.js';
 import { startTestPostgres, type TestPostgres } from '../storage/postgres-server.js';
 import { sliderLayer as layer } from './slider-layer.js';
 import { mainThreadCpuMs } from '../helpers/event-loop.js';
+import { MESSAGE_KEYS } from '../../src/forms/defaults.js';
+import { MAX_ADDITIONAL_SETTINGS_LENGTH, MAX_MESSAGE_LENGTH } from '../../src/forms/properties.js';
 
 const SIZE = DEFAULT_MAX_ANONYMOUS_BODY_BYTES;
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
@@ -481,9 +483,61 @@ const searchCase = (store: Store): Case => async () => {
   }
 };
 
+/**
+ * A form of 1,000 required fields (the most a template may hold) whose other properties are each the largest text
+ * one request may carry, written by an editor one property per request: a message (shown for every field left
+ * empty), the additional settings (lines of settings), the second mail's body and each other field of the mail;
+ * then every message and the settings at their bounds, the editor's read, the visitors' schema and refill, a
+ * complete submission and one that leaves every field empty.
+ */
+const formTexts: Case = async () => {
+  const made = await site({ maxParsedBodyBytes: 4 * SIZE, capabilities: { allowUnfilteredHtml: false } });
+  const target = await writerOf(made, 'editor');
+  const names = Array.from({ length: 1000 }, (_, index) => `field-${index}`);
+  const template = names.map((name) => `<label>[text* ${name}]</label>\n`).join('');
+  const id = idOf(await send(target, 'POST', '/forms/v1/contact-forms', wire({ title: 'Texts', form: template })));
+  const path = `/forms/v1/contact-forms/${id}`;
+  const settings = Array.from({ length: Math.ceil(SIZE / 16) }, (_, index) => `flag_${index}: on`).join('\n').slice(0, SIZE);
+  const writes: Array<[string, Uint8Array]> = [
+    ['messages.invalid_required', wire({ messages: { invalid_required: fill(PARAGRAPH) } })],
+    ['additional_settings', wire({ additional_settings: settings })],
+    ['mail_2 body', wire({ mail_2: { active: true, subject: 'Copy', sender: 'editor@bench.test', recipient: 'admin@bench.test', body: fill(PARAGRAPH) } })],
+    ...['subject', 'sender', 'recipient', 'additional_headers', 'attachments'].map((field): [string, Uint8Array] => [
+      `mail ${field}`,
+      wire({ mail: { subject: 'Hello', sender: 'editor@bench.test', recipient: 'admin@bench.test', body: '[field-0]', [field]: fill(field === 'additional_headers' ? 'Reply-To: a@bench.test\n' : PARAGRAPH) } }),
+    ]),
+    ['every message at its bound', wire({ messages: Object.fromEntries(MESSAGE_KEYS.map((key) => [key, fill(PARAGRAPH).slice(0, MAX_MESSAGE_LENGTH)])) })],
+    ['settings at their bound', wire({ additional_settings: settings.slice(0, MAX_ADDITIONAL_SETTINGS_LENGTH) })],
+  ];
+  const steps: Array<[string, Stall]> = [];
+  for (const [label, request] of writes) {
+    let status = 0;
+    const stall = await measured(target, async () => {
+      status = await statusOf(target, 'POST', path, request);
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  steps.push(['read', await measured(target, () => send(target, 'GET', path))]);
+  steps.push(['feedback schema', await measured(target, () => sendAnonymous(target, 'GET', `${path}/feedback/schema`))]);
+  steps.push(['refill', await measured(target, () => sendAnonymous(target, 'GET', `${path}/refill`))]);
+  for (const [label, fields] of [['feedback (complete)', Object.fromEntries(names.map((name) => [name, 'An answer']))], ['feedback (all empty)', {}]] as const) {
+    const submission = wire({ _wpcf7: String(id), _wpcf7_unit_tag: `wpcf7-f${id}-o1`, ...fields });
+    let status = '';
+    const stall = await measured(target, async () => {
+      const answer = await target.cms.handle({
+        method: 'POST', path: `${path}/feedback`, query: '', headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)' }, body: submission,
+      });
+      status = (JSON.parse(new TextDecoder().decode(encodeResponse(answer).body!)) as { status: string }).status;
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  return steps;
+};
+
 const SEARCH_CASES: Record<string, Case> = {
   'comment-author': commentAuthor(PARAGRAPH),
   'comment-author-amp': commentAuthor('a & b < c '),
+  'form-texts': formTexts,
   search: searchCase(memory),
   'search-sqlite': searchCase(sqlite),
 };
