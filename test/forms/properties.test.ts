@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MESSAGE_KEYS } from '../../src/forms/defaults.js';
-import { MAX_ADDITIONAL_SETTINGS_LENGTH, MAX_MAIL_FIELD_LENGTH, MAX_MESSAGE_LENGTH } from '../../src/forms/properties.js';
+import { MAX_ADDITIONAL_SETTINGS_LENGTH, MAX_FORM_TITLE_LENGTH, MAX_MAIL_FIELD_LENGTH, MAX_MESSAGE_LENGTH } from '../../src/forms/properties.js';
 import { longestTurnCpu } from '../helpers/event-loop.js';
 import { formsSite, postFeedback } from './fixtures.js';
 
@@ -24,6 +24,7 @@ test('a form\'s messages, additional settings and mail fields over their bounds 
   const before = (await request('administrator', 'GET', path)).json;
   const over = (max: number) => `<b>x</b> ${'\ud83d\ude00'.repeat(max - 8)}`;
   const writes: Array<[Record<string, unknown>, ReturnType<typeof tooLong>]> = [
+    [{ title: over(MAX_FORM_TITLE_LENGTH) }, tooLong('title', 'title', MAX_FORM_TITLE_LENGTH)],
     [{ messages: { mail_sent_ok: 'Thanks', invalid_required: over(MAX_MESSAGE_LENGTH) } }, tooLong('messages', 'messages[invalid_required]', MAX_MESSAGE_LENGTH)],
     [{ additional_settings: over(MAX_ADDITIONAL_SETTINGS_LENGTH) }, tooLong('additional_settings', 'additional_settings', MAX_ADDITIONAL_SETTINGS_LENGTH)],
   ];
@@ -46,7 +47,7 @@ test('a form\'s messages, additional settings and mail fields over their bounds 
   const kept = await request('administrator', 'POST', path, {
     json: {
       messages: Object.fromEntries(MESSAGE_KEYS.map((key) => [key, longest(MAX_MESSAGE_LENGTH)])),
-      additional_settings: longest(MAX_ADDITIONAL_SETTINGS_LENGTH),
+      additional_settings: longest(MAX_ADDITIONAL_SETTINGS_LENGTH), title: `<b>T</b>${longest(MAX_FORM_TITLE_LENGTH - 8)}`,
       mail: { ...MAIL, subject: longest(MAX_MAIL_FIELD_LENGTH) },
     },
   });
@@ -55,6 +56,7 @@ test('a form\'s messages, additional settings and mail fields over their bounds 
   assert.equal(properties.messages.invalid_required, '\ud83d\ude00'.repeat(MAX_MESSAGE_LENGTH - 2));
   assert.equal(properties.additional_settings.content, '\ud83d\ude00'.repeat(MAX_ADDITIONAL_SETTINGS_LENGTH - 2));
   assert.equal(properties.mail.subject, '\ud83d\ude00'.repeat(MAX_MAIL_FIELD_LENGTH - 2));
+  assert.equal(kept.json.title, `T ${'\ud83d\ude00'.repeat(MAX_FORM_TITLE_LENGTH - 10)}`);
 });
 
 test('the in-process API bounds the same texts', async () => {
