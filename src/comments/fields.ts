@@ -48,7 +48,7 @@ const MAX_BYTES: readonly [keyof CommentChanges, number, string][] = [
 export const MAX_SENT_AUTHOR_TEXT_LENGTH = 16_384;
 
 /** A sent author text's bound, as its argument schema shows it. */
-export const SENT_AUTHOR_TEXT = { type: 'string', maxLength: MAX_SENT_AUTHOR_TEXT_LENGTH } as const satisfies JsonSchema;
+const SENT_AUTHOR_TEXT = { type: 'string', maxLength: MAX_SENT_AUTHOR_TEXT_LENGTH } as const satisfies JsonSchema;
 
 /** The column sizes, checked on the fields as sent (before the `pre_comment_*` filters), as the reference does. */
 export function checkLengths(changes: CommentChanges): void {
