@@ -34,6 +34,14 @@
  *   media-text      an author's alt text and title of an attachment (`-amp` as above)
  *   application-password-name  an author's application password named with 8 MiB
  *   signup-form-text a sign-up form's title, markup and a message, each 8 MiB
+ *   comment-author  a visitor's comment, then a moderator's update, with one author field (name, email, URL, user
+ *                   agent, address) or the content of 16 MiB per request (`-amp`: of `a & b < c `), and a list
+ *                   filtered by a 16 MiB address
+ *   form-texts      a form of 1,000 required fields whose message, additional settings, second mail's body and
+ *                   each other mail field are written with 8 MiB, then at their bounds; the read, schema, refill
+ *                   and two submissions
+ *   search          searches of 1 MiB and 16 MiB on every list that takes one, against 1,000 posts (`-sqlite`: in
+ *                   a SQLite file)
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
