@@ -77,7 +77,7 @@ export function deleteArgs() {
 const UNCHECKED = new Set(['author_email', 'content', 'meta']);
 const TEXT_FIELDS = new Set(['author_name', 'author_user_agent']);
 /** The author's texts that are cleaned or checked as sent, bounded first (`MAX_SENT_AUTHOR_TEXT_LENGTH`). */
-const BOUNDED_FIELDS = new Set(['author_name', 'author_email', 'author_url', 'author_user_agent']);
+const BOUNDED_FIELDS = new Set(['author_name', 'author_email', 'author_url', 'author_user_agent', 'author_ip']);
 
 /** The writable fields that hold ids: integers in the schema, so numbers once checked. */
 const ID_FIELDS = ['author', 'parent', 'post'] as const;

@@ -40,7 +40,7 @@ const MAX_BYTES: readonly [keyof CommentChanges, number, string][] = [
 ];
 
 /**
- * The most characters an author's name, email, URL or user agent may hold as sent (more is 400
+ * The most characters an author's name, email, URL, user agent or address may hold as sent (more is 400
  * `rest_invalid_param`, `rest_too_long`): they are cleaned or checked before the column sizes above are, and
  * cleaning 16 MiB held the event loop for 0.7–4 s. Far past what the columns keep (a user agent is kept to 254
  * characters), and as long as the headers Node's HTTP server takes by default, so any agent a browser sends fits.
