@@ -3,8 +3,9 @@ import { arg, args, type ArgSpec } from '../core/args/define.js';
 import type { JsonSchema } from '../core/args/schema.js';
 import { sanitizeKey, sanitizeTextField } from '../format/text.js';
 import { pageArgs } from '../core/paging.js';
-import { checkAuthorEmail } from './fields.js';
+import { checkAuthorEmail, MAX_SENT_AUTHOR_TEXT_LENGTH } from './fields.js';
 import { commentSchema } from './schema.js';
+import { searchArg } from '../core/search-arg.js';
 
 const asText = (value: unknown) => sanitizeTextField(value);
 
@@ -25,12 +26,15 @@ export function listArgs() {
   return {
     context: contextArg(),
     ...pageArgs(),
-    search: args.string({ description: 'Limit results to those matching a string.' }, { transform: asText }),
+    search: searchArg('Limit results to those matching a string.'),
     after: args.string({ description: 'Limit response to comments published after a given ISO8601 compliant date.', format: 'date-time' }, { phase: 'sanitize' }),
     author: integerList('Limit result set to comments assigned to specific user IDs. Requires authorization.', false),
     author_exclude: integerList('Ensure result set excludes comments assigned to specific user IDs. Requires authorization.', false),
     author_email: arg(
-      { default: null, description: 'Limit result set to that from a specific author email. Requires authorization.', format: 'email', type: 'string' },
+      {
+        default: null, description: 'Limit result set to that from a specific author email. Requires authorization.', format: 'email', type: 'string',
+        maxLength: MAX_SENT_AUTHOR_TEXT_LENGTH,
+      },
       { phase: 'sanitize' },
     ),
     before: args.string({ description: 'Limit response to comments published before a given ISO8601 compliant date.', format: 'date-time' }, { phase: 'sanitize' }),
@@ -72,6 +76,8 @@ export function deleteArgs() {
 /** Fields the schema does not check (an empty email is allowed: it has its own check; content may be a string or `{raw}`). */
 const UNCHECKED = new Set(['author_email', 'content', 'meta']);
 const TEXT_FIELDS = new Set(['author_name', 'author_user_agent']);
+/** The author's texts that are cleaned or checked as sent, bounded first (`MAX_SENT_AUTHOR_TEXT_LENGTH`). */
+const BOUNDED_FIELDS = new Set(['author_name', 'author_email', 'author_url', 'author_user_agent', 'author_ip']);
 
 /** The writable fields that hold ids: integers in the schema, so numbers once checked. */
 const ID_FIELDS = ['author', 'parent', 'post'] as const;
@@ -83,7 +89,8 @@ export function writeArgs(creating: boolean): IdFieldArgs {
   for (const [name, property] of Object.entries(commentSchema().properties)) {
     if (property.readonly) continue;
     const { context: _context, readonly: _readonly, default: fallback, ...published } = property;
-    const schema: JsonSchema = creating && fallback !== undefined ? { ...published, default: fallback } : published;
+    const bounded: JsonSchema = BOUNDED_FIELDS.has(name) ? { ...published, maxLength: MAX_SENT_AUTHOR_TEXT_LENGTH } : published;
+    const schema: JsonSchema = creating && fallback !== undefined ? { ...bounded, default: fallback } : bounded;
     if (name === 'author_email') result[name] = arg(schema, { phase: 'none', check: checkAuthorEmail });
     else if (UNCHECKED.has(name)) result[name] = arg(schema, { phase: 'none' });
     else if (TEXT_FIELDS.has(name)) result[name] = arg(schema, { transform: asText });

@@ -157,12 +157,13 @@ export async function updateComment(context: RequestContext<Params<typeof writeA
   }
   const status = requestedStatus(params.status);
   const moderator = canModerate(viewerOf(context, deps));
-  const changes = cleanAuthorFields(await readChanges(context, deps.storage, context.site, { creating: false, moderator }));
-  if (changes.post !== undefined && changes.post !== 0 && !(await getPost(deps.storage, changes.post))) {
+  const sent = await readChanges(context, deps.storage, context.site, { creating: false, moderator });
+  if (sent.post !== undefined && sent.post !== 0 && !(await getPost(deps.storage, sent.post))) {
     throw new CmsError('rest_comment_invalid_post_id', 'Invalid post ID.', 403);
   }
-  if (changes.content !== undefined && changes.content === '') throw new CmsError('rest_comment_content_invalid', 'Invalid comment content.', 400);
-  checkLengths(changes);
+  if (sent.content !== undefined && sent.content === '') throw new CmsError('rest_comment_content_invalid', 'Invalid comment content.', 400);
+  checkLengths(sent);
+  const changes = cleanAuthorFields(sent);
   if (changes.content !== undefined) changes.content = await cleanContent(context, deps, changes.content, changes.user_id ?? comment.user_id);
   if (changes.parent !== undefined) await checkParent(deps, changes.parent, changes.post ?? comment.post);
 

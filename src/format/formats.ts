@@ -10,7 +10,8 @@ const UTF8 = new TextEncoder();
  * and inner hyphens, without empty labels. Quoted local parts and IDN domains are not accepted.
  */
 export function isEmail(email: string): boolean {
-  if (UTF8.encode(email).length < 6) return false;
+  // A UTF-16 unit takes at least one byte: only a short text needs encoding to count its bytes.
+  if (email.length < 6 && UTF8.encode(email).length < 6) return false;
   const at = email.indexOf('@', 1);
   if (at === -1) return false;
   const local = email.slice(0, at);

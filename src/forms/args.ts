@@ -4,6 +4,7 @@
  * argument definitions; only the submissions list (ours) declares paging arguments.
  */
 import { pageArgs, postsPerPage } from '../core/paging.js';
+import { checkSearchLength } from '../core/search-arg.js';
 import type { FormListQuery } from './service.js';
 import { phpString } from './text.js';
 
@@ -24,6 +25,11 @@ function phpText(value: unknown): string {
   return value !== null && typeof value === 'object' ? 'Array' : phpString(value);
 }
 
+function checkedSearch(search: string): string {
+  checkSearchLength(search);
+  return search;
+}
+
 /** The list query as the reference's post query reads `per_page`, `offset`, `order`, `orderby` and `search`. */
 export function listQueryOf(params: Readonly<Record<string, unknown>>): FormListQuery {
   const perPage = postsPerPage(params.per_page === undefined || params.per_page === null ? undefined : phpInt(params.per_page));
@@ -33,7 +39,7 @@ export function listQueryOf(params: Readonly<Record<string, unknown>>): FormList
     offset: params.offset === undefined || params.offset === null ? 0 : Math.abs(phpInt(params.offset)),
     order: order.toUpperCase() === 'ASC' ? 'asc' : 'desc',
     orderby: params.orderby === undefined || params.orderby === null ? 'ID' : phpText(params.orderby),
-    search: params.search === undefined || params.search === null ? null : phpText(params.search),
+    search: params.search === undefined || params.search === null ? null : checkedSearch(phpText(params.search)),
   };
 }
 

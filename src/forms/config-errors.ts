@@ -157,8 +157,15 @@ class ConfigValidator {
     return !replacementHas(content, this.#leastValues(), NOT_WHITESPACE);
   }
 
-  /** The least a submission could put in place of each mail tag. */
+  #least: ((tag: FoundMailTag) => string) | undefined;
+
+  /** The least a submission could put in place of each mail tag; made once per check (each header line asks). */
   #leastValues(): (tag: FoundMailTag) => string {
+    this.#least ??= this.#makeLeastValues();
+    return this.#least;
+  }
+
+  #makeLeastValues(): (tag: FoundMailTag) => string {
     const subscribersOnly = isSettingOn(this.#settings, 'subscribers_only');
     // What the schema allows a field depends on the field alone: weighed once per field, not once per mail tag.
     const outputs = new Map<string, number>();

@@ -63,8 +63,15 @@ export function messageOf(model: FormModel, key: string, context: MailTagContext
 }
 
 export function schemaOf(model: FormModel, runtime: FormsRuntime, site: Site, context: MailTagContext): SwvSchema {
+  // Every field's rules carry a message: each is filtered once, not once per rule.
+  const messages = new Map<string, string>();
+  const message = (key: string) => {
+    let filtered = messages.get(key);
+    if (filtered === undefined) messages.set(key, (filtered = messageOf(model, key, context)));
+    return filtered;
+  };
   return buildSchema(model.tags, model.form.locale, {
-    message: (key) => messageOf(model, key, context),
+    message,
     text: (text) => filterMessage(text, context),
     now: runtime.deps.clock.now(),
     siteTime: site,

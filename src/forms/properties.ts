@@ -3,6 +3,7 @@
  * the REST interface does (`form.fields`, `additional_settings.settings`, messages completed from the defaults).
  */
 import { CmsError } from '../core/errors.js';
+import { checkTextLength } from '../core/text-bound.js';
 import { stripAllTags } from '../format/strip-tags.js';
 import { sanitizePostHtmlWhereCheapest } from '../content/render/pool/jobs.js';
 import { hasTooManyMailTags, MAX_MAIL_TAGS } from './mail-tags.js';
@@ -23,6 +24,12 @@ export function phpBool(value: unknown): boolean {
   if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
   return !(value === false || value === 0 || value === '0' || value === '' || value === null || value === undefined);
 }
+
+/**
+ * The most characters a title may hold as sent (more is 400 `rest_invalid_param`, `rest_too_long`): the plugin
+ * keeps it as a post title, in a column of 65,535 bytes; stripping 8 MiB of tags held the event loop for 0.2–0.8 s.
+ */
+export const MAX_FORM_TITLE_LENGTH = 65_535;
 
 export function sanitizeTitle(value: unknown): string {
   const title = stripWhitespaces(stripAllTags(textOf(value), true));
@@ -55,9 +62,25 @@ export function sanitizeForm(value: unknown, context: WriteContext): string | Pr
   return context.unfilteredHtml ? form : sanitizePostHtmlWhereCheapest(form);
 }
 
+/**
+ * The most characters a mail's subject, sender, recipient, additional headers or attachments may hold as sent
+ * (more is 400 `rest_invalid_param`, `rest_too_long`; the body has no such bound): each is read whole, as mailboxes
+ * or line by line, by every check of the form and every submission. A sender or recipient of 1 MiB held the event
+ * loop for 80 s.
+ */
+export const MAX_MAIL_FIELD_LENGTH = 16_384;
+const BOUNDED_MAIL_FIELDS = ['subject', 'sender', 'recipient', 'additional_headers', 'attachments'];
+
+const mailInput = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : {});
+
+function checkMailFields(value: unknown, param: 'mail' | 'mail_2'): void {
+  const input = mailInput(value);
+  for (const name of BOUNDED_MAIL_FIELDS) checkTextLength(param, textOf(input[name]), MAX_MAIL_FIELD_LENGTH, `${param}[${name}]`);
+}
+
 /** A mail template as written: every field replaced (unsent ones become empty), strings trimmed, the body filtered. */
-export async function sanitizeMail(value: unknown, context: WriteContext, forceActive: boolean): Promise<MailTemplate> {
-  const input = value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : {};
+export async function sanitizeMail(value: unknown, context: WriteContext, param: 'mail' | 'mail_2'): Promise<MailTemplate> {
+  const input = mailInput(value);
   const field = (name: string) => phpTrim(textOf(input[name]));
   const headers = textOf(input.additional_headers).replace(/\r\n/g, '\n').split('\n')
     .map(phpTrim).filter((line) => line !== '').join('\n');
@@ -69,7 +92,7 @@ export async function sanitizeMail(value: unknown, context: WriteContext, forceA
     throw new CmsError('wpcf7_too_many_mail_tags', `A field of a mail template may hold at most ${MAX_MAIL_TAGS} mail-tags.`, 400, { max: MAX_MAIL_TAGS });
   }
   return {
-    active: forceActive ? true : phpBool(input.active),
+    active: param === 'mail' ? true : phpBool(input.active),
     subject: texts.subject,
     sender: texts.sender,
     recipient: texts.recipient,
@@ -81,6 +104,18 @@ export async function sanitizeMail(value: unknown, context: WriteContext, forceA
   };
 }
 
+/**
+ * The most characters a message may hold as sent (more is 400 `rest_invalid_param`, `rest_too_long`): every
+ * field's rules carry their message, filtered for display, into the schema, each check and each answer; 8 MiB
+ * messages held the event loop for 3 s at every step.
+ */
+export const MAX_MESSAGE_LENGTH = 2000;
+/**
+ * The most characters the additional settings may hold as sent: they are read line by line on every read, check
+ * and submission (8 MiB of settings held the loop for 0.3–3 s at each).
+ */
+export const MAX_ADDITIONAL_SETTINGS_LENGTH = 16_384;
+
 /** Only the known message keys that were sent, trimmed. */
 export function sanitizeMessages(value: unknown): Record<string, string> {
   const input = value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : {};
@@ -88,13 +123,17 @@ export function sanitizeMessages(value: unknown): Record<string, string> {
   for (const key of MESSAGE_KEYS) {
     const sent = Object.hasOwn(input, key) ? input[key] : undefined;
     if (sent === undefined || sent === null || typeof sent === 'object') continue;
-    output[key] = phpTrim(phpString(sent));
+    const text = phpString(sent);
+    checkTextLength('messages', text, MAX_MESSAGE_LENGTH, `messages[${key}]`);
+    output[key] = phpTrim(text);
   }
   return output;
 }
 
 export function sanitizeAdditionalSettings(value: unknown): string {
-  return phpTrim(textOf(value));
+  const text = textOf(value);
+  checkTextLength('additional_settings', text, MAX_ADDITIONAL_SETTINGS_LENGTH);
+  return phpTrim(text);
 }
 
 /** The parameters a create or update may carry. Absent (or null) ones leave the property as it was. */
@@ -115,14 +154,18 @@ export interface FormWrite {
 export async function applyWrite(form: ContactForm, write: FormWrite, context: WriteContext): Promise<ContactForm> {
   const sent = (name: keyof FormWrite) => write[name] !== undefined && write[name] !== null;
   const properties: FormProperties = { ...form.properties };
-  const [template, mail, mail2] = await Promise.all([
-    sent('form') ? sanitizeForm(write.form, context) : properties.form,
-    sent('mail') ? sanitizeMail(write.mail, context, true) : properties.mail,
-    sent('mail_2') ? sanitizeMail(write.mail_2, context, false) : properties.mail_2,
-  ]);
-  Object.assign(properties, { form: template, mail, mail_2: mail2 });
+  // The bounded texts first: a refused one sends no template or mail to be filtered.
   if (sent('messages')) properties.messages = sanitizeMessages(write.messages);
   if (sent('additional_settings')) properties.additional_settings = sanitizeAdditionalSettings(write.additional_settings);
+  if (sent('title')) checkTextLength('title', textOf(write.title), MAX_FORM_TITLE_LENGTH);
+  if (sent('mail')) checkMailFields(write.mail, 'mail');
+  if (sent('mail_2')) checkMailFields(write.mail_2, 'mail_2');
+  const [template, mail, mail2] = await Promise.all([
+    sent('form') ? sanitizeForm(write.form, context) : properties.form,
+    sent('mail') ? sanitizeMail(write.mail, context, 'mail') : properties.mail,
+    sent('mail_2') ? sanitizeMail(write.mail_2, context, 'mail_2') : properties.mail_2,
+  ]);
+  Object.assign(properties, { form: template, mail, mail_2: mail2 });
   return {
     ...form,
     title: sent('title') ? sanitizeTitle(write.title) : form.title,

@@ -10,15 +10,27 @@ export const WHITESPACE = '\\x09-\\x0D\\x20\\x85\\xA0\\u1680\\u2000-\\u200A\\u20
 const STRIPPED = new RegExp(`[${WHITESPACE}\\uFEFF]`);
 const RUN = new RegExp(`[${WHITESPACE}]+`, 'u');
 
+let strippedTable: Uint8Array | undefined;
+
+/** `STRIPPED` as a table of code units (all it matches is in the BMP): testing it a character at a time was slow. */
+function strippedUnits(): Uint8Array {
+  if (!strippedTable) {
+    strippedTable = new Uint8Array(0x10000);
+    for (let unit = 0; unit < 0x10000; unit++) if (STRIPPED.test(String.fromCharCode(unit))) strippedTable[unit] = 1;
+  }
+  return strippedTable;
+}
+
 /**
  * The text without leading and trailing Unicode white space. Scanned from both ends: an end-anchored pattern
  * would try every position of a long text.
  */
 export function stripWhitespaces(text: string): string {
+  const stripped = strippedUnits();
   let start = 0;
   let end = text.length;
-  while (start < end && STRIPPED.test(text[start]!)) start++;
-  while (end > start && STRIPPED.test(text[end - 1]!)) end--;
+  while (start < end && stripped[text.charCodeAt(start)] === 1) start++;
+  while (end > start && stripped[text.charCodeAt(end - 1)] === 1) end--;
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 

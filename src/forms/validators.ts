@@ -48,6 +48,21 @@ export function isTime(text: string): boolean {
   return Number(found[1]) <= 23 && Number(found[2]) <= 59 && Number(found[3] ?? 0) <= 59;
 }
 
+const LINE_TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
+
+/**
+ * What `/<(.+)>$/` captures, found without the expression: tried from every `<`, it reads to the end of the text
+ * each time, and a name of many `<` (a visitor's, in `Reply-To: [your-name] <[your-email]>`) took minutes. The
+ * match starts at the first `<` after the last line break, with at least one character before the final `>`.
+ */
+function bracketedAddress(mailbox: string): string | null {
+  const end = mailbox.length - 1;
+  if (mailbox[end] !== '>') return null;
+  const lineStart = Math.max(...LINE_TERMINATORS.map((terminator) => mailbox.lastIndexOf(terminator, end))) + 1;
+  const open = mailbox.indexOf('<', lineStart);
+  return open === -1 || open > end - 2 ? null : mailbox.slice(open + 1, end);
+}
+
 /**
  * The addresses of a comma-separated mailbox list (`Name <a@b.c>, d@e.f`), or null when any is malformed.
  * Quoted display names may hold commas.
@@ -58,8 +73,7 @@ export function mailboxList(text: string): string[] | null {
   for (const part of masked.split(',')) {
     const mailbox = part.trim();
     if (mailbox === '') continue;
-    const bracketed = /<(.+)>$/.exec(mailbox);
-    const address = bracketed ? bracketed[1]! : mailbox;
+    const address = bracketedAddress(mailbox) ?? mailbox;
     if (!isEmail(address)) return null;
     addresses.push(address);
   }

@@ -1,8 +1,9 @@
 /** Arguments of `GET /search`, as the reference declares them. */
 import { arg, args } from '../core/args/define.js';
-import { sanitizeKey, sanitizeTextField } from '../format/text.js';
+import { sanitizeKey } from '../format/text.js';
 import { pageArgs } from '../core/paging.js';
 import { SEARCH_HANDLERS } from './handlers-types.js';
+import { searchArg } from '../core/search-arg.js';
 
 export const ANY = 'any';
 
@@ -15,7 +16,7 @@ export function searchArgs() {
       { transform: sanitizeKey },
     ),
     ...pageArgs(),
-    search: args.string({ description: 'Limit results to those matching a string.' }, { transform: (value) => sanitizeTextField(value) }),
+    search: searchArg('Limit results to those matching a string.'),
     type: args.string({ default: types[0], description: 'Limit results to items of an object type.', enum: types }, { phase: 'sanitize' }),
     subtype: arg(
       { default: ANY, description: 'Limit results to items of one or more object subtypes.', type: 'array', items: { enum: [...subtypes, ANY], type: 'string' } },

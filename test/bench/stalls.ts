@@ -34,6 +34,14 @@
  *   media-text      an author's alt text and title of an attachment (`-amp` as above)
  *   application-password-name  an author's application password named with 8 MiB
  *   signup-form-text a sign-up form's title, markup and a message, each 8 MiB
+ *   comment-author  a visitor's comment, then a moderator's update, with one author field (name, email, URL, user
+ *                   agent, address) or the content of 16 MiB per request (`-amp`: of `a & b < c `), and a list
+ *                   filtered by a 16 MiB address
+ *   form-texts      a form of 1,000 required fields whose message, additional settings, second mail's body and
+ *                   each other mail field are written with 8 MiB, then at their bounds; the read, schema, refill
+ *                   and two submissions
+ *   search          searches of 512 KiB, 1 MiB and 16 MiB on every list that takes one, against 1,000 posts
+ *                   (`-sqlite`: in a SQLite file)
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
@@ -49,6 +57,8 @@ import type { StoragePort } from '../../src/ports/storage.js';
 import { startTestPostgres, type TestPostgres } from '../storage/postgres-server.js';
 import { sliderLayer as layer } from './slider-layer.js';
 import { mainThreadCpuMs } from '../helpers/event-loop.js';
+import { MESSAGE_KEYS } from '../../src/forms/defaults.js';
+import { MAX_ADDITIONAL_SETTINGS_LENGTH, MAX_MESSAGE_LENGTH } from '../../src/forms/properties.js';
 
 const SIZE = DEFAULT_MAX_ANONYMOUS_BODY_BYTES;
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
@@ -385,6 +395,163 @@ const STORED_TEXT_CASES: Record<string, Case> = {
   'signup-form-text': storedText('administrator', signupFormPath, ['title', 'content', 'messages.subscribed']),
 };
 
+// Texts a visitor or an editor sends with a comment, and search texts.
+
+/** One request whose status is told back, with its query string, by `user` (none: a visitor). */
+async function statusWith(target: Site, method: string, path: string, query: string, body?: Uint8Array, user?: { id: number }): Promise<number> {
+  const answer = await target.cms.handle({
+    method, path, query, ...(user ? { user } : {}), headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)' }, body,
+  });
+  encodeResponse(answer);
+  return answer.status;
+}
+
+/**
+ * A visitor's comment with one field of 16 MiB (`2 × SIZE` characters of `unit`) per request, the others ordinary;
+ * then the administrator's update of an existing comment, one field of 16 MiB per request. Each step is named with
+ * its answer's status.
+ */
+const commentAuthor = (unit: string): Case => async () => {
+  const target = await site({
+    maxParsedBodyBytes: 8 * SIZE, maxAnonymousBodyBytes: 8 * SIZE, maxBodyBytes: 8 * SIZE,
+    comments: { allowAnonymous: true, floodSeconds: 0, maxLinks: 0, approveKnownAuthors: false }, throttle: false,
+  });
+  const post = idOf(await send(target, 'POST', '/cms/v2/posts', wire({ title: 'Discussed', content: '<p>Say something.</p>', status: 'publish' })));
+  const large = unit.repeat(Math.ceil((2 * SIZE) / unit.length)).slice(0, 2 * SIZE);
+  const ordinary = { post, author_name: 'Visitor', author_email: 'visitor@bench.test', author_url: 'http://visitor.test/', content: 'A word.' };
+  // An address of that length (its form is valid; its length is not).
+  const address = `${'a'.repeat(2 * SIZE - 10)}@bench.test`;
+  const steps: Array<[string, Stall]> = [];
+  for (const [index, field] of ['author_name', 'author_email', 'author_email (address)', 'author_url', 'author_user_agent', 'content'].entries()) {
+    const request = wire({ ...ordinary, content: `A word, ${index}.`, ...(field === 'author_email (address)' ? { author_email: address } : { [field]: large }) });
+    let status = 0;
+    const stall = await measured(target, async () => {
+      status = await statusWith(target, 'POST', '/cms/v2/comments', '', request);
+    });
+    steps.push([`visitor ${field}: ${status}`, stall]);
+  }
+  const comment = idOf(await sendAnonymous(target, 'POST', '/cms/v2/comments', wire({ ...ordinary, content: 'Edited later.' })));
+  for (const field of ['author_name', 'author_email', 'author_url', 'author_user_agent', 'author_ip', 'content']) {
+    const request = wire({ [field]: large });
+    let status = 0;
+    const stall = await measured(target, async () => {
+      status = await statusWith(target, 'POST', `/cms/v2/comments/${comment}`, '', request, target.admin);
+    });
+    steps.push([`editor ${field}: ${status}`, stall]);
+  }
+  let status = 0;
+  const list = await measured(target, async () => {
+    status = await statusWith(target, 'GET', '/cms/v2/comments', `author_email=${address}`, undefined, target.admin);
+  });
+  steps.push([`list by author_email: ${status}`, list]);
+  return steps;
+};
+
+/**
+ * Searches of 512 KiB, 1 MiB and 16 MiB (words, so the text is searched whole, and one unbroken word) on every list that
+ * takes `search`, against 1,000 stored posts, 100 comments and 100 categories; the administrator asks, in the
+ * query string as `cms.handle` takes it. Each step is named with its answer's status.
+ */
+const searchCase = (store: Store): Case => async () => {
+  const storage = await store.storage();
+  try {
+    const target = await site({ storage, comments: { floodSeconds: 0, approveKnownAuthors: false }, throttle: false });
+    let firstPost = 0;
+    for (let index = 0; index < 1000; index += 1) {
+      const id = idOf(await send(target, 'POST', '/cms/v2/posts', wire({
+        title: `Post ${index} about lorem`, content: `<p>Post ${index} says lorem ipsum dolor sit amet, a few words.</p>`, excerpt: `Excerpt ${index}`, status: 'publish',
+      })));
+      firstPost ||= id;
+    }
+    for (let index = 0; index < 100; index += 1) {
+      await send(target, 'POST', '/cms/v2/comments', wire({ post: firstPost, content: `Comment ${index} says lorem ipsum.` }));
+      await send(target, 'POST', '/cms/v2/categories', wire({ name: `Category ${index} lorem` }));
+    }
+    await send(target, 'POST', `/cms/v2/posts/${firstPost}`, wire({ title: 'Post 0 about lorem, edited' }));
+    await send(target, 'POST', '/forms/v1/contact-forms', wire({ title: 'Lorem form', form: '[text your-name]' }));
+    const routes = [
+      '/cms/v2/posts', '/cms/v2/pages', '/cms/v2/media', '/cms/v2/comments', '/cms/v2/users', '/cms/v2/categories', '/cms/v2/tags',
+      '/cms/v2/search', `/cms/v2/posts/${firstPost}/revisions`, '/forms/v1/contact-forms',
+    ];
+    const steps: Array<[string, Stall]> = [];
+    // 512 KiB of words are a query string under `MAX_QUERY_STRING_LENGTH`; 1 MiB of words and more are over it.
+    const sizes = [['512 KiB words', 'lorem ipsum ', 2 ** 19], ['1 MiB words', 'lorem ipsum ', 2 ** 20], ['16 MiB words', 'lorem ipsum ', 2 ** 24], ['16 MiB one word', 'lorem', 2 ** 24]] as const;
+    for (const [label, unit, size] of sizes) {
+      const query = `search=${encodeURIComponent(unit.repeat(Math.ceil(size / unit.length)).slice(0, size))}`;
+      for (const route of routes) {
+        let status = 0;
+        const stall = await measured(target, async () => {
+          status = await statusWith(target, 'GET', route, query, undefined, target.admin);
+        });
+        steps.push([`${label} ${route.replace(/^\/\w+\/v\d\//, '').replace(/\/\d+\//, '/{id}/')}: ${status}`, stall]);
+      }
+    }
+    return steps;
+  } finally {
+    await storage.close?.();
+    await store.done();
+  }
+};
+
+/**
+ * A form of 1,000 required fields (the most a template may hold) whose other properties are each the largest text
+ * one request may carry, written by an editor one property per request: a message (shown for every field left
+ * empty), the additional settings (lines of settings), the second mail's body and each other field of the mail;
+ * then every message and the settings at their bounds, the editor's read, the visitors' schema and refill, a
+ * complete submission and one that leaves every field empty.
+ */
+const formTexts: Case = async () => {
+  const made = await site({ maxParsedBodyBytes: 4 * SIZE, capabilities: { allowUnfilteredHtml: false } });
+  const target = await writerOf(made, 'editor');
+  const names = Array.from({ length: 1000 }, (_, index) => `field-${index}`);
+  const template = names.map((name) => `<label>[text* ${name}]</label>\n`).join('');
+  const id = idOf(await send(target, 'POST', '/forms/v1/contact-forms', wire({ title: 'Texts', form: template })));
+  const path = `/forms/v1/contact-forms/${id}`;
+  const settings = Array.from({ length: Math.ceil(SIZE / 16) }, (_, index) => `flag_${index}: on`).join('\n').slice(0, SIZE);
+  const writes: Array<[string, Uint8Array]> = [
+    ['messages.invalid_required', wire({ messages: { invalid_required: fill(PARAGRAPH) } })],
+    ['additional_settings', wire({ additional_settings: settings })],
+    ['mail_2 body', wire({ mail_2: { active: true, subject: 'Copy', sender: 'editor@bench.test', recipient: 'admin@bench.test', body: fill(PARAGRAPH) } })],
+    ...['subject', 'sender', 'recipient', 'additional_headers', 'attachments'].map((field): [string, Uint8Array] => [
+      `mail ${field}`,
+      wire({ mail: { subject: 'Hello', sender: 'editor@bench.test', recipient: 'admin@bench.test', body: '[field-0]', [field]: fill(field === 'additional_headers' ? 'Reply-To: a@bench.test\n' : PARAGRAPH) } }),
+    ]),
+    ['every message at its bound', wire({ messages: Object.fromEntries(MESSAGE_KEYS.map((key) => [key, fill(PARAGRAPH).slice(0, MAX_MESSAGE_LENGTH)])) })],
+    ['settings at their bound', wire({ additional_settings: settings.slice(0, MAX_ADDITIONAL_SETTINGS_LENGTH) })],
+  ];
+  const steps: Array<[string, Stall]> = [];
+  for (const [label, request] of writes) {
+    let status = 0;
+    const stall = await measured(target, async () => {
+      status = await statusOf(target, 'POST', path, request);
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  steps.push(['read', await measured(target, () => send(target, 'GET', path))]);
+  steps.push(['feedback schema', await measured(target, () => sendAnonymous(target, 'GET', `${path}/feedback/schema`))]);
+  steps.push(['refill', await measured(target, () => sendAnonymous(target, 'GET', `${path}/refill`))]);
+  for (const [label, fields] of [['feedback (complete)', Object.fromEntries(names.map((name) => [name, 'An answer']))], ['feedback (all empty)', {}]] as const) {
+    const submission = wire({ _wpcf7: String(id), _wpcf7_unit_tag: `wpcf7-f${id}-o1`, ...fields });
+    let status = '';
+    const stall = await measured(target, async () => {
+      const answer = await target.cms.handle({
+        method: 'POST', path: `${path}/feedback`, query: '', headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)' }, body: submission,
+      });
+      status = (JSON.parse(new TextDecoder().decode(encodeResponse(answer).body!)) as { status: string }).status;
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  return steps;
+};
+
+const SEARCH_CASES: Record<string, Case> = {
+  'comment-author': commentAuthor(PARAGRAPH),
+  'comment-author-amp': commentAuthor('a & b < c '),
+  'form-texts': formTexts,
+  search: searchCase(memory),
+  'search-sqlite': searchCase(sqlite),
+};
+
 const CASES: Record<string, Case> = {
   'render-quote-pairs': renderCase('\'"'),
   'render-doubles': renderCase('"'),
@@ -453,6 +620,7 @@ const CASES: Record<string, Case> = {
   },
   ...CLIENT_TEXT_CASES,
   ...STORED_TEXT_CASES,
+  ...SEARCH_CASES,
 };
 
 const [selection = 'all'] = process.argv.slice(2);

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resolveSite } from '../../src/core/site.js';
-import { answerHeaders, readIncoming } from '../../src/core/transport.js';
+import { answerHeaders, MAX_QUERY_STRING_LENGTH, readIncoming } from '../../src/core/transport.js';
+import { createCms, createMemoryStorage, encodeResponse } from '../../src/index.js';
+import { longestTurnCpu } from '../helpers/event-loop.js';
 
 describe('reading the outer request', () => {
   it('reads a repeated query string alike, and hands each request a map of its own', () => {
@@ -74,5 +76,28 @@ describe('answerHeaders', () => {
     assert.equal(headers['X-WP-Total'], '5');
     assert.equal(headers.Link, '<x>; rel="next"');
     assert.equal(answerHeaders(siteA, 'X-WP', false, {}).Link, `<${siteA.apiUrl}/>; rel="https://api.w.org/"`);
+  });
+});
+
+describe('the query string\'s length', () => {
+  it(`answers 414 past ${MAX_QUERY_STRING_LENGTH} characters before anything decodes it, and reads one at the limit`, async () => {
+    const cms = createCms({ storage: createMemoryStorage(), site: { url: 'http://example.test' } });
+    const at = `per_page=1&x=${'y'.repeat(MAX_QUERY_STRING_LENGTH - 13)}`;
+    assert.equal(at.length, MAX_QUERY_STRING_LENGTH);
+    assert.equal((await cms.handle({ method: 'GET', path: '/cms/v2/posts', query: at, headers: {} })).status, 200);
+    const long = `search=${'%F0%9F%98%80'.repeat(2 ** 21)}`;
+    let answer: Awaited<ReturnType<typeof cms.handle>> | undefined;
+    const turnCpu = await longestTurnCpu(async () => {
+      answer = await cms.handle({ method: 'GET', path: '/cms/v2/posts', query: long, headers: {} });
+    });
+    assert.equal(answer!.status, 414);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(encodeResponse(answer!).body!)), {
+      code: 'rest_request_uri_too_long', message: `The query string is longer than the ${MAX_QUERY_STRING_LENGTH} characters allowed.`,
+      data: { status: 414, max_length: MAX_QUERY_STRING_LENGTH },
+    });
+    assert.ok(turnCpu < 20, `longest turn ${turnCpu.toFixed(1)} ms of CPU`);
+    // A host's own map of parameters is not a query string: nothing to decode.
+    const hosted = await cms.handle({ method: 'GET', path: '/cms/v2/posts', query: { per_page: '1', x: 'y'.repeat(MAX_QUERY_STRING_LENGTH + 1) }, headers: {} });
+    assert.equal(hosted.status, 200);
   });
 });

@@ -20,6 +20,19 @@ describe('value checks', () => {
     assert.deepEqual(mailboxList('"Doe, Ann" <ann@example.org>, bob@example.org'), ['ann@example.org', 'bob@example.org']);
     assert.equal(mailboxList('ann@example.org, nope'), null);
   });
+
+  it('reads a bracketed address as `<(.+)>$` would, in one pass however many `<` a name holds', () => {
+    const cases: Array<[string, string[] | null]> = [
+      ['Ann <ann@example.org>', ['ann@example.org']], ['<ann@example.org>', ['ann@example.org']], ['x <<ann@example.org>>', null],
+      ['<>', null], ['Ann <>', null], ['Ann\n<ann@example.org>', ['ann@example.org']], ['A<nn\n<ann@example.org>', ['ann@example.org']],
+      ['Ann <ann@example.org\n>', null], ['Ann <ann@example.org> ', ['ann@example.org']], ['A<nn\u2028<ann@example.org>', ['ann@example.org']],
+    ];
+    for (const [text, addresses] of cases) assert.deepEqual(mailboxList(text), addresses, JSON.stringify(text));
+    const started = performance.now();
+    assert.deepEqual(mailboxList(`${'<'.repeat(2 ** 20)} <ann@example.org>`), null);
+    assert.deepEqual(mailboxList(`${'< '.repeat(2 ** 19)}<ann@example.org>`), null);
+    assert.ok(performance.now() - started < 500, `${(performance.now() - started).toFixed(0)} ms`);
+  });
 });
 
 describe('field validation with the reference messages', async () => {

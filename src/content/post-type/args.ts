@@ -5,7 +5,7 @@
 import { arg, type ArgCheck, type ArgSpec, type SchemaValue } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
 import type { JsonSchema } from '../../core/args/schema.js';
-import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
+import { sanitizeKey } from '../../format/text.js';
 import { authorizationStatus } from '../../core/errors.js';
 import type { Principal } from '../../core/context.js';
 import { userCan, type CapabilityRules } from '../../auth/index.js';
@@ -13,6 +13,7 @@ import { POST_FORMATS, REGISTERED_STATUSES, type PostTypeDefinition } from './de
 import { capabilitiesOf } from './capabilities.js';
 import type { ItemSchema } from './schema.js';
 import { sanitizeTitle } from './slug.js';
+import { searchArg } from '../../core/search-arg.js';
 
 /** `context`: the response context (`view`, `embed`, `edit`). */
 export function contextArg() {
@@ -77,7 +78,7 @@ export function collectionArgs(definition: PostTypeDefinition, rules: Capability
   const filters = {
     context: contextArg(),
     ...pageArgs({ page: 'The page of the collection.', perPage: 'The largest number of items in the result.' }),
-    search: arg({ description: 'Only items that match this text.', type: 'string' }, { transform: (value) => sanitizeTextField(value) }),
+    search: searchArg('Only items that match this text.'),
     after: dateArg('Only items published after this date (ISO 8601).'),
     modified_after: dateArg('Only items changed after this date (ISO 8601).'),
     author: integerList('Only items by these authors.'),

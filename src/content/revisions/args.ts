@@ -1,8 +1,8 @@
 /** Arguments of the revision routes, in the order the route index publishes them (the URL ids first). */
 import { arg, args } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
-import { sanitizeTextField } from '../../format/text.js';
 import { contextArg } from '../post-type/index.js';
+import { searchArg } from '../../core/search-arg.js';
 
 export const parentArg = (description = 'The id of the post the revision belongs to.') =>
   args.integer({ description }, { phase: 'sanitize' });
@@ -22,7 +22,7 @@ export function revisionListArgs() {
     ...pageArgs({
       page: 'The page of the collection.', perPage: 'The largest number of items in the result; all of them when absent.', perPageDefault: false,
     }),
-    search: arg({ description: 'Only revisions that match this text.', type: 'string' }, { transform: (value) => sanitizeTextField(value) }),
+    search: searchArg('Only revisions that match this text.'),
     exclude: integerList('Leave out these ids.'),
     include: integerList('Only these ids.'),
     offset: arg({ description: 'Skip this many items (with per_page).', type: 'integer' }, { phase: 'sanitize' }),

@@ -3,6 +3,7 @@ import { pageArgs } from '../../core/paging.js';
 import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
 import { sanitizeTitle } from '../../format/slug.js';
 import { MAX_TERM_NAME_LENGTH, TAXONOMIES, type TaxonomyName } from '../taxonomy/index.js';
+import { searchArg } from '../../core/search-arg.js';
 
 export function contextArg() {
   return args.string(
@@ -36,7 +37,7 @@ export function listArgs(taxonomy: TaxonomyName) {
   return {
     context: contextArg(),
     ...pageArgs(),
-    search: args.string({ description: 'Limit results to those matching a string.' }, { transform: (value) => sanitizeTextField(value) }),
+    search: searchArg('Limit results to those matching a string.'),
     exclude: args.array({ type: 'integer' }, { description: 'Ensure result set excludes specific IDs.', default: [] }, { phase: 'sanitize' }),
     include: args.array({ type: 'integer' }, { description: 'Limit result set to specific IDs.', default: [] }, { phase: 'sanitize' }),
     ...(hierarchical ? {} : { offset: args.integer({ description: 'Offset the result set by a specific number of items.' }, { phase: 'sanitize' }) }),

@@ -84,15 +84,74 @@ export async function composeMail(input: ComposeInput): Promise<MailMessage | nu
   if (Object.keys(headers).length > 0) message.headers = headers;
 
   if (useHtml) {
-    body = body.replace(/<(.*?)>/g, (whole, inner: string) => (isEmail(inner) ? `&lt;${inner}&gt;` : whole));
-    const html = /<html[>\s].*<\/html>/is.test(body) ? body : htmlDocument(body, subject, input.locale);
+    body = escapeBracketedAddresses(body);
+    const html = isHtmlDocument(body) ? body : htmlDocument(body, subject, input.locale);
     message.html = html;
-    message.text = stripAllTags(html.replace(/<head>[\s\S]*?<\/head>/i, ''));
+    message.text = stripAllTags(withoutHead(html));
   }
 
   const attachments = await attachmentsOf(text(template, 'attachments'), input.uploads, input.blobs);
   if (attachments.length > 0) message.attachments = attachments;
   return message;
+}
+
+/*
+ * The body holds a visitor's text: what follows reads it once each, where the expressions it replaces
+ * (`/<(.*?)>/g`, `/<html[>\s].*<\/html>/is`, `/<head>[\s\S]*?<\/head>/i`) read to the end of a line or of the text
+ * again from every `<`, which took minutes for a text of many.
+ */
+
+/** The first line break at or after `from` and before `to`, or -1 (`.` stops at these). */
+function lineBreakWithin(text: string, from: number, to: number): number {
+  for (let index = from; index < to; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit === 0x0a || unit === 0x0d || unit === 0x2028 || unit === 0x2029) return index;
+  }
+  return -1;
+}
+
+/** `<address>` written as text (`&lt;address&gt;`), as `body.replace(/<(.*?)>/g, …)` on email addresses would. */
+function escapeBracketedAddresses(body: string): string {
+  let escaped = '';
+  let copied = 0;
+  let close = -1;
+  let open = body.indexOf('<');
+  while (open !== -1) {
+    if (close < open) close = body.indexOf('>', open + 1);
+    if (close === -1) break;
+    const lineBreak = lineBreakWithin(body, open + 1, close);
+    // No `<` before that line break can reach a `>` either.
+    if (lineBreak !== -1) {
+      open = body.indexOf('<', lineBreak + 1);
+      continue;
+    }
+    const inner = body.slice(open + 1, close);
+    if (isEmail(inner)) {
+      escaped += `${body.slice(copied, open)}&lt;${inner}&gt;`;
+      copied = close + 1;
+    }
+    open = body.indexOf('<', close + 1);
+  }
+  return copied === 0 ? body : escaped + body.slice(copied);
+}
+
+/** Whether an `<html` tag is closed by `</html>` somewhere after it. */
+function isHtmlDocument(body: string): boolean {
+  const start = /<html[>\s]/i.exec(body);
+  if (!start) return false;
+  const end = /<\/html>/gi;
+  end.lastIndex = start.index + 6;
+  return end.test(body);
+}
+
+/** The text without its first `<head>…</head>`. */
+function withoutHead(html: string): string {
+  const start = /<head>/i.exec(html);
+  if (!start) return html;
+  const end = /<\/head>/gi;
+  end.lastIndex = start.index + 6;
+  const found = end.exec(html);
+  return found ? html.slice(0, start.index) + html.slice(found.index + 7) : html;
 }
 
 function htmlDocument(body: string, subject: string, locale: string): string {

@@ -13,6 +13,7 @@ import type { FormsRuntime } from '../options.js';
 import type { SwvInput } from '../swv/index.js';
 import { spamReason, termsAccepted, validateFields, type InvalidFields } from './checks.js';
 import { cleanValue, postedValue, type SubmissionInput } from './input.js';
+import { turnTaker } from '../../format/turn.js';
 import { composeMail } from './mail.js';
 import { buildPostedData, postedDataHash } from './posted-data.js';
 import type { SubmissionSummary } from './summary.js';
@@ -75,12 +76,17 @@ export async function submit(model: FormModel, runtime: FormsRuntime, request: S
   }
 
   const now = runtime.deps.clock.now();
+  // Cleaning megabytes of posted text takes milliseconds: a turn between the posted data and the raw fields.
+  const take = turnTaker();
   const posted = buildPostedData(model, input.fields);
+  await take();
   const hash = postedDataHash(runtime, now, request.remoteIp, request.unitTag, posted.values);
+  await take();
+  const raw = cleanFields(input.fields);
   const uploadNames: Record<string, string[]> = Object.create(null);
   const view: SubmissionView = {
     posted: posted.values,
-    raw: cleanFields(input.fields),
+    raw,
     uploads: uploadNames,
     remoteIp: request.remoteIp,
     userAgent: request.userAgent,

@@ -5,6 +5,7 @@ import {
   isValidLogin, MAX_APPLICATION_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_SENT_URL_OR_SLUG_LENGTH, userSlug,
 } from '../fields.js';
 import { USER_LOCALES } from './schema.js';
+import { searchArg } from '../../core/search-arg.js';
 
 /**
  * The arguments of the users and application-password routes, declared with the reference's keywords in its
@@ -35,7 +36,7 @@ export function userCollectionArgs(postTypes: readonly string[]) {
   return {
     context: contextArg(),
     ...pageArgs(),
-    search: arg({ description: 'Limit results to those matching a string.', type: 'string' }, { transform: asText }),
+    search: searchArg('Limit results to those matching a string.'),
     exclude: arg({ description: 'Ensure result set excludes specific IDs.', type: 'array', items: integerList, default: [] }, { phase: 'sanitize' }),
     include: arg({ description: 'Limit result set to specific IDs.', type: 'array', items: integerList, default: [] }, { phase: 'sanitize' }),
     offset: arg({ description: 'Offset the result set by a specific number of items.', type: 'integer' }, { phase: 'sanitize' }),
