@@ -112,7 +112,7 @@ export function pageOffset(page: number, perPage: number): number {
 }
 
 /** A non-negative offset a store accepts: offsets beyond the largest safe integer are past the end all the same. */
-function storableOffset(offset: number): number {
+export function storableOffset(offset: number): number {
   return Number.isFinite(offset) ? Math.min(Math.floor(offset), Number.MAX_SAFE_INTEGER) : Number.MAX_SAFE_INTEGER;
 }
 

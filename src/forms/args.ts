@@ -3,7 +3,7 @@
  * `"args": []` for each endpoint) and casts what it reads as PHP does, so the casts live here instead of in
  * argument definitions; only the submissions list (ours) declares paging arguments.
  */
-import { pageArgs, postsPerPage } from '../core/paging.js';
+import { pageArgs, postsPerPage, storableOffset } from '../core/paging.js';
 import { checkSearchLength } from '../core/search-arg.js';
 import type { FormListQuery } from './service.js';
 import { phpString } from './text.js';
@@ -36,7 +36,7 @@ export function listQueryOf(params: Readonly<Record<string, unknown>>): FormList
   const order = params.order === undefined || params.order === null ? 'ASC' : phpText(params.order);
   return {
     perPage,
-    offset: params.offset === undefined || params.offset === null ? 0 : Math.abs(phpInt(params.offset)),
+    offset: params.offset === undefined || params.offset === null ? 0 : storableOffset(Math.abs(phpInt(params.offset))),
     order: order.toUpperCase() === 'ASC' ? 'asc' : 'desc',
     orderby: params.orderby === undefined || params.orderby === null ? 'ID' : phpText(params.orderby),
     search: params.search === undefined || params.search === null ? null : checkedSearch(phpText(params.search)),

@@ -155,4 +155,12 @@ describe('forms/v1 list', async () => {
     assert.equal((await list('?posts_per_page=1')).json.length, 4);
     assert.equal((await list('?per_page[]=x')).json.length, 1);
   });
+
+  it('reads an offset past what a store can hold as past the end of a page', async () => {
+    for (const offset of [2 ** 53, -(2 ** 53), 1e300]) {
+      const response = await request('contributor', 'GET', '/forms/v1/contact-forms', { json: { per_page: 2, offset } });
+      assert.equal(response.status, 200, String(offset));
+      assert.deepEqual(response.json, [], String(offset));
+    }
+  });
 });
