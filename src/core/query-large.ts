@@ -28,11 +28,15 @@ export async function parseQueryStringInTurns(text: string, turn: Turn, collecto
       const separator = pair.indexOf('=');
       const name = await decodeInTurns(separator === -1 ? pair : pair.slice(0, separator), turn);
       const value = separator === -1 ? '' : await decodeInTurns(pair.slice(separator + 1), turn);
-      collector.add(name.length < SLICE_CHARS ? name : await plainNameInTurns(name, turn), value);
+      const plainName = name.length < SLICE_CHARS ? name : await plainNameInTurns(name, turn);
+      // Joining a long text's slices, registering it and making it a key each copy it whole: one at a time.
+      if (plainName.length >= SLICE_CHARS || value.length >= SLICE_CHARS) await turn();
+      collector.add(plainName, value);
     }
     position = stop + 1;
     if (++pairs % PAIRS_PER_CHECK === 0) await turn();
   }
+  await turn();
   return collector.result();
 }
 
@@ -61,7 +65,9 @@ export async function decodeInTurns(text: string, turn: Turn): Promise<string> {
       await turn();
     }
   }
-  return decoded.join('');
+  const joined = decoded.join('');
+  await turn();
+  return joined;
 }
 
 const CUT_REACH = 16;
@@ -81,10 +87,18 @@ function slicesOf(text: string, keepCharacters: boolean): string[] | null {
   return slices;
 }
 
-/** Whether `text` may be cut before `index`: not inside an escape (nor, keeping characters, before an escaped continuation byte). */
+/**
+ * Whether `text` may be cut before `index`: not inside a `%XX` escape (nor, keeping characters, before an escaped
+ * continuation byte).
+ */
 function isCut(text: string, index: number, keepCharacters: boolean): boolean {
-  if (text.charCodeAt(index - 1) === 0x25 || text.charCodeAt(index - 2) === 0x25) return false;
+  if (text.charCodeAt(index - 1) === 0x25 && isHex(text.charCodeAt(index)) && isHex(text.charCodeAt(index + 1))) return false;
+  if (text.charCodeAt(index - 2) === 0x25 && isHex(text.charCodeAt(index - 1)) && isHex(text.charCodeAt(index))) return false;
   return !keepCharacters || text.charCodeAt(index) !== 0x25 || !/[89abAB]/.test(text.charAt(index + 1));
+}
+
+function isHex(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x66);
 }
 
 /**
@@ -109,5 +123,7 @@ async function underscoredInTurns(text: string, chars: readonly string[], turn: 
     parts.push(underscored(text.slice(start, start + SLICE_CHARS), chars));
     await turn();
   }
-  return parts.join('');
+  const joined = parts.join('');
+  await turn();
+  return joined;
 }
