@@ -4,7 +4,7 @@ import { decodeJsonInTurns } from './json-body-large.js';
 import { turnTaker } from '../format/turn.js';
 import { hasBoundary, parseMultipart } from './multipart.js';
 import { parseQueryString } from './query.js';
-import { LARGE_FORM_BYTES, parseQueryStringInTurns } from './query-large.js';
+import { joinedInTurns, LARGE_FORM_BYTES, parseQueryStringInTurns } from './query-large.js';
 import { toSafeTree } from './safe-object.js';
 import type { CmsRequest, ParamMap, UploadedFile } from './types.js';
 
@@ -85,7 +85,11 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
     }
   } else if (isForm) {
     if (raw.length < LARGE_FORM_BYTES) parsed.form = parseQueryString(decodeUtf8(raw) ?? '');
-    else parsed.form = await parseQueryStringInTurns((await decodeUtf8InTurns(raw))?.join('') ?? '', turnTaker());
+    else {
+      const turn = turnTaker();
+      const pieces = await decodeUtf8InTurns(raw);
+      parsed.form = await parseQueryStringInTurns(pieces === null ? '' : await joinedInTurns(pieces, turn), turn);
+    }
   } else if (mediaType === 'multipart/form-data' && method === 'POST') {
     if (!hasBoundary(contentType ?? '')) {
       throw new CmsError('rest_invalid_multipart', 'The multipart body has no boundary.', 400);

