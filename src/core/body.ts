@@ -4,6 +4,7 @@ import { decodeJsonInTurns } from './json-body-large.js';
 import { turnTaker } from '../format/turn.js';
 import { hasBoundary, parseMultipart } from './multipart.js';
 import { parseQueryString } from './query.js';
+import { joinedInTurns, LARGE_FORM_BYTES, parseQueryStringInTurns } from './query-large.js';
 import { toSafeTree } from './safe-object.js';
 import type { CmsRequest, ParamMap, UploadedFile } from './types.js';
 
@@ -83,7 +84,12 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
       else parsed.jsonError = result.error;
     }
   } else if (isForm) {
-    parsed.form = parseQueryString(decodeUtf8(raw) ?? '');
+    if (raw.length < LARGE_FORM_BYTES) parsed.form = parseQueryString(decodeUtf8(raw) ?? '');
+    else {
+      const turn = turnTaker();
+      const pieces = await decodeUtf8InTurns(raw);
+      parsed.form = await parseQueryStringInTurns(pieces === null ? '' : await joinedInTurns(pieces, turn), turn);
+    }
   } else if (mediaType === 'multipart/form-data' && method === 'POST') {
     if (!hasBoundary(contentType ?? '')) {
       throw new CmsError('rest_invalid_multipart', 'The multipart body has no boundary.', 400);

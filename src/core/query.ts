@@ -79,7 +79,7 @@ export class InputCollector {
     let start = 0;
     while (name.charCodeAt(start) === 0x20) start++;
     const bracket = name.indexOf('[', start);
-    let base = (bracket === -1 ? name.slice(start) : name.slice(start, bracket)).replace(/[ .]/g, '_');
+    let base = underscored(bracket === -1 ? name.slice(start) : name.slice(start, bracket), BASE_NAME_CHARS);
     if (base === '') return;
     const path: (string | null)[] = [];
     if (bracket !== -1) {
@@ -92,7 +92,7 @@ export class InputCollector {
         const close = name.indexOf(']', open + 1);
         if (close === -1) {
           // An unclosed first bracket makes the whole name a plain one; later, the rest is ignored.
-          if (level === 1) base = `${base}_${name.slice(open + 1).replace(/[ .[]/g, '_')}`;
+          if (level === 1) base = `${base}_${underscored(name.slice(open + 1), UNCLOSED_NAME_CHARS)}`;
           break;
         }
         path.push(close === open + 1 ? null : name.slice(open + 1, close));
@@ -103,6 +103,17 @@ export class InputCollector {
     if (isUnsafeKey(base) || path.some((key) => key !== null && isUnsafeKey(key))) return;
     placeValue(this.#root, base, path, value);
   }
+}
+
+/** What PHP makes an underscore in a variable's base name, and after an unclosed first bracket. */
+export const BASE_NAME_CHARS = [' ', '.'];
+export const UNCLOSED_NAME_CHARS = [' ', '.', '['];
+
+/** `text` with each of `chars` made an underscore (split and join: a regular expression costs far more a match). */
+export function underscored(text: string, chars: readonly string[]): string {
+  let result = text;
+  for (const char of chars) if (result.includes(char)) result = result.split(char).join('_');
+  return result;
 }
 
 function placeValue(root: PhpArray, base: string, path: (string | null)[], value: string): void {
@@ -165,14 +176,19 @@ export function parseQueryString(text: string, collector = new InputCollector())
   return collector.result();
 }
 
-function decodeComponent(text: string): string {
-  const spaced = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+export function decodeComponent(text: string): string {
+  const spaced = text.includes('+') ? text.split('+').join(' ') : text;
   if (!spaced.includes('%')) return spaced;
   try {
     return decodeURIComponent(spaced);
   } catch {
-    return spaced.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return bytewiseDecoded(spaced);
   }
+}
+
+/** A component whose escapes are not UTF-8 as PHP reads it: each `%XX` one character of that code. */
+export function bytewiseDecoded(text: string): string {
+  return text.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** Encodes parameters back into a query string (used for pagination links), PHP `http_build_query` style. */

@@ -234,7 +234,7 @@ export class PiecedReader {
     let decoded = '';
     let from = start;
     while (from < end) {
-      const to = end - from <= GROUP_CHARS ? end : this.#cut(from + GROUP_CHARS);
+      const to = end - from <= GROUP_CHARS ? end : this.#cut(from + GROUP_CHARS, from);
       decoded += this.#parse(`"${this.text.slice(from, to)}"`) as string;
       from = to;
       await this.turn();
@@ -242,12 +242,15 @@ export class PiecedReader {
     return decoded;
   }
 
-  /** A place at or before `at` that splits no escape and no escaped surrogate pair. */
-  #cut(at: number): number {
+  /**
+   * A place at or before `at` that splits no escape and no escaped surrogate pair. `from` splits none either, so
+   * backslashes are counted back to it, not through a run of them from the string's start (quadratic).
+   */
+  #cut(at: number, from: number): number {
     const text = this.text;
     const escapes = (position: number) => {
       let count = 0;
-      while (text.charCodeAt(position - 1 - count) === 0x5c) count += 1;
+      while (position - 1 - count >= from && text.charCodeAt(position - 1 - count) === 0x5c) count += 1;
       return count % 2 === 1;
     };
     let cut = at;

@@ -42,6 +42,9 @@
  *                   and two submissions
  *   search          searches of 512 KiB, 1 MiB and 16 MiB on every list that takes one, against 1,000 posts
  *                   (`-sqlite`: in a SQLite file)
+ *   urlencoded-body a visitor's 8 MiB form bodies: one escaped value, pluses, escapes that are not UTF-8, a name of
+ *                   dots, a name of unclosed brackets (a comment on a post that does not exist: the parse is the work)
+ *   json-escapes    a visitor's 8 MiB JSON bodies of a string of backslashes, of escaped surrogate pairs, of `\\u`
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
@@ -544,6 +547,43 @@ const formTexts: Case = async () => {
   return steps;
 };
 
+/**
+ * Bodies a visitor may send, the largest the anonymous body limit lets through, each shaped to cost its parser the
+ * most: a comment on a post that does not exist, refused once the body is parsed (each step is named with its
+ * answer's status).
+ */
+const visitorBodies = (type: string, bodies: Record<string, string>): Case => async () => {
+  const target = await site();
+  const steps: Array<[string, Stall]> = [];
+  for (const [label, text] of Object.entries(bodies)) {
+    const body = new TextEncoder().encode(text);
+    if (body.byteLength > SIZE) throw new Error(`${label}: ${body.byteLength} bytes`);
+    let status = 0;
+    const stall = await measured(target, async () => {
+      const answer = await target.cms.handle({ method: 'POST', path: '/cms/v2/comments', query: '', headers: { 'content-type': type }, body });
+      encodeResponse(answer);
+      status = answer.status;
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  return steps;
+};
+
+const BODY_CASES: Record<string, Case> = {
+  'urlencoded-body': visitorBodies('application/x-www-form-urlencoded', {
+    'escaped characters': `post=999999&content=${'%C3%A9'.repeat(SIZE / 6 - 4)}`,
+    pluses: `post=999999&content=${'a+'.repeat(SIZE / 2 - 12)}`,
+    'broken escapes': `post=999999&content=${'%C3%A9'.repeat(SIZE / 6 - 5)}%ZZ`,
+    'a name of dots': `post=999999&${'.'.repeat(SIZE - 20)}=1`,
+    'unclosed brackets': `post=999999&a[${'.['.repeat(SIZE / 2 - 12)}=1`,
+  }),
+  'json-escapes': visitorBodies('application/json', {
+    backslashes: JSON.stringify({ post: 999999, content: '\\'.repeat(SIZE / 2 - 16) }),
+    'escaped pairs': `{"post":999999,"content":"${'\\ud83d\\ude00'.repeat(SIZE / 12 - 3)}"}`,
+    'escapes of u': `{"post":999999,"content":"${'\\\\u'.repeat(SIZE / 3 - 12)}"}`,
+  }),
+};
+
 const SEARCH_CASES: Record<string, Case> = {
   'comment-author': commentAuthor(PARAGRAPH),
   'comment-author-amp': commentAuthor('a & b < c '),
@@ -621,6 +661,7 @@ const CASES: Record<string, Case> = {
   ...CLIENT_TEXT_CASES,
   ...STORED_TEXT_CASES,
   ...SEARCH_CASES,
+  ...BODY_CASES,
 };
 
 const [selection = 'all'] = process.argv.slice(2);

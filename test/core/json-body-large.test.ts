@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeJsonInTurns, LARGE_BODY_CHARS } from '../../src/core/json-body-large.js';
-import { decodeJson } from '../../src/core/json-body.js';
+import { decodeJson, hasLoneSurrogateEscape } from '../../src/core/json-body.js';
+import { longestTurnCpu } from '../helpers/event-loop.js';
 
 /** Decodes `text` both ways: in pieces (it is large) and in one call, which must agree on the value or the error. */
 async function agree(text: string, label: string): Promise<unknown> {
@@ -93,5 +94,46 @@ describe('a large JSON body', () => {
     assert.equal((decoded.value as { list: unknown[] }).list.length, 150_000);
     // Each turn comes after at most TURN_MS (10 ms) of work and a few milliseconds of one piece.
     assert.ok(ticks >= Math.floor(spent / 50), `${ticks} timer ticks in ${spent.toFixed(0)} ms`);
+  });
+});
+
+/** The lone-surrogate check as it was first written, whose answers the quicker one must keep. */
+function loneSurrogateAsFirstWritten(text: string): boolean {
+  if (!text.includes('\\u')) return false;
+  return /\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])/.test(text) || /(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F]/.test(text);
+}
+
+describe('backslashes and surrogate escapes', () => {
+  it('finds a lone surrogate escape where the first check did, on random escapes', () => {
+    const tokens = ['\\', '\\u', 'u', 'd', 'D', '8', 'b', 'c', 'F', '0', '\\ud83d', '\\uDE00', '\\udc00', '\\uD800', '\\u00e9', 'x', '"'];
+    let state = 5;
+    const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 3000; round++) {
+      let text = '';
+      for (let count = Math.floor(random() * 16); count > 0; count--) text += tokens[Math.floor(random() * tokens.length)];
+      assert.equal(hasLoneSurrogateEscape(text), loneSurrogateAsFirstWritten(text), JSON.stringify(text));
+    }
+  });
+
+  it('decodes 5 MiB strings of backslashes and escapes as one call does, holding the loop briefly', async () => {
+    const size = 5 * 1024 * 1024;
+    const bodies: Record<string, string> = {
+      backslashes: JSON.stringify({ content: '\\'.repeat(size / 2) }),
+      'escaped backslashes before a u': `{"content":"${'\\\\u'.repeat(size / 3)}"}`,
+      'escaped pairs': `{"content":"${'\\ud83d\\ude00'.repeat(size / 12)}"}`,
+      'a lone surrogate at the end': `{"content":"${'\\\\'.repeat(size / 2)}\\ud83d"}`,
+    };
+    for (const [label, text] of Object.entries(bodies)) {
+      const atOnce = decodeJson(text);
+      let inTurns: Awaited<ReturnType<typeof decodeJsonInTurns>> | undefined;
+      const turnCpu = await longestTurnCpu(async () => {
+        inTurns = await decodeJsonInTurns(text);
+      });
+      assert.equal(inTurns!.ok, atOnce.ok, label);
+      if (atOnce.ok) assert.deepStrictEqual(inTurns!.ok && inTurns!.value, atOnce.value, label);
+      else assert.deepEqual(!inTurns!.ok && inTurns!.error.extra, atOnce.error.extra, label);
+      assert.ok(turnCpu < 35, `${label}: longest turn ${turnCpu.toFixed(1)} ms of CPU`);
+    }
+    assert.equal(decodeJson(bodies['a lone surrogate at the end']!).ok, false);
   });
 });
