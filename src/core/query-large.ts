@@ -4,7 +4,7 @@
  * turn of the loop whenever the work has held it for `TURN_MS`. The parameters are those `parseQueryString` gives
  * for the whole text, within the same limits (`InputCollector`).
  */
-import { BASE_NAME_CHARS, bytewiseDecoded, decodeComponent, InputCollector, UNCLOSED_NAME_CHARS, underscored } from './query.js';
+import { BASE_NAME_CHARS, bytewiseDecoded, decodeComponent, InputCollector, rawPairs, UNCLOSED_NAME_CHARS, underscored } from './query.js';
 import type { ParamMap } from './types.js';
 import { nextTurn } from '../format/turn.js';
 
@@ -19,22 +19,17 @@ type Turn = () => Promise<void>;
 
 /** `parseQueryString`, offering `turn` between slices of long components and every `PAIRS_PER_CHECK` pairs. */
 export async function parseQueryStringInTurns(text: string, turn: Turn, collector = new InputCollector()): Promise<ParamMap> {
-  let position = 0;
   let pairs = 0;
-  while (text && position <= text.length && !collector.full) {
-    const end = text.indexOf('&', position);
-    const stop = end === -1 ? text.length : end;
-    if (stop > position) {
-      const pair = text.slice(position, stop);
-      const separator = pair.indexOf('=');
-      const name = await decodeInTurns(separator === -1 ? pair : pair.slice(0, separator), turn);
-      const value = separator === -1 ? '' : await decodeInTurns(pair.slice(separator + 1), turn);
+  for (const pair of rawPairs(text)) {
+    if (collector.full) break;
+    if (pair !== null) {
+      const name = await decodeInTurns(pair[0], turn);
+      const value = await decodeInTurns(pair[1], turn);
       const plainName = name.length < SLICE_CHARS ? name : await plainNameInTurns(name, turn);
       // Joining a long text's slices, registering it and making it a key each copy it whole: one at a time.
       if (plainName.length >= SLICE_CHARS || value.length >= SLICE_CHARS) await turn();
       collector.add(plainName, value);
     }
-    position = stop + 1;
     if (++pairs % PAIRS_PER_CHECK === 0) await turn();
   }
   await turn();

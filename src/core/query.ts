@@ -161,19 +161,30 @@ function toParam(node: Node): ParamValue {
  * name become underscores. Every leaf is a string. Parsing stops once the variable limit is reached.
  */
 export function parseQueryString(text: string, collector = new InputCollector()): ParamMap {
+  for (const pair of rawPairs(text)) {
+    if (collector.full) break;
+    if (pair !== null) collector.add(decodeComponent(pair[0]), decodeComponent(pair[1]));
+  }
+  return collector.result();
+}
+
+/**
+ * The `&`-separated pairs of a query string in order, name and value not yet decoded (a pair without `=` has an
+ * empty value). An empty pair (`a&&b`, a trailing `&`) comes as `null` rather than not at all, so that a reader
+ * taking turns counts it too: a body of nothing but `&` is all empty pairs.
+ */
+export function* rawPairs(text: string): Generator<readonly [name: string, value: string] | null> {
   let position = 0;
-  while (text && position <= text.length && !collector.full) {
+  while (text && position <= text.length) {
     const end = text.indexOf('&', position);
     const stop = end === -1 ? text.length : end;
     if (stop > position) {
       const pair = text.slice(position, stop);
       const separator = pair.indexOf('=');
-      const name = decodeComponent(separator === -1 ? pair : pair.slice(0, separator));
-      collector.add(name, separator === -1 ? '' : decodeComponent(pair.slice(separator + 1)));
-    }
+      yield separator === -1 ? [pair, ''] : [pair.slice(0, separator), pair.slice(separator + 1)];
+    } else yield null;
     position = stop + 1;
   }
-  return collector.result();
 }
 
 export function decodeComponent(text: string): string {
