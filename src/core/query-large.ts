@@ -4,7 +4,7 @@
  * turn of the loop whenever the work has held it for `TURN_MS`. The parameters are those `parseQueryString` gives
  * for the whole text, within the same limits (`InputCollector`).
  */
-import { BASE_NAME_CHARS, bytewiseDecoded, decodeComponent, InputCollector, rawPairs, UNCLOSED_NAME_CHARS, underscored } from './query.js';
+import { BASE_NAME_CHARS, bytewiseDecoded, decodeComponent, InputCollector, rawPairs, trimmedName, UNCLOSED_NAME_CHARS, underscored } from './query.js';
 import type { ParamMap } from './types.js';
 import { nextTurn } from '../format/turn.js';
 
@@ -108,12 +108,9 @@ function isHex(code: number): boolean {
  * its brackets) already underscores, made slice by slice; the collector finds nothing left to replace.
  */
 async function plainNameInTurns(rawName: string, turn: Turn): Promise<string> {
-  const nul = rawName.indexOf('\0');
-  const name = nul === -1 ? rawName : rawName.slice(0, nul);
-  let start = 0;
-  while (name.charCodeAt(start) === 0x20) start++;
-  const bracket = name.indexOf('[', start);
-  const base = await underscoredInTurns(bracket === -1 ? name.slice(start) : name.slice(start, bracket), BASE_NAME_CHARS, turn);
+  const name = trimmedName(rawName);
+  const bracket = name.indexOf('[');
+  const base = await underscoredInTurns(bracket === -1 ? name : name.slice(0, bracket), BASE_NAME_CHARS, turn);
   if (bracket === -1 || base === '') return base;
   if (name.indexOf(']', bracket + 1) !== -1) return base + name.slice(bracket);
   return `${base}_${await underscoredInTurns(name.slice(bracket + 1), UNCLOSED_NAME_CHARS, turn)}`;

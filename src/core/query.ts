@@ -74,12 +74,9 @@ export class InputCollector {
   }
 
   #register(rawName: string, value: string): void {
-    const nul = rawName.indexOf('\0');
-    const name = nul === -1 ? rawName : rawName.slice(0, nul);
-    let start = 0;
-    while (name.charCodeAt(start) === 0x20) start++;
-    const bracket = name.indexOf('[', start);
-    let base = underscored(bracket === -1 ? name.slice(start) : name.slice(start, bracket), BASE_NAME_CHARS);
+    const name = trimmedName(rawName);
+    const bracket = name.indexOf('[');
+    let base = underscored(bracket === -1 ? name : name.slice(0, bracket), BASE_NAME_CHARS);
     if (base === '') return;
     const path: (string | null)[] = [];
     if (bracket !== -1) {
@@ -103,6 +100,15 @@ export class InputCollector {
     if (isUnsafeKey(base) || path.some((key) => key !== null && isUnsafeKey(key))) return;
     placeValue(this.#root, base, path, value);
   }
+}
+
+/** A variable's name as PHP reads it: up to a NUL character, without leading spaces. */
+export function trimmedName(rawName: string): string {
+  const nul = rawName.indexOf('\0');
+  const name = nul === -1 ? rawName : rawName.slice(0, nul);
+  let start = 0;
+  while (name.charCodeAt(start) === 0x20) start++;
+  return start === 0 ? name : name.slice(start);
 }
 
 /** What PHP makes an underscore in a variable's base name, and after an unclosed first bracket. */
