@@ -26,7 +26,7 @@ import {
 } from '../../../ports/mailing-list.js';
 import type { StoragePort } from '../../../ports/storage.js';
 import { confirmationMessage, defaultConfirmationMail, defaultSender, type ConfirmationMailComposer } from './confirmation-mail.js';
-import { siteSecret, storedSecret } from './secret.js';
+import { loadedOnce, siteSecret, storedSecret } from './secret.js';
 import { lastMailed, forgetMailed, noteMailed } from './mailed.js';
 import {
   findSubscriber,
@@ -81,20 +81,12 @@ const parseUtc = (stored: string) => Date.parse(`${stored}Z`);
 function linkKey(options: LocalMailingProviderOptions): () => Promise<string | Buffer> {
   const site = options.siteSecret;
   if (options.secret !== undefined || site === undefined) return siteSecret(options.storage, options.secret);
-  let pending: Promise<string | Buffer> | null = null;
-  const load = async () => {
+  return loadedOnce<string | Buffer>(async () => {
     const older = await storedSecret(options.storage);
     if (older !== null) return older;
     await site.ready();
     return site.key('mailing/links');
-  };
-  return () => {
-    pending ??= load().catch((error: unknown) => {
-      pending = null;
-      throw error;
-    });
-    return pending;
-  };
+  });
 }
 
 export function createLocalMailingProvider(options: LocalMailingProviderOptions): LocalMailingProvider {
