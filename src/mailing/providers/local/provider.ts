@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SiteSecret } from '../../../auth/index.js';
+import { formatUtc, parseStored } from '../../../content/post-type/index.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Mailer } from '../../../ports/mailer.js';
 import {
@@ -69,9 +70,6 @@ export interface LocalMailingProvider extends MailingListProvider {
 }
 
 const DAY = 86_400;
-
-const formatUtc = (instant: Date) => instant.toISOString().slice(0, 19);
-const parseUtc = (stored: string) => Date.parse(`${stored}Z`);
 
 /**
  * What link tokens are signed with: the given secret; else a secret this provider stored before the site secret
@@ -156,7 +154,7 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
         confirm_sent: existing?.confirm_sent ?? null,
       };
       const sentLately = existing?.status === 'pending' && existing.confirm_sent !== null
-        && clock.now().getTime() - parseUtc(existing.confirm_sent) < resendAfterMs;
+        && clock.now().getTime() - parseStored(existing.confirm_sent).getTime() < resendAfterMs;
       const mail = status === 'pending' && mayMail && !sentLately;
       if (mail) {
         fields.confirm_nonce = nonce;
@@ -196,7 +194,7 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
       return oneAtATime(email, async () => {
         const nonce = randomBytes(12).toString('base64url');
         const mailed = await lastMailed(storage, email);
-        const mayMail = mailed === null || clock.now().getTime() - parseUtc(mailed) >= resendAfterMs;
+        const mayMail = mailed === null || clock.now().getTime() - parseStored(mailed).getTime() >= resendAfterMs;
         const mailLists: string[] = [];
         let last: SubscribeResult | MailingListError = new MailingListError('provider_error', 'No list was given.');
         for (const list of request.lists) {
