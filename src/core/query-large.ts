@@ -4,7 +4,7 @@
  * turn of the loop whenever the work has held it for `TURN_MS`. The parameters are those `parseQueryString` gives
  * for the whole text, within the same limits (`InputCollector`).
  */
-import { BASE_NAME_CHARS, bytewiseDecoded, decodeComponent, InputCollector, rawPairs, trimmedName, UNCLOSED_NAME_CHARS, underscored } from './query.js';
+import { BASE_NAME_CHARS, bytewiseDecoded, decodeComponent, InputCollector, PairReader, trimmedName, UNCLOSED_NAME_CHARS, underscored } from './query.js';
 import type { ParamMap } from './types.js';
 import { nextTurn } from '../format/turn.js';
 
@@ -19,18 +19,17 @@ type Turn = () => Promise<void>;
 
 /** `parseQueryString`, offering `turn` between slices of long components and every `PAIRS_PER_CHECK` pairs. */
 export async function parseQueryStringInTurns(text: string, turn: Turn, collector = new InputCollector()): Promise<ParamMap> {
-  let pairs = 0;
-  for (const pair of rawPairs(text)) {
-    if (collector.full) break;
-    if (pair !== null) {
-      const name = await decodeInTurns(pair[0], turn);
-      const value = await decodeInTurns(pair[1], turn);
+  let count = 0;
+  for (const pairs = new PairReader(text); !collector.full && pairs.next();) {
+    if (!pairs.empty) {
+      const name = await decodeInTurns(pairs.name, turn);
+      const value = await decodeInTurns(pairs.value, turn);
       const plainName = name.length < SLICE_CHARS ? name : await plainNameInTurns(name, turn);
       // Joining a long text's slices, registering it and making it a key each copy it whole: one at a time.
       if (plainName.length >= SLICE_CHARS || value.length >= SLICE_CHARS) await turn();
       collector.add(plainName, value);
     }
-    if (++pairs % PAIRS_PER_CHECK === 0) await turn();
+    if (++count % PAIRS_PER_CHECK === 0) await turn();
   }
   await turn();
   return collector.result();

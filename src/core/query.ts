@@ -167,29 +167,41 @@ function toParam(node: Node): ParamValue {
  * name become underscores. Every leaf is a string. Parsing stops once the variable limit is reached.
  */
 export function parseQueryString(text: string, collector = new InputCollector()): ParamMap {
-  for (const pair of rawPairs(text)) {
-    if (collector.full) break;
-    if (pair !== null) collector.add(decodeComponent(pair[0]), decodeComponent(pair[1]));
+  for (const pairs = new PairReader(text); !collector.full && pairs.next();) {
+    if (!pairs.empty) collector.add(decodeComponent(pairs.name), decodeComponent(pairs.value));
   }
   return collector.result();
 }
 
 /**
- * The `&`-separated pairs of a query string in order, name and value not yet decoded (a pair without `=` has an
- * empty value). An empty pair (`a&&b`, a trailing `&`) comes as `null` rather than not at all, so that a reader
- * taking turns counts it too: a body of nothing but `&` is all empty pairs.
+ * Reads the `&`-separated pairs of a query string in order, name and value not yet decoded (a pair without `=` has
+ * an empty value). An empty pair (`a&&b`, a trailing `&`) is read too, as `empty`, so that a reader taking turns
+ * counts it: a body of nothing but `&` is all empty pairs. One reader serves every pair, without an object each.
  */
-export function* rawPairs(text: string): Generator<readonly [name: string, value: string] | null> {
-  let position = 0;
-  while (text && position <= text.length) {
+export class PairReader {
+  name = '';
+  value = '';
+  empty = false;
+  #position = 0;
+
+  constructor(readonly text: string) {}
+
+  /** Moves to the next pair; false past the last. */
+  next(): boolean {
+    const { text } = this;
+    const position = this.#position;
+    if (!text || position > text.length) return false;
     const end = text.indexOf('&', position);
     const stop = end === -1 ? text.length : end;
-    if (stop > position) {
+    this.empty = stop === position;
+    if (!this.empty) {
       const pair = text.slice(position, stop);
       const separator = pair.indexOf('=');
-      yield separator === -1 ? [pair, ''] : [pair.slice(0, separator), pair.slice(separator + 1)];
-    } else yield null;
-    position = stop + 1;
+      this.name = separator === -1 ? pair : pair.slice(0, separator);
+      this.value = separator === -1 ? '' : pair.slice(separator + 1);
+    }
+    this.#position = stop + 1;
+    return true;
   }
 }
 
