@@ -63,7 +63,7 @@ export {
   type ApplicationPasswordLogin,
 } from './app-password-login.js';
 export {
-  createSiteSecret, deriveKey, siteSecretProblem, MIN_SITE_SECRET_LENGTH, SITE_SECRET_COLLECTION, type SiteSecret,
+  createSiteSecret, deriveKey, siteSecretProblem, storedOrNewSecret, MIN_SITE_SECRET_LENGTH, SITE_SECRET_COLLECTION, type SiteSecret,
 } from './site-secret.js';
 export {
   DEFAULT_KNOWN_CLIENT_MS,

@@ -47,7 +47,7 @@ export function createSiteSecret(storage: StoragePort, configured?: string): Sit
   return {
     ready() {
       if (secret !== undefined) return Promise.resolve();
-      pending ??= loadOrCreate(storage).then((found) => {
+      pending ??= storedOrNewSecret(storage, SITE_SECRET_COLLECTION, SECRET_RECORD_ID, 'secret').then((found) => {
         secret = found;
       }, (error: unknown) => {
         pending = null;
@@ -64,18 +64,22 @@ export function createSiteSecret(storage: StoragePort, configured?: string): Sit
   };
 }
 
-async function loadOrCreate(storage: StoragePort): Promise<string> {
-  const stored = await storage.get(SITE_SECRET_COLLECTION, SECRET_RECORD_ID);
-  if (typeof stored?.secret === 'string') return stored.secret;
+/**
+ * The secret kept as `field` of the record `id` in `collection`, or 32 random bytes stored there now: processes
+ * sharing the store race to create it, and the losers read the winner's.
+ */
+export async function storedOrNewSecret(storage: StoragePort, collection: string, id: number, field: string): Promise<string> {
+  const stored = await storage.get(collection, id);
+  if (typeof stored?.[field] === 'string') return stored[field];
   const secret = randomBytes(32).toString('base64url');
   try {
-    await storage.insert(SITE_SECRET_COLLECTION, { id: SECRET_RECORD_ID, secret });
+    await storage.insert(collection, { id, [field]: secret });
     return secret;
   } catch (error) {
     // Another process stored one first: use theirs.
     if (!isStorageError(error, 'duplicate_id')) throw error;
-    const winner = await storage.get(SITE_SECRET_COLLECTION, SECRET_RECORD_ID);
-    if (typeof winner?.secret !== 'string') throw error;
-    return winner.secret;
+    const winner = await storage.get(collection, id);
+    if (typeof winner?.[field] !== 'string') throw error;
+    return winner[field];
   }
 }

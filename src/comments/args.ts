@@ -5,16 +5,10 @@ import { sanitizeKey, sanitizeTextField } from '../format/text.js';
 import { pageArgs } from '../core/paging.js';
 import { checkAuthorEmail, MAX_SENT_AUTHOR_TEXT_LENGTH } from './fields.js';
 import { commentSchema } from './schema.js';
+import { contextArg } from '../core/context-arg.js';
 import { searchArg } from '../core/search-arg.js';
 
 const asText = (value: unknown) => sanitizeTextField(value);
-
-export function contextArg() {
-  return args.string(
-    { description: 'Scope under which the request is made; determines fields present in response.', enum: ['view', 'embed', 'edit'], default: 'view' },
-    { transform: sanitizeKey },
-  );
-}
 
 const idArg = () => args.integer({ description: 'Unique identifier for the comment.' });
 const passwordArg = () => args.string({ description: 'The password for the parent post of the comment (if the post is password protected).' }, { phase: 'sanitize' });

@@ -1,12 +1,10 @@
 /** A stored comment → the response fields (every context; the core filters by context and `_fields`) and links. */
-import { createHash } from 'node:crypto';
 import { permalinkOf } from '../content/post-type/index.js';
 import type { Item, Links } from '../core/context.js';
 import type { Site } from '../core/site.js';
 import type { StoragePort } from '../ports/storage.js';
-import { getUser } from '../users/index.js';
+import { avatarUrls, getUser } from '../users/index.js';
 import type { CommentRecord } from './record.js';
-import { AVATAR_SIZES } from './schema.js';
 import { getPost, hasChildren } from './service.js';
 import { renderCommentText } from './text.js';
 
@@ -22,14 +20,6 @@ export interface PrepareEnvironment {
   url(path: string, query?: Record<string, unknown>): string;
   /** Whether `_fields` asks for a top-level field (always true without `_fields`). */
   wantsField(field: string): boolean;
-}
-
-/** The reference's default avatars: Gravatar, "mystery person" fallback, rated G. */
-export function avatarUrls(email: string): Record<string, string> {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  const urls: Record<string, string> = {};
-  for (const size of AVATAR_SIZES) urls[String(size)] = `https://secure.gravatar.com/avatar/${hash}?s=${size}&d=mm&r=g`;
-  return urls;
 }
 
 /** The status as the interface names it: the reference's `1` and `0` are `approved` and `hold`. */

@@ -1,11 +1,10 @@
 /** The item schema of a comment: fields, types and the contexts each field appears in. */
 import type { JsonSchema } from '../core/args/schema.js';
+import { AVATAR_SIZES } from '../users/index.js';
 
 const ALL = ['view', 'edit', 'embed'];
 const VIEW_EDIT = ['view', 'edit'];
 const EDIT = ['edit'];
-
-export const AVATAR_SIZES = [24, 48, 96] as const;
 
 export type CommentSchema = JsonSchema & { $schema: string; title: string; properties: Record<string, JsonSchema> };
 

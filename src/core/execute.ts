@@ -18,35 +18,43 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
 export function executeRoute(prepared: Matched, validationError: CmsError | null, headerPrefix: string, onError: OnError): Promise<Outcome> {
   try {
     const outcome = validationError ? withAllow(prepared, errorOutcome(validationError, prepared.match.route, prepared.context))
-      : checked(prepared, headerPrefix, onError);
+      : stepped(prepared, permission, null, permitted, headerPrefix, onError);
     return isThenable(outcome) ? outcome : Promise.resolve(outcome);
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
-function checked(prepared: Matched, headerPrefix: string, onError: OnError): Outcome | Promise<Outcome> {
-  let answer: ReturnType<Matched['match']['endpoint']['permission']>;
+type Next = (prepared: Matched, value: unknown, headerPrefix: string, onError: OnError) => Outcome | Promise<Outcome>;
+
+/**
+ * `next` with what `step` gives, at once or once its promise settles; what `step` throws, or its promise rejects
+ * with, answers the request as an error.
+ */
+function stepped<Input>(prepared: Matched, step: (prepared: Matched, input: Input) => unknown, input: Input, next: Next,
+  headerPrefix: string, onError: OnError): Outcome | Promise<Outcome> {
+  let value: unknown;
   try {
-    answer = prepared.match.endpoint.permission(prepared.context);
+    value = step(prepared, input);
   } catch (thrown) {
     return failed(prepared, thrown, onError);
   }
-  if (!isThenable(answer)) return permitted(prepared, answer, headerPrefix, onError);
-  return Promise.resolve(answer).then((settled) => permitted(prepared, settled, headerPrefix, onError), (thrown) => failed(prepared, thrown, onError));
+  if (!isThenable(value)) return next(prepared, value, headerPrefix, onError);
+  return Promise.resolve(value).then((settled) => next(prepared, settled, headerPrefix, onError), (thrown) => failed(prepared, thrown, onError));
+}
+
+function permission({ match, context }: Matched): unknown {
+  return match.endpoint.permission(context);
 }
 
 function permitted(prepared: Matched, answer: unknown, headerPrefix: string, onError: OnError): Outcome | Promise<Outcome> {
-  const { match, context } = prepared;
-  let value: unknown;
-  try {
-    if (answer !== true) throw isCmsError(answer) ? answer : forbidden(context.user);
-    value = match.endpoint.handler(context);
-  } catch (thrown) {
-    return failed(prepared, thrown, onError);
-  }
-  if (!isThenable(value)) return handled(prepared, value, headerPrefix, onError);
-  return Promise.resolve(value).then((settled) => handled(prepared, settled, headerPrefix, onError), (thrown) => failed(prepared, thrown, onError));
+  return stepped(prepared, handler, answer, handled, headerPrefix, onError);
+}
+
+/** The handler, once the permission check answered `true`; any other answer refuses (an error as it is). */
+function handler({ match, context }: Matched, answer: unknown): unknown {
+  if (answer !== true) throw isCmsError(answer) ? answer : forbidden(context.user);
+  return match.endpoint.handler(context);
 }
 
 function handled(prepared: Matched, value: unknown, headerPrefix: string, onError: OnError): Outcome | Promise<Outcome> {

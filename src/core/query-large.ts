@@ -4,7 +4,7 @@
  * turn of the loop whenever the work has held it for `TURN_MS`. The parameters are those `parseQueryString` gives
  * for the whole text, within the same limits (`InputCollector`).
  */
-import { BASE_NAME_CHARS, bytewiseDecoded, decodeComponent, InputCollector, UNCLOSED_NAME_CHARS, underscored } from './query.js';
+import { BASE_NAME_CHARS, bytewiseDecoded, decodeComponent, InputCollector, PairReader, trimmedName, UNCLOSED_NAME_CHARS, underscored } from './query.js';
 import type { ParamMap } from './types.js';
 import { nextTurn } from '../format/turn.js';
 
@@ -19,23 +19,17 @@ type Turn = () => Promise<void>;
 
 /** `parseQueryString`, offering `turn` between slices of long components and every `PAIRS_PER_CHECK` pairs. */
 export async function parseQueryStringInTurns(text: string, turn: Turn, collector = new InputCollector()): Promise<ParamMap> {
-  let position = 0;
-  let pairs = 0;
-  while (text && position <= text.length && !collector.full) {
-    const end = text.indexOf('&', position);
-    const stop = end === -1 ? text.length : end;
-    if (stop > position) {
-      const pair = text.slice(position, stop);
-      const separator = pair.indexOf('=');
-      const name = await decodeInTurns(separator === -1 ? pair : pair.slice(0, separator), turn);
-      const value = separator === -1 ? '' : await decodeInTurns(pair.slice(separator + 1), turn);
+  let count = 0;
+  for (const pairs = new PairReader(text); !collector.full && pairs.next();) {
+    if (!pairs.empty) {
+      const name = await decodeInTurns(pairs.name, turn);
+      const value = await decodeInTurns(pairs.value, turn);
       const plainName = name.length < SLICE_CHARS ? name : await plainNameInTurns(name, turn);
       // Joining a long text's slices, registering it and making it a key each copy it whole: one at a time.
       if (plainName.length >= SLICE_CHARS || value.length >= SLICE_CHARS) await turn();
       collector.add(plainName, value);
     }
-    position = stop + 1;
-    if (++pairs % PAIRS_PER_CHECK === 0) await turn();
+    if (++count % PAIRS_PER_CHECK === 0) await turn();
   }
   await turn();
   return collector.result();
@@ -113,12 +107,9 @@ function isHex(code: number): boolean {
  * its brackets) already underscores, made slice by slice; the collector finds nothing left to replace.
  */
 async function plainNameInTurns(rawName: string, turn: Turn): Promise<string> {
-  const nul = rawName.indexOf('\0');
-  const name = nul === -1 ? rawName : rawName.slice(0, nul);
-  let start = 0;
-  while (name.charCodeAt(start) === 0x20) start++;
-  const bracket = name.indexOf('[', start);
-  const base = await underscoredInTurns(bracket === -1 ? name.slice(start) : name.slice(start, bracket), BASE_NAME_CHARS, turn);
+  const name = trimmedName(rawName);
+  const bracket = name.indexOf('[');
+  const base = await underscoredInTurns(bracket === -1 ? name : name.slice(0, bracket), BASE_NAME_CHARS, turn);
   if (bracket === -1 || base === '') return base;
   if (name.indexOf(']', bracket + 1) !== -1) return base + name.slice(bracket);
   return `${base}_${await underscoredInTurns(name.slice(bracket + 1), UNCLOSED_NAME_CHARS, turn)}`;

@@ -74,12 +74,9 @@ export class InputCollector {
   }
 
   #register(rawName: string, value: string): void {
-    const nul = rawName.indexOf('\0');
-    const name = nul === -1 ? rawName : rawName.slice(0, nul);
-    let start = 0;
-    while (name.charCodeAt(start) === 0x20) start++;
-    const bracket = name.indexOf('[', start);
-    let base = underscored(bracket === -1 ? name.slice(start) : name.slice(start, bracket), BASE_NAME_CHARS);
+    const name = trimmedName(rawName);
+    const bracket = name.indexOf('[');
+    let base = underscored(bracket === -1 ? name : name.slice(0, bracket), BASE_NAME_CHARS);
     if (base === '') return;
     const path: (string | null)[] = [];
     if (bracket !== -1) {
@@ -103,6 +100,15 @@ export class InputCollector {
     if (isUnsafeKey(base) || path.some((key) => key !== null && isUnsafeKey(key))) return;
     placeValue(this.#root, base, path, value);
   }
+}
+
+/** A variable's name as PHP reads it: up to a NUL character, without leading spaces. */
+export function trimmedName(rawName: string): string {
+  const nul = rawName.indexOf('\0');
+  const name = nul === -1 ? rawName : rawName.slice(0, nul);
+  let start = 0;
+  while (name.charCodeAt(start) === 0x20) start++;
+  return start === 0 ? name : name.slice(start);
 }
 
 /** What PHP makes an underscore in a variable's base name, and after an unclosed first bracket. */
@@ -161,19 +167,42 @@ function toParam(node: Node): ParamValue {
  * name become underscores. Every leaf is a string. Parsing stops once the variable limit is reached.
  */
 export function parseQueryString(text: string, collector = new InputCollector()): ParamMap {
-  let position = 0;
-  while (text && position <= text.length && !collector.full) {
-    const end = text.indexOf('&', position);
-    const stop = end === -1 ? text.length : end;
-    if (stop > position) {
-      const pair = text.slice(position, stop);
-      const separator = pair.indexOf('=');
-      const name = decodeComponent(separator === -1 ? pair : pair.slice(0, separator));
-      collector.add(name, separator === -1 ? '' : decodeComponent(pair.slice(separator + 1)));
-    }
-    position = stop + 1;
+  for (const pairs = new PairReader(text); !collector.full && pairs.next();) {
+    if (!pairs.empty) collector.add(decodeComponent(pairs.name), decodeComponent(pairs.value));
   }
   return collector.result();
+}
+
+/**
+ * Reads the `&`-separated pairs of a query string in order, name and value not yet decoded (a pair without `=` has
+ * an empty value). An empty pair (`a&&b`, a trailing `&`) is read too, as `empty`, so that a reader taking turns
+ * counts it: a body of nothing but `&` is all empty pairs. One reader serves every pair, without an object each.
+ */
+export class PairReader {
+  name = '';
+  value = '';
+  empty = false;
+  #position = 0;
+
+  constructor(readonly text: string) {}
+
+  /** Moves to the next pair; false past the last. */
+  next(): boolean {
+    const { text } = this;
+    const position = this.#position;
+    if (!text || position > text.length) return false;
+    const end = text.indexOf('&', position);
+    const stop = end === -1 ? text.length : end;
+    this.empty = stop === position;
+    if (!this.empty) {
+      const pair = text.slice(position, stop);
+      const separator = pair.indexOf('=');
+      this.name = separator === -1 ? pair : pair.slice(0, separator);
+      this.value = separator === -1 ? '' : pair.slice(separator + 1);
+    }
+    this.#position = stop + 1;
+    return true;
+  }
 }
 
 export function decodeComponent(text: string): string {

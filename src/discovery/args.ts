@@ -1,13 +1,6 @@
 /** Arguments of the discovery routes, as the reference declares them. */
 import { args, fromPath } from '../core/args/define.js';
-import { sanitizeKey } from '../format/text.js';
-
-export function contextArg() {
-  return args.string(
-    { description: 'Scope under which the request is made; determines fields present in response.', enum: ['view', 'embed', 'edit'], default: 'view' },
-    { transform: sanitizeKey },
-  );
-}
+import { contextArg } from '../core/context-arg.js';
 
 export const typeListArgs = () => ({ context: contextArg() });
 export const typeItemArgs = () => ({ type: fromPath(args.string({ description: 'An alphanumeric identifier for the post type.' })), context: contextArg() });

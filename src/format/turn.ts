@@ -25,3 +25,21 @@ export function turnTaker(): () => Promise<void> {
     turnStarted = performance.now();
   };
 }
+
+/** What a generator of steps returns, its steps run back to back (where the time does not matter). */
+export function finished<T>(steps: Generator<unknown, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** What a generator of steps returns, the event loop taking a turn between steps once they have held it `TURN_MS`. */
+export async function finishedInTurns<T>(steps: Generator<unknown, T>): Promise<T> {
+  const take = turnTaker();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await take();
+  }
+}

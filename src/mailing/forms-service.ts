@@ -9,7 +9,8 @@ import { stripAllTags } from '../format/strip-tags.js';
 import { ALLOWED_PROTOCOLS } from '../format/url.js';
 import { CmsError } from '../core/errors.js';
 import { ParamGroups, validateParams } from '../core/params.js';
-import { offsetHoursOf, resolveSite } from '../core/site.js';
+import { resolveSite } from '../core/site.js';
+import { nowDates } from '../content/post-type/index.js';
 import type { MailingDeps } from './deps.js';
 import {
   defaultSettings,
@@ -74,12 +75,8 @@ export function slugOf(text: string): string {
     .slice(0, 200);
 }
 
-function nowDates(deps: MailingDeps): { local: string; gmt: string } {
-  const now = deps.clock.now();
-  const site = resolveSite(deps.site, undefined, deps.names);
-  const offsetHours = site.timezone ? offsetHoursOf(site.timezone, now) : site.gmtOffset;
-  const format = (instant: Date) => instant.toISOString().slice(0, 19);
-  return { gmt: format(now), local: format(new Date(now.getTime() + Math.round(offsetHours * 60) * 60_000)) };
+function datesNow(deps: MailingDeps): { local: string; gmt: string } {
+  return nowDates(deps.clock.now(), resolveSite(deps.site, undefined, deps.names));
 }
 
 function settingsFrom(sent: Record<string, unknown>, current: FormSettings): FormSettings {
@@ -124,7 +121,7 @@ const titleOf = (value: string) => phpTrim(stripAllTags(value));
 export async function createForm(deps: MailingDeps, input: FormInput): Promise<SignupForm> {
   const { params } = input;
   const title = params.title !== undefined ? titleOf(params.title) : '';
-  const dates = nowDates(deps);
+  const dates = datesNow(deps);
   const base = slugOf(params.slug !== undefined && params.slug !== '' ? params.slug : title) || 'sign-up-form';
   const record = await insertFormRecord(deps.storage, {
     type: FORM_TYPE,
@@ -159,7 +156,7 @@ export async function updateForm(deps: MailingDeps, id: number, input: FormInput
   if (params.content !== undefined) patch.content = params.content;
   if (params.settings !== undefined) patch.settings = settingsFrom(asObject(params.settings), settingsOf(existing));
   if (params.messages !== undefined) patch.messages = messagesFrom(asObject(params.messages), existing.messages ?? {});
-  const dates = nowDates(deps);
+  const dates = datesNow(deps);
   patch.modified = dates.local;
   patch.modified_gmt = dates.gmt;
   const updated = await updateFormRecord(deps.storage, id, patch);

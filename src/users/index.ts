@@ -17,6 +17,8 @@ export { createBasicAuthenticator, type BasicAuthenticationInput, type BasicAuth
 export { ensureAdministrator, type AdministratorOptions, type AdministratorSetup } from './bootstrap.js';
 export { authenticatedApplicationPassword, principalOf } from './principal.js';
 export { escapeSpecialCharacters } from './fields.js';
+export { AVATAR_SIZES } from './routes/schema.js';
+export { avatarUrls } from './routes/user-item.js';
 export { USERS, toUserRecord, type ApplicationPasswordRecord, type UserRecord } from './records.js';
 export { findUserByEmail, findUserByLogin, findUserBySlug, getUser, type NewUser, type UserChanges } from './store.js';
 export type { UserDeletionActor, UserPostsHandler } from '../services/user-posts.js';

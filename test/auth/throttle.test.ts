@@ -1,4 +1,4 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { createLoginThrottle, createRateLimiter, createThrottles } from '../../src/auth/index.js';
@@ -6,7 +6,7 @@ import type { ThrottleStore } from '../../src/ports/throttle.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
 import { createMemoryThrottleStore, createStoredThrottleStore } from '../../src/storage/throttle/index.js';
-import { startTestPostgres } from '../storage/postgres-server.js';
+import { postgresForTests } from '../storage/postgres-setup.js';
 
 const SECOND = 1000;
 const T0 = Date.UTC(2026, 0, 1);
@@ -133,18 +133,11 @@ describe('throttle options', () => {
   });
 });
 
-const outcome = await startTestPostgres();
-if ('skip' in outcome) {
-  it('throttle counters on PostgreSQL', { skip: outcome.skip }, () => {});
-} else {
-  const { server } = outcome;
-  const pool = new pg.Pool({ connectionString: server.connectionString, max: 10 });
-  after(async () => {
-    await pool.end();
-    await server.stop();
-  });
-  const schema = `quire_throttle_${Date.now().toString(36)}_${process.pid}`;
-  loginThrottleChecks('stored, PostgreSQL', async () => createStoredThrottleStore(await postgresStorage({ pool, schema: `${schema}_${Math.random().toString(36).slice(2, 8)}` })));
+const postgres = await postgresForTests('throttle counters on PostgreSQL', { schemaPrefix: 'quire_throttle', poolSize: 10 });
+if (postgres) {
+  const { server, pool, freshSchema } = postgres;
+  const schema = freshSchema();
+  loginThrottleChecks('stored, PostgreSQL', async () => createStoredThrottleStore(await postgresStorage({ pool, schema: freshSchema() })));
 
   it('processes sharing one PostgreSQL schema share counters, and concurrent failures are all counted', async () => {
     // Two stores over separate pools stand for two processes.

@@ -1,23 +1,17 @@
 /** The health check on PostgreSQL: ok at the current schema, 503 past it, and 503 once the server is gone. */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createCms } from '../../src/cms.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
-import { startTestPostgres } from '../storage/postgres-server.js';
+import { postgresForTests } from '../storage/postgres-setup.js';
 
-const outcome = await startTestPostgres();
+const postgres = await postgresForTests('health on postgres', { schemaPrefix: 'quire_health' });
 
-if ('skip' in outcome) {
-  it('health on postgres', { skip: outcome.skip }, () => {});
-} else {
-  const { server } = outcome;
-  const schema = `quire_health_${Date.now().toString(36)}_${process.pid}`;
+if (postgres) {
+  const { server, freshSchema, closeFirst } = postgres;
+  const schema = freshSchema();
   const storage = await postgresStorage({ connectionString: server.connectionString, schema, max: 2 });
-  let stopped = false;
-  after(async () => {
-    await storage.close();
-    if (!stopped) await server.stop();
-  });
+  closeFirst(() => storage.close());
 
   describe('health on PostgreSQL', () => {
     it('ok at the current schema; schema_not_current once a newer version migrated it; unavailable when the server is gone', async () => {
@@ -26,7 +20,6 @@ if ('skip' in outcome) {
       await storage.pool.query(`INSERT INTO "${schema}".quire_migrations (version, name) VALUES (9999, 'later')`);
       assert.deepEqual(await cms.health(), { status: 'unavailable', reason: 'schema_not_current' });
       await server.stop();
-      stopped = true;
       const report = await cms.health();
       assert.equal(report.status, 'unavailable');
       assert.ok(report.reason === 'store_unreachable' || report.reason === 'store_timeout', String(report.reason));

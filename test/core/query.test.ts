@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildQueryString, InputCollector, MAX_INPUT_NESTING, MAX_INPUT_VARS, parseQueryString } from '../../src/core/query.js';
+import { buildQueryString, InputCollector, MAX_INPUT_NESTING, MAX_INPUT_VARS, PairReader, parseQueryString, trimmedName } from '../../src/core/query.js';
 
 /** The parse result as plain data (parsed maps are prototype-less). */
 const parse = (text: string) => structuredClone(parseQueryString(text));
@@ -66,6 +66,25 @@ describe('PHP-style query parsing', () => {
     assert.equal(Object.keys(parseQueryString(`&&&&${many}`)).length, MAX_INPUT_VARS);
     const nameless = `${Array.from({ length: MAX_INPUT_VARS - 1 }, () => '=1').join('&')}&z=1&y=2`;
     assert.deepEqual(parse(nameless), { z: '1' });
+  });
+
+  it('reads every pair undecoded, an empty one too, so that a reader taking turns counts each', () => {
+    const read = (text: string) => {
+      const pairs = new PairReader(text);
+      const seen: ([string, string] | null)[] = [];
+      while (pairs.next()) seen.push(pairs.empty ? null : [pairs.name, pairs.value]);
+      assert.equal(pairs.next(), false);
+      return seen;
+    };
+    assert.deepEqual(read(''), []);
+    assert.deepEqual(read('a=1&&b&=&c=%20+x=y&'), [['a', '1'], null, ['b', ''], ['', ''], ['c', '%20+x=y'], null]);
+    assert.deepEqual(read('&&'), [null, null, null]);
+  });
+
+  it('trims a name at a NUL and of its leading spaces, as PHP does', () => {
+    assert.equal(trimmedName('  a b\0c[d]'), 'a b');
+    assert.equal(trimmedName('a[ b]'), 'a[ b]');
+    assert.equal(trimmedName('   '), '');
   });
 
   it('shares one variable budget across calls to a collector', () => {

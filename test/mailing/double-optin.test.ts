@@ -157,6 +157,22 @@ for (const [storeName, makeStore] of STORES) {
       const token = new URL(links.confirm, 'http://example.test').searchParams.get('token')!;
       assert.equal((await signedByOlder.confirm(token)).status, 'subscribed');
     });
+
+    it('without a secret or a site secret, keeps one of its own in storage: providers starting at once agree on it', async () => {
+      const storage = makeStore();
+      const site = await makeMailingSite({ storage });
+      const providers = [1, 2, 3].map(() => createLocalMailingProvider({ storage, mailer: site.outbox, clock: site.clock }));
+      const tokens = await Promise.all(providers.map((provider) => provider.unsubscribeToken('z@example.com', ['news'])));
+      const kept = await storage.get('mailing_settings', 1);
+      assert.equal(typeof kept?.token_secret, 'string');
+      assert.ok((kept!.token_secret as string).length >= 32);
+      for (const [index, token] of tokens.entries()) {
+        const reader = providers[(index + 1) % providers.length]!;
+        assert.deepEqual(await reader.unsubscribe(token), { email: 'z@example.com', lists: ['news'], status: 'unsubscribed' });
+      }
+      const signedElsewhere = createLocalMailingProvider({ storage, mailer: site.outbox, clock: site.clock, secret: 'another secret, long enough' });
+      await assert.rejects(providers[0]!.unsubscribe(await signedElsewhere.unsubscribeToken('z@example.com', ['news'])));
+    });
   });
 }
 

@@ -3,25 +3,22 @@
  * through one is in the very next read through the other, as posts are, though each keeps settings and answers.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createCms } from '../../src/cms.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
-import { startTestPostgres } from '../storage/postgres-server.js';
+import { postgresForTests } from '../storage/postgres-setup.js';
 
-const outcome = await startTestPostgres();
+const postgres = await postgresForTests('settings on postgres', { schemaPrefix: 'quire_settings' });
 
-if ('skip' in outcome) {
-  it('settings on postgres', { skip: outcome.skip }, () => {});
-} else {
-  const { server } = outcome;
-  const schema = `quire_settings_${Date.now().toString(36)}_${process.pid}`;
+if (postgres) {
+  const { server, freshSchema, closeFirst } = postgres;
+  const schema = freshSchema();
   const stores = [
     await postgresStorage({ connectionString: server.connectionString, schema, max: 2 }),
     await postgresStorage({ connectionString: server.connectionString, schema, max: 2 }),
   ];
-  after(async () => {
+  closeFirst(async () => {
     for (const store of stores) await store.close();
-    await server.stop();
   });
 
   describe('settings on PostgreSQL', () => {

@@ -1,13 +1,12 @@
 /** The slider storage service on every store: memory, SQLite, and PostgreSQL when a server can be started. */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import pg from 'pg';
+import { describe, it } from 'node:test';
 import type { StoragePort } from '../../src/ports/storage.js';
 import { checkSliderBody } from '../../src/sliders/input.js';
 import { SLIDERS_COLLECTION, SLIDES_COLLECTION } from '../../src/sliders/record.js';
 import { createSliderService } from '../../src/sliders/service.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
-import { startTestPostgres } from '../storage/postgres-server.js';
+import { postgresForTests } from '../storage/postgres-setup.js';
 import { anchorHero, STORES } from './helpers.js';
 
 function serviceSuite(name: string, open: () => Promise<StoragePort>): void {
@@ -78,17 +77,5 @@ function serviceSuite(name: string, open: () => Promise<StoragePort>): void {
 
 for (const store of STORES) serviceSuite(store.name, async () => store.open());
 
-const outcome = await startTestPostgres();
-if ('skip' in outcome) {
-  it('slider service (PostgreSQL)', { skip: outcome.skip }, () => {});
-} else {
-  const { server } = outcome;
-  const pool = new pg.Pool({ connectionString: server.connectionString, max: 5 });
-  after(async () => {
-    await pool.end();
-    await server.stop();
-  });
-  const run = `${Date.now().toString(36)}_${process.pid}`;
-  let schemas = 0;
-  serviceSuite('PostgreSQL', () => postgresStorage({ pool, schema: `quire_sliders_${run}_${++schemas}` }));
-}
+const postgres = await postgresForTests('slider service (PostgreSQL)', { schemaPrefix: 'quire_sliders', poolSize: 5 });
+if (postgres) serviceSuite('PostgreSQL', () => postgresStorage({ pool: postgres.pool, schema: postgres.freshSchema() }));

@@ -3,12 +3,12 @@
  * every store: never a 500, and a NUL inside a search term is compared literally, so it finds nothing that lacks it.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { StoragePort } from '../../src/ports/storage.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { makeSite } from '../content/posts/helpers.js';
-import { startTestPostgres } from './postgres-server.js';
+import { postgresForTests } from './postgres-setup.js';
 
 const VALUES = ['hel\u0000lo', 'hello\u0000', '\u0000', 'a\u0000b@example.test'];
 /** Text arguments that take a fixed vocabulary or shape rather than free text: not text filters. */
@@ -18,14 +18,8 @@ const stores: [string, () => StoragePort | Promise<StoragePort> | undefined][] =
   ['memory', () => undefined],
   ['SQLite', () => sqliteStorage({ path: ':memory:' })],
 ];
-const postgres = await startTestPostgres();
-if ('skip' in postgres) {
-  it('NUL in text filters on PostgreSQL', { skip: postgres.skip }, () => {});
-} else {
-  after(() => postgres.server.stop());
-  const run = `${Date.now().toString(36)}_${process.pid}`;
-  stores.push(['PostgreSQL', () => postgresStorage({ connectionString: postgres.server.connectionString, schema: `quire_nul_${run}`, max: 4 })]);
-}
+const postgres = await postgresForTests('NUL in text filters on PostgreSQL', { schemaPrefix: 'quire_nul' });
+if (postgres) stores.push(['PostgreSQL', () => postgresStorage({ connectionString: postgres.server.connectionString, schema: postgres.freshSchema(), max: 4 })]);
 
 for (const [name, open] of stores) {
   describe(`a NUL in a text filter (${name})`, () => {

@@ -4,31 +4,21 @@
  * fails half-way. A private server of its own, since one test ends a connection.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { isStorageError, type StoredRecord } from '../../src/ports/storage.js';
 import { postgresStorage, type PostgresStorage } from '../../src/storage/postgres/index.js';
 import { LONG_RECORD_CHARS } from '../../src/storage/postgres/long-records.js';
-import { startTestPostgres } from './postgres-server.js';
+import { postgresForTests } from './postgres-setup.js';
 import { longestTurnCpu } from '../helpers/event-loop.js';
 
-const outcome = await startTestPostgres();
+const postgres = await postgresForTests('postgres store: long records', { schemaPrefix: 'quire_long' });
 
 const repeated = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
-if ('skip' in outcome) {
-  it('postgres store: long records', { skip: outcome.skip }, () => {});
-} else {
-  const { server } = outcome;
-  const admin = new pg.Pool({ connectionString: server.connectionString, max: 2 });
-  admin.on('error', () => {});
-  after(async () => {
-    await admin.end();
-    await server.stop();
-  });
-  let schemas = 0;
-  const freshSchema = () => `quire_long_${++schemas}`;
+if (postgres) {
+  const { server, pool: admin, freshSchema } = postgres;
   /** The record as the driver reads its row in one statement: what the one-statement path answers. */
   const oneStatement = async (store: PostgresStorage, collection: string, id: number) => {
     const { rows } = await admin.query<{ data: Record<string, unknown> }>(

@@ -7,31 +7,19 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { createCms } from '../../src/index.js';
 import { isStorageError } from '../../src/ports/storage.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
-import { startTestPostgres } from './postgres-server.js';
+import { postgresForTests } from './postgres-setup.js';
 
-const outcome = await startTestPostgres();
+const postgres = await postgresForTests('postgres store: lost connections and lock waits', { schemaPrefix: 'quire_resilience', restarts: true });
 
-if ('skip' in outcome) {
-  it('postgres store: lost connections and lock waits', { skip: outcome.skip }, () => {});
-} else if (!outcome.server.restart) {
-  it('postgres store: lost connections and lock waits', { skip: 'needs a private server (QUIRE_TEST_POSTGRES_URL is set)' }, () => {});
-} else {
-  const { server } = outcome;
+if (postgres) {
+  const { server, pool: admin, freshSchema } = postgres;
   const restart = server.restart!.bind(server);
-  const admin = new pg.Pool({ connectionString: server.connectionString, max: 2 });
-  admin.on('error', () => {});
-  after(async () => {
-    await admin.end();
-    await server.stop();
-  });
-  let schemas = 0;
-  const freshSchema = () => `quire_resilience_${++schemas}`;
   const unavailable = (error: unknown) => isStorageError(error, 'store_unavailable');
 
   describe('postgres store: a lost connection', () => {

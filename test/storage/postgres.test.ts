@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { isStorageError } from '../../src/ports/storage.js';
@@ -12,24 +12,13 @@ import { migrate } from '../../src/storage/postgres/migrate.js';
 import { MIGRATIONS } from '../../src/storage/postgres/schema.js';
 import { runStorageConformance } from '../../src/testing/storage-conformance.js';
 import { idsOf, seed } from '../../src/testing/conformance/support.js';
-import { startTestPostgres } from './postgres-server.js';
+import { postgresForTests } from './postgres-setup.js';
 import { sqlStoreChecks } from './sql-store-checks.js';
 
-const outcome = await startTestPostgres();
+const postgres = await postgresForTests('postgres store', { schemaPrefix: 'quire_test', poolSize: 20 });
 
-if ('skip' in outcome) {
-  it('postgres store', { skip: outcome.skip }, () => {});
-} else {
-  const { server } = outcome;
-  const pool = new pg.Pool({ connectionString: server.connectionString, max: 20 });
-  after(async () => {
-    await pool.end();
-    await server.stop();
-  });
-  // Unique per run, so a database given through QUIRE_TEST_POSTGRES_URL can be reused.
-  const run = `${Date.now().toString(36)}_${process.pid}`;
-  let schemas = 0;
-  const freshSchema = () => `quire_test_${run}_${++schemas}`;
+if (postgres) {
+  const { server, pool, freshSchema } = postgres;
   runStorageConformance('postgres', async () => postgresStorage({ pool, schema: freshSchema() }));
   sqlStoreChecks(async () => postgresStorage({ pool, schema: freshSchema() }));
 

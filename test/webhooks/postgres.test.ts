@@ -1,29 +1,26 @@
 /** Two sites on one PostgreSQL schema, as two servers would be: each event reaches the receiver once. */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createCms } from '../../src/cms.js';
 import { fixedClock } from '../../src/ports/clock.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
-import { startTestPostgres } from '../storage/postgres-server.js';
+import { postgresForTests } from '../storage/postgres-setup.js';
 import { startReceiver } from './receiver.js';
 import { MANUAL_TIMERS, NOW } from './helpers.js';
 
-const outcome = await startTestPostgres();
+const postgres = await postgresForTests('webhooks on postgres', { schemaPrefix: 'quire_webhooks' });
 
-if ('skip' in outcome) {
-  it('webhooks on postgres', { skip: outcome.skip }, () => {});
-} else {
-  const { server } = outcome;
+if (postgres) {
+  const { server, freshSchema, closeFirst } = postgres;
   const receiver = await startReceiver();
-  const schema = `quire_webhooks_${Date.now().toString(36)}_${process.pid}`;
+  const schema = freshSchema();
   const stores = [
     await postgresStorage({ connectionString: server.connectionString, schema, max: 4 }),
     await postgresStorage({ connectionString: server.connectionString, schema, max: 4 }),
   ];
-  after(async () => {
+  closeFirst(async () => {
     for (const store of stores) await store.close();
     await receiver.close();
-    await server.stop();
   });
 
   describe('webhooks on PostgreSQL', () => {

@@ -13,7 +13,7 @@ import { postgresStorage } from '../../src/storage/postgres/index.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { WxrError } from '../../src/wxr/index.js';
 import { send } from '../helpers/request.js';
-import { startTestPostgres } from '../storage/postgres-server.js';
+import { postgresForTests } from '../storage/postgres-setup.js';
 import { item, makeCms, wxr } from './fixture.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'quire-import-isolation-'));
@@ -58,14 +58,9 @@ const stores: [string, () => StoragePort | Promise<StoragePort>, ((storage: Stor
 ];
 
 // On PostgreSQL the import's transaction holds a connection of the pool; other requests read on the others.
-const postgres = await startTestPostgres();
-if ('skip' in postgres) {
-  test('an import in progress, PostgreSQL', { skip: postgres.skip }, () => {});
-} else {
-  after(() => postgres.server.stop());
-  let schemas = 0;
-  const run = `${Date.now().toString(36)}_${process.pid}`;
-  stores.push(['PostgreSQL', () => postgresStorage({ connectionString: postgres.server.connectionString, schema: `quire_import_${run}_${++schemas}`, max: 4 }), null]);
+const postgres = await postgresForTests('an import in progress, PostgreSQL', { schemaPrefix: 'quire_import' });
+if (postgres) {
+  stores.push(['PostgreSQL', () => postgresStorage({ connectionString: postgres.server.connectionString, schema: postgres.freshSchema(), max: 4 }), null]);
 }
 
 /** The posts the writing connection holds, uncommitted ones included. */

@@ -1,16 +1,10 @@
 import { args } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
-import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
+import { sanitizeTextField } from '../../format/text.js';
 import { sanitizeTitle } from '../../format/slug.js';
 import { MAX_TERM_NAME_LENGTH, TAXONOMIES, type TaxonomyName } from '../taxonomy/index.js';
+import { contextArg } from '../../core/context-arg.js';
 import { searchArg } from '../../core/search-arg.js';
-
-export function contextArg() {
-  return args.string(
-    { description: 'Scope under which the request is made; determines fields present in response.', enum: ['view', 'embed', 'edit'], default: 'view' },
-    { transform: sanitizeKey },
-  );
-}
 
 export function idArg() {
   return args.integer({ description: 'Unique identifier for the term.' });

@@ -51,6 +51,26 @@ export async function connectClient(pool: pg.Pool): Promise<pg.PoolClient> {
   }
 }
 
+/** The break a held connection had, if any; the work notes one it finds itself (a failed rollback) here too. */
+export interface HeldConnection { broken: Error | undefined }
+
+/**
+ * Runs `work` on a connection checked out of the pool, then releases it. A connection that breaks meanwhile (a
+ * terminated backend, a restarting server) reports it as an event, which unheard would end the process: it is
+ * noted instead, the next query fails, and the connection goes back with it, so the pool discards it.
+ */
+export async function holding<T>(client: pg.PoolClient, work: (held: HeldConnection) => Promise<T>): Promise<T> {
+  const held: HeldConnection = { broken: undefined };
+  const onError = (error: Error) => { held.broken ??= error; };
+  client.on('error', onError);
+  try {
+    return await work(held);
+  } finally {
+    client.off('error', onError);
+    client.release(held.broken);
+  }
+}
+
 /**
  * Begins a write transaction on `client` and takes the schema's advisory lock, waiting at most `waitMs` for it
  * (PostgreSQL's `lock_timeout`, for this statement only: it fails with 55P03, hence `store_unavailable`;

@@ -5,7 +5,7 @@ import { Mutex } from '../mutex.js';
 import { checkQuery } from '../query-check.js';
 import type { StringRule } from '../sql/records.js';
 import { readOperations, runScoped, transactionHandle } from '../sql/session.js';
-import { beginLocked, classified, classifying, connectClient, runWithin } from './availability.js';
+import { beginLocked, classified, classifying, connectClient, holding, runWithin } from './availability.js';
 import { LOCK_CLASS, lockKeyOf, migrate, quoteIdentifier, schemaVersion } from './migrate.js';
 import type { Queryable } from './long-records.js';
 import { OwnCommits } from './own-commits.js';
@@ -154,26 +154,17 @@ function inSnapshot<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Prom
   });
 }
 
-/**
- * Runs a transaction's `work` on a connection checked out of the pool for it, rolling back when it fails. A
- * connection that breaks while checked out (a terminated backend, a restarting server) is reported here, not as an
- * unhandled event that would end the process; its next query then fails, and it is released with its error, so
- * the pool discards it and opens another.
- */
+/** Runs a transaction's `work` on a connection checked out of the pool for it, rolling back when it fails. */
 async function onOwnConnection<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Promise<T> {
   const client = await connectClient(pool);
-  let broken: Error | undefined;
-  const onError = (error: Error) => { broken ??= error; };
-  client.on('error', onError);
-  try {
-    return await work(classifying(client));
-  } catch (error) {
-    if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
-    throw classified(error);
-  } finally {
-    client.off('error', onError);
-    client.release(broken);
-  }
+  return holding(client, async (held) => {
+    try {
+      return await work(classifying(client));
+    } catch (error) {
+      if (!held.broken) await client.query('ROLLBACK').catch((rollbackError: Error) => { held.broken = rollbackError; });
+      throw classified(error);
+    }
+  });
 }
 
 function milliseconds(value: number | undefined, fallback: number, name: string): number {

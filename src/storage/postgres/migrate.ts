@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { holding } from './availability.js';
 import type { Migration, SchemaContext } from './schema.js';
 import { MIGRATIONS } from './schema.js';
 
@@ -29,11 +30,7 @@ export function lockKeyOf(schemaName: string): number {
 export async function migrate(pool: pg.Pool, schemaName: string | undefined, migrations: Migration[] = MIGRATIONS): Promise<string> {
   const latest = migrations.at(-1)?.version ?? 0;
   const client = await pool.connect();
-  let broken: Error | undefined;
-  // A connection lost meanwhile fails the next query instead of ending the process as an unhandled event.
-  const onError = (error: Error) => { broken ??= error; };
-  client.on('error', onError);
-  try {
+  return holding(client, async (held) => {
     await client.query('BEGIN');
     try {
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, MIGRATION_LOCK]);
@@ -64,13 +61,10 @@ export async function migrate(pool: pg.Pool, schemaName: string | undefined, mig
       await client.query('COMMIT');
       return name;
     } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
+      await client.query('ROLLBACK').catch((rollbackError: Error) => { held.broken = rollbackError; });
       throw error;
     }
-  } finally {
-    client.off('error', onError);
-    client.release(broken);
-  }
+  });
 }
 
 /** Installs pg_trgm when allowed (it is a trusted extension), and names its GIN operator class. */

@@ -1,10 +1,11 @@
 import { arg, fromPath, type ArgCheck } from '../../core/args/define.js';
 import { pageArgs } from '../../core/paging.js';
-import { sanitizeKey, sanitizeTextField } from '../../format/text.js';
+import { sanitizeTextField } from '../../format/text.js';
 import {
   isValidLogin, MAX_APPLICATION_NAME_LENGTH, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_SENT_URL_OR_SLUG_LENGTH, userSlug,
 } from '../fields.js';
 import { USER_LOCALES } from './schema.js';
+import { contextArg } from '../../core/context-arg.js';
 import { searchArg } from '../../core/search-arg.js';
 
 /**
@@ -13,18 +14,6 @@ import { searchArg } from '../../core/search-arg.js';
  */
 
 const asText = (value: unknown) => sanitizeTextField(value);
-
-export function contextArg() {
-  return arg(
-    {
-      description: 'Scope under which the request is made; determines fields present in response.',
-      type: 'string',
-      enum: ['view', 'embed', 'edit'],
-      default: 'view',
-    },
-    { transform: sanitizeKey },
-  );
-}
 
 export function userIdArg() {
   return fromPath(arg({ description: 'Unique identifier for the user.', type: 'integer' }, { phase: 'sanitize' }));

@@ -6,7 +6,8 @@ import {
   canCreatePassword, canDeletePassword, canDeletePasswords, canEditPassword, canIntrospect, canListPasswords, canReadPassword,
   createPassword, deletePassword, deletePasswords, introspectPassword, listPasswords, readPassword, renamePassword,
 } from './application-passwords.js';
-import { applicationPasswordWriteArgs, contextArg, userCollectionArgs, userDeleteArgs, userIdArg, userWriteArgs } from './args.js';
+import { contextArg } from '../../core/context-arg.js';
+import { applicationPasswordWriteArgs, userCollectionArgs, userDeleteArgs, userIdArg, userWriteArgs } from './args.js';
 import { applicationPasswordSchema, userSchema } from './schema.js';
 import { canListUsers, canReadUser, listUsers, readCurrentUser, readUser } from './users-read.js';
 import { canCreateUser, canDeleteUser, canUpdateUser, createUser, deleteUser, updateUser } from './users-write.js';

@@ -8,7 +8,8 @@ import { AUTHORED_POST_TYPES, countVisiblePosts, restPostTypes } from '../posts.
 import { usersIn } from '../records.js';
 import { isEmpty } from '../../format/php.js';
 import { can, loadUser, requireUser } from './load.js';
-import type { contextArg, userCollectionArgs, userIdArg } from './args.js';
+import type { contextArg } from '../../core/context-arg.js';
+import type { userCollectionArgs, userIdArg } from './args.js';
 import { planUserList } from './user-query.js';
 import { userItem } from './user-item.js';
 import type { UsersDeps } from '../deps.js';

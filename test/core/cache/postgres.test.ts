@@ -5,24 +5,19 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createCms } from '../../../src/cms.js';
 import { isFromKeptBytes } from '../../../src/core/encode.js';
 import { postgresStorage } from '../../../src/storage/postgres/index.js';
-import { startTestPostgres } from '../../storage/postgres-server.js';
+import { postgresForTests } from '../../storage/postgres-setup.js';
 
-const outcome = await startTestPostgres();
+const postgres = await postgresForTests('response cache on postgres', { schemaPrefix: 'quire_cache' });
 
-if ('skip' in outcome) {
-  it('response cache on postgres', { skip: outcome.skip }, () => {});
-} else {
-  const { server } = outcome;
-  const schema = `quire_cache_${Date.now().toString(36)}_${process.pid}`;
+if (postgres) {
+  const { server, freshSchema, closeFirst } = postgres;
+  const schema = freshSchema();
   const storage = await postgresStorage({ connectionString: server.connectionString, schema, max: 4 });
-  after(async () => {
-    await storage.close();
-    await server.stop();
-  });
+  closeFirst(() => storage.close());
 
   const renameElsewhere = (postId: number, title: string) => new Promise<void>((resolve, reject) => {
     const script = fileURLToPath(new URL('./postgres-writer.ts', import.meta.url));

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SiteSecret } from '../../../auth/index.js';
+import { formatUtc, parseStored } from '../../../content/post-type/index.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Mailer } from '../../../ports/mailer.js';
 import {
@@ -26,7 +27,7 @@ import {
 } from '../../../ports/mailing-list.js';
 import type { StoragePort } from '../../../ports/storage.js';
 import { confirmationMessage, defaultConfirmationMail, defaultSender, type ConfirmationMailComposer } from './confirmation-mail.js';
-import { siteSecret, storedSecret } from './secret.js';
+import { loadedOnce, siteSecret, storedSecret } from './secret.js';
 import { lastMailed, forgetMailed, noteMailed } from './mailed.js';
 import {
   findSubscriber,
@@ -70,9 +71,6 @@ export interface LocalMailingProvider extends MailingListProvider {
 
 const DAY = 86_400;
 
-const formatUtc = (instant: Date) => instant.toISOString().slice(0, 19);
-const parseUtc = (stored: string) => Date.parse(`${stored}Z`);
-
 /**
  * What link tokens are signed with: the given secret; else a secret this provider stored before the site secret
  * existed (so links already mailed keep working); else the site secret's `mailing/links` key; without a site
@@ -81,20 +79,12 @@ const parseUtc = (stored: string) => Date.parse(`${stored}Z`);
 function linkKey(options: LocalMailingProviderOptions): () => Promise<string | Buffer> {
   const site = options.siteSecret;
   if (options.secret !== undefined || site === undefined) return siteSecret(options.storage, options.secret);
-  let pending: Promise<string | Buffer> | null = null;
-  const load = async () => {
+  return loadedOnce<string | Buffer>(async () => {
     const older = await storedSecret(options.storage);
     if (older !== null) return older;
     await site.ready();
     return site.key('mailing/links');
-  };
-  return () => {
-    pending ??= load().catch((error: unknown) => {
-      pending = null;
-      throw error;
-    });
-    return pending;
-  };
+  });
 }
 
 export function createLocalMailingProvider(options: LocalMailingProviderOptions): LocalMailingProvider {
@@ -164,7 +154,7 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
         confirm_sent: existing?.confirm_sent ?? null,
       };
       const sentLately = existing?.status === 'pending' && existing.confirm_sent !== null
-        && clock.now().getTime() - parseUtc(existing.confirm_sent) < resendAfterMs;
+        && clock.now().getTime() - parseStored(existing.confirm_sent).getTime() < resendAfterMs;
       const mail = status === 'pending' && mayMail && !sentLately;
       if (mail) {
         fields.confirm_nonce = nonce;
@@ -204,7 +194,7 @@ export function createLocalMailingProvider(options: LocalMailingProviderOptions)
       return oneAtATime(email, async () => {
         const nonce = randomBytes(12).toString('base64url');
         const mailed = await lastMailed(storage, email);
-        const mayMail = mailed === null || clock.now().getTime() - parseUtc(mailed) >= resendAfterMs;
+        const mayMail = mailed === null || clock.now().getTime() - parseStored(mailed).getTime() >= resendAfterMs;
         const mailLists: string[] = [];
         let last: SubscribeResult | MailingListError = new MailingListError('provider_error', 'No list was given.');
         for (const list of request.lists) {
