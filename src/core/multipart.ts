@@ -1,4 +1,5 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
+import { charsetOf, decodingOf, PartText } from './multipart-text.js';
 import { InputCollector, MAX_INPUT_VARS } from './query.js';
 import type { ParamMap, UploadedFile } from './types.js';
 
@@ -22,59 +23,85 @@ export interface MultipartContent {
   fieldBytes: number;
 }
 
+/** A part being read: its field name, and its text as it is decoded (a field) or its bytes (a file). */
+interface Part {
+  field: string;
+  isText: boolean;
+  text: PartText | null;
+  chunks: Buffer[];
+  /** A file's name and media type. */
+  filename?: string;
+  contentType?: string;
+  /** Its stream has ended. */
+  ended: boolean;
+  /** The body ended inside it. */
+  cut: boolean;
+}
+
 /**
  * Parses a `multipart/form-data` body as PHP fills `$_POST` and `$_FILES`: a part with a `filename` is a file,
  * any other is a field whose name is read PHP-style (brackets nest, within the input variable and nesting
- * limits). Parts, fields, files and header sizes are bounded; a truncated body keeps what was complete.
+ * limits). Parts, fields, files and header sizes are bounded; a truncated body keeps what was complete, and a
+ * field it cut keeps the text it has.
+ *
+ * busboy reads every part as a stream, so that no field is decoded in one call when its part ends: the counts of
+ * fields and files busboy keeps are kept here, and a field's charset is read from its part's header.
  */
 export async function parseMultipart(raw: Uint8Array, contentType: string, maxFieldBytes = Infinity): Promise<MultipartContent> {
-  const collector = new InputCollector();
-  let fieldBytes = 0;
-  const files: UploadedFile[] = [];
+  const texts: Part[] = [];
+  const uploads: Part[] = [];
+  // busboy cuts a field one byte past the limit, so that a field over it is seen to be.
+  const fieldSizeLimit = Number.isFinite(maxFieldBytes) ? maxFieldBytes + 1 : Infinity;
   // Loaded on the first multipart body (~50 ms): hosts that take no uploads or form posts never load it.
   const { Busboy } = await import('@fastify/busboy');
   const parser = Busboy({
     headers: { 'content-type': contentType },
     preservePath: false,
-    isPartAFile: (_field, _type, filename) => filename !== undefined,
-    limits: {
-      fieldSize: Number.isFinite(maxFieldBytes) ? maxFieldBytes + 1 : Infinity,
-      fields: MAX_INPUT_VARS,
-      files: MAX_FILE_UPLOADS,
-      parts: MAX_MULTIPART_PARTS,
-      headerPairs: MAX_PART_HEADER_PAIRS,
-      headerSize: MAX_PART_HEADER_BYTES,
-    },
+    isPartAFile: () => true,
+    limits: { files: Infinity, parts: MAX_MULTIPART_PARTS, headerPairs: MAX_PART_HEADER_PAIRS, headerSize: MAX_PART_HEADER_BYTES },
   });
+  let fieldCount = 0;
+  let fileCount = 0;
+  // The part whose header is being read: busboy announces its stream first, then the header is read here.
+  let announced: Part | null = null;
+  partsOf(parser).on('part', (reader: EventEmitter) => reader.on('header', (header: Record<string, string[]>) => {
+    const part = announced;
+    announced = null;
+    if (!part) return;
+    if (part.isText) part.text = new PartText(decodingOf(charsetOf(header)), fieldSizeLimit);
+    reader.on('error', () => {
+      part.cut = true;
+    });
+  }));
   const pending: Promise<void>[] = [];
   let progress = 0;
   parser.on('drain', () => progress++);
-  parser.on('field', (name: string | undefined, value: string | undefined) => {
-    progress++;
-    // A part without a name is not a form variable (PHP skips it too).
-    if (typeof name !== 'string' || typeof value !== 'string') return;
-    fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-    if (fieldBytes <= maxFieldBytes) collector.add(name, value);
-  });
   parser.on('file', (field: string | undefined, stream, filename, _encoding, mimeType) => {
-    if (typeof field !== 'string') {
+    progress++;
+    // Every part's stream gets an error listener: busboy passes it the error of a body cut short.
+    stream.on('error', () => {});
+    const isText = filename === undefined;
+    // busboy's counts: a part past the most fields, or the most files, is skipped. A part without a name counts,
+    // and is dropped (PHP skips it too).
+    const skipped = isText ? fieldCount === MAX_INPUT_VARS : fileCount === MAX_FILE_UPLOADS;
+    if (!skipped && isText) fieldCount++;
+    else if (!skipped) fileCount++;
+    if (skipped || typeof field !== 'string') {
       stream.resume();
       return;
     }
-    const chunks: Buffer[] = [];
-    let cut = false;
+    const part: Part = { field, isText, text: null, chunks: [], ended: false, cut: false };
+    announced = part;
+    if (isText) texts.push(part);
+    else uploads.push(Object.assign(part, { filename, contentType: mimeType || 'application/octet-stream' }));
     pending.push(new Promise((resolve) => {
       stream.on('data', (chunk: Buffer) => {
         progress++;
-        chunks.push(chunk);
+        if (part.text) part.text.push(chunk);
+        else part.chunks.push(chunk);
       });
       stream.on('end', () => {
-        if (!cut) files.push({ field, filename, contentType: mimeType || 'application/octet-stream', bytes: new Uint8Array(Buffer.concat(chunks)) });
-        resolve();
-      });
-      // A part cut short by the end of the body is not an upload.
-      stream.on('error', () => {
-        cut = true;
+        part.ended = true;
         resolve();
       });
     }));
@@ -97,7 +124,29 @@ export async function parseMultipart(raw: Uint8Array, contentType: string, maxFi
   parser.end();
   await over;
   await Promise.all(pending);
+  const collector = new InputCollector();
+  let fieldBytes = 0;
+  for (const { field, text, ended } of texts) {
+    if (!ended || !text) continue;
+    const value = text.end();
+    fieldBytes += Buffer.byteLength(field) + Buffer.byteLength(value);
+    if (fieldBytes <= maxFieldBytes) collector.add(field, value);
+  }
+  // A file the body ended inside is not an upload.
+  const files = uploads.filter((part) => part.ended && !part.cut).map((part): UploadedFile => ({
+    field: part.field, filename: part.filename!, contentType: part.contentType!, bytes: new Uint8Array(Buffer.concat(part.chunks)),
+  }));
   return { form: collector.result(), files, fieldBytes };
+}
+
+/**
+ * The part reader inside busboy (its Dicer), which announces each part and reads its header: busboy does not pass
+ * a part's charset on with its stream.
+ */
+function partsOf(parser: object): EventEmitter {
+  const parts = (parser as { _parser?: { parser?: unknown } })._parser?.parser;
+  if (!(parts instanceof EventEmitter)) throw new Error('@fastify/busboy keeps its part reader elsewhere: multipart charsets cannot be read.');
+  return parts;
 }
 
 /**

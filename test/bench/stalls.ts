@@ -45,6 +45,8 @@
  *   urlencoded-body a visitor's 8 MiB form bodies: one escaped value, pluses, escapes that are not UTF-8, a name of
  *                   dots, a name of unclosed brackets (a comment on a post that does not exist: the parse is the work)
  *   json-escapes    a visitor's 8 MiB JSON bodies of a string of backslashes, of escaped surrogate pairs, of `\\u`
+ *   multipart-text  a visitor's 8 MiB multipart bodies of one text field: ASCII, two-byte and four-byte characters,
+ *                   and one in ISO-8859-1
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
@@ -569,7 +571,23 @@ const visitorBodies = (type: string, bodies: Record<string, string>): Case => as
   return steps;
 };
 
+/** A multipart body of one small field (`post`) and one large text field, `content`, with the given part headers. */
+function multipartText(value: string, partHeaders = ''): string {
+  const boundary = MULTIPART_BOUNDARY;
+  return `--${boundary}\r\nContent-Disposition: form-data; name="post"\r\n\r\n999999\r\n`
+    + `--${boundary}\r\nContent-Disposition: form-data; name="content"\r\n${partHeaders}\r\n${value}\r\n--${boundary}--\r\n`;
+}
+const MULTIPART_BOUNDARY = 'bench-boundary-7MA4YWxkTrZu0gW';
+/** Room for the parts' delimiters and headers within the body limit. */
+const MULTIPART_ROOM = 512;
+
 const BODY_CASES: Record<string, Case> = {
+  'multipart-text': visitorBodies(`multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, {
+    'ASCII field': multipartText('a'.repeat(SIZE - MULTIPART_ROOM)),
+    'two-byte field': multipartText('é'.repeat((SIZE - MULTIPART_ROOM) / 2)),
+    'four-byte field': multipartText('😀'.repeat((SIZE - MULTIPART_ROOM) / 4)),
+    'latin1 field': multipartText('a'.repeat(SIZE - MULTIPART_ROOM), 'Content-Type: text/plain; charset=iso-8859-1\r\n'),
+  }),
   'urlencoded-body': visitorBodies('application/x-www-form-urlencoded', {
     'escaped characters': `post=999999&content=${'%C3%A9'.repeat(SIZE / 6 - 4)}`,
     pluses: `post=999999&content=${'a+'.repeat(SIZE / 2 - 12)}`,
