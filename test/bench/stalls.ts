@@ -45,6 +45,8 @@
  *   urlencoded-body a visitor's 8 MiB form bodies: one escaped value, pluses, escapes that are not UTF-8, a name of
  *                   dots, a name of unclosed brackets (a comment on a post that does not exist: the parse is the work)
  *   json-escapes    a visitor's 8 MiB JSON bodies of a string of backslashes, of escaped surrogate pairs, of `\\u`
+ *   json-fallbacks  a visitor's 8 MiB JSON bodies the pieces cannot follow: nested past the limit after 8 MiB of small
+ *                   objects, an open bracket, a closing bracket too many, text after the value, a long number
  *   multipart-text  a visitor's 8 MiB multipart bodies of one text field: ASCII, two-byte and four-byte characters,
  *                   and one in ISO-8859-1
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
@@ -581,6 +583,9 @@ const MULTIPART_BOUNDARY = 'bench-boundary-7MA4YWxkTrZu0gW';
 /** Room for the parts' delimiters and headers within the body limit. */
 const MULTIPART_ROOM = 512;
 
+/** Small objects up to the body limit, less room for what goes around them. */
+const jsonObjects = '{"a":1},'.repeat(Math.floor((SIZE - 1024) / 8));
+
 const BODY_CASES: Record<string, Case> = {
   'multipart-text': visitorBodies(`multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, {
     'ASCII field': multipartText('a'.repeat(SIZE - MULTIPART_ROOM)),
@@ -594,6 +599,13 @@ const BODY_CASES: Record<string, Case> = {
     'broken escapes': `post=999999&content=${'%C3%A9'.repeat(SIZE / 6 - 5)}%ZZ`,
     'a name of dots': `post=999999&${'.'.repeat(SIZE - 20)}=1`,
     'unclosed brackets': `post=999999&a[${'.['.repeat(SIZE / 2 - 12)}=1`,
+  }),
+  'json-fallbacks': visitorBodies('application/json', {
+    'too deep after 8 MiB': `{"post":999999,"content":[${jsonObjects}${'['.repeat(520)}`,
+    'an open bracket': `{"post":999999,"content":[${jsonObjects}1]`,
+    'a closing bracket too many': `{"post":999999,"content":[${jsonObjects}1]}]`,
+    'text after the value': `{"post":999999,"content":[${jsonObjects}1]} x`,
+    'a long number': '1'.repeat(SIZE),
   }),
   'json-escapes': visitorBodies('application/json', {
     backslashes: JSON.stringify({ post: 999999, content: '\\'.repeat(SIZE / 2 - 16) }),
