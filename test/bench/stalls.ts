@@ -48,7 +48,7 @@
  *   json-fallbacks  a visitor's 8 MiB JSON bodies the pieces cannot follow: nested past the limit after 8 MiB of small
  *                   objects, an open bracket, a closing bracket too many, text after the value, a long number
  *   multipart-text  a visitor's 8 MiB multipart bodies of one text field: ASCII, two-byte and four-byte characters,
- *                   and one in ISO-8859-1
+ *                   and one in ISO-8859-1; then 1,000 fields of 8 KiB, and 1,020 empty parts (the most kept)
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
@@ -579,6 +579,11 @@ function multipartText(value: string, partHeaders = ''): string {
   return `--${boundary}\r\nContent-Disposition: form-data; name="post"\r\n\r\n999999\r\n`
     + `--${boundary}\r\nContent-Disposition: form-data; name="content"\r\n${partHeaders}\r\n${value}\r\n--${boundary}--\r\n`;
 }
+/** A multipart body of `count` fields `f[]` of `value` each. */
+function manyParts(count: number, value: string): string {
+  const part = `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="f[]"\r\n\r\n${value}\r\n`;
+  return `${part.repeat(count)}--${MULTIPART_BOUNDARY}--\r\n`;
+}
 const MULTIPART_BOUNDARY = 'bench-boundary-7MA4YWxkTrZu0gW';
 /** Room for the parts' delimiters and headers within the body limit. */
 const MULTIPART_ROOM = 512;
@@ -592,6 +597,8 @@ const BODY_CASES: Record<string, Case> = {
     'two-byte field': multipartText('é'.repeat((SIZE - MULTIPART_ROOM) / 2)),
     'four-byte field': multipartText('😀'.repeat((SIZE - MULTIPART_ROOM) / 4)),
     'latin1 field': multipartText('a'.repeat(SIZE - MULTIPART_ROOM), 'Content-Type: text/plain; charset=iso-8859-1\r\n'),
+    '1,000 fields of 8 KiB': manyParts(1000, 'é'.repeat(4000)),
+    '1,020 empty parts': manyParts(1020, ''),
   }),
   'urlencoded-body': visitorBodies('application/x-www-form-urlencoded', {
     'escaped characters': `post=999999&content=${'%C3%A9'.repeat(SIZE / 6 - 4)}`,
