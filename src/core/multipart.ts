@@ -1,4 +1,5 @@
 import { EventEmitter, once } from 'node:events';
+import { turnTaker } from '../format/turn.js';
 import { charsetOf, decodingOf, PartText } from './multipart-text.js';
 import { InputCollector, MAX_INPUT_VARS } from './query.js';
 import type { ParamMap, UploadedFile } from './types.js';
@@ -11,8 +12,12 @@ export const MAX_MULTIPART_PARTS = MAX_INPUT_VARS + MAX_FILE_UPLOADS;
 export const MAX_PART_HEADER_BYTES = 16 * 1024;
 /** The most header lines one part may have. */
 export const MAX_PART_HEADER_PAIRS = 32;
-/** Bodies are fed to the parser in slices this big, yielding to other work between them. */
-const SLICE_BYTES = 1024 * 1024;
+/**
+ * Bodies are fed to the parser in slices this big, with a turn of the event loop whenever the work has held it for
+ * `TURN_MS`: a slice of the smallest parts holds about 300 of them (each part costs busboy and this reader two
+ * streams), a slice of a field a few milliseconds of decoding.
+ */
+const SLICE_BYTES = 16 * 1024;
 /** Turns of the event loop without progress after which the parser counts as stuck. */
 const STALLED_AFTER_TURNS = 5;
 
@@ -116,10 +121,15 @@ export async function parseMultipart(raw: Uint8Array, contentType: string, maxFi
   // Ends with `finished`, or when the parser is stuck (see `whenStalled`): what was complete is kept.
   const over = Promise.race([finished, whenStalled(() => progress, () => done)]);
   const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const turn = turnTaker();
   for (let offset = 0; offset < body.length; offset += SLICE_BYTES) {
-    if (offset > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (offset > 0) await turn();
     progress++;
     if (!parser.write(body.subarray(offset, offset + SLICE_BYTES))) await Promise.race([once(parser, 'drain'), over]);
+    // The parts' streams hand their data on in `process.nextTick` callbacks, which run only once no promise
+    // continuation is left: without this, the decoding of every slice written before the next turn would run
+    // after it, all at once.
+    await new Promise((resolve) => process.nextTick(resolve));
   }
   parser.end();
   await over;
@@ -128,10 +138,12 @@ export async function parseMultipart(raw: Uint8Array, contentType: string, maxFi
   let fieldBytes = 0;
   for (const { field, text, ended } of texts) {
     if (!ended || !text) continue;
+    await turn();
     const value = text.end();
     fieldBytes += Buffer.byteLength(field) + Buffer.byteLength(value);
     if (fieldBytes <= maxFieldBytes) collector.add(field, value);
   }
+  await turn();
   // A file the body ended inside is not an upload.
   const files = uploads.filter((part) => part.ended && !part.cut).map((part): UploadedFile => ({
     field: part.field, filename: part.filename!, contentType: part.contentType!, bytes: new Uint8Array(Buffer.concat(part.chunks)),

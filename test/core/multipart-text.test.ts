@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { charsetOf, decodableLength, decodingOf, PartText } from '../../src/core/multipart-text.js';
-import { parseMultipart } from '../../src/core/multipart.js';
+import { MAX_MULTIPART_PARTS, parseMultipart } from '../../src/core/multipart.js';
+import { MAX_INPUT_VARS } from '../../src/core/query.js';
 import { longestTurnCpu } from '../helpers/event-loop.js';
 import { referenceMultipart } from './multipart-reference.js';
 
@@ -161,6 +162,18 @@ describe('multipart bodies with streamed text parts', () => {
       });
       assert.equal(content, busboyText(value, charset));
       assert.ok(turnCpu < 35, `${unit} in ${charset}: longest turn ${turnCpu.toFixed(1)} ms of CPU`);
+    }
+  });
+
+  it('keeps 1,000 fields of 8 KiB, or the most parts, without holding the event loop', async () => {
+    const many = (count: number, value: string) => Buffer.from(`${`--${BOUNDARY}\r\nContent-Disposition: form-data; name="f[]"\r\n\r\n${value}\r\n`.repeat(count)}--${BOUNDARY}--\r\n`);
+    for (const [count, value] of [[1000, 'é'.repeat(4000)], [MAX_MULTIPART_PARTS, '']] as const) {
+      let kept: unknown;
+      const turnCpu = await longestTurnCpu(async () => {
+        kept = (await parseMultipart(many(count, value), CONTENT_TYPE)).form.f;
+      });
+      assert.deepEqual(kept, Array(Math.min(count, MAX_INPUT_VARS)).fill(value));
+      assert.ok(turnCpu < 35, `${count} parts: longest turn ${turnCpu.toFixed(1)} ms of CPU`);
     }
   });
 });
