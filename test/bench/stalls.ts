@@ -47,6 +47,8 @@
  *   json-escapes    a visitor's 8 MiB JSON bodies of a string of backslashes, of escaped surrogate pairs, of `\\u`
  *   json-fallbacks  a visitor's 8 MiB JSON bodies the pieces cannot follow: nested past the limit after 8 MiB of small
  *                   objects, an open bracket, a closing bracket too many, text after the value, a long number
+ *   form-json-values a visitor's 8 MiB JSON submissions to a contact form of one field of small objects, numbers
+ *                   or one-item arrays
  *   multipart-text  a visitor's 8 MiB multipart bodies of one text field: ASCII, two-byte and four-byte characters,
  *                   and one in ISO-8859-1; then 1,000 fields of 8 KiB, and 1,020 empty parts (the most kept)
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
@@ -573,6 +575,31 @@ const visitorBodies = (type: string, bodies: Record<string, string>): Case => as
   return steps;
 };
 
+/**
+ * A visitor's 8 MiB JSON submissions to a contact form, one field holding millions of small values: the core
+ * decodes such a body in turns, and the form reads every value.
+ */
+const formJsonValues: Case = async () => {
+  const target = await site();
+  const id = idOf(await send(target, 'POST', '/forms/v1/contact-forms', wire({ title: 'Message', form: '[textarea your-message]' })));
+  const steps: Array<[string, Stall]> = [];
+  const bodies = { 'small objects': '{"a":1},', numbers: '1,', 'one-item arrays': '[1],' };
+  for (const [label, unit] of Object.entries(bodies)) {
+    const head = `{"_wpcf7":"${id}","_wpcf7_unit_tag":"wpcf7-f${id}-o1","your-message":[`;
+    const body = new TextEncoder().encode(`${head}${unit.repeat(Math.floor((SIZE - head.length - 8) / unit.length))}1]}`);
+    let status = 0;
+    const stall = await measured(target, async () => {
+      const answer = await target.cms.handle({
+        method: 'POST', path: `/forms/v1/contact-forms/${id}/feedback`, query: '', headers: { 'content-type': 'application/json' }, body,
+      });
+      encodeResponse(answer);
+      status = answer.status;
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  return steps;
+};
+
 /** A multipart body of one small field (`post`) and one large text field, `content`, with the given part headers. */
 function multipartText(value: string, partHeaders = ''): string {
   const boundary = MULTIPART_BOUNDARY;
@@ -614,6 +641,7 @@ const BODY_CASES: Record<string, Case> = {
     'text after the value': `{"post":999999,"content":[${jsonObjects}1]} x`,
     'a long number': '1'.repeat(SIZE),
   }),
+  'form-json-values': formJsonValues,
   'json-escapes': visitorBodies('application/json', {
     backslashes: JSON.stringify({ post: 999999, content: '\\'.repeat(SIZE / 2 - 16) }),
     'escaped pairs': `{"post":999999,"content":"${'\\ud83d\\ude00'.repeat(SIZE / 12 - 3)}"}`,
