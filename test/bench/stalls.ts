@@ -49,6 +49,7 @@
  *                   objects, an open bracket, a closing bracket too many, text after the value, a long number
  *   form-json-values a visitor's 8 MiB JSON submissions to a contact form of one field of small objects, numbers
  *                   or one-item arrays
+ *   parsed-body     a visitor's comment whose body the host's framework parsed: 8 MiB of small objects, of numbers
  *   multipart-text  a visitor's 8 MiB multipart bodies of one text field: ASCII, two-byte and four-byte characters,
  *                   and one in ISO-8859-1; then 1,000 fields of 8 KiB, and 1,020 empty parts (the most kept)
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
@@ -600,6 +601,26 @@ const formJsonValues: Case = async () => {
   return steps;
 };
 
+/**
+ * Bodies a host's framework parsed already (`parsedBody`, as `express.json()` with its limit raised gives them), of
+ * 8 MiB of small objects or numbers: a visitor's comment on a post that does not exist.
+ */
+const parsedBodies: Case = async () => {
+  const target = await site();
+  const steps: Array<[string, Stall]> = [];
+  for (const [label, unit] of Object.entries({ 'small objects': '{"a":1},', numbers: '1,' })) {
+    const parsedBody = JSON.parse(`{"post":999999,"content":[${unit.repeat(Math.floor((SIZE - 64) / unit.length))}1]}`) as unknown;
+    let status = 0;
+    const stall = await measured(target, async () => {
+      const answer = await target.cms.handle({ method: 'POST', path: '/cms/v2/comments', query: '', headers: { 'content-type': 'application/json' }, parsedBody });
+      encodeResponse(answer);
+      status = answer.status;
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  return steps;
+};
+
 /** A multipart body of one small field (`post`) and one large text field, `content`, with the given part headers. */
 function multipartText(value: string, partHeaders = ''): string {
   const boundary = MULTIPART_BOUNDARY;
@@ -642,6 +663,7 @@ const BODY_CASES: Record<string, Case> = {
     'a long number': '1'.repeat(SIZE),
   }),
   'form-json-values': formJsonValues,
+  'parsed-body': parsedBodies,
   'json-escapes': visitorBodies('application/json', {
     backslashes: JSON.stringify({ post: 999999, content: '\\'.repeat(SIZE / 2 - 16) }),
     'escaped pairs': `{"post":999999,"content":"${'\\ud83d\\ude00'.repeat(SIZE / 12 - 3)}"}`,
