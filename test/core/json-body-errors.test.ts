@@ -10,7 +10,7 @@ function random(seed: number) {
   let state = seed;
   return (below: number) => {
     state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state % below;
+    return Math.floor((state / 2 ** 31) * below);
   };
 }
 
