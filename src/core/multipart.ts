@@ -55,7 +55,7 @@ interface Part {
 export async function parseMultipart(raw: Uint8Array, contentType: string, maxFieldBytes = Infinity): Promise<MultipartContent> {
   const texts: Part[] = [];
   const uploads: Part[] = [];
-  // busboy cuts a field one byte past the limit, so that a field over it is seen to be.
+  // A field is cut one byte past the limit, where busboy cut it, so that a field over the limit is seen to be.
   const fieldSizeLimit = Number.isFinite(maxFieldBytes) ? maxFieldBytes + 1 : Infinity;
   // Loaded on the first multipart body (~50 ms): hosts that take no uploads or form posts never load it.
   const { Busboy } = await import('@fastify/busboy');
