@@ -48,7 +48,7 @@
  *   json-fallbacks  a visitor's 8 MiB JSON bodies the pieces cannot follow: nested past the limit after 8 MiB of small
  *                   objects, an open bracket, a closing bracket too many, text after the value, a long number
  *   form-json-values a visitor's 8 MiB JSON submissions to a contact form of one field of small objects, numbers
- *                   or one-item arrays
+ *                   or one-item arrays; then to a sign-up form
  *   parsed-body     a visitor's comment whose body the host's framework parsed: 8 MiB of small objects, of numbers
  *   multipart-text  a visitor's 8 MiB multipart bodies of one text field: ASCII, two-byte and four-byte characters,
  *                   and one in ISO-8859-1; then 1,000 fields of 8 KiB, and 1,020 empty parts (the most kept)
@@ -592,6 +592,22 @@ const formJsonValues: Case = async () => {
     const stall = await measured(target, async () => {
       const answer = await target.cms.handle({
         method: 'POST', path: `/forms/v1/contact-forms/${id}/feedback`, query: '', headers: { 'content-type': 'application/json' }, body,
+      });
+      encodeResponse(answer);
+      status = answer.status;
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  // The same to a sign-up form, whose route also reads JSON bodies.
+  const signupForm = idOf(await send(target, 'POST', '/mailing/v1/forms', wire({ title: 'Newsletter', settings: { lists: ['list01'] } })));
+  const timestamp = Math.floor(Date.now() / 1000) - 60;
+  for (const [label, unit] of Object.entries({ 'sign-up, small objects': '{"a":1},', 'sign-up, numbers': '1,' })) {
+    const head = `{"_mc4wp_form_id":"${signupForm}","_mc4wp_timestamp":"${timestamp}","_mc4wp_honeypot":"","EMAIL":"reader@bench.test","FNAME":[`;
+    const body = new TextEncoder().encode(`${head}${unit.repeat(Math.floor((SIZE - head.length - 8) / unit.length))}1]}`);
+    let status = 0;
+    const stall = await measured(target, async () => {
+      const answer = await target.cms.handle({
+        method: 'POST', path: '/mailing/v1/form', query: '', headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)' }, body,
       });
       encodeResponse(answer);
       status = answer.status;
