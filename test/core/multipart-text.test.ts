@@ -110,7 +110,12 @@ function randomBody(next: (below: number) => number, size: number): Buffer {
   for (let index = 0; index < count; index += 1) {
     const name = ['a', 'b[]', 'c[x]', '_charset_', 'a'][next(5)]!;
     const isFile = next(5) === 0;
-    const charset = next(3) === 0 ? `Content-Type: text/plain; charset=${CHARSETS[next(CHARSETS.length)]}\r\n` : '';
+    const named = CHARSETS[next(CHARSETS.length)]!;
+    const contentTypes = [
+      `text/plain; charset=${named}`, `text/plain;charset="${named}"`, `text/plain;\tCharset=${named}; format=flowed`, `charset=${named}`,
+      `text/plain; charset*=${named}''x`, 'text/plain', '', `TEXT/PLAIN ; charset = ${named}`, `text/plain; a="b;c"; charset=${named}`,
+    ];
+    const charset = next(3) === 0 ? `Content-Type: ${contentTypes[next(contentTypes.length)]}\r\n` : '';
     const disposition = `Content-Disposition: form-data; name="${name}"${isFile ? '; filename="f.txt"' : ''}\r\n`;
     const value = randomBytes(next, next(2) === 0 ? size - next(8) : next(100));
     parts.push(Buffer.from(`--${BOUNDARY}\r\n${disposition}${charset}\r\n`), value, Buffer.from('\r\n'));
