@@ -4,7 +4,7 @@
  * large number or word: one pass over its text, in turns, finds the first place it stops being JSON, which is
  * where `JSON.parse` stops, and so the same error as the one-call decoding. Only a valid body is then parsed.
  */
-import type { PiecedText } from '../format/json-pieces.js';
+import { isSpace, type PiecedText } from '../format/json-pieces.js';
 
 /**
  * Where a text stops being JSON: a raw control character in a string, any other `syntax` error, its `end` while
@@ -39,7 +39,6 @@ const WORD = 17;
 const NUMBER_ENDS = new Set([ZERO, INTEGER, FRACTION, EXPONENT_DIGITS]);
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 const isHex = (code: number) => isDigit(code) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
-const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 /** The characters that may follow a backslash (besides `u`). */
 const ESCAPED = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
