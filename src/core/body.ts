@@ -5,7 +5,7 @@ import { turnTaker } from '../format/turn.js';
 import { hasBoundary, parseMultipart } from './multipart.js';
 import { parseQueryString } from './query.js';
 import { joinedInTurns, LARGE_FORM_BYTES, parseQueryStringInTurns } from './query-large.js';
-import { toSafeTree } from './safe-object.js';
+import { toSafeTreeInTurns } from './safe-object.js';
 import type { CmsRequest, ParamMap, UploadedFile } from './types.js';
 
 /** The request body split into the reference's parameter groups. */
@@ -63,7 +63,7 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
   parsed.mediaType = mediaType;
 
   if (request.parsedBody !== undefined && !(request.parsedBody instanceof Uint8Array) && typeof request.parsedBody !== 'string') {
-    const value = toSafeTree(request.parsedBody);
+    const value = await toSafeTreeInTurns(request.parsedBody, turnTaker());
     if (isJsonMediaType(mediaType) || mediaType === '') parsed.json = value;
     else if (value && typeof value === 'object' && !Array.isArray(value)) parsed.form = value as ParamMap;
     return parsed;

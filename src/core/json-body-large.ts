@@ -4,11 +4,17 @@
  * then parsed group by group (runs of its members of about `GROUP_CHARS`, or one large member alone), every large
  * string slice by slice, each piece with `JSON.parse`, taking a turn of the loop whenever the work has held it for
  * `TURN_MS` (src/format/json-pieces.ts reads the pieces). The value is the one `JSON.parse` gives for the whole
- * text (made safe as `decodeJson` makes it), and the errors are the same codes; a text whose shape the pieces cannot follow (nesting past the limit, a value
- * that is not one large container or string) goes the one-call way.
+ * text (made safe as `decodeJson` makes it), and the errors are the same codes. A text whose shape the pieces
+ * cannot follow (brackets that do not pair up, nesting past the limit, a value that is not one large container or
+ * string) is checked in turns for the error the one-call decoding reports (src/core/json-body-errors.ts); only
+ * such a text that is JSON (one long number or word) is decoded in one call.
  */
 import type { CmsError } from './errors.js';
-import { CONTROL_ERROR, decodeJson, errorBeforeDepthLimit, hasLoneSurrogateEscape, MAX_JSON_DEPTH, SURROGATE_ERROR, SYNTAX_ERROR } from './json-body.js';
+import {
+  CONTROL_ERROR, decodeJson, decodeShallowJson, DEPTH_ERROR, DepthCount, hasLoneSurrogateEscape, loneSurrogateEscapeIn, MAX_JSON_DEPTH,
+  SURROGATE_ERROR, SYNTAX_ERROR,
+} from './json-body.js';
+import { jsonFaultInTurns } from './json-body-errors.js';
 import { isSpace, MalformedJson, PiecedReader, PiecedText, scanLarge, type PieceRules } from '../format/json-pieces.js';
 import { turnTaker } from '../format/turn.js';
 import { isUnsafeKey, toSafeTree } from './safe-object.js';
@@ -52,13 +58,18 @@ export async function decodeJsonInTurns(source: string | readonly string[]): Pro
   if (text.length < LARGE_BODY_CHARS) return decodeJson(pieces.join(''));
   const turn = turnTaker();
   const scanned = await scanLarge(text, turn, MAX_JSON_DEPTH);
-  if (scanned === null) return decodeJson(pieces.join(''));
-  if (typeof scanned === 'number') return { ok: false, error: errorBeforeDepthLimit(text.slice(0, scanned)) };
+  if (scanned === null) {
+    // The brackets do not pair up: not JSON. The one-call decoding counts the nesting through to the end.
+    const tooDeepAt = await depthLimitInTurns(text, turn);
+    if (tooDeepAt !== -1) return { ok: false, error: await errorBeforeDepthLimitInTurns(text, tooDeepAt, turn) };
+    return await decodeOtherInTurns(pieces, text, turn);
+  }
+  if (typeof scanned === 'number') return { ok: false, error: await errorBeforeDepthLimitInTurns(text, scanned, turn) };
   let start = 0;
   let end = text.length;
   while (start < end && isSpace(text.charCodeAt(start))) start += 1;
   while (end > start && isSpace(text.charCodeAt(end - 1))) end -= 1;
-  if (scanned.get(start)?.end !== end) return decodeJson(pieces.join(''));
+  if (scanned.get(start)?.end !== end) return await decodeOtherInTurns(pieces, text, turn);
   const rules = new BodyRules();
   try {
     const value = await new PiecedReader(text, scanned, turn, rules).value(start);
@@ -70,3 +81,40 @@ export async function decodeJsonInTurns(source: string | readonly string[]): Pro
   }
 }
 
+/** The characters read between two checks of the turn. */
+const SLICE_CHARS = 0x10000;
+
+/**
+ * A text the pieces cannot follow, nesting within the limit: its first fault, found in turns; only a text that is
+ * JSON (one large number or word with spaces around it) is decoded in one call.
+ */
+async function decodeOtherInTurns(pieces: readonly string[], text: PiecedText, turn: () => Promise<void>): Promise<Decoded> {
+  const fault = await jsonFaultInTurns(text, text.length, turn);
+  if (fault === null) return decodeShallowJson(pieces.join(''));
+  return { ok: false, error: fault === 'control' ? CONTROL_ERROR() : SYNTAX_ERROR() };
+}
+
+/** `errorBeforeDepthLimit` of the text's first `tooDeepAt` characters, in turns. */
+async function errorBeforeDepthLimitInTurns(text: PiecedText, tooDeepAt: number, turn: () => Promise<void>): Promise<CmsError> {
+  for (let from = 0; from < tooDeepAt; from += SLICE_CHARS) {
+    if (loneSurrogateEscapeIn(text, from, Math.min(tooDeepAt, from + SLICE_CHARS), tooDeepAt)) return SURROGATE_ERROR();
+    await turn();
+  }
+  const fault = await jsonFaultInTurns(text, tooDeepAt, turn);
+  return fault === 'control' ? CONTROL_ERROR() : fault === 'syntax' ? SYNTAX_ERROR() : DEPTH_ERROR();
+}
+
+/** Where `decodeJson` finds the nesting past the limit (see `DepthCount`), in turns; -1 when it does not. */
+async function depthLimitInTurns(text: PiecedText, turn: () => Promise<void>): Promise<number> {
+  const count = new DepthCount();
+  let base = 0;
+  for (const piece of text.pieces) {
+    for (let from = 0; from < piece.length; from += SLICE_CHARS) {
+      const found = count.scan(piece, from, Math.min(piece.length, from + SLICE_CHARS));
+      if (found !== -1) return base + found;
+      await turn();
+    }
+    base += piece.length;
+  }
+  return -1;
+}

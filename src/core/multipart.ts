@@ -1,4 +1,6 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
+import { turnTaker } from '../format/turn.js';
+import { charsetOf, decodingOf, PartText } from './multipart-text.js';
 import { InputCollector, MAX_INPUT_VARS } from './query.js';
 import type { ParamMap, UploadedFile } from './types.js';
 
@@ -10,8 +12,12 @@ export const MAX_MULTIPART_PARTS = MAX_INPUT_VARS + MAX_FILE_UPLOADS;
 export const MAX_PART_HEADER_BYTES = 16 * 1024;
 /** The most header lines one part may have. */
 export const MAX_PART_HEADER_PAIRS = 32;
-/** Bodies are fed to the parser in slices this big, yielding to other work between them. */
-const SLICE_BYTES = 1024 * 1024;
+/**
+ * Bodies are fed to the parser in slices this big, with a turn of the event loop whenever the work has held it for
+ * `TURN_MS`: a slice of the smallest parts holds about 300 of them (each part costs busboy and this reader two
+ * streams), a slice of a field a few milliseconds of decoding.
+ */
+const SLICE_BYTES = 16 * 1024;
 /** Turns of the event loop without progress after which the parser counts as stuck. */
 const STALLED_AFTER_TURNS = 5;
 
@@ -22,59 +28,85 @@ export interface MultipartContent {
   fieldBytes: number;
 }
 
+/** A part being read: its field name, and its text as it is decoded (a field) or its bytes (a file). */
+interface Part {
+  field: string;
+  isText: boolean;
+  text: PartText | null;
+  chunks: Buffer[];
+  /** A file's name and media type. */
+  filename?: string;
+  contentType?: string;
+  /** Its stream has ended. */
+  ended: boolean;
+  /** The body ended inside it. */
+  cut: boolean;
+}
+
 /**
  * Parses a `multipart/form-data` body as PHP fills `$_POST` and `$_FILES`: a part with a `filename` is a file,
  * any other is a field whose name is read PHP-style (brackets nest, within the input variable and nesting
- * limits). Parts, fields, files and header sizes are bounded; a truncated body keeps what was complete.
+ * limits). Parts, fields, files and header sizes are bounded; a truncated body keeps what was complete, and a
+ * field it cut keeps the text it has.
+ *
+ * busboy reads every part as a stream, so that no field is decoded in one call when its part ends: the counts of
+ * fields and files busboy keeps are kept here, and a field's charset is read from its part's header.
  */
 export async function parseMultipart(raw: Uint8Array, contentType: string, maxFieldBytes = Infinity): Promise<MultipartContent> {
-  const collector = new InputCollector();
-  let fieldBytes = 0;
-  const files: UploadedFile[] = [];
+  const texts: Part[] = [];
+  const uploads: Part[] = [];
+  // A field is cut one byte past the limit, where busboy cut it, so that a field over the limit is seen to be.
+  const fieldSizeLimit = Number.isFinite(maxFieldBytes) ? maxFieldBytes + 1 : Infinity;
   // Loaded on the first multipart body (~50 ms): hosts that take no uploads or form posts never load it.
   const { Busboy } = await import('@fastify/busboy');
   const parser = Busboy({
     headers: { 'content-type': contentType },
     preservePath: false,
-    isPartAFile: (_field, _type, filename) => filename !== undefined,
-    limits: {
-      fieldSize: Number.isFinite(maxFieldBytes) ? maxFieldBytes + 1 : Infinity,
-      fields: MAX_INPUT_VARS,
-      files: MAX_FILE_UPLOADS,
-      parts: MAX_MULTIPART_PARTS,
-      headerPairs: MAX_PART_HEADER_PAIRS,
-      headerSize: MAX_PART_HEADER_BYTES,
-    },
+    isPartAFile: () => true,
+    limits: { files: Infinity, parts: MAX_MULTIPART_PARTS, headerPairs: MAX_PART_HEADER_PAIRS, headerSize: MAX_PART_HEADER_BYTES },
   });
+  let fieldCount = 0;
+  let fileCount = 0;
+  // The part whose header is being read: busboy announces its stream first, then the header is read here.
+  let announced: Part | null = null;
+  partsOf(parser).on('part', (reader: EventEmitter) => reader.on('header', (header: Record<string, string[]>) => {
+    const part = announced;
+    announced = null;
+    if (!part) return;
+    if (part.isText) part.text = new PartText(decodingOf(charsetOf(header)), fieldSizeLimit);
+    reader.on('error', () => {
+      part.cut = true;
+    });
+  }));
   const pending: Promise<void>[] = [];
   let progress = 0;
   parser.on('drain', () => progress++);
-  parser.on('field', (name: string | undefined, value: string | undefined) => {
-    progress++;
-    // A part without a name is not a form variable (PHP skips it too).
-    if (typeof name !== 'string' || typeof value !== 'string') return;
-    fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-    if (fieldBytes <= maxFieldBytes) collector.add(name, value);
-  });
   parser.on('file', (field: string | undefined, stream, filename, _encoding, mimeType) => {
-    if (typeof field !== 'string') {
+    progress++;
+    // Every part's stream gets an error listener: busboy passes it the error of a body cut short.
+    stream.on('error', () => {});
+    const isText = filename === undefined;
+    // busboy's counts: a part past the most fields, or the most files, is skipped. A part without a name counts,
+    // and is dropped (PHP skips it too).
+    const skipped = isText ? fieldCount === MAX_INPUT_VARS : fileCount === MAX_FILE_UPLOADS;
+    if (!skipped && isText) fieldCount++;
+    else if (!skipped) fileCount++;
+    if (skipped || typeof field !== 'string') {
       stream.resume();
       return;
     }
-    const chunks: Buffer[] = [];
-    let cut = false;
+    const part: Part = { field, isText, text: null, chunks: [], ended: false, cut: false };
+    announced = part;
+    if (isText) texts.push(part);
+    else uploads.push(Object.assign(part, { filename, contentType: mimeType || 'application/octet-stream' }));
     pending.push(new Promise((resolve) => {
       stream.on('data', (chunk: Buffer) => {
         progress++;
-        chunks.push(chunk);
+        if (part.text) part.text.push(chunk);
+        else part.chunks.push(chunk);
       });
       stream.on('end', () => {
-        if (!cut) files.push({ field, filename, contentType: mimeType || 'application/octet-stream', bytes: new Uint8Array(Buffer.concat(chunks)) });
-        resolve();
-      });
-      // A part cut short by the end of the body is not an upload.
-      stream.on('error', () => {
-        cut = true;
+        part.ended = true;
         resolve();
       });
     }));
@@ -89,15 +121,44 @@ export async function parseMultipart(raw: Uint8Array, contentType: string, maxFi
   // Ends with `finished`, or when the parser is stuck (see `whenStalled`): what was complete is kept.
   const over = Promise.race([finished, whenStalled(() => progress, () => done)]);
   const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const turn = turnTaker();
   for (let offset = 0; offset < body.length; offset += SLICE_BYTES) {
-    if (offset > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (offset > 0) await turn();
     progress++;
     if (!parser.write(body.subarray(offset, offset + SLICE_BYTES))) await Promise.race([once(parser, 'drain'), over]);
+    // The parts' streams hand their data on in `process.nextTick` callbacks, which run only once no promise
+    // continuation is left: without this, the decoding of every slice written before the next turn would run
+    // after it, all at once.
+    await new Promise((resolve) => process.nextTick(resolve));
   }
   parser.end();
   await over;
   await Promise.all(pending);
+  const collector = new InputCollector();
+  let fieldBytes = 0;
+  for (const { field, text, ended } of texts) {
+    if (!ended || !text) continue;
+    await turn();
+    const value = text.end();
+    fieldBytes += Buffer.byteLength(field) + Buffer.byteLength(value);
+    if (fieldBytes <= maxFieldBytes) collector.add(field, value);
+  }
+  await turn();
+  // A file the body ended inside is not an upload.
+  const files = uploads.filter((part) => part.ended && !part.cut).map((part): UploadedFile => ({
+    field: part.field, filename: part.filename!, contentType: part.contentType!, bytes: new Uint8Array(Buffer.concat(part.chunks)),
+  }));
   return { form: collector.result(), files, fieldBytes };
+}
+
+/**
+ * The part reader inside busboy (its Dicer), which announces each part and reads its header: busboy does not pass
+ * a part's charset on with its stream.
+ */
+function partsOf(parser: object): EventEmitter {
+  const parts = (parser as { _parser?: { parser?: unknown } })._parser?.parser;
+  if (!(parts instanceof EventEmitter)) throw new Error('@fastify/busboy keeps its part reader elsewhere: multipart charsets cannot be read.');
+  return parts;
 }
 
 /**

@@ -16,31 +16,71 @@ export const MAX_TREE_DEPTH = 512;
  */
 export function toSafeTree(value: unknown, maxDepth = MAX_TREE_DEPTH): unknown {
   if (value === null || typeof value !== 'object') return plainLeaf(value);
-  const root = emptyLike(value);
-  if (root === undefined) return undefined;
-  const seen = new Set<object>([value]);
-  const stack: [object, Record<string, unknown> | unknown[], number][] = [[value, root, 1]];
-  while (stack.length > 0) {
-    const [source, target, depth] = stack.pop()!;
-    const keys = Array.isArray(source) ? source.keys() : Object.keys(source).values();
-    for (const key of keys) {
+  const copy = new SafeCopy(value, maxDepth);
+  copy.step(Infinity);
+  return copy.root;
+}
+
+/** The members copied between two turns of `toSafeTreeInTurns`. */
+const MEMBERS_PER_STEP = 4096;
+
+/**
+ * `toSafeTree` of a value that may be large (a body a host's framework parsed), copied a few thousand members at a
+ * time with `turn()` between: 8 MiB of small objects took one to three seconds in one call.
+ */
+export async function toSafeTreeInTurns(value: unknown, turn: () => Promise<void>, maxDepth = MAX_TREE_DEPTH): Promise<unknown> {
+  if (value === null || typeof value !== 'object') return plainLeaf(value);
+  const copy = new SafeCopy(value, maxDepth);
+  while (copy.step(MEMBERS_PER_STEP)) await turn();
+  return copy.root;
+}
+
+/** A copy under way: the objects still to copy, last found first, and the one being copied. */
+class SafeCopy {
+  readonly root: Record<string, unknown> | unknown[] | undefined;
+  private readonly seen: Set<object>;
+  private readonly stack: [object, Record<string, unknown> | unknown[], number][];
+  private current: { keys: Iterator<string | number>; source: object; target: Record<string, unknown> | unknown[]; depth: number } | null = null;
+
+  constructor(value: object, private readonly maxDepth: number) {
+    this.root = emptyLike(value);
+    this.seen = new Set<object>([value]);
+    this.stack = this.root === undefined ? [] : [[value, this.root, 1]];
+  }
+
+  /** Copies up to `members` members; whether any are left. */
+  step(members: number): boolean {
+    for (let done = 0; done < members; done++) {
+      if (!this.current) {
+        const next = this.stack.pop();
+        if (!next) return false;
+        const [source, target, depth] = next;
+        this.current = { keys: Array.isArray(source) ? source.keys() : Object.keys(source).values(), source, target, depth };
+      }
+      const { keys, source, target, depth } = this.current;
+      const next = keys.next();
+      if (next.done) {
+        this.current = null;
+        continue;
+      }
+      const key = next.value;
       if (typeof key === 'string' && isUnsafeKey(key)) continue;
       const child = (source as Record<string | number, unknown>)[key];
       let copy: unknown;
       if (child === null || typeof child !== 'object') copy = plainLeaf(child);
-      else if (seen.has(child) || depth >= maxDepth) copy = undefined;
+      else if (this.seen.has(child) || depth >= this.maxDepth) copy = undefined;
       else {
         copy = emptyLike(child);
         if (copy !== undefined) {
-          seen.add(child);
-          stack.push([child, copy as Record<string, unknown> | unknown[], depth + 1]);
+          this.seen.add(child);
+          this.stack.push([child, copy as Record<string, unknown> | unknown[], depth + 1]);
         }
       }
       if (Array.isArray(target)) target.push(copy === undefined ? null : copy);
       else if (copy !== undefined) target[key as string] = copy;
     }
+    return this.current !== null || this.stack.length > 0;
   }
-  return root;
 }
 
 function plainLeaf(value: unknown): unknown {

@@ -45,6 +45,13 @@
  *   urlencoded-body a visitor's 8 MiB form bodies: one escaped value, pluses, escapes that are not UTF-8, a name of
  *                   dots, a name of unclosed brackets (a comment on a post that does not exist: the parse is the work)
  *   json-escapes    a visitor's 8 MiB JSON bodies of a string of backslashes, of escaped surrogate pairs, of `\\u`
+ *   json-fallbacks  a visitor's 8 MiB JSON bodies the pieces cannot follow: nested past the limit after 8 MiB of small
+ *                   objects, an open bracket, a closing bracket too many, text after the value, a long number
+ *   form-json-values a visitor's 8 MiB JSON submissions to a contact form of one field of small objects, numbers
+ *                   or one-item arrays; then to a sign-up form
+ *   parsed-body     a visitor's comment whose body the host's framework parsed: 8 MiB of small objects, of numbers
+ *   multipart-text  a visitor's 8 MiB multipart bodies of one text field: ASCII, two-byte and four-byte characters,
+ *                   and one in ISO-8859-1; then 1,000 fields of 8 KiB, and 1,020 empty parts (the most kept)
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
  * `over` goes by the CPU time.
  */
@@ -569,7 +576,94 @@ const visitorBodies = (type: string, bodies: Record<string, string>): Case => as
   return steps;
 };
 
+/**
+ * A visitor's 8 MiB JSON submissions to a contact form, one field holding millions of small values: the core
+ * decodes such a body in turns, and the form reads every value.
+ */
+const formJsonValues: Case = async () => {
+  const target = await site();
+  const id = idOf(await send(target, 'POST', '/forms/v1/contact-forms', wire({ title: 'Message', form: '[textarea your-message]' })));
+  const steps: Array<[string, Stall]> = [];
+  const bodies = { 'small objects': '{"a":1},', numbers: '1,', 'one-item arrays': '[1],' };
+  for (const [label, unit] of Object.entries(bodies)) {
+    const head = `{"_wpcf7":"${id}","_wpcf7_unit_tag":"wpcf7-f${id}-o1","your-message":[`;
+    const body = new TextEncoder().encode(`${head}${unit.repeat(Math.floor((SIZE - head.length - 8) / unit.length))}1]}`);
+    let status = 0;
+    const stall = await measured(target, async () => {
+      const answer = await target.cms.handle({
+        method: 'POST', path: `/forms/v1/contact-forms/${id}/feedback`, query: '', headers: { 'content-type': 'application/json' }, body,
+      });
+      encodeResponse(answer);
+      status = answer.status;
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  // The same to a sign-up form, whose route also reads JSON bodies.
+  const signupForm = idOf(await send(target, 'POST', '/mailing/v1/forms', wire({ title: 'Newsletter', settings: { lists: ['list01'] } })));
+  const timestamp = Math.floor(Date.now() / 1000) - 60;
+  for (const [label, unit] of Object.entries({ 'sign-up, small objects': '{"a":1},', 'sign-up, numbers': '1,' })) {
+    const head = `{"_mc4wp_form_id":"${signupForm}","_mc4wp_timestamp":"${timestamp}","_mc4wp_honeypot":"","EMAIL":"reader@bench.test","FNAME":[`;
+    const body = new TextEncoder().encode(`${head}${unit.repeat(Math.floor((SIZE - head.length - 8) / unit.length))}1]}`);
+    let status = 0;
+    const stall = await measured(target, async () => {
+      const answer = await target.cms.handle({
+        method: 'POST', path: '/mailing/v1/form', query: '', headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)' }, body,
+      });
+      encodeResponse(answer);
+      status = answer.status;
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  return steps;
+};
+
+/**
+ * Bodies a host's framework parsed already (`parsedBody`, as `express.json()` with its limit raised gives them), of
+ * 8 MiB of small objects or numbers: a visitor's comment on a post that does not exist.
+ */
+const parsedBodies: Case = async () => {
+  const target = await site();
+  const steps: Array<[string, Stall]> = [];
+  for (const [label, unit] of Object.entries({ 'small objects': '{"a":1},', numbers: '1,' })) {
+    const parsedBody = JSON.parse(`{"post":999999,"content":[${unit.repeat(Math.floor((SIZE - 64) / unit.length))}1]}`) as unknown;
+    let status = 0;
+    const stall = await measured(target, async () => {
+      const answer = await target.cms.handle({ method: 'POST', path: '/cms/v2/comments', query: '', headers: { 'content-type': 'application/json' }, parsedBody });
+      encodeResponse(answer);
+      status = answer.status;
+    });
+    steps.push([`${label}: ${status}`, stall]);
+  }
+  return steps;
+};
+
+/** A multipart body of one small field (`post`) and one large text field, `content`, with the given part headers. */
+function multipartText(value: string, partHeaders = ''): string {
+  const boundary = MULTIPART_BOUNDARY;
+  return `--${boundary}\r\nContent-Disposition: form-data; name="post"\r\n\r\n999999\r\n`
+    + `--${boundary}\r\nContent-Disposition: form-data; name="content"\r\n${partHeaders}\r\n${value}\r\n--${boundary}--\r\n`;
+}
+/** A multipart body of `count` fields `f[]` of `value` each. */
+function manyParts(count: number, value: string): string {
+  const part = `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="f[]"\r\n\r\n${value}\r\n`;
+  return `${part.repeat(count)}--${MULTIPART_BOUNDARY}--\r\n`;
+}
+const MULTIPART_BOUNDARY = 'bench-boundary-7MA4YWxkTrZu0gW';
+/** Room for the parts' delimiters and headers within the body limit. */
+const MULTIPART_ROOM = 512;
+
+/** Small objects up to the body limit, less room for what goes around them. */
+const jsonObjects = '{"a":1},'.repeat(Math.floor((SIZE - 1024) / 8));
+
 const BODY_CASES: Record<string, Case> = {
+  'multipart-text': visitorBodies(`multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, {
+    'ASCII field': multipartText('a'.repeat(SIZE - MULTIPART_ROOM)),
+    'two-byte field': multipartText('é'.repeat((SIZE - MULTIPART_ROOM) / 2)),
+    'four-byte field': multipartText('😀'.repeat((SIZE - MULTIPART_ROOM) / 4)),
+    'latin1 field': multipartText('a'.repeat(SIZE - MULTIPART_ROOM), 'Content-Type: text/plain; charset=iso-8859-1\r\n'),
+    '1,000 fields of 8 KiB': manyParts(1000, 'é'.repeat(4000)),
+    '1,020 empty parts': manyParts(1020, ''),
+  }),
   'urlencoded-body': visitorBodies('application/x-www-form-urlencoded', {
     'escaped characters': `post=999999&content=${'%C3%A9'.repeat(SIZE / 6 - 4)}`,
     pluses: `post=999999&content=${'a+'.repeat(SIZE / 2 - 12)}`,
@@ -577,6 +671,15 @@ const BODY_CASES: Record<string, Case> = {
     'a name of dots': `post=999999&${'.'.repeat(SIZE - 20)}=1`,
     'unclosed brackets': `post=999999&a[${'.['.repeat(SIZE / 2 - 12)}=1`,
   }),
+  'json-fallbacks': visitorBodies('application/json', {
+    'too deep after 8 MiB': `{"post":999999,"content":[${jsonObjects}${'['.repeat(520)}`,
+    'an open bracket': `{"post":999999,"content":[${jsonObjects}1]`,
+    'a closing bracket too many': `{"post":999999,"content":[${jsonObjects}1]}]`,
+    'text after the value': `{"post":999999,"content":[${jsonObjects}1]} x`,
+    'a long number': '1'.repeat(SIZE),
+  }),
+  'form-json-values': formJsonValues,
+  'parsed-body': parsedBodies,
   'json-escapes': visitorBodies('application/json', {
     backslashes: JSON.stringify({ post: 999999, content: '\\'.repeat(SIZE / 2 - 16) }),
     'escaped pairs': `{"post":999999,"content":"${'\\ud83d\\ude00'.repeat(SIZE / 12 - 3)}"}`,
