@@ -41,6 +41,21 @@ describe('mailing/v1/form under hostile input', () => {
     assert.equal((await site.subscribers('list01')).length, 1);
   });
 
+  it('refuses a JSON field of a million values, or a million fields, without reading them all', async () => {
+    const site = await makeMailingSite();
+    const id = await site.createForm();
+    const hidden = { ...site.hidden(id), EMAIL: 'a@example.com' };
+    const list = await site.anonymous('POST', '/mailing/v1/form', { json: { ...hidden, FNAME: Array.from({ length: 1_000_000 }, () => 1) }, headers: { 'user-agent': BROWSER } });
+    assert.equal(list.status, 400);
+    assert.equal(list.json.code, 'too_many_fields');
+    const map = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`k${index}`, 'v']));
+    const wide = await site.anonymous('POST', '/mailing/v1/form', { json: { ...hidden, FNAME: map }, headers: { 'user-agent': BROWSER } });
+    assert.equal(wide.json.code, 'too_many_fields');
+    const fields = await site.anonymous('POST', '/mailing/v1/form', { json: { ...hidden, ...map }, headers: { 'user-agent': BROWSER } });
+    assert.equal(fields.json.code, 'too_many_fields');
+    await nothingStored(site);
+  });
+
   it('refuses values over 1,024 characters (after cleaning) with 400 field_too_long, storing nothing', async () => {
     const site = await makeMailingSite();
     const id = await site.createForm();

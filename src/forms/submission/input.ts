@@ -3,7 +3,8 @@
  * fields, or a JSON object), into prototype-less maps.
  */
 import type { ParsedBody } from '../../core/body.js';
-import { isUnsafeKey, toSafeTree } from '../../core/safe-object.js';
+import { MAX_INPUT_NESTING, MAX_INPUT_VARS } from '../../core/query.js';
+import { isUnsafeKey } from '../../core/safe-object.js';
 import { phpString, stripWhitespaces } from '../text.js';
 
 export interface IncomingUpload {
@@ -20,25 +21,70 @@ export interface SubmissionInput {
   files: Map<string, IncomingUpload[]>;
 }
 
-/** Field values as PHP sees them: scalars become strings, lists and maps keep their shape. */
-function toPosted(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return phpString(value);
-  const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : Object.create(null) as Record<string, unknown>;
-  const stack: [unknown, Record<string, unknown> | unknown[]][] = [[value, copy]];
-  while (stack.length > 0) {
-    const [source, target] = stack.pop()!;
-    for (const [key, child] of Object.entries(source as Record<string, unknown>)) {
-      let converted: unknown;
-      if (child === null || typeof child !== 'object') converted = phpString(child);
-      else {
-        converted = Array.isArray(child) ? [] : Object.create(null);
-        stack.push([child, converted as Record<string, unknown> | unknown[]]);
-      }
-      if (Array.isArray(target)) target.push(converted);
-      else target[key] = converted;
-    }
+/** A container being copied: its source, its copy, its depth (a field is 1), and its keys when a map. */
+interface Copying {
+  source: Record<string, unknown> | unknown[];
+  target: Record<string, unknown> | unknown[];
+  depth: number;
+  keys: string[] | null;
+  next: number;
+}
+
+function emptyLike(value: object): Record<string, unknown> | unknown[] {
+  return Array.isArray(value) ? [] : Object.create(null) as Record<string, unknown>;
+}
+
+/** The first keys of a map, at most `most` of them, without listing the others. */
+function firstKeys(map: Record<string, unknown>, most: number): string[] {
+  const keys: string[] = [];
+  for (const key in map) {
+    if (keys.length === most) break;
+    keys.push(key);
   }
-  return copy;
+  return keys;
+}
+
+/**
+ * A JSON body's fields as PHP would hold the same fields posted as a form: scalars become strings, lists and maps
+ * keep their shape, and PHP's input limits apply. At most `MAX_INPUT_VARS` values (lists and maps count as one
+ * each) are read, in the order they were sent, and the rest are dropped, as `max_input_vars` drops them; a list or
+ * map nested deeper than `MAX_INPUT_NESTING` levels is dropped. The walk stops at the limit, so a body of
+ * millions of values costs no more to read than one of a thousand.
+ */
+function jsonFields(json: Record<string, unknown>): Record<string, unknown> {
+  const fields = Object.create(null) as Record<string, unknown>;
+  let budget = MAX_INPUT_VARS;
+  const stack: Copying[] = [{ source: json, target: fields, depth: 0, keys: firstKeys(json, MAX_INPUT_VARS), next: 0 }];
+  while (stack.length > 0 && budget > 0) {
+    const copying = stack[stack.length - 1]!;
+    const { source, target, depth, keys } = copying;
+    if (copying.next >= (keys ? keys.length : (source as unknown[]).length)) {
+      stack.pop();
+      continue;
+    }
+    const index = copying.next++;
+    let key = keys ? keys[index]! : '';
+    if (depth === 0) {
+      key = phpFieldName(key);
+      if (key === '' || isUnsafeKey(key)) continue;
+    } else if (keys && isUnsafeKey(key)) {
+      continue;
+    }
+    const child = keys ? (source as Record<string, unknown>)[keys[index]!] : (source as unknown[])[index];
+    budget -= 1;
+    if (child !== null && typeof child === 'object' && depth + 1 > MAX_INPUT_NESTING) continue;
+    let converted: unknown;
+    if (child === null || typeof child !== 'object') {
+      converted = phpString(child);
+    } else {
+      converted = emptyLike(child);
+      const childKeys = Array.isArray(child) ? null : firstKeys(child as Record<string, unknown>, budget);
+      stack.push({ source: child as Record<string, unknown> | unknown[], target: converted as Record<string, unknown> | unknown[], depth: depth + 1, keys: childKeys, next: 0 });
+    }
+    if (Array.isArray(target)) target.push(converted);
+    else target[key] = converted;
+  }
+  return fields;
 }
 
 /** A field name as PHP registers it: dots and spaces become underscores. */
@@ -47,14 +93,12 @@ function phpFieldName(name: string): string {
 }
 
 export function readInput(body: ParsedBody): SubmissionInput {
-  const fields = Object.create(null) as Record<string, unknown>;
-  const source = body.json !== undefined ? toSafeTree(body.json) : body.form;
-  if (source !== null && typeof source === 'object' && !Array.isArray(source)) {
-    for (const [key, value] of Object.entries(source)) {
-      const name = body.json !== undefined ? phpFieldName(key) : key;
-      if (name === '' || isUnsafeKey(name)) continue;
-      fields[name] = toPosted(value);
-    }
+  const json = body.json;
+  let fields = Object.create(null) as Record<string, unknown>;
+  if (json === undefined) {
+    for (const [name, value] of Object.entries(body.form)) if (name !== '' && !isUnsafeKey(name)) fields[name] = value;
+  } else if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
+    fields = jsonFields(json as Record<string, unknown>);
   }
   const files = new Map<string, IncomingUpload[]>();
   for (const file of body.files) {

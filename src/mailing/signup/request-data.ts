@@ -70,8 +70,8 @@ function cleanValue(value: unknown, field: string, depth: number): Value | undef
   if (depth > 0) {
     throw new CmsError('invalid_field', `The field ${field.slice(0, 100)} is nested too deeply: values are text or lists of text.`, 400);
   }
+  if (Array.isArray(value) ? value.length > MAX_ITEMS : hasMoreKeys(value, MAX_ITEMS)) throw tooMany();
   const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
-  if (entries.length > MAX_ITEMS) throw tooMany();
   if (Array.isArray(value)) {
     return entries.map(([, item]) => cleanValue(item, field, depth + 1)).filter((item): item is Value => item !== undefined);
   }
@@ -94,9 +94,16 @@ export function withoutEmptyItems(value: Value): Value {
   return map;
 }
 
+/** Whether the map has more than `most` keys, found without listing them all when it has many more. */
+function hasMoreKeys(map: object, most: number): boolean {
+  let count = 0;
+  for (const key in map) if (Object.hasOwn(map, key) && ++count > most) return true;
+  return false;
+}
+
 export function readPostedSignup(fields: Record<string, unknown>): PostedSignup {
+  if (hasMoreKeys(fields, MAX_FIELDS)) throw tooMany();
   const names = Object.keys(fields);
-  if (names.length > MAX_FIELDS) throw tooMany();
   const raw: Record<string, Value> = Object.create(null);
   const data: Record<string, Value> = Object.create(null);
   for (const name of names) {
