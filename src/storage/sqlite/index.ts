@@ -107,7 +107,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
         registerFold(reader, readerFoldLimit);
         // Now, while the private file's name still leads to it.
         shm = WalHeader.open(reader.name);
-        readerVersion = DataVersion.over(reader, shm);
+        readerVersion = shm ? DataVersion.byHeader(reader, shm) : DataVersion.over(reader, shm);
         if (ownsConnection) writerVersion = DataVersion.over(db, shm);
       }
     }
@@ -214,8 +214,9 @@ function stateNoting(commits: OwnCommits, version: DataVersion, header: WalHeade
 }
 
 /**
- * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
- * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
+ * Reads on their own connection. Its version (`PRAGMA data_version`, or told by the WAL-index header alone where
+ * there is one: `DataVersion.byHeader`) moves when another connection — the writer, or another process — commits:
+ * the token never moves for uncommitted writes or rollbacks.
  */
 function readerView(
   reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null, noteState: ((state: string) => string) | null,

@@ -60,7 +60,7 @@ export type OwnCommits = ReturnType<typeof ownCommits>;
 
 /**
  * This store's own commits, for `writtenSince`: what each wrote, numbered, and for each state of the data seen
- * (the reading connection's `PRAGMA data_version`), the number of the last commit then and a mark of the others'
+ * (the reading connection's version, data-version.ts), the number of the last commit then and a mark of the others'
  * commits (`OthersWatch`). The log answers for a token only while no one else has committed since; a token is
  * noted after the first read of it, so it may stand for fewer commits than it saw (more writes named, never fewer).
  */
