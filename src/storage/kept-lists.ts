@@ -29,32 +29,55 @@ interface Reads {
   readonly signature: string;
 }
 
-/** A write as the verdicts read it: the fields an update changed (null for an insert or removal). */
+/** A write as the verdicts read it: the fields an update changed (null for an insert or removal), found when first asked. */
 interface SeenWrite {
   readonly write: StoredWrite;
-  readonly changed: ReadonlySet<string> | null;
+  changed: ReadonlySet<string> | null | undefined;
+}
+
+/** A kept result, with the number of the carried writes it has been checked against. */
+interface Kept {
+  readonly listed: ListedIds;
+  readonly reads: Reads;
+  checked: number;
 }
 
 /** Most writes carried over at once; past it, every result is dropped. */
 const MOST_WRITES = 64;
 
+/**
+ * Writes are carried lazily: each result is checked against the writes carried since it last was when it is next
+ * asked for, so a write costs what the results read after it cost, not what every kept result does. Past
+ * MOST_WRITES writes waiting, every result is checked and the writes let go.
+ */
 export class KeptLists {
   /** By the query's key (the store's own: equal keys select the same), oldest first. */
-  readonly #results = new Map<string, { readonly listed: ListedIds; readonly reads: Reads }>();
+  readonly #results = new Map<string, Kept>();
+  /** The writes carried and not yet checked against every result, the first of them number `#first`. */
+  #writes: SeenWrite[] = [];
+  #first = 0;
 
   constructor(private readonly capacity: number) {}
 
+  /** How many results are kept, once each is checked against every write carried. */
   get size(): number {
+    this.#settle();
     return this.#results.size;
   }
 
   get(key: string): ListedIds | undefined {
-    return this.#results.get(key)?.listed;
+    const kept = this.#results.get(key);
+    if (kept === undefined) return undefined;
+    if (!this.#checked(kept)) {
+      this.#results.delete(key);
+      return undefined;
+    }
+    return kept.listed;
   }
 
   /** Keeps what `query` on `collection` lists in the current state, under `key`. */
   set(key: string, collection: string, query: CheckedQuery, listed: ListedIds): void {
-    this.#results.set(key, { listed, reads: readsOf(collection, query) });
+    this.#results.set(key, { listed, reads: readsOf(collection, query), checked: this.#first + this.#writes.length });
     if (this.#results.size > this.capacity) this.#results.delete(this.#results.keys().next().value!);
   }
 
@@ -62,38 +85,62 @@ export class KeptLists {
   carry(writes: readonly StoredWrite[]): void {
     if (writes.length === 0 || this.#results.size === 0) return;
     if (writes.length > MOST_WRITES) {
-      this.#results.clear();
+      this.clear();
       return;
     }
-    const seen = writes.map(seenWrite);
-    const verdicts = new Map<string, boolean>();
-    for (const [key, { reads }] of this.#results) {
-      let unchanged = verdicts.get(reads.signature);
-      if (unchanged === undefined) verdicts.set(reads.signature, (unchanged = seen.every((write) => leavesAsItWas(reads, write))));
-      if (!unchanged) this.#results.delete(key);
-    }
+    if (this.#writes.length + writes.length > MOST_WRITES) this.#settle();
+    for (const write of writes) this.#writes.push({ write, changed: undefined });
   }
 
   clear(): void {
     this.#results.clear();
+    this.#first += this.#writes.length;
+    this.#writes = [];
+  }
+
+  /** Whether `kept` is still what its query lists, after the writes carried since it was last checked. */
+  #checked(kept: Kept): boolean {
+    const end = this.#first + this.#writes.length;
+    for (let number = kept.checked; number < end; number++) {
+      if (!leavesAsItWas(kept.reads, this.#writes[number - this.#first]!)) return false;
+    }
+    kept.checked = end;
+    return true;
+  }
+
+  /** Checks every result against the writes carried, and lets the writes go. */
+  #settle(): void {
+    if (this.#writes.length === 0) return;
+    const verdicts = new Map<string, boolean>();
+    for (const [key, kept] of this.#results) {
+      // Results of queries alike checked from the same write share one verdict.
+      const alike = `${kept.checked}:${kept.reads.signature}`;
+      let unchanged = verdicts.get(alike);
+      if (unchanged === undefined) verdicts.set(alike, (unchanged = this.#checked(kept)));
+      if (!unchanged) this.#results.delete(key);
+    }
+    this.#first += this.#writes.length;
+    this.#writes = [];
+    for (const kept of this.#results.values()) kept.checked = this.#first;
   }
 }
 
 /** Whether `write` leaves what a query reading `reads` selects as it was. */
-function leavesAsItWas(reads: Reads, { write, changed }: SeenWrite): boolean {
+function leavesAsItWas(reads: Reads, seen: SeenWrite): boolean {
+  const { write } = seen;
   if (write.collection !== reads.collection) return true;
+  const changed = seen.changed === undefined ? (seen.changed = changedFields(write)) : seen.changed;
   if (changed !== null && !reads.fields.some((field) => changed.has(field))) return true;
   const { before, after } = write;
   return (before === null || failsRequired(reads, before)) && (after === null || failsRequired(reads, after));
 }
 
-function seenWrite(write: StoredWrite): SeenWrite {
-  const { before, after } = write;
-  if (before === null || after === null) return { write, changed: null };
+function changedFields({ before, after }: StoredWrite): ReadonlySet<string> | null {
+  if (before === null || after === null) return null;
   const changed = new Set<string>();
   for (const field of Object.keys(before)) if (!sameJson(before[field], fieldOf(after, field))) changed.add(field);
   for (const field of Object.keys(after)) if (!Object.hasOwn(before, field)) changed.add(field);
-  return { write, changed };
+  return changed;
 }
 
 function readsOf(collection: string, query: CheckedQuery): Reads {
