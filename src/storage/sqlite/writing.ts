@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StoragePort, StoredWrite } from '../../ports/storage.js';
 import { Mutex } from '../mutex.js';
-import { runScoped, transactionHandle, writeOperations } from '../sql/session.js';
+import { runScoped, transactionHandle, writeOperations, type RecordSession } from '../sql/session.js';
 import type { OwnCommits } from './own-commits.js';
 import { sqliteSession, type SqliteRecords } from './records.js';
 import { threadSession, type AloneWrite, type WriterRun, type WriterThread } from './writer-thread.js';
@@ -15,6 +15,12 @@ export type Writing = Pick<StoragePort, 'insert' | 'update' | 'remove' | 'transa
   close(closeConnection: () => void): Promise<void>;
 };
 
+/** Writes on input `writeOperations` has checked and encoded. */
+type StoredWrites = Pick<RecordSession, 'insert' | 'update' | 'remove'>;
+
+/** The main thread's writing, with its writes on input already checked (where the writing thread cannot run). */
+export type LocalWriting = Writing & { stored: StoredWrites };
+
 /** How a transaction is run around the reads outside it (index.ts: `OutsideView.during`). */
 export type During = <T>(transaction: () => Promise<T>) => Promise<T>;
 
@@ -25,9 +31,8 @@ export type During = <T>(transaction: () => Promise<T>) => Promise<T>;
 export function localWriting(
   db: BetterSqlite3.Database, records: SqliteRecords, commits: OwnCommits | null, during: During, onRollback: () => void,
   readonly = false,
-): Writing {
+): LocalWriting {
   const session = sqliteSession(db, records, onRollback);
-  const writes = writeOperations(session);
   const totalChanges = db.prepare('SELECT total_changes()').pluck();
   let changesAtLastOptimize = 0;
   /**
@@ -60,10 +65,14 @@ export function localWriting(
       records.written = null;
     }
   };
+  const stored: StoredWrites = {
+    insert: async (collection, record) => optimizeWhenDue(await noted(() => session.insert(collection, record))),
+    update: async (collection, id, patch) => optimizeWhenDue(await noted(() => session.update(collection, id, patch))),
+    remove: async (collection, id) => optimizeWhenDue(await noted(() => session.remove(collection, id))),
+  };
   return {
-    insert: async (collection, record) => optimizeWhenDue(await noted(() => writes.insert(collection, record))),
-    update: async (collection, id, patch) => optimizeWhenDue(await noted(() => writes.update(collection, id, patch))),
-    remove: async (collection, id) => optimizeWhenDue(await noted(() => writes.remove(collection, id))),
+    ...writeOperations(stored),
+    stored,
     transaction: (work) => during(() => noted(async () => {
       db.exec('BEGIN IMMEDIATE');
       records.text.holding = true;
@@ -106,17 +115,21 @@ export function oneAtATime(writing: Writing, writeLock = new Mutex()): Writing {
  * connection to the same file): a write under way when it stopped fails with `store_unavailable`, and SQLite rolls
  * back what it had not committed.
  */
-export function threadWriting(thread: WriterThread, local: Writing, commits: OwnCommits | null): Writing {
+export function threadWriting(thread: WriterThread, local: LocalWriting, commits: OwnCommits | null): Writing {
   const noted = ({ written, step }: AloneWrite<unknown>) => commits?.committed(written, step);
-  let alone: { run: WriterRun; writes: ReturnType<typeof writeOperations> } | null = null;
-  const writesOn = (run: WriterRun) => {
-    if (alone?.run !== run) alone = { run, writes: writeOperations(threadSession(run, noted)) };
-    return alone.writes;
+  let alone: { run: WriterRun; session: RecordSession } | null = null;
+  const aloneOn = (run: WriterRun) => {
+    if (alone?.run !== run) alone = { run, session: threadSession(run, noted) };
+    return alone.session;
   };
+  // Checked first: a write the port refuses starts no thread.
+  const writes = writeOperations({
+    insert: (collection, record) => thread.with((run) => aloneOn(run).insert(collection, record), () => local.stored.insert(collection, record)),
+    update: (collection, id, patch) => thread.with((run) => aloneOn(run).update(collection, id, patch), () => local.stored.update(collection, id, patch)),
+    remove: (collection, id) => thread.with((run) => aloneOn(run).remove(collection, id), () => local.stored.remove(collection, id)),
+  });
   return {
-    insert: (collection, record) => thread.with((run) => writesOn(run).insert(collection, record), () => local.insert(collection, record)),
-    update: (collection, id, patch) => thread.with((run) => writesOn(run).update(collection, id, patch), () => local.update(collection, id, patch)),
-    remove: (collection, id) => thread.with((run) => writesOn(run).remove(collection, id), () => local.remove(collection, id)),
+    ...writes,
     transaction: (work) => thread.with(async (run) => {
       await run.call({ op: 'begin' });
       try {
