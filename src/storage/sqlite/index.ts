@@ -12,7 +12,7 @@ import { MIGRATIONS } from './schema.js';
 import { readRows, type LargeRows } from './large-rows.js';
 import { SqliteRecords, sqliteSession } from './records.js';
 import { WalHeader } from './wal-header.js';
-import { localWriting, oneAtATime, threadWriting } from './writing.js';
+import { localWriting, oneAtATime, threadWriting, type CommittedReads } from './writing.js';
 import { WriterThread, writerIdleMsOf, writerThreads, type WriterRequest } from './writer-thread.js';
 
 /** Rows whose binary JSON is longer are read off the main thread (about 5 ms of decoding a megabyte). */
@@ -142,7 +142,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const large = reader && thread ? largeRowsOn(thread, reader, readerFoldLimit) : null;
   const outside = reader && readerVersion ? readerView(reader, readerVersion, commits, noteState, large) : waitingView(db, records, () => rollbacks);
   const local = localWriting(db, records, commits, outside.during, onRollback, readonly);
-  const writing = oneAtATime(thread ? threadWriting(thread, local, commits) : local);
+  const writing = oneAtATime(thread ? threadWriting(thread, local, commits, outside.committed ?? null) : local);
 
   const storage: SqliteStorage = {
     database: db,
@@ -190,6 +190,8 @@ interface OutsideView {
   /** This view's state of the data, for the change token: at once, or once a running transaction has ended. */
   state(): string | Promise<string>;
   during<T>(transaction: () => Promise<T>): Promise<T>;
+  /** Where the view reads committed data only (its own connection): the same reads, unchecked. */
+  committed?: CommittedReads;
 }
 
 /**
@@ -228,8 +230,10 @@ function readerView(
     noted: noteState,
     since: (before) => commits.since(before),
   }, state, large);
+  const session = sqliteSession(reader, records, () => {});
   return {
-    reads: readOperations(sqliteSession(reader, records, () => {})),
+    reads: readOperations(session),
+    committed: session,
     state,
     during: (transaction) => transaction(),
   };

@@ -109,13 +109,57 @@ export function oneAtATime(writing: Writing, writeLock = new Mutex()): Writing {
   };
 }
 
+/** Reads of committed data only, made on the main thread (the store's reading connection). */
+export type CommittedReads = Pick<RecordSession, 'get' | 'list'>;
+
+/**
+ * A transaction's session on the writing thread, whose reads of what it has not written are made on the main
+ * thread instead (`committed`), sparing the thread a message each. From its `BEGIN IMMEDIATE` the thread holds the
+ * database's write lock, so nobody else can commit until it ends: committed data is then what the transaction
+ * reads, but for its own writes. What a write may change is sent to the thread from the moment the write is asked
+ * for (the thread answers in order): a list of a collection written, a record written, and any record of a
+ * collection while an insert with an id still to be chosen is under way there, or after a write there failed.
+ */
+function readingUnwritten(inside: RecordSession, committed: CommittedReads): RecordSession {
+  const written = new Map<string, { ids: Set<number>; choosing: number; failed: boolean }>();
+  const writing = async <T>(collection: string, id: number | undefined, write: () => Promise<T>, chosen?: (result: T) => number) => {
+    let state = written.get(collection);
+    if (!state) written.set(collection, (state = { ids: new Set(), choosing: 0, failed: false }));
+    if (id === undefined) state.choosing++;
+    else state.ids.add(id);
+    try {
+      const result = await write();
+      if (chosen) state.ids.add(chosen(result));
+      return result;
+    } catch (error) {
+      state.failed = true;
+      throw error;
+    } finally {
+      if (id === undefined) state.choosing--;
+    }
+  };
+  return {
+    get: (collection, id) => {
+      const state = written.get(collection);
+      return state && (state.failed || state.choosing > 0 || state.ids.has(id)) ? inside.get(collection, id) : committed.get(collection, id);
+    },
+    list: (collection, query) => (written.has(collection) ? inside.list(collection, query) : committed.list(collection, query)),
+    insert: (collection, record) => writing(collection, record.id, () => inside.insert(collection, record), (stored) => stored.id),
+    update: (collection, id, patch) => writing(collection, id, () => inside.update(collection, id, patch)),
+    remove: (collection, id) => writing(collection, id, () => inside.remove(collection, id)),
+    savepoint: (work) => inside.savepoint(work),
+  };
+}
+
 /**
  * Writes on the store's writing thread (writer-thread.ts), started by the first of them. Where the thread cannot
  * start, or once it has stopped unasked, writes go on on the main thread (`local`, over the main thread's own
  * connection to the same file): a write under way when it stopped fails with `store_unavailable`, and SQLite rolls
  * back what it had not committed.
  */
-export function threadWriting(thread: WriterThread, local: LocalWriting, commits: OwnCommits | null): Writing {
+export function threadWriting(
+  thread: WriterThread, local: LocalWriting, commits: OwnCommits | null, committedReads: CommittedReads | null = null,
+): Writing {
   const noted = ({ written, step }: AloneWrite<unknown>) => commits?.committed(written, step);
   let alone: { run: WriterRun; session: RecordSession } | null = null;
   const aloneOn = (run: WriterRun) => {
@@ -133,7 +177,7 @@ export function threadWriting(thread: WriterThread, local: LocalWriting, commits
     transaction: (work) => thread.with(async (run) => {
       await run.call({ op: 'begin' });
       try {
-        const session = threadSession(run);
+        const session = committedReads ? readingUnwritten(threadSession(run), committedReads) : threadSession(run);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
         const { written, step } = await run.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
         commits?.committed(written, step);
