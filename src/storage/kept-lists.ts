@@ -25,14 +25,6 @@ interface Reads {
   readonly fields: readonly string[];
   /** `eq` and `in` conditions every selected record meets (at the top level, or inside a top-level `and`). */
   readonly required: readonly { readonly field: string; readonly values: readonly (string | number)[] }[];
-  /** All of the above spelt out: results of queries alike (pages of one list) share one verdict per move. */
-  readonly signature: string;
-}
-
-/** A write as the verdicts read it: the fields an update changed (null for an insert or removal), found when first asked. */
-interface SeenWrite {
-  readonly write: StoredWrite;
-  changed: ReadonlySet<string> | null | undefined;
 }
 
 /** A kept result, with the number of the carried writes it has been checked against. */
@@ -46,22 +38,22 @@ interface Kept {
 const MOST_WRITES = 64;
 
 /**
- * Writes are carried lazily: each result is checked against the writes carried since it last was when it is next
- * asked for, so a write costs what the results read after it cost, not what every kept result does. Past
- * MOST_WRITES writes waiting, every result is checked and the writes let go.
+ * Writes are carried lazily: a result is checked against the writes carried since it last was when it is next
+ * asked for, so a write costs what the lists read after it cost, not what every kept result does. Past MOST_WRITES
+ * writes waiting, the older half is let go, with the results not asked for since.
  */
 export class KeptLists {
   /** By the query's key (the store's own: equal keys select the same), oldest first. */
   readonly #results = new Map<string, Kept>();
-  /** The writes carried and not yet checked against every result, the first of them number `#first`. */
-  #writes: SeenWrite[] = [];
+  /** The writes carried that some result has not been checked against, the first of them number `#first`. */
+  #writes: StoredWrite[] = [];
   #first = 0;
 
   constructor(private readonly capacity: number) {}
 
-  /** How many results are kept, once each is checked against every write carried. */
+  /** How many results are kept, each checked against the writes carried first (for tests). */
   get size(): number {
-    this.#settle();
+    for (const [key, kept] of this.#results) if (!this.#checked(kept)) this.#results.delete(key);
     return this.#results.size;
   }
 
@@ -88,8 +80,8 @@ export class KeptLists {
       this.clear();
       return;
     }
-    if (this.#writes.length + writes.length > MOST_WRITES) this.#settle();
-    for (const write of writes) this.#writes.push({ write, changed: undefined });
+    if (this.#writes.length + writes.length > MOST_WRITES) this.#letOlderGo();
+    for (const write of writes) this.#writes.push(write);
   }
 
   clear(): void {
@@ -108,39 +100,23 @@ export class KeptLists {
     return true;
   }
 
-  /** Checks every result against the writes carried, and lets the writes go. */
-  #settle(): void {
-    if (this.#writes.length === 0) return;
-    const verdicts = new Map<string, boolean>();
-    for (const [key, kept] of this.#results) {
-      // Results of queries alike checked from the same write share one verdict.
-      const alike = `${kept.checked}:${kept.reads.signature}`;
-      let unchanged = verdicts.get(alike);
-      if (unchanged === undefined) verdicts.set(alike, (unchanged = this.#checked(kept)));
-      if (!unchanged) this.#results.delete(key);
-    }
-    this.#first += this.#writes.length;
-    this.#writes = [];
-    for (const kept of this.#results.values()) kept.checked = this.#first;
+  /** Lets the older half of the writes waiting go, dropping the results not checked against them. */
+  #letOlderGo(): void {
+    const kept = Math.floor(this.#writes.length / 2);
+    const first = this.#first + this.#writes.length - kept;
+    for (const [key, result] of this.#results) if (result.checked < first) this.#results.delete(key);
+    this.#writes = this.#writes.slice(this.#writes.length - kept);
+    this.#first = first;
   }
 }
 
 /** Whether `write` leaves what a query reading `reads` selects as it was. */
-function leavesAsItWas(reads: Reads, seen: SeenWrite): boolean {
-  const { write } = seen;
+function leavesAsItWas(reads: Reads, write: StoredWrite): boolean {
   if (write.collection !== reads.collection) return true;
-  const changed = seen.changed === undefined ? (seen.changed = changedFields(write)) : seen.changed;
-  if (changed !== null && !reads.fields.some((field) => changed.has(field))) return true;
   const { before, after } = write;
+  // An update that changed none of the fields read (added, removed or changed: a field missing is undefined).
+  if (before !== null && after !== null && reads.fields.every((field) => sameJson(fieldOf(before, field), fieldOf(after, field)))) return true;
   return (before === null || failsRequired(reads, before)) && (after === null || failsRequired(reads, after));
-}
-
-function changedFields({ before, after }: StoredWrite): ReadonlySet<string> | null {
-  if (before === null || after === null) return null;
-  const changed = new Set<string>();
-  for (const field of Object.keys(before)) if (!sameJson(before[field], fieldOf(after, field))) changed.add(field);
-  for (const field of Object.keys(after)) if (!Object.hasOwn(before, field)) changed.add(field);
-  return changed;
 }
 
 function readsOf(collection: string, query: CheckedQuery): Reads {
@@ -151,8 +127,7 @@ function readsOf(collection: string, query: CheckedQuery): Reads {
     addRequired(condition, required);
   }
   for (const sortKey of query.orderBy) addSortFields(sortKey, fields);
-  const signature = JSON.stringify([collection, [...fields].sort(), required]);
-  return { collection, fields: [...fields], required, signature };
+  return { collection, fields: [...fields], required };
 }
 
 function addFields(condition: Condition, into: Set<string>): void {
