@@ -228,7 +228,8 @@ function readerView(
   // Where the store tells its own writes, its decoded records outlive them, but for those written.
   const records = new SqliteRecords(reader, commits && noteState && {
     noted: noteState,
-    since: (before) => commits.since(before),
+    // Asked right after the state was read, through the same header where there is one.
+    since: (before) => commits.since(before, true),
   }, state, large);
   const session = sqliteSession(reader, records, () => {});
   return {

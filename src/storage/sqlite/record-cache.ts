@@ -52,8 +52,8 @@ interface Entry {
  */
 /**
  * What the store tells of the writes between states: `noted` notes a state just read, to be asked about later (and
- * answers the state to keep, which it may read again), `since` names the writes since an earlier state, or null when
- * it cannot tell.
+ * answers the state to keep, which it may read again), `since` names the writes since an earlier state up to the
+ * state just noted at least, or null when it cannot tell.
  */
 export interface StateWrites {
   noted(state: string): string;
