@@ -110,6 +110,16 @@ export class KeptLists {
   }
 }
 
+/**
+ * Whether `query` on `collection` can select none of the records `writes` wrote, before or after them (the second
+ * rule above): it then lists the same records, each as it was.
+ */
+export function selectsNoneOf(collection: string, query: CheckedQuery, writes: readonly StoredWrite[]): boolean {
+  const reads = readsOf(collection, query);
+  return writes.every(({ collection: written, before, after }) => written !== collection
+    || ((before === null || failsRequired(reads, before)) && (after === null || failsRequired(reads, after))));
+}
+
 /** Whether `write` leaves what a query reading `reads` selects as it was. */
 function leavesAsItWas(reads: Reads, write: StoredWrite): boolean {
   if (write.collection !== reads.collection) return true;

@@ -51,12 +51,16 @@ describe('sqlite transaction reads', () => {
         assert.equal((await tx.get('posts', post.id))!.title, 'one, edited', 'its own write');
         assert.equal((await tx.get('posts', 2))!.title, 'two', 'a record of the collection it did not write');
         assert.deepEqual((await tx.list('posts', { orderBy: [{ field: 'id', direction: 'asc' }] })).items.map((item) => item.title), ['one, edited', 'two']);
+        // A list that cannot select the record written, before or after its write.
+        assert.deepEqual((await tx.list('posts', { where: [{ field: 'type', op: 'eq', value: 'page' }], withTotal: true })), { items: [], total: 0 });
+        await tx.update('posts', 2, { type: 'page' });
+        assert.deepEqual((await tx.list('posts', { where: [{ field: 'type', op: 'eq', value: 'page' }] })).items.map((item) => item.title), ['two']);
         assert.equal((await tx.list('terms', {})).items[0]!.name, 'news', 'a collection it did not write');
         const inserted = await tx.insert('terms', { name: 'sport' });
         assert.equal((await tx.get('terms', inserted.id))!.name, 'sport');
         assert.equal((await tx.get('terms', 1))!.name, 'news');
       }));
-      assert.deepEqual(requests, ['begin', 'update posts', 'get posts', 'list posts', 'insert terms', 'get terms', 'commit']);
+      assert.deepEqual(requests, ['begin', 'update posts', 'get posts', 'list posts', 'update posts', 'list posts', 'insert terms', 'get terms', 'commit']);
     } finally {
       await store.close();
     }

@@ -21,6 +21,9 @@ export type WriterRequest =
 /** A write with its own commit: its result, what it wrote, and how it moved the database (own-commits.ts). */
 export interface AloneWrite<T> { value: T; written: StoredWrite[]; step: { from: string; to: string } | null }
 
+/** A write inside the transaction the thread holds open: its result and what it wrote. */
+export interface InsideWrite<T> { value: T; written: StoredWrite[] }
+
 type Reply = { call: number; ok: true; value: Packed | undefined } | { call: number; ok: false; error: Record<string, unknown> };
 
 /** Set by the bundled build (.ci/build.mjs): the worker module's path from any module of the build. */
@@ -272,12 +275,15 @@ function errorOf(described: Record<string, unknown>): Error {
 }
 
 /**
- * The record operations the writing thread runs: inside the transaction it holds open or, given `alone` (which
- * hears what each wrote), each write with its own commit. Requests are posted in the order they are asked for, as
+ * The record operations the writing thread runs: inside the transaction it holds open (`inside` hears what each
+ * write wrote) or, given `alone` (which hears what each wrote and how it moved the database), each write with its
+ * own commit. Requests are posted in the order they are asked for, as
  * the thread then runs them (reads made elsewhere count on it, transaction-reads in writing.ts): one whose value is
  * still packed in turns holds back those asked after it.
  */
-export function threadSession(thread: Pick<WriterRun, 'call'>, alone?: (write: AloneWrite<unknown>) => void): RecordSession {
+export function threadSession(
+  thread: Pick<WriterRun, 'call'>, alone?: (write: AloneWrite<unknown>) => void, inside?: (written: StoredWrite[]) => void,
+): RecordSession {
   /** Settles once the last request held back is posted. */
   let held: Promise<void> | null = null;
   const call = <T>(ready: Ready | Promise<Ready>): Promise<T> => {
@@ -300,7 +306,11 @@ export function threadSession(thread: Pick<WriterRun, 'call'>, alone?: (write: A
     })();
   };
   const write = async <T>(ready: Ready | Promise<Ready>): Promise<T> => {
-    if (!alone) return call<T>(ready);
+    if (!alone) {
+      const result = await call<InsideWrite<T>>(ready);
+      inside?.(result.written);
+      return result.value;
+    }
     const result = await call<AloneWrite<T>>(ready);
     alone(result);
     return result.value;

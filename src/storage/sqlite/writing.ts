@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StoragePort, StoredWrite } from '../../ports/storage.js';
 import { Mutex } from '../mutex.js';
+import { selectsNoneOf } from '../kept-lists.js';
 import { runScoped, transactionHandle, writeOperations, type RecordSession } from '../sql/session.js';
 import type { OwnCommits } from './own-commits.js';
 import { sqliteSession, type SqliteRecords } from './records.js';
@@ -112,19 +113,35 @@ export function oneAtATime(writing: Writing, writeLock = new Mutex()): Writing {
 /** Reads of committed data only, made on the main thread (the store's reading connection). */
 export type CommittedReads = Pick<RecordSession, 'get' | 'list'>;
 
+/** Most writes to a collection a transaction's lists are told apart from; past it, its lists are read on the thread. */
+const MOST_WRITES_TOLD = 64;
+
 /**
- * A transaction's session on the writing thread, whose reads of what it has not written are made on the main
- * thread instead (`committed`), sparing the thread a message each. From its `BEGIN IMMEDIATE` the thread holds the
- * database's write lock, so nobody else can commit until it ends: committed data is then what the transaction
- * reads, but for its own writes. What a write may change is sent to the thread from the moment the write is asked
- * for (the thread answers in order): a list of a collection written, a record written, and any record of a
- * collection while an insert with an id still to be chosen is under way there, or after a write there failed.
+ * A transaction's session on the writing thread (`inside`, which tells what each write wrote), whose reads of what
+ * it has not written are made on the main thread instead (`committed`), sparing the thread a message each. From its
+ * `BEGIN IMMEDIATE` the thread holds the database's write lock, so nobody else can commit until it ends: committed
+ * data is then what the transaction reads, but for its own writes. Read on the thread, which answers in order: a
+ * record written (from the moment its write is asked for), any record of a collection while an insert there still
+ * has its id to be chosen or after a write there failed, and a list of a collection while a write there is under way,
+ * or that may select a record written there, before or after its write (kept-lists.ts: `selectsNoneOf`).
  */
-function readingUnwritten(inside: RecordSession, committed: CommittedReads): RecordSession {
-  const written = new Map<string, { ids: Set<number>; choosing: number; failed: boolean }>();
-  const writing = async <T>(collection: string, id: number | undefined, write: () => Promise<T>, chosen?: (result: T) => number) => {
+function readingUnwritten(inside: (heard: (written: StoredWrite[]) => void) => RecordSession, committed: CommittedReads): RecordSession {
+  const written = new Map<string, { ids: Set<number>; choosing: number; underWay: number; failed: boolean; writes: StoredWrite[] | null }>();
+  const stateOf = (collection: string) => {
     let state = written.get(collection);
-    if (!state) written.set(collection, (state = { ids: new Set(), choosing: 0, failed: false }));
+    if (!state) written.set(collection, (state = { ids: new Set(), choosing: 0, underWay: 0, failed: false, writes: [] }));
+    return state;
+  };
+  const session = inside((writes) => {
+    for (const write of writes) {
+      const state = stateOf(write.collection);
+      if (state.writes !== null && state.writes.length < MOST_WRITES_TOLD) state.writes.push(write);
+      else state.writes = null;
+    }
+  });
+  const writing = async <T>(collection: string, id: number | undefined, write: () => Promise<T>, chosen?: (result: T) => number) => {
+    const state = stateOf(collection);
+    state.underWay++;
     if (id === undefined) state.choosing++;
     else state.ids.add(id);
     try {
@@ -135,19 +152,25 @@ function readingUnwritten(inside: RecordSession, committed: CommittedReads): Rec
       state.failed = true;
       throw error;
     } finally {
+      state.underWay--;
       if (id === undefined) state.choosing--;
     }
   };
   return {
     get: (collection, id) => {
       const state = written.get(collection);
-      return state && (state.failed || state.choosing > 0 || state.ids.has(id)) ? inside.get(collection, id) : committed.get(collection, id);
+      return state && (state.failed || state.choosing > 0 || state.ids.has(id)) ? session.get(collection, id) : committed.get(collection, id);
     },
-    list: (collection, query) => (written.has(collection) ? inside.list(collection, query) : committed.list(collection, query)),
-    insert: (collection, record) => writing(collection, record.id, () => inside.insert(collection, record), (stored) => stored.id),
-    update: (collection, id, patch) => writing(collection, id, () => inside.update(collection, id, patch)),
-    remove: (collection, id) => writing(collection, id, () => inside.remove(collection, id)),
-    savepoint: (work) => inside.savepoint(work),
+    list: (collection, query) => {
+      const state = written.get(collection);
+      const onThread = state !== undefined
+        && (state.failed || state.underWay > 0 || state.writes === null || !selectsNoneOf(collection, query, state.writes));
+      return onThread ? session.list(collection, query) : committed.list(collection, query);
+    },
+    insert: (collection, record) => writing(collection, record.id, () => session.insert(collection, record), (stored) => stored.id),
+    update: (collection, id, patch) => writing(collection, id, () => session.update(collection, id, patch)),
+    remove: (collection, id) => writing(collection, id, () => session.remove(collection, id)),
+    savepoint: (work) => session.savepoint(work),
   };
 }
 
@@ -177,7 +200,7 @@ export function threadWriting(
     transaction: (work) => thread.with(async (run) => {
       await run.call({ op: 'begin' });
       try {
-        const session = committedReads ? readingUnwritten(threadSession(run), committedReads) : threadSession(run);
+        const session = committedReads ? readingUnwritten((heard) => threadSession(run, undefined, heard), committedReads) : threadSession(run);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
         const { written, step } = await run.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
         commits?.committed(written, step);
