@@ -25,36 +25,51 @@ interface Reads {
   readonly fields: readonly string[];
   /** `eq` and `in` conditions every selected record meets (at the top level, or inside a top-level `and`). */
   readonly required: readonly { readonly field: string; readonly values: readonly (string | number)[] }[];
-  /** All of the above spelt out: results of queries alike (pages of one list) share one verdict per move. */
-  readonly signature: string;
 }
 
-/** A write as the verdicts read it: the fields an update changed (null for an insert or removal). */
-interface SeenWrite {
-  readonly write: StoredWrite;
-  readonly changed: ReadonlySet<string> | null;
+/** A kept result, with the number of the carried writes it has been checked against. */
+interface Kept {
+  readonly listed: ListedIds;
+  readonly reads: Reads;
+  checked: number;
 }
 
 /** Most writes carried over at once; past it, every result is dropped. */
 const MOST_WRITES = 64;
 
+/**
+ * Writes are carried lazily: a result is checked against the writes carried since it last was when it is next
+ * asked for, so a write costs what the lists read after it cost, not what every kept result does. Past MOST_WRITES
+ * writes waiting, the older half is let go, with the results not asked for since.
+ */
 export class KeptLists {
   /** By the query's key (the store's own: equal keys select the same), oldest first. */
-  readonly #results = new Map<string, { readonly listed: ListedIds; readonly reads: Reads }>();
+  readonly #results = new Map<string, Kept>();
+  /** The writes carried that some result has not been checked against, the first of them number `#first`. */
+  #writes: StoredWrite[] = [];
+  #first = 0;
 
   constructor(private readonly capacity: number) {}
 
+  /** How many results are kept, each checked against the writes carried first (for tests). */
   get size(): number {
+    for (const [key, kept] of this.#results) if (!this.#checked(kept)) this.#results.delete(key);
     return this.#results.size;
   }
 
   get(key: string): ListedIds | undefined {
-    return this.#results.get(key)?.listed;
+    const kept = this.#results.get(key);
+    if (kept === undefined) return undefined;
+    if (!this.#checked(kept)) {
+      this.#results.delete(key);
+      return undefined;
+    }
+    return kept.listed;
   }
 
   /** Keeps what `query` on `collection` lists in the current state, under `key`. */
   set(key: string, collection: string, query: CheckedQuery, listed: ListedIds): void {
-    this.#results.set(key, { listed, reads: readsOf(collection, query) });
+    this.#results.set(key, { listed, reads: readsOf(collection, query), checked: this.#first + this.#writes.length });
     if (this.#results.size > this.capacity) this.#results.delete(this.#results.keys().next().value!);
   }
 
@@ -62,38 +77,56 @@ export class KeptLists {
   carry(writes: readonly StoredWrite[]): void {
     if (writes.length === 0 || this.#results.size === 0) return;
     if (writes.length > MOST_WRITES) {
-      this.#results.clear();
+      this.clear();
       return;
     }
-    const seen = writes.map(seenWrite);
-    const verdicts = new Map<string, boolean>();
-    for (const [key, { reads }] of this.#results) {
-      let unchanged = verdicts.get(reads.signature);
-      if (unchanged === undefined) verdicts.set(reads.signature, (unchanged = seen.every((write) => leavesAsItWas(reads, write))));
-      if (!unchanged) this.#results.delete(key);
-    }
+    if (this.#writes.length + writes.length > MOST_WRITES) this.#letOlderGo();
+    for (const write of writes) this.#writes.push(write);
   }
 
   clear(): void {
     this.#results.clear();
+    this.#first += this.#writes.length;
+    this.#writes = [];
+  }
+
+  /** Whether `kept` is still what its query lists, after the writes carried since it was last checked. */
+  #checked(kept: Kept): boolean {
+    const end = this.#first + this.#writes.length;
+    for (let number = kept.checked; number < end; number++) {
+      if (!leavesAsItWas(kept.reads, this.#writes[number - this.#first]!)) return false;
+    }
+    kept.checked = end;
+    return true;
+  }
+
+  /** Lets the older half of the writes waiting go, dropping the results not checked against them. */
+  #letOlderGo(): void {
+    const kept = Math.floor(this.#writes.length / 2);
+    const first = this.#first + this.#writes.length - kept;
+    for (const [key, result] of this.#results) if (result.checked < first) this.#results.delete(key);
+    this.#writes = this.#writes.slice(this.#writes.length - kept);
+    this.#first = first;
   }
 }
 
-/** Whether `write` leaves what a query reading `reads` selects as it was. */
-function leavesAsItWas(reads: Reads, { write, changed }: SeenWrite): boolean {
-  if (write.collection !== reads.collection) return true;
-  if (changed !== null && !reads.fields.some((field) => changed.has(field))) return true;
-  const { before, after } = write;
-  return (before === null || failsRequired(reads, before)) && (after === null || failsRequired(reads, after));
+/**
+ * Whether `query` on `collection` can select none of the records `writes` wrote, before or after them (the second
+ * rule above): it then lists the same records, each as it was.
+ */
+export function selectsNoneOf(collection: string, query: CheckedQuery, writes: readonly StoredWrite[]): boolean {
+  const reads = readsOf(collection, query);
+  return writes.every(({ collection: written, before, after }) => written !== collection
+    || ((before === null || failsRequired(reads, before)) && (after === null || failsRequired(reads, after))));
 }
 
-function seenWrite(write: StoredWrite): SeenWrite {
+/** Whether `write` leaves what a query reading `reads` selects as it was. */
+function leavesAsItWas(reads: Reads, write: StoredWrite): boolean {
+  if (write.collection !== reads.collection) return true;
   const { before, after } = write;
-  if (before === null || after === null) return { write, changed: null };
-  const changed = new Set<string>();
-  for (const field of Object.keys(before)) if (!sameJson(before[field], fieldOf(after, field))) changed.add(field);
-  for (const field of Object.keys(after)) if (!Object.hasOwn(before, field)) changed.add(field);
-  return { write, changed };
+  // An update that changed none of the fields read (added, removed or changed: a field missing is undefined).
+  if (before !== null && after !== null && reads.fields.every((field) => sameJson(fieldOf(before, field), fieldOf(after, field)))) return true;
+  return (before === null || failsRequired(reads, before)) && (after === null || failsRequired(reads, after));
 }
 
 function readsOf(collection: string, query: CheckedQuery): Reads {
@@ -104,8 +137,7 @@ function readsOf(collection: string, query: CheckedQuery): Reads {
     addRequired(condition, required);
   }
   for (const sortKey of query.orderBy) addSortFields(sortKey, fields);
-  const signature = JSON.stringify([collection, [...fields].sort(), required]);
-  return { collection, fields: [...fields], required, signature };
+  return { collection, fields: [...fields], required };
 }
 
 function addFields(condition: Condition, into: Set<string>): void {

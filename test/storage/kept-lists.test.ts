@@ -153,6 +153,58 @@ describe('kept list results', () => {
     assert.equal(carries(many.slice(0, 64)), true);
     assert.equal(carries(many), false, 'past 64 writes at once, nothing is carried');
   });
+
+  it('checks a result asked for after many moves against every write since it was kept, and none before', () => {
+    const kept = new KeptLists(10);
+    const query = checkQuery({ where: [{ field: 'type', op: 'eq', value: 'post' }], orderBy: [{ field: 'date', direction: 'desc' }], limit: 2 });
+    const other = checkQuery({ where: [{ field: 'type', op: 'eq', value: 'page' }], orderBy: [{ field: 'date', direction: 'desc' }], limit: 2 });
+    const key = queryKey('posts', query)!;
+    const otherKey = queryKey('posts', other)!;
+    const keep = (which = key, checked = query) => kept.set(which, 'posts', checked, { ids: [3, 2] });
+    const harmless: StoredWrite = { collection: 'posts', id: 8, before: { id: 8, type: 'page', excerpt: 'a' }, after: { id: 8, type: 'page', excerpt: 'b' } };
+    const harmful: StoredWrite = { collection: 'posts', id: 9, before: null, after: { id: 9, type: 'post' } };
+    const moves = (count: number, writes: StoredWrite[]) => {
+      for (let move = 0; move < count; move++) kept.carry(writes);
+    };
+
+    keep();
+    moves(3, [harmless]);
+    moves(1, [harmful]);
+    moves(3, [harmless]);
+    assert.equal(kept.get(key), undefined, 'a write that may change it, among others');
+
+    keep();
+    moves(10, [harmless, harmless]);
+    assert.deepEqual(kept.get(key), { ids: [3, 2] });
+    moves(1, [harmful]);
+    assert.equal(kept.get(key), undefined, 'a write after it was last asked for');
+
+    // Past 64 writes waiting, the older half is let go with the results not asked for since; those asked go on.
+    kept.clear();
+    keep();
+    keep(otherKey, other);
+    moves(40, [harmless]);
+    assert.deepEqual(kept.get(otherKey), { ids: [3, 2] });
+    moves(30, [harmless]);
+    assert.deepEqual(kept.get(otherKey), { ids: [3, 2] }, 'asked for within the writes kept');
+    assert.equal(kept.get(key), undefined, 'not asked for in 70 writes, once more than 64 waited');
+    for (let move = 0; move < 200; move++) {
+      kept.carry([harmless]);
+      if (move % 20 === 0) assert.deepEqual(kept.get(otherKey), { ids: [3, 2] }, `asked for every 20 writes (${move})`);
+    }
+    moves(1, [harmful]);
+    assert.deepEqual(kept.get(otherKey), { ids: [3, 2] });
+    moves(70, [harmless]);
+    assert.equal(kept.size, 0);
+
+    // A result kept after a write is not checked against it.
+    keep(otherKey, other);
+    moves(1, [harmful]);
+    keep();
+    moves(1, [harmless]);
+    assert.deepEqual(kept.get(key), { ids: [3, 2] });
+    assert.deepEqual(kept.get(otherKey), { ids: [3, 2] }, 'an insert of a post leaves the pages alone');
+  });
 });
 
 describe('sqlite store: list results carried across its own commits', () => {

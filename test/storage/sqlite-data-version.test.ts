@@ -93,6 +93,48 @@ describe('sqlite data version', () => {
     writer.close();
   });
 
+  it('told by the header alone, moves on the very next call after every commit, and only with the header', () => {
+    const { file, writer, reader, pragma } = database('by-header.db');
+    const header = WalHeader.open(file)!;
+    const version = DataVersion.byHeader(reader, header);
+    const insert = writer.prepare('INSERT INTO things (value) VALUES (?)');
+    const answers = new Set<string>();
+    const moved = (now: string, why: string) => {
+      assert.ok(!answers.has(now), `${why}: a version not answered before`);
+      answers.add(now);
+    };
+    let last = version.current();
+    moved(last, 'the first');
+    for (let round = 0; round < 300; round++) {
+      const bytes = header.read();
+      assert.equal(version.current(), last, `round ${round}: nothing committed`);
+      if (round % 7 === 3) writer.pragma('wal_checkpoint(TRUNCATE)');
+      if (round % 11 === 5) writer.pragma('wal_checkpoint(RESTART)');
+      // A checkpoint that restarts the log moves the header, and so the version, with no data changed.
+      const now = version.current();
+      assert.equal(now !== last, header.read() !== bytes, `round ${round}: after a checkpoint, as the header`);
+      if (now !== last) moved(now, `round ${round}: a checkpoint`);
+      last = now;
+      const before = pragma();
+      if (round % 5 === 0) writer.transaction(() => { insert.run(round); insert.run(-round); })();
+      else insert.run(round);
+      assert.notEqual(pragma(), before);
+      const next = version.current();
+      assert.notEqual(next, last, `round ${round}: a commit`);
+      moved(next, `round ${round}: a commit`);
+      last = next;
+    }
+    writer.exec('BEGIN IMMEDIATE');
+    insert.run('not yet');
+    assert.equal(version.current(), last, 'a transaction still open');
+    writer.exec('ROLLBACK');
+    assert.equal(version.current(), last, 'a transaction rolled back');
+    version.close();
+    header.close();
+    reader.close();
+    writer.close();
+  });
+
   it('moves after a commit by another process', () => {
     const { file, writer, reader } = database('process.db');
     const version = DataVersion.of(reader, file);

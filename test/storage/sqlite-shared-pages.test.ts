@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import type { ListQuery, StoragePort } from '../../src/ports/storage.js';
-import { freezeThrough } from '../../src/storage/query-check.js';
+import type { ListQuery, StoragePort, StoredRecord, StoredWrite } from '../../src/ports/storage.js';
+import { checkQuery, freezeThrough } from '../../src/storage/query-check.js';
+import { RecordCache } from '../../src/storage/sqlite/record-cache.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
 import { seededRandom } from '../../src/testing/conformance/support.js';
 
@@ -163,5 +164,63 @@ describe('sqlite store: pages of shared lists handed out again', () => {
     assert.equal((await store.list('posts', PUBLISHED)).total, 6);
     assert.ok(Object.isFrozen(second.items[0]), 'records handed out shared are the kept ones, frozen');
     await store.close();
+  });
+});
+
+describe('sqlite store: a page kept across the store\'s own commits', () => {
+  it('is handed out again after writes that changed neither its list nor its records, and only then', () => {
+    let state = 'first';
+    let written: StoredWrite[] = [];
+    const cache = new RecordCache(() => state, { noted: (now) => now, since: () => written });
+    const query = checkQuery(PUBLISHED);
+    assert.ok(Object.isFrozen(query));
+    const record = (id: number, title = `Post ${id}`): StoredRecord => ({ id, ...post(id), title });
+    let reads = 0;
+    /** The page as the store's `list` hands it out: kept, or read from the entries (each read anew if missing). */
+    const handOut = () => {
+      cache.check();
+      const kept = cache.page('posts', query);
+      if (kept) return kept.items;
+      const listed = cache.listed('posts', query, () => ({ ids: [3, 2], total: 2 }));
+      const items = listed.ids.map((id) => {
+        const found = cache.get('posts', id, true);
+        if (found) return found;
+        reads++;
+        cache.set('posts', record(id), 100);
+        return cache.get('posts', id, true)!;
+      });
+      cache.keepPage('posts', query, items, listed);
+      return items;
+    };
+    const commit = (next: string, writes: StoredWrite[]) => {
+      state = next;
+      written = writes;
+    };
+    const first = handOut();
+    assert.equal(reads, 2);
+    assert.equal(handOut()[0], first[0]);
+    const kept = handOut();
+    commit('second', [{ collection: 'posts', id: 9, before: record(9), after: { ...record(9), title: 'elsewhere' } }]);
+    cache.check();
+    assert.ok(cache.page('posts', query), 'kept across a write to another record');
+    const carried = handOut();
+    assert.notEqual(carried, kept, 'a new array each time');
+    assert.deepEqual(carried, kept);
+    assert.equal(carried[0], kept[0], 'the same records');
+    commit('third', [{ collection: 'posts', id: 3, before: record(3), after: record(3, 'renamed') }]);
+    const renamed = handOut();
+    assert.equal(renamed[0]!.title, 'Post 3', 'read anew: this stand-in store reads the old title');
+    assert.equal(reads, 3, 'a record written is read again');
+    assert.notEqual(renamed[0], kept[0]);
+    handOut();
+    commit('fourth', [{ collection: 'posts', id: 12, before: null, after: record(12) }]);
+    let computed = 0;
+    cache.check();
+    assert.equal(cache.page('posts', query), undefined, 'an insert the list may select drops it');
+    cache.listed('posts', query, () => {
+      computed++;
+      return { ids: [12, 3], total: 3 };
+    });
+    assert.equal(computed, 1);
   });
 });

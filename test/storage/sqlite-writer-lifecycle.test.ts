@@ -67,6 +67,30 @@ describe('sqlite writing thread: started when needed', () => {
     }
   });
 
+  it('is not started by writes the port refuses, which fail as they would on it', async () => {
+    const { store, thread } = open();
+    try {
+      const refused = async (write: Promise<unknown>, code: string) => {
+        await assert.rejects(write, (error: { code?: string }) => error.code === code);
+      };
+      await refused(store.insert('posts', [] as never), 'invalid_record');
+      await refused(store.insert('posts', { id: -1, title: 'a' }), 'invalid_record');
+      await refused(store.insert('posts', { title: () => 'not JSON' } as never), 'invalid_record');
+      await refused(store.update('posts', 1, { id: 2 }), 'invalid_record');
+      await refused(store.update('posts', 1, { title: Symbol('not JSON') } as never), 'invalid_record');
+      assert.equal(await store.update('posts', 0, { title: 'no such id' }), null);
+      assert.equal(await store.remove('posts', -3), false);
+      assert.equal(thread.state, 'idle');
+      assert.equal(thread.starts, 0);
+      assert.equal((await store.insert('posts', { title: 'accepted' })).id, 1);
+      assert.equal(thread.starts, 1);
+      await refused(store.update('posts', 1, { id: 5 }), 'invalid_record');
+      assert.deepEqual(await titles(store), ['accepted']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('starts with the first write, which runs on it, and stops after the idle period', async () => {
     const { store, thread } = open();
     try {

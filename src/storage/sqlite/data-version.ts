@@ -18,9 +18,13 @@ export class DataVersion {
   private readonly seen = WalHeader.copySpace();
   /** The pragma's answer while the header holds `seen`; null when the header cannot be trusted. */
   private known: string | null = null;
+  /** How many times a header told apart by `byHeader` has moved. */
+  private moves = 0;
 
   /** `owned`: the header is this version's own, closed with it. */
-  private constructor(connection: BetterSqlite3.Database, private header: WalHeader | null, private readonly owned: boolean) {
+  private constructor(
+    connection: BetterSqlite3.Database, private header: WalHeader | null, private readonly owned: boolean, private readonly byHeader = false,
+  ) {
     this.pragma = connection.prepare('PRAGMA data_version').pluck();
   }
 
@@ -41,12 +45,31 @@ export class DataVersion {
     return new DataVersion(connection, header, false);
   }
 
+  /**
+   * For a read-only connection, over a shared header as `over`, but told by the header alone while it can be
+   * trusted: a version that moves whenever the header's bytes do, without asking the pragma. Such a connection
+   * commits nothing, so its pragma moves only with a commit, and every commit moves the header; the header also
+   * moves without a commit where the log restarts, which then only costs a move no data made. The pragma's read
+   * transaction is what the connection pays first after a commit (its page cache dropped, its read mark moved):
+   * a read after a commit that finds all it needs kept pays none of it. The versions it answers are its own
+   * (`h` and a count, or `p` and the pragma's answer while the header cannot be trusted), never a pragma's number.
+   */
+  static byHeader(connection: BetterSqlite3.Database, header: WalHeader): DataVersion {
+    return new DataVersion(connection, header, false, true);
+  }
+
   current(): string {
     const header = this.header;
     if (header === null) return String(this.pragma.get());
     header.read();
     if (this.known !== null && header.holds(this.seen)) return this.known;
     this.known = null;
+    if (this.byHeader) {
+      if (!header.settled()) return `p${String(this.pragma.get())}`;
+      header.copyTo(this.seen);
+      this.known = `h${++this.moves}`;
+      return this.known;
+    }
     const version = String(this.pragma.get());
     // Only once the pragma has answered: one that fails leaves nothing to answer from.
     if (header.settled()) {

@@ -12,7 +12,7 @@ import { MIGRATIONS } from './schema.js';
 import { readRows, type LargeRows } from './large-rows.js';
 import { SqliteRecords, sqliteSession } from './records.js';
 import { WalHeader } from './wal-header.js';
-import { localWriting, oneAtATime, threadWriting } from './writing.js';
+import { localWriting, oneAtATime, threadWriting, type CommittedReads } from './writing.js';
 import { WriterThread, writerIdleMsOf, writerThreads, type WriterRequest } from './writer-thread.js';
 
 /** Rows whose binary JSON is longer are read off the main thread (about 5 ms of decoding a megabyte). */
@@ -107,7 +107,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
         registerFold(reader, readerFoldLimit);
         // Now, while the private file's name still leads to it.
         shm = WalHeader.open(reader.name);
-        readerVersion = DataVersion.over(reader, shm);
+        readerVersion = shm ? DataVersion.byHeader(reader, shm) : DataVersion.over(reader, shm);
         if (ownsConnection) writerVersion = DataVersion.over(db, shm);
       }
     }
@@ -142,7 +142,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const large = reader && thread ? largeRowsOn(thread, reader, readerFoldLimit) : null;
   const outside = reader && readerVersion ? readerView(reader, readerVersion, commits, noteState, large) : waitingView(db, records, () => rollbacks);
   const local = localWriting(db, records, commits, outside.during, onRollback, readonly);
-  const writing = oneAtATime(thread ? threadWriting(thread, local, commits) : local);
+  const writing = oneAtATime(thread ? threadWriting(thread, local, commits, outside.committed ?? null) : local);
 
   const storage: SqliteStorage = {
     database: db,
@@ -190,6 +190,8 @@ interface OutsideView {
   /** This view's state of the data, for the change token: at once, or once a running transaction has ended. */
   state(): string | Promise<string>;
   during<T>(transaction: () => Promise<T>): Promise<T>;
+  /** Where the view reads committed data only (its own connection): the same reads, unchecked. */
+  committed?: CommittedReads;
 }
 
 /**
@@ -214,8 +216,9 @@ function stateNoting(commits: OwnCommits, version: DataVersion, header: WalHeade
 }
 
 /**
- * Reads on their own connection. Its `PRAGMA data_version` moves when another connection — the writer, or
- * another process — commits, and only then: the token never moves for uncommitted writes or rollbacks.
+ * Reads on their own connection. Its version (`PRAGMA data_version`, or told by the WAL-index header alone where
+ * there is one: `DataVersion.byHeader`) moves when another connection — the writer, or another process — commits:
+ * the token never moves for uncommitted writes or rollbacks.
  */
 function readerView(
   reader: BetterSqlite3.Database, version: DataVersion, commits: OwnCommits | null, noteState: ((state: string) => string) | null,
@@ -225,10 +228,13 @@ function readerView(
   // Where the store tells its own writes, its decoded records outlive them, but for those written.
   const records = new SqliteRecords(reader, commits && noteState && {
     noted: noteState,
-    since: (before) => commits.since(before),
+    // Asked right after the state was read, through the same header where there is one.
+    since: (before) => commits.since(before, true),
   }, state, large);
+  const session = sqliteSession(reader, records, () => {});
   return {
-    reads: readOperations(sqliteSession(reader, records, () => {})),
+    reads: readOperations(session),
+    committed: session,
     state,
     during: (transaction) => transaction(),
   };

@@ -11,7 +11,8 @@ const STEPS_REMEMBERED = 256;
 /** Tells whether anyone but the store has committed since a mark taken earlier. */
 export interface OthersWatch {
   mark(): unknown;
-  unchangedSince(mark: unknown): boolean;
+  /** `asRead`: as of the state the watch last read (the caller has just read it), without reading it again. */
+  unchangedSince(mark: unknown, asRead?: boolean): boolean;
   /** Notes how one of the store's own commits moved the database, null when that is not known. */
   step(step: { from: string; to: string } | null): void;
 }
@@ -37,9 +38,9 @@ export function headerWatch(header: WalHeader): OthersWatch {
   const steps = new Map<string, string>();
   return {
     mark: () => header.read(),
-    unchangedSince(mark) {
+    unchangedSince(mark, asRead = false) {
       if (typeof mark !== 'string') return false;
-      const now = header.read();
+      const now = asRead ? header.latest() : header.read();
       let at: string | undefined = mark;
       for (let taken = 0; at !== now; taken++) {
         at = taken < steps.size ? steps.get(at!) : undefined;
@@ -60,7 +61,7 @@ export type OwnCommits = ReturnType<typeof ownCommits>;
 
 /**
  * This store's own commits, for `writtenSince`: what each wrote, numbered, and for each state of the data seen
- * (the reading connection's `PRAGMA data_version`), the number of the last commit then and a mark of the others'
+ * (the reading connection's version, data-version.ts), the number of the last commit then and a mark of the others'
  * commits (`OthersWatch`). The log answers for a token only while no one else has committed since; a token is
  * noted after the first read of it, so it may stand for fewer commits than it saw (more writes named, never fewer).
  */
@@ -99,9 +100,10 @@ export function ownCommits(others: OthersWatch) {
     },
     /** Notes a state with a mark of the others' commits taken no later than the state was read. */
     seenWith,
-    since(state: string): StoredWrite[] | null {
+    /** `asRead`: as of the state just read (see `OthersWatch.unchangedSince`). */
+    since(state: string, asRead = false): StoredWrite[] | null {
       const noted = tokens.get(state);
-      if (!noted || underWay > 0 || !others.unchangedSince(noted.others)) return null;
+      if (!noted || underWay > 0 || !others.unchangedSince(noted.others, asRead)) return null;
       return log.since(noted.commit);
     },
   };

@@ -21,6 +21,15 @@ const RESULT_MAX_IDS = 1_000;
 const PAGE_CAPACITY = 64;
 const PAGE_MAX_ITEMS = 100;
 
+interface Page {
+  readonly collection: string;
+  readonly items: readonly StoredRecord[];
+  readonly listed: ListedIds;
+  /** The query's key, for its kept result. */
+  readonly key: string;
+  state: string;
+}
+
 interface Entry {
   readonly collection: string;
   readonly record: StoredRecord;
@@ -43,8 +52,8 @@ interface Entry {
  */
 /**
  * What the store tells of the writes between states: `noted` notes a state just read, to be asked about later (and
- * answers the state to keep, which it may read again), `since` names the writes since an earlier state, or null when
- * it cannot tell.
+ * answers the state to keep, which it may read again), `since` names the writes since an earlier state up to the
+ * state just noted at least, or null when it cannot tell.
  */
 export interface StateWrites {
   noted(state: string): string;
@@ -62,13 +71,14 @@ export class RecordCache {
   private readonly results = new KeptLists(RESULT_CAPACITY);
   /**
    * The records of pages handed out shared, by query (frozen, so it stands for the same query for good) and as
-   * they were handed out: dropped whenever any entry or the state changes, so a page is what reading its ids from
-   * the entries would give.
+   * they were handed out, with the list result they were read from and the state they were last found in. In a
+   * later state a page holds while that result is still the one kept (carried across the writes since) and its
+   * records are still the entries (none written since): it is then what reading its ids from the entries gives.
    */
-  private readonly pages = new Map<CheckedQuery, { readonly collection: string; readonly items: readonly StoredRecord[]; readonly total: number | undefined }>();
+  private readonly pages = new Map<CheckedQuery, Page>();
   /**
-   * The queries handed out once since the pages were dropped: a page is kept the second time, so the first read
-   * after a change (as after a write) pays nothing for it.
+   * The queries handed out once since the pages were dropped: a page is kept the second time, so a list read once
+   * pays nothing for it.
    */
   private readonly handedOnce = new Set<CheckedQuery>();
   private chars = 0;
@@ -83,7 +93,6 @@ export class RecordCache {
   check(): void {
     let state = this.currentState();
     if (state === this.state) return;
-    this.dropPages();
     if (this.writes) {
       state = this.writes.noted(state);
       const written = this.state === '' ? null : this.writes.since(this.state);
@@ -172,19 +181,39 @@ export class RecordCache {
   page(collection: string, query: CheckedQuery): { items: StoredRecord[]; total: number | undefined } | undefined {
     const page = this.pages.get(query);
     if (page === undefined || page.collection !== collection) return undefined;
-    return { items: page.items.slice(), total: page.total };
+    if (page.state !== this.state) {
+      if (this.results.get(page.key) !== page.listed || !this.holds(collection, page.items)) {
+        this.pages.delete(query);
+        return undefined;
+      }
+      page.state = this.state;
+    }
+    return { items: page.items.slice(), total: page.listed.total };
   }
 
-  /** Keeps the records of a page of a frozen `query` asked `shared`, as handed out from the entries (`get`) now. */
-  keepPage(collection: string, query: CheckedQuery, items: readonly StoredRecord[], total: number | undefined): void {
+  /** Whether `items` are the records the entries hold, each the very one. */
+  private holds(collection: string, items: readonly StoredRecord[]): boolean {
+    const entries = this.byCollection.get(collection);
+    if (entries === undefined) return items.length === 0;
+    for (const item of items) if (entries.get(item.id)?.record !== item) return false;
+    return true;
+  }
+
+  /**
+   * Keeps the records of a page of a frozen `query` asked `shared`, as handed out from the entries (`get`) now,
+   * read from `listed` (what `listed` answered).
+   */
+  keepPage(collection: string, query: CheckedQuery, items: readonly StoredRecord[], listed: ListedIds): void {
     if (!query.shared || !Object.isFrozen(query) || items.length > PAGE_MAX_ITEMS) return;
     if (!this.handedOnce.has(query)) {
       if (this.handedOnce.size >= PAGE_CAPACITY) this.handedOnce.clear();
       this.handedOnce.add(query);
       return;
     }
+    const key = queryKey(collection, query);
+    if (key === null || this.results.get(key) !== listed) return;
     this.pages.delete(query);
-    this.pages.set(query, { collection, items: items.slice(), total });
+    this.pages.set(query, { collection, items: items.slice(), listed, key, state: this.state });
     if (this.pages.size > PAGE_CAPACITY) this.pages.delete(this.pages.keys().next().value!);
   }
 
@@ -199,7 +228,6 @@ export class RecordCache {
   }
 
   private remove(entry: Entry): void {
-    this.dropPages();
     const entries = this.byCollection.get(entry.collection);
     entries?.delete(entry.record.id);
     if (entries?.size === 0) this.byCollection.delete(entry.collection);
@@ -225,13 +253,9 @@ export class RecordCache {
     entry.newer = null;
   }
 
-  private dropPages(): void {
-    if (this.pages.size > 0) this.pages.clear();
-    if (this.handedOnce.size > 0) this.handedOnce.clear();
-  }
-
   private clear(): void {
-    this.dropPages();
+    this.pages.clear();
+    this.handedOnce.clear();
     this.byCollection.clear();
     this.oldest = null;
     this.newest = null;

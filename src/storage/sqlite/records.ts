@@ -128,7 +128,7 @@ export class SqliteRecords {
     this.allKept = true;
     const result = this.listOf(collection, query, listed, tries);
     // Handed out at once, in the state just checked, every record as the cache keeps it.
-    if (query.shared && this.allKept && !(result instanceof Promise)) this.cache.keepPage(collection, query, result.items, listed.total);
+    if (query.shared && this.allKept && !(result instanceof Promise)) this.cache.keepPage(collection, query, result.items, listed);
     return result;
   }
 

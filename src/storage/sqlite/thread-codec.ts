@@ -18,22 +18,37 @@ export interface Packed { value: unknown; texts: PackedText[] }
 
 const WIDE = /[\u0100-\uffff]/;
 
-/** `value` ready to post: the message and the buffers to hand over with it. */
-export async function packInTurns(value: unknown): Promise<{ packed: Packed; transfer: ArrayBuffer[] }> {
-  let started = performance.now();
+/** A value ready to post: the message and the buffers to hand over with it. */
+export interface PackedMessage { packed: Packed; transfer: ArrayBuffer[] }
+
+/**
+ * `value` ready to post: at once where packing it takes less than a turn's time (any value without long texts),
+ * else a promise of it, packed in turns.
+ */
+export function packInTurns(value: unknown): PackedMessage | Promise<PackedMessage> {
+  const started = performance.now();
   const steps = packing(value);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (performance.now() - started > TURN_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      started = performance.now();
+    if (performance.now() - started > TURN_MS) return packRest(steps);
+  }
+}
+
+async function packRest(steps: Generator<void, PackedMessage>): Promise<PackedMessage> {
+  for (;;) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (performance.now() - started > TURN_MS) break;
     }
   }
 }
 
 /** `value` ready to post, at once (where the time does not matter: the writing thread). */
-export function pack(value: unknown): { packed: Packed; transfer: ArrayBuffer[] } {
+export function pack(value: unknown): PackedMessage {
   const steps = packing(value);
   for (;;) {
     const step = steps.next();
@@ -41,7 +56,7 @@ export function pack(value: unknown): { packed: Packed; transfer: ArrayBuffer[] 
   }
 }
 
-function* packing(value: unknown): Generator<void, { packed: Packed; transfer: ArrayBuffer[] }> {
+function* packing(value: unknown): Generator<void, PackedMessage> {
   const found = new Map<string, Path[]>();
   const stripped = strip(value, [], found);
   const texts: PackedText[] = [];

@@ -21,6 +21,9 @@ export type WriterRequest =
 /** A write with its own commit: its result, what it wrote, and how it moved the database (own-commits.ts). */
 export interface AloneWrite<T> { value: T; written: StoredWrite[]; step: { from: string; to: string } | null }
 
+/** A write inside the transaction the thread holds open: its result and what it wrote. */
+export interface InsideWrite<T> { value: T; written: StoredWrite[] }
+
 type Reply = { call: number; ok: true; value: Packed | undefined } | { call: number; ok: false; error: Record<string, unknown> };
 
 /** Set by the bundled build (.ci/build.mjs): the worker module's path from any module of the build. */
@@ -272,39 +275,73 @@ function errorOf(described: Record<string, unknown>): Error {
 }
 
 /**
- * The record operations the writing thread runs: inside the transaction it holds open or, given `alone` (which
- * hears what each wrote), each write with its own commit.
+ * The record operations the writing thread runs: inside the transaction it holds open (`inside` hears what each
+ * write wrote) or, given `alone` (which hears what each wrote and how it moved the database), each write with its
+ * own commit. Requests are posted in the order they are asked for, as
+ * the thread then runs them (reads made elsewhere count on it, transaction-reads in writing.ts): one whose value is
+ * still packed in turns holds back those asked after it.
  */
-export function threadSession(thread: Pick<WriterRun, 'call'>, alone?: (write: AloneWrite<unknown>) => void): RecordSession {
-  const write = async <T>(request: WriterRequest, transfer?: ArrayBuffer[]): Promise<T> => {
-    if (!alone) return thread.call<T>(request, transfer);
-    const result = await thread.call<AloneWrite<T>>(request, transfer);
+export function threadSession(
+  thread: Pick<WriterRun, 'call'>, alone?: (write: AloneWrite<unknown>) => void, inside?: (written: StoredWrite[]) => void,
+): RecordSession {
+  /** Settles once the last request held back is posted. */
+  let held: Promise<void> | null = null;
+  const call = <T>(ready: Ready | Promise<Ready>): Promise<T> => {
+    if (held === null && !(ready instanceof Promise)) return thread.call<T>(ready.request, ready.transfer);
+    const before = held;
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => { release = resolve; });
+    held = mine;
+    void mine.then(() => { if (held === mine) held = null; });
+    return (async () => {
+      try {
+        await before;
+        const { request, transfer } = await ready;
+        // Posted within this call, before anything waiting for the release runs.
+        release();
+        return await thread.call<T>(request, transfer);
+      } finally {
+        release();
+      }
+    })();
+  };
+  const write = async <T>(ready: Ready | Promise<Ready>): Promise<T> => {
+    if (!alone) {
+      const result = await call<InsideWrite<T>>(ready);
+      inside?.(result.written);
+      return result.value;
+    }
+    const result = await call<AloneWrite<T>>(ready);
     alone(result);
     return result.value;
   };
   return {
-    get: (collection, id) => thread.call<StoredRecord | null>({ op: 'get', collection, id }),
-    list: (collection, query) => thread.call<ListResult>({ op: 'list', collection, query }),
-    insert: async (collection, record) => {
-      const { packed, transfer } = await packInTurns({ id: record.id, fields: record.fields });
-      return write({ op: 'insert', collection, record: packed, alone: Boolean(alone) }, transfer);
-    },
-    update: async (collection, id, patch) => {
-      const { packed, transfer } = await packInTurns(patch);
-      return write({ op: 'update', collection, id, patch: packed, alone: Boolean(alone) }, transfer);
-    },
-    remove: (collection, id) => write({ op: 'remove', collection, id, alone: Boolean(alone) }),
+    get: (collection, id) => call<StoredRecord | null>({ request: { op: 'get', collection, id } }),
+    list: (collection, query) => call<ListResult>({ request: { op: 'list', collection, query } }),
+    insert: async (collection, record) => write(packedInto({ id: record.id, fields: record.fields }, (packed) => ({ op: 'insert', collection, record: packed, alone: Boolean(alone) }))),
+    update: async (collection, id, patch) => write(packedInto(patch, (packed) => ({ op: 'update', collection, id, patch: packed, alone: Boolean(alone) }))),
+    remove: async (collection, id) => write({ request: { op: 'remove', collection, id, alone: Boolean(alone) } }),
     async savepoint(work) {
-      await thread.call({ op: 'savepoint' });
+      await call({ request: { op: 'savepoint' } });
       let result;
       try {
         result = await work();
       } catch (error) {
-        await thread.call({ op: 'rollbackTo' }).catch(() => {});
+        await call({ request: { op: 'rollbackTo' } }).catch(() => {});
         throw error;
       }
-      await thread.call({ op: 'release' });
+      await call({ request: { op: 'release' } });
       return result;
     },
   };
+}
+
+/** A request ready to post, with the buffers it hands over. */
+interface Ready { request: WriterRequest; transfer?: ArrayBuffer[] }
+
+/** The request `make` builds around `value` packed (`packInTurns`): at once, or once packed in turns. */
+function packedInto(value: unknown, make: (packed: Packed) => WriterRequest): Ready | Promise<Ready> {
+  const message = packInTurns(value);
+  if (!(message instanceof Promise)) return { request: make(message.packed), transfer: message.transfer };
+  return message.then(({ packed, transfer }) => ({ request: make(packed), transfer }));
 }

@@ -83,6 +83,13 @@ function ended(): void {
   savepoints.length = 0;
 }
 
+/** One write inside the transaction held open, with what it wrote (the main thread reads around it: writing.ts). */
+function inside<T>(write: () => T): { value: T; written: StoredWrite[] } {
+  const from = records.written?.length ?? 0;
+  const value = write();
+  return { value, written: records.written?.slice(from) ?? [] };
+}
+
 /** One write with its own commit, as the port's writes outside a transaction are. */
 function alone<T>(write: () => T): { value: T; written: StoredWrite[]; step: { from: string; to: string } | null } {
   begin();
@@ -105,15 +112,15 @@ function run(request: WriterRequest): unknown {
     case 'insert': {
       const record = unpack(request.record as Packed) as { id: number | undefined; fields: Record<string, unknown> };
       const write = () => records.insert(request.collection, { ...record, json: JSON.stringify(record.fields) });
-      return request.alone ? alone(write) : write();
+      return request.alone ? alone(write) : inside(write);
     }
     case 'update': {
       const write = () => records.update(request.collection, request.id, unpack(request.patch as Packed) as EncodedPatch);
-      return request.alone ? alone(write) : write();
+      return request.alone ? alone(write) : inside(write);
     }
     case 'remove': {
       const write = () => records.remove(request.collection, request.id);
-      return request.alone ? alone(write) : write();
+      return request.alone ? alone(write) : inside(write);
     }
     case 'savepoint': {
       // The savepoint starts with no text changes waiting, so rolling back to it forgets all that wait then.

@@ -1,7 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StoragePort, StoredWrite } from '../../ports/storage.js';
 import { Mutex } from '../mutex.js';
-import { runScoped, transactionHandle, writeOperations } from '../sql/session.js';
+import { selectsNoneOf } from '../kept-lists.js';
+import { runScoped, transactionHandle, writeOperations, type RecordSession } from '../sql/session.js';
 import type { OwnCommits } from './own-commits.js';
 import { sqliteSession, type SqliteRecords } from './records.js';
 import { threadSession, type AloneWrite, type WriterRun, type WriterThread } from './writer-thread.js';
@@ -15,6 +16,12 @@ export type Writing = Pick<StoragePort, 'insert' | 'update' | 'remove' | 'transa
   close(closeConnection: () => void): Promise<void>;
 };
 
+/** Writes on input `writeOperations` has checked and encoded. */
+type StoredWrites = Pick<RecordSession, 'insert' | 'update' | 'remove'>;
+
+/** The main thread's writing, with its writes on input already checked (where the writing thread cannot run). */
+export type LocalWriting = Writing & { stored: StoredWrites };
+
 /** How a transaction is run around the reads outside it (index.ts: `OutsideView.during`). */
 export type During = <T>(transaction: () => Promise<T>) => Promise<T>;
 
@@ -25,9 +32,8 @@ export type During = <T>(transaction: () => Promise<T>) => Promise<T>;
 export function localWriting(
   db: BetterSqlite3.Database, records: SqliteRecords, commits: OwnCommits | null, during: During, onRollback: () => void,
   readonly = false,
-): Writing {
+): LocalWriting {
   const session = sqliteSession(db, records, onRollback);
-  const writes = writeOperations(session);
   const totalChanges = db.prepare('SELECT total_changes()').pluck();
   let changesAtLastOptimize = 0;
   /**
@@ -60,10 +66,14 @@ export function localWriting(
       records.written = null;
     }
   };
+  const stored: StoredWrites = {
+    insert: async (collection, record) => optimizeWhenDue(await noted(() => session.insert(collection, record))),
+    update: async (collection, id, patch) => optimizeWhenDue(await noted(() => session.update(collection, id, patch))),
+    remove: async (collection, id) => optimizeWhenDue(await noted(() => session.remove(collection, id))),
+  };
   return {
-    insert: async (collection, record) => optimizeWhenDue(await noted(() => writes.insert(collection, record))),
-    update: async (collection, id, patch) => optimizeWhenDue(await noted(() => writes.update(collection, id, patch))),
-    remove: async (collection, id) => optimizeWhenDue(await noted(() => writes.remove(collection, id))),
+    ...writeOperations(stored),
+    stored,
     transaction: (work) => during(() => noted(async () => {
       db.exec('BEGIN IMMEDIATE');
       records.text.holding = true;
@@ -100,27 +110,97 @@ export function oneAtATime(writing: Writing, writeLock = new Mutex()): Writing {
   };
 }
 
+/** Reads of committed data only, made on the main thread (the store's reading connection). */
+export type CommittedReads = Pick<RecordSession, 'get' | 'list'>;
+
+/** Most writes to a collection a transaction's lists are told apart from; past it, its lists are read on the thread. */
+const MOST_WRITES_TOLD = 64;
+
+/**
+ * A transaction's session on the writing thread (`inside`, which tells what each write wrote), whose reads of what
+ * it has not written are made on the main thread instead (`committed`), sparing the thread a message each. From its
+ * `BEGIN IMMEDIATE` the thread holds the database's write lock, so nobody else can commit until it ends: committed
+ * data is then what the transaction reads, but for its own writes. Read on the thread, which answers in order: a
+ * record written (from the moment its write is asked for), any record of a collection while an insert there still
+ * has its id to be chosen or after a write there failed, and a list of a collection while a write there is under way,
+ * or that may select a record written there, before or after its write (kept-lists.ts: `selectsNoneOf`).
+ */
+function readingUnwritten(inside: (heard: (written: StoredWrite[]) => void) => RecordSession, committed: CommittedReads): RecordSession {
+  const written = new Map<string, { ids: Set<number>; choosing: number; underWay: number; failed: boolean; writes: StoredWrite[] | null }>();
+  const stateOf = (collection: string) => {
+    let state = written.get(collection);
+    if (!state) written.set(collection, (state = { ids: new Set(), choosing: 0, underWay: 0, failed: false, writes: [] }));
+    return state;
+  };
+  const session = inside((writes) => {
+    for (const write of writes) {
+      const state = stateOf(write.collection);
+      if (state.writes !== null && state.writes.length < MOST_WRITES_TOLD) state.writes.push(write);
+      else state.writes = null;
+    }
+  });
+  const writing = async <T>(collection: string, id: number | undefined, write: () => Promise<T>, chosen?: (result: T) => number) => {
+    const state = stateOf(collection);
+    state.underWay++;
+    if (id === undefined) state.choosing++;
+    else state.ids.add(id);
+    try {
+      const result = await write();
+      if (chosen) state.ids.add(chosen(result));
+      return result;
+    } catch (error) {
+      state.failed = true;
+      throw error;
+    } finally {
+      state.underWay--;
+      if (id === undefined) state.choosing--;
+    }
+  };
+  return {
+    get: (collection, id) => {
+      const state = written.get(collection);
+      return state && (state.failed || state.choosing > 0 || state.ids.has(id)) ? session.get(collection, id) : committed.get(collection, id);
+    },
+    list: (collection, query) => {
+      const state = written.get(collection);
+      const onThread = state !== undefined
+        && (state.failed || state.underWay > 0 || state.writes === null || !selectsNoneOf(collection, query, state.writes));
+      return onThread ? session.list(collection, query) : committed.list(collection, query);
+    },
+    insert: (collection, record) => writing(collection, record.id, () => session.insert(collection, record), (stored) => stored.id),
+    update: (collection, id, patch) => writing(collection, id, () => session.update(collection, id, patch)),
+    remove: (collection, id) => writing(collection, id, () => session.remove(collection, id)),
+    savepoint: (work) => session.savepoint(work),
+  };
+}
+
 /**
  * Writes on the store's writing thread (writer-thread.ts), started by the first of them. Where the thread cannot
  * start, or once it has stopped unasked, writes go on on the main thread (`local`, over the main thread's own
  * connection to the same file): a write under way when it stopped fails with `store_unavailable`, and SQLite rolls
  * back what it had not committed.
  */
-export function threadWriting(thread: WriterThread, local: Writing, commits: OwnCommits | null): Writing {
+export function threadWriting(
+  thread: WriterThread, local: LocalWriting, commits: OwnCommits | null, committedReads: CommittedReads | null = null,
+): Writing {
   const noted = ({ written, step }: AloneWrite<unknown>) => commits?.committed(written, step);
-  let alone: { run: WriterRun; writes: ReturnType<typeof writeOperations> } | null = null;
-  const writesOn = (run: WriterRun) => {
-    if (alone?.run !== run) alone = { run, writes: writeOperations(threadSession(run, noted)) };
-    return alone.writes;
+  let alone: { run: WriterRun; session: RecordSession } | null = null;
+  const aloneOn = (run: WriterRun) => {
+    if (alone?.run !== run) alone = { run, session: threadSession(run, noted) };
+    return alone.session;
   };
+  // Checked first: a write the port refuses starts no thread.
+  const writes = writeOperations({
+    insert: (collection, record) => thread.with((run) => aloneOn(run).insert(collection, record), () => local.stored.insert(collection, record)),
+    update: (collection, id, patch) => thread.with((run) => aloneOn(run).update(collection, id, patch), () => local.stored.update(collection, id, patch)),
+    remove: (collection, id) => thread.with((run) => aloneOn(run).remove(collection, id), () => local.stored.remove(collection, id)),
+  });
   return {
-    insert: (collection, record) => thread.with((run) => writesOn(run).insert(collection, record), () => local.insert(collection, record)),
-    update: (collection, id, patch) => thread.with((run) => writesOn(run).update(collection, id, patch), () => local.update(collection, id, patch)),
-    remove: (collection, id) => thread.with((run) => writesOn(run).remove(collection, id), () => local.remove(collection, id)),
+    ...writes,
     transaction: (work) => thread.with(async (run) => {
       await run.call({ op: 'begin' });
       try {
-        const session = threadSession(run);
+        const session = committedReads ? readingUnwritten((heard) => threadSession(run, undefined, heard), committedReads) : threadSession(run);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
         const { written, step } = await run.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
         commits?.committed(written, step);

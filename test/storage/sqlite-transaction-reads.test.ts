@@ -1,0 +1,163 @@
+/**
+ * Reads inside a transaction of a SQLite store written on its own thread (src/storage/sqlite/writing.ts): what the
+ * transaction has not written is read on the main thread, the rest on the thread, and every answer is what the
+ * transaction sees.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { ListQuery, StoragePort } from '../../src/ports/storage.js';
+import { createMemoryStorage } from '../../src/storage/memory/index.js';
+import { sqliteStorage } from '../../src/storage/sqlite/index.js';
+import { seededRandom } from '../../src/testing/conformance/support.js';
+
+const folder = mkdtempSync(path.join(tmpdir(), 'quire-sqlite-tx-reads-'));
+after(() => rmSync(folder, { recursive: true, force: true }));
+let files = 0;
+const freshFile = () => path.join(folder, `store-${++files}.db`);
+
+/** The requests posted to the store's writing thread while `work` runs, by operation. */
+async function requestsDuring(work: () => Promise<unknown>): Promise<string[]> {
+  const post = Worker.prototype.postMessage;
+  const requests: string[] = [];
+  Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+    const request = (message as { request?: { op: string; collection?: string } }).request;
+    if (request) requests.push(request.collection ? `${request.op} ${request.collection}` : request.op);
+    return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+  } as typeof Worker.prototype.postMessage;
+  try {
+    await work();
+  } finally {
+    Worker.prototype.postMessage = post;
+  }
+  return requests;
+}
+
+describe('sqlite transaction reads', () => {
+  it('reads what the transaction has not written on the main thread, and what it has on the thread', async () => {
+    const store = sqliteStorage({ path: freshFile() });
+    try {
+      const post = await store.insert('posts', { type: 'post', title: 'one' });
+      await store.insert('posts', { type: 'post', title: 'two' });
+      await store.insert('terms', { name: 'news' });
+      const requests = await requestsDuring(() => store.transaction(async (tx) => {
+        assert.equal((await tx.get('posts', post.id))!.title, 'one');
+        assert.equal((await tx.list('posts', { where: [{ field: 'type', op: 'eq', value: 'post' }] })).items.length, 2);
+        await tx.update('posts', post.id, { title: 'one, edited' });
+        assert.equal((await tx.get('posts', post.id))!.title, 'one, edited', 'its own write');
+        assert.equal((await tx.get('posts', 2))!.title, 'two', 'a record of the collection it did not write');
+        assert.deepEqual((await tx.list('posts', { orderBy: [{ field: 'id', direction: 'asc' }] })).items.map((item) => item.title), ['one, edited', 'two']);
+        // A list that cannot select the record written, before or after its write.
+        assert.deepEqual((await tx.list('posts', { where: [{ field: 'type', op: 'eq', value: 'page' }], withTotal: true })), { items: [], total: 0 });
+        await tx.update('posts', 2, { type: 'page' });
+        assert.deepEqual((await tx.list('posts', { where: [{ field: 'type', op: 'eq', value: 'page' }] })).items.map((item) => item.title), ['two']);
+        assert.equal((await tx.list('terms', {})).items[0]!.name, 'news', 'a collection it did not write');
+        const inserted = await tx.insert('terms', { name: 'sport' });
+        assert.equal((await tx.get('terms', inserted.id))!.name, 'sport');
+        assert.equal((await tx.get('terms', 1))!.name, 'news');
+      }));
+      assert.deepEqual(requests, ['begin', 'update posts', 'get posts', 'list posts', 'update posts', 'list posts', 'insert terms', 'get terms', 'commit']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('sees a commit made by another connection before the transaction began', async () => {
+    const file = freshFile();
+    const store = sqliteStorage({ path: file });
+    const other = new Database(file);
+    try {
+      const post = await store.insert('posts', { title: 'before' });
+      assert.equal((await store.get('posts', post.id))!.title, 'before');
+      other.prepare("UPDATE quire_records SET data = jsonb_set(data, '$.title', 'elsewhere') WHERE id = ?").run(post.id);
+      await store.transaction(async (tx) => {
+        assert.equal((await tx.get('posts', post.id))!.title, 'elsewhere');
+        assert.equal((await tx.list('posts', {})).items[0]!.title, 'elsewhere');
+      });
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
+  it('answers as the memory store does, through random transactions of concurrent reads and writes (30 seeds)', async () => {
+    for (let seed = 1; seed <= 30; seed++) await compareRandomTransactions(seed);
+  });
+});
+
+const COLLECTIONS = ['posts', 'terms'] as const;
+
+/** The same random transactions on both stores, every answer and the data after each compared. */
+async function compareRandomTransactions(seed: number): Promise<void> {
+  const random = seededRandom(seed);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const stores: StoragePort[] = [createMemoryStorage(), sqliteStorage({ path: freshFile() })];
+  try {
+    for (const store of stores) {
+      for (const collection of COLLECTIONS) {
+        for (let index = 0; index < 4; index++) await store.insert(collection, { n: index, kind: index % 2 === 0 ? 'even' : 'odd' });
+      }
+    }
+    // Each step's answer, or the code it failed with.
+    const step = (tx: StoragePort, choice: number[]): Promise<unknown> => {
+      const [kind, collectionIndex, id, value] = choice as [number, number, number, number];
+      const collection = COLLECTIONS[collectionIndex]!;
+      const noted = (what: string, answer: Promise<unknown>) => answer.then(
+        (result) => [what, result],
+        (error: { code?: string }) => [what, 'failed', error.code],
+      );
+      const query: ListQuery = value % 2 === 0
+        ? { orderBy: [{ field: 'id', direction: 'asc' }], withTotal: true }
+        : { where: [{ field: 'kind', op: 'eq', value: 'even' }], orderBy: [{ field: 'n', direction: 'desc' }, { field: 'id', direction: 'asc' }], limit: 3 };
+      switch (kind) {
+        case 0: case 1: return noted(`get ${collection} ${id}`, tx.get(collection, id));
+        case 2: case 3: return noted(`list ${collection}`, tx.list(collection, query));
+        case 4: return noted(`update ${collection} ${id}`, tx.update(collection, id, { n: value, kind: value % 3 === 0 ? 'even' : 'odd' }));
+        case 5: return noted(`insert ${collection}`, tx.insert(collection, { n: value, kind: 'even' }));
+        case 6: return noted(`insert ${collection} #${id}`, tx.insert(collection, { id, n: value, kind: 'odd' }));
+        default: return noted(`remove ${collection} ${id}`, tx.remove(collection, id));
+      }
+    };
+    for (let round = 0; round < 8; round++) {
+      // The same choices for both stores: a transaction of steps, some asked together, one maybe in a savepoint
+      // rolled back, the whole maybe rolled back.
+      const plan = Array.from({ length: 4 + Math.floor(random() * 6) }, () => ({
+        together: random() < 0.35,
+        inner: random() < 0.15,
+        choices: [0, 1].map(() => [Math.floor(random() * 8), Math.floor(random() * 2), 1 + Math.floor(random() * 10), Math.floor(random() * 9)]),
+      }));
+      const abandon = random() < 0.2;
+      const logs: unknown[][] = [];
+      for (const store of stores) {
+        const log: unknown[] = [];
+        logs.push(log);
+        await store.transaction(async (tx) => {
+          for (const { together, inner, choices } of plan) {
+            if (inner) {
+              await tx.transaction(async (savepoint) => {
+                log.push(await step(savepoint, choices[0]!));
+                throw new Error('undo');
+              }).catch(() => log.push('rolled back to the savepoint'));
+            } else if (together) {
+              log.push(await Promise.all(choices.map((choice) => step(tx, choice))));
+            } else {
+              log.push(await step(tx, choices[0]!));
+            }
+          }
+          if (abandon) throw new Error('abandoned');
+        }).catch((error: Error) => log.push(error.message));
+      }
+      assert.deepEqual(logs[1], logs[0], `seed ${seed}, round ${round}: the answers in the transaction`);
+      for (const collection of COLLECTIONS) {
+        const [memory, sqlite] = await Promise.all(stores.map((store) => store.list(collection, { orderBy: [{ field: 'id', direction: 'asc' }] })));
+        assert.deepEqual(sqlite, memory, `seed ${seed}, round ${round}: ${collection} after it`);
+      }
+    }
+  } finally {
+    for (const store of stores) await store.close?.();
+  }
+}
