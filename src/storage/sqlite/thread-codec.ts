@@ -1,3 +1,5 @@
+import { textBytesSteps, textOfBytes, type TextBytes } from '../../format/text-bytes.js';
+import { finished, finishedSoonOrInTurns, nextTurn } from '../../format/turn.js';
 import { isPlainObject, setMember } from '../json.js';
 
 /**
@@ -7,16 +9,11 @@ import { isPlainObject, setMember } from '../json.js';
  * event loop between where the main thread sends, and read one text a turn where it receives.
  */
 const LONG_TEXT = 1024 * 1024;
-const CHUNK = 1024 * 1024;
-/** How long a run of encoding steps may hold the main thread's loop before it takes a turn. */
-const TURN_MS = 10;
 
 type Path = (string | number)[];
-interface PackedText { paths: Path[]; encoding: 'latin1' | 'utf16le'; bytes: Uint8Array }
+interface PackedText extends TextBytes { paths: Path[] }
 /** A value with its long texts taken out (`null` where they were) and carried as bytes. */
 export interface Packed { value: unknown; texts: PackedText[] }
-
-const WIDE = /[\u0100-\uffff]/;
 
 /** A value ready to post: the message and the buffers to hand over with it. */
 export interface PackedMessage { packed: Packed; transfer: ArrayBuffer[] }
@@ -26,56 +23,19 @@ export interface PackedMessage { packed: Packed; transfer: ArrayBuffer[] }
  * else a promise of it, packed in turns.
  */
 export function packInTurns(value: unknown): PackedMessage | Promise<PackedMessage> {
-  const started = performance.now();
-  const steps = packing(value);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - started > TURN_MS) return packRest(steps);
-  }
-}
-
-async function packRest(steps: Generator<void, PackedMessage>): Promise<PackedMessage> {
-  for (;;) {
-    await new Promise((resolve) => setImmediate(resolve));
-    const started = performance.now();
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-      if (performance.now() - started > TURN_MS) break;
-    }
-  }
+  return finishedSoonOrInTurns(packing(value));
 }
 
 /** `value` ready to post, at once (where the time does not matter: the writing thread). */
 export function pack(value: unknown): PackedMessage {
-  const steps = packing(value);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return finished(packing(value));
 }
 
 function* packing(value: unknown): Generator<void, PackedMessage> {
   const found = new Map<string, Path[]>();
   const stripped = strip(value, [], found);
   const texts: PackedText[] = [];
-  for (const [text, paths] of found) {
-    let wide = false;
-    for (let start = 0; start < text.length && !wide; start += CHUNK) {
-      wide = WIDE.test(text.slice(start, start + CHUNK));
-      yield;
-    }
-    const unit = wide ? 2 : 1;
-    // Large enough never to come from Node's shared pool: the buffer is the message's own and can be handed over.
-    const buffer = Buffer.allocUnsafeSlow(text.length * unit);
-    // UTF-16 code units are written as they are, so a chunk may end between the two halves of a surrogate pair.
-    for (let start = 0; start < text.length; start += CHUNK) {
-      buffer.write(text.slice(start, start + CHUNK), start * unit, wide ? 'utf16le' : 'latin1');
-      yield;
-    }
-    texts.push({ paths, encoding: wide ? 'utf16le' : 'latin1', bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) });
-  }
+  for (const [text, paths] of found) texts.push({ paths, ...yield* textBytesSteps(text) });
   return { packed: { value: stripped, texts }, transfer: texts.map((text) => text.bytes.buffer as ArrayBuffer) };
 }
 
@@ -123,7 +83,7 @@ function shallowCopy(value: Record<string, unknown>): Record<string, unknown> {
 /** The value a `Packed` stands for, its texts read one a turn (the main thread). */
 export async function unpackInTurns(packed: Packed): Promise<unknown> {
   for (const text of packed.texts) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     place(packed, text);
   }
   return packed.value;
@@ -135,8 +95,9 @@ export function unpack(packed: Packed): unknown {
   return packed.value;
 }
 
-function place(packed: Packed, { paths, encoding, bytes }: PackedText): void {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(encoding);
+function place(packed: Packed, packedText: PackedText): void {
+  const text = textOfBytes(packedText);
+  const { paths } = packedText;
   for (const path of paths) {
     if (path.length === 0) {
       packed.value = text;
