@@ -111,15 +111,25 @@ class AnswerSources implements RevisionSources {
   }
 
   get historyOf(): RevisionSources['historyOf'] {
-    return this.#historyOf ??= this.isList ? revisionHistories(this.storage, this.records) : (id) => revisionSummary(this.storage, id);
+    return this.#historyOf ??= this.isList ? revisionHistories(this.storage, this.records) : onceEach((id) => revisionSummary(this.storage, id));
   }
 
   get options(): PrepareOptions {
-    return this.#options ??= this.scope.prepareOptions(this.contextName, { ...this.extra, termsOf: this.termsOf });
+    return this.#options ??= this.scope.prepareOptions(this.contextName, { ...this.extra, termsOf: this.termsOf, historyOf: this.historyOf });
   }
 }
 
 type ReadExtra = Pick<PrepareOptions, 'password' | 'excerptLength'>;
+
+/** `read`, asked once per id for one answer (its revision and its links read the same history). */
+function onceEach<T>(read: (id: number) => Promise<T>): (id: number) => Promise<T> {
+  const asked = new Map<number, Promise<T>>();
+  return (id) => {
+    let answer = asked.get(id);
+    if (!answer) asked.set(id, (answer = read(id)));
+    return answer;
+  };
+}
 
 /**
  * `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. Not an async function: one holding all of
