@@ -219,9 +219,17 @@ async function slugAsPublished(scope: PostScope, changes: PostChanges, status: s
   }, scope.settings.permalinkStructure);
 }
 
-/** Writes answer in the edit context, whatever context the request named. */
+/**
+ * Writes answer in the edit context, whatever context the request named. The record's terms and revision history
+ * are read as a list's are, so those kept across states of the store (none a write since could have changed) are
+ * not read again.
+ */
 function editResponse(scope: PostScope, post: PostRecord) {
-  return preparePost(post, scope.prepareOptions('edit'));
+  const { storage } = scope;
+  const records = [post];
+  return preparePost(post, scope.prepareOptions('edit', {
+    termsOf: termsOfRecords(storage, records, scope.postType.definition), historyOf: revisionHistories(storage, records),
+  }));
 }
 
 const EDIT = { context: 'edit' } as const;

@@ -3,7 +3,8 @@
  * `predecessor-version`) share the answer's reading. Every change of the history shows at once, in lists and
  * single reads, byte for byte as on a site keeping no fragments: revisions added through the interface and
  * straight to the store, with the same date as the newest (the tie is broken by id), deleted, and for records
- * whose fragment names no revision (featured media).
+ * whose fragment names no revision (featured media). A write's answer reads its record's terms and history the
+ * same way, and shows every change made since, straight to the store too, as a site keeping no facts does.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -88,5 +89,51 @@ describe('post answers: one reading of a revision history for the revision and t
       assert.deepEqual(await listed(id), [count, revision]);
       assert.deepEqual(await single(id), [count, revision]);
     }
+  });
+});
+
+describe('write answers: terms and revision history as kept across states, every change seen', () => {
+  it('answer as a site keeping no facts, after term renames and revisions straight to the store', async () => {
+    const storage = createMemoryStorage();
+    // The same store, telling no writes: nothing is kept across its states, everything is read afresh.
+    const plainStorage = Object.create(storage) as typeof storage;
+    plainStorage.writtenSince = undefined;
+    const cms = createCms({ storage, responseCache: false });
+    const plain = createCms({ storage: plainStorage, responseCache: false });
+    const admin = await cms.users.create({ login: 'admin', email: 'admin@site.test', roles: ['administrator'] });
+    const send = async (of: typeof cms, method: string, path: string, json?: unknown) => {
+      const answer = await of.handle({
+        method, path: `/cms/v2${path}`, query: method === 'GET' ? 'context=edit' : '', user: { id: admin.id },
+        headers: json === undefined ? {} : { 'content-type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json),
+      });
+      assert.ok(answer.status < 300, `${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body as Linked & { tags: number[]; comment_status: string };
+    };
+    const tags: number[] = [];
+    for (const name of ['alpha', 'beta', 'gamma']) tags.push((await send(cms, 'POST', '/tags', { name })).id);
+    const post = (await send(cms, 'POST', '/posts', { title: 'Tagged', content: 'Text', status: 'publish', tags })).id;
+    const check = async (step: string, fields: Record<string, unknown>) => {
+      const written = await send(cms, 'POST', `/posts/${post}`, fields);
+      const fresh = await send(plain, 'GET', `/posts/${post}`);
+      assert.deepEqual(written.tags, fresh.tags, `${step}: tags`);
+      assert.deepEqual(historyOf(written), historyOf(fresh), `${step}: history`);
+      assert.deepEqual(written._links, fresh._links, `${step}: links`);
+      return written;
+    };
+    await check('first', { comment_status: 'closed' });
+    await check('again', { comment_status: 'open' });
+    // A term renamed straight to the store: the answer orders the tags by the new names.
+    await storage.update('terms', tags[0]!, { name: 'zulu' });
+    assert.deepEqual((await check('renamed', { comment_status: 'closed' })).tags, [tags[1], tags[2], tags[0]]);
+    // A revision straight to the store, then removed: the answer's history follows.
+    const revision = await storage.insert('posts', { ...REVISION, parent: post, date: '2030-01-01T00:00:00', date_gmt: '2030-01-01T00:00:00' });
+    assert.deepEqual(historyOf(await check('revision added', { comment_status: 'open' }))[1], revision.id);
+    await storage.remove('posts', revision.id);
+    assert.notEqual(historyOf(await check('revision removed', { comment_status: 'closed' }))[1], revision.id);
+    // Through the interface: an edit making a revision, a term renamed, a tag removed.
+    await check('edited', { content: 'Text edited' });
+    await send(cms, 'POST', `/tags/${tags[1]}`, { name: 'aardvark' });
+    assert.deepEqual((await check('renamed through the interface', { comment_status: 'open' })).tags, [tags[1], tags[2], tags[0]]);
+    assert.deepEqual((await check('a tag removed', { tags: [tags[0], tags[2]] })).tags, [tags[2], tags[0]]);
   });
 });
