@@ -12,7 +12,7 @@ import type { StoragePort } from '../../ports/storage.js';
 import type { collectionArgs, ItemArgs } from './args.js';
 import { isViewable, type PostType } from './define.js';
 import type { PostTypeDefinition } from './definition.js';
-import { fragmentRevision, fragmentRevisionNow, listRevisionNow, revisionHistories, type RevisionSources } from './fragment-revision.js';
+import { fragmentRevision, fragmentRevisionNow, keptRevisionSummary, listRevisionNow, revisionHistories, type RevisionSources } from './fragment-revision.js';
 import { revisionSummary } from './links.js';
 import { permalinkOf, type LinkEnvironment } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
@@ -221,14 +221,13 @@ async function slugAsPublished(scope: PostScope, changes: PostChanges, status: s
 
 /**
  * Writes answer in the edit context, whatever context the request named. The record's terms and revision history
- * are read as a list's are, so those kept across states of the store (none a write since could have changed) are
- * not read again.
+ * are taken from those kept across states of the store (none a write since could have changed) when they are;
+ * terms read are kept as a list's are, a history is not (`keptRevisionSummary`).
  */
 function editResponse(scope: PostScope, post: PostRecord) {
   const { storage } = scope;
-  const records = [post];
   return preparePost(post, scope.prepareOptions('edit', {
-    termsOf: termsOfRecords(storage, records, scope.postType.definition), historyOf: revisionHistories(storage, records),
+    termsOf: termsOfRecords(storage, [post], scope.postType.definition), historyOf: (id) => keptRevisionSummary(storage, id),
   }));
 }
 
