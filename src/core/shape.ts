@@ -129,27 +129,38 @@ export function isFieldIncluded(field: string, fields: readonly string[]): boole
   return fields.some((accepted) => accepted === field || accepted.startsWith(`${field}.`) || field.startsWith(`${accepted}.`));
 }
 
-/** Links for output: `https://api.w.org/x` rels shortened to `wp:x`, `curies` appended, attributes before `href`. */
+/**
+ * Links for output: `https://api.w.org/x` rels shortened to `wp:x`, `curies` appended, attributes before `href`.
+ * Every fresh record and every write's answer passes here, so it builds each list once, without spreads.
+ */
 export function compactLinks(links: Links | undefined): Record<string, Record<string, unknown>[]> | null {
   if (!links) return null;
   const output: Record<string, Record<string, unknown>[]> = {};
   let shortened = false;
-  for (const [rel, targets] of Object.entries(links)) {
+  let any = false;
+  for (const rel of Object.keys(links)) {
+    const targets = links[rel]!;
     if (targets.length === 0) continue;
     const name = rel.startsWith(API_REL_PREFIX) ? `wp:${rel.slice(API_REL_PREFIX.length)}` : rel;
     if (name !== rel) shortened = true;
-    output[name] = [...(output[name] ?? []), ...targets.map(orderLink)];
+    // Two rels may shorten to one name: the second's targets follow the first's.
+    let list = Object.hasOwn(output, name) ? output[name] : undefined;
+    if (list === undefined) output[name] = list = [];
+    for (const target of targets) list.push(orderLink(target));
+    any = true;
   }
   if (shortened) output.curies = [{ name: 'wp', href: `${API_REL_PREFIX}{rel}`, templated: true }];
-  return Object.keys(output).length > 0 ? output : null;
+  return any ? output : null;
 }
 
 function orderLink(target: LinkTarget): Record<string, unknown> {
-  const { href, ...attributes } = target;
   const ordered: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(attributes)) {
+  const attributes = target as unknown as Record<string, unknown>;
+  for (const key of Object.keys(attributes)) {
+    if (key === 'href') continue;
+    const value = attributes[key];
     if (value !== undefined) ordered[key] = value;
   }
-  ordered.href = href;
+  ordered.href = target.href;
   return ordered;
 }

@@ -123,6 +123,48 @@ describe('memory store: partitions and indexes are told apart exactly', () => {
     }
   });
 
+  it('finds the recently used indexes again, kept up to date by writes between, evicted or not', async () => {
+    for (const capacity of [1, 3, 7, 16]) {
+      const indexed = createMemoryStorage({ maxIndexesPerCollection: capacity });
+      const plain = createMemoryStorage({ useIndexes: false });
+      const record = (n: number) => ({ kind: n % 3, other: n % 4, date: `2024-03-${String(1 + (n % 28)).padStart(2, '0')}`, rank: (n * 7) % 11 });
+      for (let n = 0; n < 40; n++) for (const store of [indexed, plain]) await store.insert('things', record(n));
+      // More shapes than indexes found again without a signature, each asked with writes of every kind between.
+      const shapes: ListQuery[] = [
+        { where: [{ field: 'kind', op: 'eq', value: 1 }], orderBy: byDate },
+        { where: [{ field: 'other', op: 'eq', value: 2 }], orderBy: byDate },
+        { where: [{ field: 'kind', op: 'eq', value: 2 }, { field: 'other', op: 'eq', value: 1 }], orderBy: byDate },
+        { where: [{ field: 'other', op: 'eq', value: 3 }, { field: 'kind', op: 'eq', value: 0 }], orderBy: byDate },
+        { where: [{ field: 'kind', op: 'eq', value: 0 }], orderBy: [{ field: 'rank', direction: 'asc' }] },
+        { where: [{ field: 'rank', op: 'eq', value: 3 }], orderBy: byDate },
+        { where: [{ field: 'kind', op: 'eq', value: 1 }], orderBy: [{ field: 'id', direction: 'desc' }] },
+        { where: [{ field: 'other', op: 'eq', value: 0 }], orderBy: [{ field: 'rank', direction: 'desc' }] },
+      ];
+      let added: number | null = null;
+      for (let round = 0; round < 4; round++) {
+        for (const [at, query] of shapes.entries()) {
+          await sameAnswers(indexed, plain, { ...query, limit: 5 }, `capacity ${capacity}, shape ${at}, round ${round}`);
+          const id = 1 + ((round * 11 + at * 5) % 40);
+          const change = round % 3 === 0 ? { kind: (at + round) % 3 } : round % 3 === 1 ? { other: at % 4, rank: round } : { date: `2024-04-0${1 + (at % 9)}` };
+          for (const store of [indexed, plain]) await store.update('things', id, change);
+          if (at === 3) {
+            const [mine, reference] = [await indexed.insert('things', record(100 + round)), await plain.insert('things', record(100 + round))];
+            assert.equal(mine.id, reference.id);
+            added = mine.id as number;
+          }
+          if (at === 6 && added !== null) {
+            for (const store of [indexed, plain]) assert.equal(await store.remove('things', added), true);
+            added = null;
+          }
+          await sameAnswers(indexed, plain, { ...query, limit: 5 }, `capacity ${capacity}, shape ${at}, round ${round}, after a write`);
+          // The first shape again, its index among the recent ones (or evicted meanwhile), a record moved since.
+          for (const store of [indexed, plain]) await store.update('things', 1 + ((at * 7 + round) % 40), { kind: 1, date: `2024-05-0${1 + (at % 9)}` });
+          await sameAnswers(indexed, plain, { ...shapes[0]!, limit: 5 }, `capacity ${capacity}, the first shape after shape ${at}, round ${round}`);
+        }
+      }
+    }
+  });
+
   it('sees a write in the partitions it picks', async () => {
     const { indexed, plain } = await stores();
     const where: Condition[] = [{ field: 'kind', op: 'eq', value: 'true' }];

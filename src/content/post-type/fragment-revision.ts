@@ -71,14 +71,30 @@ function forgetHistories(write: StoreWrite, histories: Map<number, Summary>): vo
   if (write.after?.type === 'revision') histories.delete(write.after.parent as number);
 }
 
+/** The histories kept for `storage` (null: none is kept), for a check that none was dropped (`KeptFacts.drops`). */
+export function keptHistoriesOf(storage: StoragePort): KeptFacts<number, Summary> | null {
+  return keptFactsOf(keptHistories, storage, forgetHistories);
+}
+
+/**
+ * A record's history as `revisionSummary` tells it: kept, or read without keeping it. For answers outside lists
+ * (a write's): a history kept is dropped with the next write to one of its revisions, and every drop makes each
+ * list's revision be worked out record by record again, so a list keeps only its own records' histories.
+ */
+export async function keptRevisionSummary(storage: StoragePort, id: number): Promise<Summary> {
+  const kept = keptHistoriesOf(storage);
+  const known = kept === null ? undefined : (await kept.current()).facts.get(id);
+  return known ?? revisionSummary(storage, id);
+}
+
 /** The histories kept for the store's state `token`, without reading any (null: none is kept). */
 function keptHistoriesAt(storage: StoragePort, token: string): ReadonlyMap<number, Summary> | null {
-  return keptFactsOf(keptHistories, storage, forgetHistories)?.at(token) ?? null;
+  return keptHistoriesOf(storage)?.at(token) ?? null;
 }
 
 /** The histories of `ids`: those kept, and the others read (`summariesOf`) and kept. */
 async function keptOrRead(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
-  const kept = keptFactsOf(keptHistories, storage, forgetHistories);
+  const kept = keptHistoriesOf(storage);
   if (!kept) return summariesOf(storage, ids);
   const { facts: known, keep } = await kept.current();
   const summaries = new Map<number, Summary>();
@@ -192,7 +208,7 @@ function lastRevisionNow(record: PostRecord, sources: RevisionSources, token: st
  */
 export function listRevisionNow(list: object, records: readonly PostRecord[], sources: RevisionSources, token: string, work: boolean): string | undefined {
   const { storage } = sources;
-  const histories = keptFactsOf(keptHistories, storage, forgetHistories);
+  const histories = keptHistoriesOf(storage);
   const terms = keptTermsOf(storage);
   if (histories === null || terms === null) return undefined;
   histories.at(token);

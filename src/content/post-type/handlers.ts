@@ -12,7 +12,7 @@ import type { StoragePort } from '../../ports/storage.js';
 import type { collectionArgs, ItemArgs } from './args.js';
 import { isViewable, type PostType } from './define.js';
 import type { PostTypeDefinition } from './definition.js';
-import { fragmentRevision, fragmentRevisionNow, listRevisionNow, revisionHistories, type RevisionSources } from './fragment-revision.js';
+import { fragmentRevision, fragmentRevisionNow, keptRevisionSummary, listRevisionNow, revisionHistories, type RevisionSources } from './fragment-revision.js';
 import { revisionSummary } from './links.js';
 import { permalinkOf, type LinkEnvironment } from './permalink.js';
 import { onlyVisible, requirePost } from './permissions.js';
@@ -111,15 +111,25 @@ class AnswerSources implements RevisionSources {
   }
 
   get historyOf(): RevisionSources['historyOf'] {
-    return this.#historyOf ??= this.isList ? revisionHistories(this.storage, this.records) : (id) => revisionSummary(this.storage, id);
+    return this.#historyOf ??= this.isList ? revisionHistories(this.storage, this.records) : onceEach((id) => revisionSummary(this.storage, id));
   }
 
   get options(): PrepareOptions {
-    return this.#options ??= this.scope.prepareOptions(this.contextName, { ...this.extra, termsOf: this.termsOf });
+    return this.#options ??= this.scope.prepareOptions(this.contextName, { ...this.extra, termsOf: this.termsOf, historyOf: this.historyOf });
   }
 }
 
 type ReadExtra = Pick<PrepareOptions, 'password' | 'excerptLength'>;
+
+/** `read`, asked once per id for one answer (its revision and its links read the same history). */
+function onceEach<T>(read: (id: number) => Promise<T>): (id: number) => Promise<T> {
+  const asked = new Map<number, Promise<T>>();
+  return (id) => {
+    let answer = asked.get(id);
+    if (!answer) asked.set(id, (answer = read(id)));
+    return answer;
+  };
+}
 
 /**
  * `GET /cms/v2/{posts|pages}`: the filtered, ordered, paged collection. Not an async function: one holding all of
@@ -209,9 +219,16 @@ async function slugAsPublished(scope: PostScope, changes: PostChanges, status: s
   }, scope.settings.permalinkStructure);
 }
 
-/** Writes answer in the edit context, whatever context the request named. */
+/**
+ * Writes answer in the edit context, whatever context the request named. The record's terms and revision history
+ * are taken from those kept across states of the store (none a write since could have changed) when they are;
+ * terms read are kept as a list's are, a history is not (`keptRevisionSummary`).
+ */
 function editResponse(scope: PostScope, post: PostRecord) {
-  return preparePost(post, scope.prepareOptions('edit'));
+  const { storage } = scope;
+  return preparePost(post, scope.prepareOptions('edit', {
+    termsOf: termsOfRecords(storage, [post], scope.postType.definition), historyOf: (id) => keptRevisionSummary(storage, id),
+  }));
 }
 
 const EDIT = { context: 'edit' } as const;

@@ -18,10 +18,14 @@ export interface LinkContext {
   schema: ItemSchema;
   storage: StoragePort;
   url(path: string, query?: Record<string, unknown>): string;
+  /** The record's revision history as the answer read it; `revisionSummary` when not given. */
+  historyOf?: ((id: number) => Promise<RevisionSummary>) | undefined;
 }
 
+export type RevisionSummary = { count: number; latestId: number | null };
+
 /** How many revisions (autosaves included) a record has, and the newest one's id. */
-export async function revisionSummary(storage: StoragePort, postId: number): Promise<{ count: number; latestId: number | null }> {
+export async function revisionSummary(storage: StoragePort, postId: number): Promise<RevisionSummary> {
   const { items, total } = await postsIn(storage).list({
     where: [{ field: 'parent', op: 'eq', value: postId }, { field: 'type', op: 'eq', value: 'revision' }],
     orderBy: [{ field: 'date', direction: 'desc' }],
@@ -38,7 +42,7 @@ async function routeOfPost(storage: StoragePort, id: number, fallbackBase: strin
 }
 
 export async function postLinks(post: PostRecord, context: LinkContext): Promise<Links> {
-  const { definition, schema, storage, url } = context;
+  const { definition, schema, storage, url, historyOf } = context;
   const base = `/cms/v2/${definition.restBase}`;
   const links: Links = {
     self: [{ href: url(`${base}/${post.id}`) }],
@@ -48,7 +52,7 @@ export async function postLinks(post: PostRecord, context: LinkContext): Promise
   if (schema.properties.author && post.author !== 0) links.author = [{ embeddable: true, href: url(`/cms/v2/users/${post.author}`) }];
   if (schema.properties.comment_status) links.replies = [{ embeddable: true, href: url('/cms/v2/comments', { post: post.id }) }];
 
-  const revisions = await revisionSummary(storage, post.id);
+  const revisions = historyOf ? await historyOf(post.id) : await revisionSummary(storage, post.id);
   links['version-history'] = [{ count: revisions.count, href: url(`${base}/${post.id}/revisions`) }];
   if (revisions.count > 0 && revisions.latestId !== null) {
     links['predecessor-version'] = [{ id: revisions.latestId, href: url(`${base}/${post.id}/revisions/${revisions.latestId}`) }];

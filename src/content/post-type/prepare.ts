@@ -4,15 +4,15 @@ import type { CapabilityRules } from '../../auth/index.js';
 import type { Item } from '../../core/context.js';
 import type { StoragePort } from '../../ports/storage.js';
 import { keptFactsOf, type KeptFacts, type StoreWrite } from '../../core/kept-facts.js';
-import { blockVersion, renderTitle } from '../render/index.js';
+import { blockVersion } from '../render/index.js';
 import { getTermsOfAny, idsByName, sortTermIdsByName, TERMS_COLLECTION, type TaxonomyName, type TermRecord } from '../taxonomy/index.js';
 import type { Abilities } from './capabilities.js';
 import { localToGmt, localToGmtByCurrentOffset } from './dates.js';
-import { actionRelations, postLinks } from './links.js';
+import { actionRelations, postLinks, type LinkContext } from './links.js';
 import { permalinkOf, samplePermalink, type LinkEnvironment } from './permalink.js';
 import type { PostTypeDefinition } from './definition.js';
 import type { PostRecord } from './record.js';
-import { renderedContentAsync, renderedExcerptAsync } from './render-cache.js';
+import { renderedContentAsync, renderedExcerptAsync, renderedTitle } from './render-cache.js';
 import type { ItemSchema } from './schema.js';
 
 export interface PrepareOptions {
@@ -34,6 +34,11 @@ export interface PrepareOptions {
   excerptLength?: number | undefined;
   /** The terms of every record of the answer, read once per taxonomy (see `termsOfRecords`); else per record. */
   termsOf?: ((taxonomy: TaxonomyName) => Promise<ReadonlyMap<number, TermRecord>>) | undefined;
+  /**
+   * The revision histories of the answer's records, as its fragments' revisions read them (`revisionSummary`
+   * otherwise): the links show the same history the revision was worked out from, read once.
+   */
+  historyOf?: LinkContext['historyOf'];
 }
 
 /**
@@ -194,7 +199,7 @@ export async function preparePost(post: PostRecord, options: PrepareOptions): Pr
   if (want('link')) data.link = await permalinkOf(post, options.links);
   if (want('title')) {
     data.title = rendersText(options, 'title')
-      ? { raw: post.title, rendered: renderTitle(post.title, { status: post.status, hasPassword: post.password !== '' }) }
+      ? { raw: post.title, rendered: renderedTitle(post.title, post.status, post.password !== '') }
       : { raw: post.title };
   }
   if (want('content')) {
@@ -236,7 +241,7 @@ export async function preparePost(post: PostRecord, options: PrepareOptions): Pr
   }
 
   if (!options.wantsField('_links') && !options.wantsField('_embedded')) return { data };
-  const links = await postLinks(post, { definition, schema: options.schema, storage: options.storage, url: options.url });
+  const links = await postLinks(post, { definition, schema: options.schema, storage: options.storage, url: options.url, historyOf: options.historyOf });
   if (options.context === 'edit') {
     const self = links.self![0]!.href;
     const relations = actionRelations(definition, options.abilities.user, options.capabilityRules, options.schema);

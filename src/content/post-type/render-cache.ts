@@ -7,7 +7,7 @@
  * cannot make them hold more than a few tens of megabytes.
  */
 import type { ChunkedText } from '../../core/chunked-text.js';
-import { renderContent, renderExcerpt } from '../render/index.js';
+import { renderContent, renderExcerpt, renderTitle } from '../render/index.js';
 import { OFF_THREAD_CHARACTERS, renderOffThread } from '../render/pool/jobs.js';
 
 const LIMIT = 1_000;
@@ -58,6 +58,18 @@ class TextCache<Key> {
 
 const contents = new TextCache<string>();
 const excerpts = new TextCache<string>();
+const titles = new TextCache<string>();
+
+/**
+ * `title.rendered` as the REST answers show it (no "Protected: " prefix): it depends on the title, on whether
+ * the record has a password and, without one, on whether it is private.
+ */
+export function renderedTitle(raw: string, status: string, hasPassword: boolean): string {
+  const options = { status, hasPassword };
+  // Only "Private: " is ever added, and only without a password: the other records share one key per title.
+  const key = `${!hasPassword && status === 'private' ? 'p' : '-'}${raw}`;
+  return String(titles.get(key, key.length, () => renderTitle(raw, options)));
+}
 
 export function renderedContent(raw: string): string {
   return String(contents.get(raw, raw.length, () => renderContent(raw)));

@@ -88,7 +88,7 @@ class RequestScope {
   }
 
   /** Options to prepare responses with, for a response context. */
-  prepareOptions(contextName: string, extra: Pick<PrepareOptions, 'password' | 'excerptLength' | 'termsOf'> = {}): PrepareOptions {
+  prepareOptions(contextName: string, extra: Pick<PrepareOptions, 'password' | 'excerptLength' | 'termsOf' | 'historyOf'> = {}): PrepareOptions {
     const { postType, context } = this;
     return {
       definition: postType.definition,

@@ -1,5 +1,25 @@
 /** Post slugs: the reference's `sanitize_title` (shared with terms) and its length limit for suffixed slugs. */
-export { removeAccents, sanitizeTitle } from '../../format/slug.js';
+import { sanitizeTitle as sanitizeTitleNow } from '../../format/slug.js';
+
+export { removeAccents } from '../../format/slug.js';
+
+/** Titles and slugs remembered with their sanitised form: every save and edit answer sanitises the same few. */
+const sanitized = new Map<string, string>();
+const MOST_SANITIZED = 500;
+/** Longer texts are sanitised each time (remembering them would hold large strings). */
+const LONGEST_SANITIZED = 1_000;
+
+/** `sanitize_title`: a pure function of the text, remembered for short texts (`fallback` is not part of it). */
+export function sanitizeTitle(title: string, fallback = ''): string {
+  if (title.length > LONGEST_SANITIZED) return sanitizeTitleNow(title, fallback);
+  let slug = sanitized.get(title);
+  if (slug === undefined) {
+    slug = sanitizeTitleNow(title);
+    if (sanitized.size >= MOST_SANITIZED) sanitized.delete(sanitized.keys().next().value!);
+    sanitized.set(title, slug);
+  }
+  return slug === '' ? fallback : slug;
+}
 
 const encoder = new TextEncoder();
 

@@ -11,10 +11,13 @@ export class Collection {
   private readonly rows = new Map<number, StoredRecord>();
   private readonly indexes = new Map<string, SortedIndex>();
   private readonly memberIndexes = new Map<string, MemberIndex>();
-  /** The signature of the most recently used index (last in `indexes`), which needs no move on use... */
+  /** The signature of the most recently used index (last in `indexes`), which needs no move on use. */
   private newest: string | null = null;
-  /** ...and that index, found again without a signature when the next list asks for the same fields. */
-  private lastUsed: SortedIndex | null = null;
+  /**
+   * The indexes used last, most recent first, found again without a signature: a write's own lists (slug,
+   * revisions) come between two reads of a page, and the page's index is still among them.
+   */
+  private readonly recent: SortedIndex[] = [];
   /** Every id up to this one has been handed out or taken explicitly. */
   highestId = 0;
 
@@ -64,10 +67,23 @@ export class Collection {
   /** The index on (`equalityFields`, the elements of `memberField`, `orderField`), built on first use; the least
    *  recently used one goes when the collection already holds `maxIndexes`. */
   index(equalityFields: readonly string[], orderField: string, memberField: string | null = null): SortedIndex {
-    const last = this.lastUsed;
-    if (last !== null && last.orderField === orderField && last.memberField === memberField && sameFields(last.equalityFields, equalityFields)) {
-      return last;
+    const recent = this.recent;
+    for (let at = 0; at < recent.length; at++) {
+      const index = recent[at]!;
+      if (index.orderField !== orderField || index.memberField !== memberField || !sameFields(index.equalityFields, equalityFields)) continue;
+      if (at > 0) {
+        recent.copyWithin(1, 0, at);
+        recent[0] = index;
+      }
+      return index;
     }
+    const found = this.#indexBySignature(equalityFields, orderField, memberField);
+    if (recent.length >= RECENT_INDEXES) recent.pop();
+    recent.unshift(found);
+    return found;
+  }
+
+  #indexBySignature(equalityFields: readonly string[], orderField: string, memberField: string | null): SortedIndex {
     const signature = SortedIndex.signature(equalityFields, orderField, memberField);
     const existing = this.indexes.get(signature);
     if (existing) {
@@ -76,24 +92,41 @@ export class Collection {
         this.indexes.set(signature, existing);
         this.newest = signature;
       }
-      this.lastUsed = existing;
       return existing;
     }
-    if (this.indexes.size >= this.maxIndexes) {
-      const leastRecent = this.indexes.keys().next().value;
-      if (leastRecent !== undefined) this.indexes.delete(leastRecent);
-    }
+    if (this.indexes.size >= this.maxIndexes) this.#dropLeastRecent();
     const created = new SortedIndex(equalityFields, orderField, this.rows.values(), memberField);
     this.indexes.set(signature, created);
     this.newest = signature;
-    this.lastUsed = created;
     return created;
+  }
+
+  /**
+   * Drops the least recently used index: the first in `indexes` that is not among the `recent` ones (used since
+   * without moving there), or the first when every one is.
+   */
+  #dropLeastRecent(): void {
+    let dropped: string | undefined;
+    for (const [signature, index] of this.indexes) {
+      dropped ??= signature;
+      if (!this.recent.includes(index)) {
+        dropped = signature;
+        break;
+      }
+    }
+    if (dropped === undefined) return;
+    const at = this.recent.indexOf(this.indexes.get(dropped)!);
+    if (at !== -1) this.recent.splice(at, 1);
+    this.indexes.delete(dropped);
   }
 
   get indexCount(): number {
     return this.indexes.size;
   }
 }
+
+/** Indexes found again without a signature (`recent`). */
+const RECENT_INDEXES = 6;
 
 function sameFields(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;

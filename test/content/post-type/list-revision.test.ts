@@ -14,6 +14,7 @@ import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createCms } from '../../../src/cms.js';
+import { keptHistoriesOf } from '../../../src/content/post-type/fragment-revision.js';
 import { encodeResponse } from '../../../src/core/encode.js';
 import type { StoragePort } from '../../../src/ports/storage.js';
 import { createMemoryStorage } from '../../../src/storage/memory/index.js';
@@ -58,11 +59,11 @@ async function site(storage: StoragePort) {
     assert.equal(text, expected);
     return { posts: JSON.parse(text.slice(text.indexOf('\n') + 1)) as Post[], bytes };
   };
-  return { write, upload, list, editor: editor.id };
+  return { write, upload, list, editor: editor.id, served: cms.deps.storage };
 }
 
 async function writesShow(storage: StoragePort, other?: StoragePort) {
-  const { write, upload, list, editor } = await site(storage);
+  const { write, upload, list, editor, served } = await site(storage);
   const tag = (await write('POST', '/tags', { name: 'alpha' })).id;
   const beta = (await write('POST', '/tags', { name: 'beta' })).id;
   const ids: number[] = [];
@@ -80,6 +81,15 @@ async function writesShow(storage: StoragePort, other?: StoragePort) {
   const kept = await list();
   assert.deepEqual(kept.posts, before.posts);
   assert.equal(kept.bytes, before.bytes, 'found whole after a write to another post');
+  // Edits of a post outside the list, each making a revision: its history, read by the edit's answer, is not
+  // kept, so no kept history is dropped and the list's revision is told again without a look at each record.
+  const histories = keptHistoriesOf(served)!;
+  const drops = histories.drops;
+  for (let round = 0; round < 3; round += 1) {
+    await write('POST', `/posts/${outside}`, { excerpt: `Edited ${round}` });
+    assert.equal((await list()).bytes, before.bytes, `found whole after edit ${round} of another post`);
+    assert.equal(histories.drops, drops, `no kept history dropped by edit ${round} of another post`);
+  }
   /**
    * A write outside the list, then a read: each record's revision is told on the way, so the list's revision is
    * kept from then on; the change that follows is seen through it.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderedContent, renderedExcerpt } from '../../../src/content/post-type/render-cache.js';
-import { renderContent, renderExcerpt } from '../../../src/content/render/index.js';
+import { renderedContent, renderedExcerpt, renderedTitle } from '../../../src/content/post-type/render-cache.js';
+import { renderContent, renderExcerpt, renderTitle } from '../../../src/content/render/index.js';
 
 test('cached content and excerpts equal fresh renders, for the whole content and for a teaser', () => {
   const texts = [
@@ -17,6 +17,21 @@ test('cached content and excerpts equal fresh renders, for the whole content and
       assert.equal(renderedExcerpt('Stored "one"', text, 3), renderExcerpt('Stored "one"', text, { excerptLength: 3 }));
     }
   }
+});
+
+test('kept titles equal fresh renders, for each status and with or without a password', () => {
+  const titles = ['It\'s "quoted" -- here...', 'Wordpress (c) 2024', '  padded  ', '', 'Private: already'];
+  for (const title of titles) {
+    for (const status of ['publish', 'private', 'draft', 'future']) {
+      for (const hasPassword of [false, true]) {
+        // Asked twice, in both orders of the statuses: a kept title is never another status's.
+        for (let round = 0; round < 2; round++) assert.equal(renderedTitle(title, status, hasPassword), renderTitle(title, { status, hasPassword }), `${status} ${hasPassword}`);
+      }
+    }
+  }
+  assert.equal(renderedTitle('Same', 'private', false), 'Private: Same');
+  assert.equal(renderedTitle('Same', 'publish', false), 'Same');
+  assert.equal(renderedTitle('Same', 'private', true), 'Same');
 });
 
 test('a post too large to keep is rendered each time, correctly', () => {
