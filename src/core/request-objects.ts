@@ -23,16 +23,16 @@ import type { CmsRequest, ParamMap } from './types.js';
 
 /** The request as routes see it; made only when a route runs (a kept answer needs none of it). */
 export class OuterCall implements RouteCall {
-  method: string;
-  readonly path: string;
-  readonly query: ParamMap;
+  declare method: string;
+  declare readonly path: string;
+  declare readonly query: ParamMap;
   declare readonly queryText?: string;
-  readonly body: ParsedBody;
-  readonly post: Record<string, unknown> | null;
-  headers: Record<string, string>;
-  readonly user: Principal | null;
-  readonly origin: RequestOrigin = 'http';
-  readonly site: Site;
+  declare readonly body: ParsedBody;
+  declare readonly post: Record<string, unknown> | null;
+  declare headers: Record<string, string>;
+  declare readonly user: Principal | null;
+  declare readonly origin: RequestOrigin;
+  declare readonly site: Site;
   declare readonly remoteAddress?: string;
   declare readonly changeToken?: string;
 
@@ -44,12 +44,12 @@ export class OuterCall implements RouteCall {
     this.post = body.form;
     this.headers = incoming.headers;
     this.user = user;
+    this.origin = 'http';
     this.site = site;
-    // Set only when known, as before: a call made inside (internal.ts) has none of them.
-    const self = this as { queryText?: string; remoteAddress?: string; changeToken?: string };
-    if (incoming.queryText !== null) self.queryText = incoming.queryText;
-    if (request.remoteAddress) self.remoteAddress = request.remoteAddress;
-    if (changeToken !== undefined) self.changeToken = changeToken;
+    // Set only when known: a call made inside (internal.ts) has none of them.
+    if (incoming.queryText !== null) this.queryText = incoming.queryText;
+    if (request.remoteAddress) this.remoteAddress = request.remoteAddress;
+    if (changeToken !== undefined) this.changeToken = changeToken;
   }
 }
 
@@ -64,13 +64,17 @@ export interface ContextSources {
 
 /** A matched call, validated: its context, the first validation error, and how to forget what it remembered. */
 export class MatchedCall implements Matched {
-  readonly context: RequestContext;
+  declare readonly match: RouteMatch;
+  declare readonly context: RequestContext;
+  declare readonly error: CmsError | null;
   /** Its own property, as every field: callers take it off the object. */
-  readonly forget: () => void;
+  declare readonly forget: () => void;
 
-  constructor(readonly match: RouteMatch, call: RouteCall, checked: CheckedParams, readonly error: CmsError | null, sources: ContextSources) {
+  constructor(match: RouteMatch, call: RouteCall, checked: CheckedParams, error: CmsError | null, sources: ContextSources) {
     const memo = new Map<string, unknown>();
+    this.match = match;
     this.context = Object.freeze(new CallContext(call, match.route, checked, memo, sources));
+    this.error = error;
     this.forget = () => memo.clear();
   }
 }
@@ -83,27 +87,27 @@ const wantsEveryField = (): boolean => true;
  * the result's. Its functions are its own properties (handlers may take them off it), as every other field.
  */
 class CallContext implements RequestContext {
-  readonly method: string;
-  readonly route: string;
-  readonly path: string;
-  readonly params: RequestContext['params'];
-  readonly has: RequestContext['has'];
-  readonly paramsKey: object | null;
-  readonly query: ParamMap;
-  readonly body: ParsedBody;
-  readonly headers: Record<string, string>;
-  readonly user: Principal | null;
-  readonly site: Site;
-  readonly services: Services;
-  readonly origin: RequestOrigin;
-  readonly context: string;
-  readonly wantsField: RequestContext['wantsField'];
-  readonly url: RequestContext['url'];
-  readonly memo: RequestContext['memo'];
-  readonly nothingDue: RequestContext['nothingDue'];
-  readonly nothingDueNow: RequestContext['nothingDueNow'];
-  readonly dispatch: RequestContext['dispatch'];
-  readonly prepare: RequestContext['prepare'];
+  declare readonly method: string;
+  declare readonly route: string;
+  declare readonly path: string;
+  declare readonly params: RequestContext['params'];
+  declare readonly has: RequestContext['has'];
+  declare readonly paramsKey: object | null;
+  declare readonly query: ParamMap;
+  declare readonly body: ParsedBody;
+  declare readonly headers: Record<string, string>;
+  declare readonly user: Principal | null;
+  declare readonly site: Site;
+  declare readonly services: Services;
+  declare readonly origin: RequestOrigin;
+  declare readonly context: string;
+  declare readonly wantsField: RequestContext['wantsField'];
+  declare readonly url: RequestContext['url'];
+  declare readonly memo: RequestContext['memo'];
+  declare readonly nothingDue: RequestContext['nothingDue'];
+  declare readonly nothingDueNow: RequestContext['nothingDueNow'];
+  declare readonly dispatch: RequestContext['dispatch'];
+  declare readonly prepare: RequestContext['prepare'];
   declare readonly remoteAddress?: string;
 
   constructor(call: RouteCall, route: Route, checked: CheckedParams, memo: Map<string, unknown>, sources: ContextSources) {
@@ -136,6 +140,6 @@ class CallContext implements RequestContext {
     this.nothingDueNow = () => sources.nothingDueNow(call.changeToken);
     this.dispatch = (inner) => sources.dispatch(inner, { user: call.user, site: call.site, origin: call.origin });
     this.prepare = (inner, origin = call.origin) => sources.prepare(inner, { user: call.user, site: call.site, origin });
-    if (call.remoteAddress) (this as { remoteAddress?: string }).remoteAddress = call.remoteAddress;
+    if (call.remoteAddress) this.remoteAddress = call.remoteAddress;
   }
 }
