@@ -41,7 +41,17 @@ export function emptyBodyOf(contentType: string | undefined): ParsedBody {
 
 /** An empty body, for requests made inside the pipeline. */
 export function emptyBody(): ParsedBody {
-  return { json: undefined, jsonError: null, form: Object.create(null) as ParamMap, files: [], raw: EMPTY_BYTES, mediaType: '' };
+  return new EmptyBody();
+}
+
+/** Made by `new`, not as a literal: every request without a body has one, and none may be made old (request-objects.ts). */
+class EmptyBody implements ParsedBody {
+  json: unknown = undefined;
+  jsonError: CmsError | null = null;
+  form = Object.create(null) as ParamMap;
+  files: UploadedFile[] = [];
+  raw: Uint8Array = EMPTY_BYTES;
+  mediaType = '';
 }
 
 /** The largest body parsed into parameters by default: PHP's `post_max_size`. */

@@ -24,7 +24,7 @@ import type { Generation, Generations } from './cache/generation.js';
 import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } from './cache/policy.js';
 import { keptAnswer, keptReply, replyFresh, replyRequest, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
-import type { Principal, RequestContext, Services } from './context.js';
+import type { Principal, Services } from './context.js';
 import { EncodedJson, responseWithBody } from './encode.js';
 import { noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
@@ -39,7 +39,7 @@ import { paramsOf, type CheckedParams } from './params-memo.js';
 import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
 import { render, renderedAtOnce, renderedInTurns, splitPath, type InternalDispatch } from './render.js';
-import { isFieldIncluded, parseList } from './shape.js';
+import { MatchedCall, OuterCall, type ContextSources } from './request-objects.js';
 import { resolveSite, SiteResolver, type Site, type SiteSettings } from './site.js';
 import {
   answerHeaders, discoveryLink, envelope, formatBody, jsonpRefusal, readIncoming, transportHeaders,
@@ -84,8 +84,18 @@ export interface DispatcherOptions {
 
 export class Dispatcher implements RouteSteps {
   readonly #internal: InternalDispatch = (request, parent) => prepareInternal(this, request, parent).run();
+  /** What every request context asks of this dispatcher. */
+  readonly #contextSources: ContextSources;
 
-  constructor(readonly options: DispatcherOptions) {}
+  constructor(readonly options: DispatcherOptions) {
+    this.#contextSources = {
+      services: options.services,
+      nothingDue: (changeToken) => options.generations?.nothingDue(changeToken) ?? Promise.resolve(false),
+      nothingDueNow: (changeToken) => options.generations?.nothingDueNow(changeToken) ?? false,
+      dispatch: this.#internal,
+      prepare: (request, parent) => prepareInternal(this, request, parent),
+    };
+  }
 
   /** Answers one request; never throws. `seen` learns the caller's user id once known (for the request log). */
   handle(request: CmsRequest, seen?: { userId: number | null }): Promise<CmsResponse> {
@@ -138,7 +148,7 @@ export class Dispatcher implements RouteSteps {
       if (hit) return hit;
       // Awaited, to be caught here (and an async function answering with a promise waits two turns more).
       if (kept) return await this.#throughCache(kept, request, incoming, body, user, site, settings, token, generation);
-      return this.#respond(await this.#answer(routeCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
+      return this.#respond(await this.#answer(new OuterCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
       return { status: error.status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...error.headers }, body: error.toBody() };
@@ -171,7 +181,7 @@ export class Dispatcher implements RouteSteps {
     if (kept) return replyWith(kept, replyRequest(incoming, user));
     const tracker = new KeepTracker(registry);
     const scope = fragmentScope(fragments, generation, incoming, site, user, tracker, generations?.sources.changeToken);
-    const asGet = routeCall(request, incoming, body, user, site, token);
+    const asGet = new OuterCall(request, incoming, body, user, site, token);
     asGet.method = 'GET';
     asGet.headers = tracker.watch(incoming.headers);
     const answer = await this.#answer(asGet, incoming, tracker, scope);
@@ -277,8 +287,7 @@ export class Dispatcher implements RouteSteps {
   }
 
   #prepared(call: RouteCall, found: RouteMatch, checked: CheckedParams, error: CmsError | null): Prepared {
-    const memo = new Map<string, unknown>();
-    return { match: found, context: this.#context(call, found.route, checked, memo), error, forget: () => memo.clear() };
+    return new MatchedCall(found, call, checked, error, this.#contextSources);
   }
 
   /** Permission and handler for a prepared request, then the paging headers and `Allow` (execute.ts). */
@@ -288,43 +297,6 @@ export class Dispatcher implements RouteSteps {
 
   render(outcome: Outcome): Promise<unknown> {
     return render(outcome, null, this.#internal);
-  }
-
-  /** The request context handed to permission checks and handlers; frozen, so the answer's context is the result's. */
-  #context(call: RouteCall, route: Route, checked: CheckedParams, memo: Map<string, unknown>): RequestContext {
-    const { params } = checked;
-    const fields = params._fields === undefined ? null : parseList(params._fields);
-    const context: RequestContext & { remoteAddress?: string } = {
-      method: call.method,
-      route: route.pattern,
-      path: call.path,
-      params,
-      has: checked.has,
-      paramsKey: checked.key ?? null,
-      query: call.query,
-      body: call.body,
-      headers: call.headers,
-      user: call.user,
-      site: call.site,
-      services: this.options.services,
-      origin: call.origin,
-      context: typeof params.context === 'string' && params.context !== '' ? params.context : 'view',
-      wantsField: fields === null || fields.length === 0 ? wantsEveryField : (field: string) => isFieldIncluded(field, fields),
-      url: (path: string, query?: Record<string, unknown>) => call.site.apiLink(path, query),
-      memo<T>(key: string, compute: () => T): T {
-        const found = memo.get(key) as T | undefined;
-        if (found !== undefined || memo.has(key)) return found as T;
-        const computed = compute();
-        memo.set(key, computed);
-        return computed;
-      },
-      nothingDue: () => this.options.generations?.nothingDue(call.changeToken) ?? Promise.resolve(false),
-      nothingDueNow: () => this.options.generations?.nothingDueNow(call.changeToken) ?? false,
-      dispatch: (inner) => this.#internal(inner, { user: call.user, site: call.site, origin: call.origin }),
-      prepare: (inner, origin = call.origin) => prepareInternal(this, inner, { user: call.user, site: call.site, origin }),
-    };
-    if (call.remoteAddress) context.remoteAddress = call.remoteAddress;
-    return Object.freeze(context);
   }
 }
 
@@ -345,19 +317,4 @@ function withBody(answer: Answer, formatted: unknown): Answer | Promise<Answer> 
   if (formatted === answer.body && formatted instanceof EncodedJson) return answer;
   if (formatted instanceof EncodedJson) return { status: answer.status, headers: answer.headers, body: formatted };
   return encodedIfLarge(formatted).then((body) => ({ status: answer.status, headers: answer.headers, body }));
-}
-
-/** Without `_fields`, every field is wanted. */
-const wantsEveryField = (): boolean => true;
-
-/** The request as routes see it; made only when a route runs (a kept answer needs none of it). */
-function routeCall(request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, changeToken: string | undefined): RouteCall {
-  const call: RouteCall = {
-    method: incoming.method, path: incoming.path, query: incoming.query, body, post: body.form, headers: incoming.headers,
-    user, origin: 'http', site,
-  };
-  if (incoming.queryText !== null) call.queryText = incoming.queryText;
-  if (request.remoteAddress) call.remoteAddress = request.remoteAddress;
-  if (changeToken !== undefined) call.changeToken = changeToken;
-  return call;
 }

@@ -21,7 +21,7 @@ const RECHECKS_LEFT: Readonly<Record<string, number>> = {
   'src/users/routes/application-passwords.ts': 2,
   'src/forms/handlers.ts': 1,
   'src/core/index-document.ts': 1,
-  'src/core/dispatch.ts': 1,
+  'src/core/request-objects.ts': 1,
   'src/content/post-type/permissions.ts': 1,
 };
 
