@@ -102,6 +102,34 @@ async function termsAfter(
   return current;
 }
 
+/**
+ * The members of `fields` that a merge onto `existing` would change: a store then copies, checks and indexes only
+ * those. The record it stores is the same, members in the same order (those left out keep their places).
+ */
+function changedFields(existing: PostRecord, fields: Record<string, unknown>): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const key in fields) {
+    const value = fields[key];
+    const has = Object.hasOwn(existing, key);
+    if (value === undefined ? has : !has || !sameJsonInOrder(existing[key], value)) changed[key] = value;
+  }
+  return changed;
+}
+
+/** Two JSON values alike, objects' members in the same order (a stored record keeps the order it was given). */
+function sameJsonInOrder(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const otherKeys = Object.keys(b);
+  if (keys.length !== otherKeys.length) return false;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (key !== otherKeys[index] || !sameJsonInOrder((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
 /** A record that vanished inside the write's own transaction: only a broken store does that. */
 function missing(id: number): never {
   throw new Error(`Post ${id} disappeared while it was being saved.`);
@@ -234,7 +262,7 @@ export async function savePost(
 
   const posts = postsIn(storage);
   let saved = existing
-    ? await posts.update(existing.id, fields) ?? missing(existing.id)
+    ? await posts.update(existing.id, changedFields(existing, fields)) ?? missing(existing.id)
     : await posts.insert(Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
 
   const afterInsert: Partial<PostRecord> = {};
