@@ -70,6 +70,7 @@ async function releaseSlugFromTrash(storage: StoragePort, slug: string, id: numb
   const posts = postsIn(storage);
   const { items } = await posts.list({
     where: [{ field: 'slug', op: 'eq', value: slug }, { field: 'status', op: 'eq', value: 'trash' }, { field: 'id', op: 'ne', value: id }],
+    shared: true,
   });
   for (const holder of items) {
     const current = String(holder.slug);
