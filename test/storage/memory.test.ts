@@ -211,3 +211,29 @@ describe('memory store: shared reads', () => {
     assert.deepEqual((await store.get('posts', 1))!.tags, ['a']);
   });
 });
+
+describe('memory store: the writes a commit tells', () => {
+  for (const steps of [3, 40]) {
+    it(`names each record once, as before its first write and after its last (${steps} writes in one transaction)`, async () => {
+      const store = createMemoryStorage();
+      const first = await store.insert('posts', { title: 'first' });
+      const second = await store.insert('posts', { title: 'second' });
+      const token = await store.changeToken();
+      await store.transaction(async (tx) => {
+        for (let step = 0; step < steps; step += 1) {
+          await tx.update('posts', step % 2 === 0 ? first.id : second.id, { title: `step ${step}` });
+          if (step === 1) await tx.insert('tags', { name: 'new' });
+        }
+        await tx.remove('posts', second.id);
+      });
+      const writes = store.writtenSince(token)!;
+      assert.deepEqual(writes.map((write) => [write.collection, write.id]), [['posts', first.id], ['posts', second.id], ['tags', 1]]);
+      assert.deepEqual(writes[0]!.before, first);
+      assert.equal(writes[0]!.after!.title, `step ${steps % 2 === 0 ? steps - 2 : steps - 1}`);
+      assert.deepEqual(writes[1]!.before, second);
+      assert.equal(writes[1]!.after, null);
+      assert.deepEqual(writes[2], { collection: 'tags', id: 1, before: null, after: { name: 'new', id: 1 } });
+      assert.equal((await store.insert('tags', { name: 'next' })).id, 2, 'the id counter was handed over');
+    });
+  }
+});
