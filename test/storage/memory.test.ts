@@ -133,6 +133,42 @@ describe('memory store: query plans', () => {
     assert.deepEqual(await ids(), []);
   });
 
+  it('moves a rewritten record in every index only when one of its indexed values changed', async () => {
+    const own = createMemoryStorage();
+    await seed(own, 'posts', postsLike(120));
+    const byTerm: ListQuery = { where: [...published!, { field: 'categories', op: 'containsAny', values: [7] }], orderBy: newestFirst, withTotal: true };
+    const byStatus: ListQuery = { where: published, orderBy: newestFirst, limit: 5, withTotal: true };
+    const holders: ListQuery = { where: [{ field: 'tags', op: 'containsAll', values: ['x', 'y'] }], withTotal: true };
+    const answer = async () => Promise.all([byTerm, byStatus, holders].map(async (query) => {
+      const { items, total } = await own.list('posts', query);
+      return { ids: items.map((record) => record.id), total };
+    }));
+    const reference = createMemoryStorage({ useIndexes: false });
+    const rows = (await own.list('posts')).items;
+    for (const row of rows) await reference.insert('posts', row);
+    const same = async () => {
+      const expected = await Promise.all([byTerm, byStatus, holders].map(async (query) => {
+        const { items, total } = await reference.list('posts', query);
+        return { ids: items.map((record) => record.id), total };
+      }));
+      assert.deepEqual(await answer(), expected);
+    };
+    await same();
+    const [first, second] = (await own.list('posts', byStatus)).items;
+    const both = async (id: number, patch: Record<string, unknown>) => {
+      await own.update('posts', id, patch);
+      await reference.update('posts', id, patch);
+      await same();
+    };
+    // Equal values in new arrays, then the same elements reordered, then other values: each read right.
+    await both(first!.id, { categories: [...(first!.categories as number[])], title: 'retitled' });
+    await both(first!.id, { categories: [7, 8], tags: ['y', 'x'] });
+    await both(first!.id, { categories: [8, 7], tags: ['x', 'y'] });
+    await both(second!.id, { tags: ['x', 'y', 'x'], date: first!.date });
+    await both(second!.id, { status: 'draft' });
+    await both(first!.id, { categories: [], tags: [] });
+  });
+
   it('reads pinned ids directly', async () => {
     const query: ListQuery = { where: [{ field: 'id', op: 'in', values: [5, 50, 500, POSTS + 10] }, ...published!] };
     assert.deepEqual(store.explain('posts', query), { strategy: 'ids', ordered: false, examined: 3 });
