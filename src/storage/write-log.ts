@@ -73,6 +73,7 @@ export class WriteLog {
 
 /** Each record written once: as it was before its first write and after its last. */
 function once(writes: readonly StoredWrite[]): readonly StoredWrite[] {
+  if (writes.length < 2) return writes;
   const byRecord = new Map<string, StoredWrite>();
   for (const write of writes) {
     const key = `${write.collection}\u0000${write.id}`;
@@ -94,7 +95,24 @@ function charsOf(writes: readonly StoredWrite[]): number {
     if (members > MOST_MEMBERS_PER_COMMIT || chars > MOST_CHARS) return MOST_CHARS + 1;
     const value = pending.pop();
     if (typeof value === 'string') chars += value.length;
-    else if (value !== null && typeof value === 'object') for (const member of Object.values(value)) pending.push(member);
+    else if (Array.isArray(value)) for (let index = 0; index < value.length; index++) pending.push(value[index]);
+    else if (value !== null && typeof value === 'object') {
+      // Members read in place: a record's strings and numbers need no list of their own.
+      const record = value as Record<string, unknown>;
+      for (const key in record) {
+        if (!Object.hasOwn(record, key)) continue;
+        if (members > MOST_MEMBERS_PER_COMMIT) return MOST_CHARS + 1;
+        const member = record[key];
+        if (typeof member === 'string') {
+          chars += member.length + MEMBER_CHARS;
+          members += 1;
+        } else if (member !== null && typeof member === 'object') pending.push(member);
+        else {
+          chars += MEMBER_CHARS;
+          members += 1;
+        }
+      }
+    }
     chars += MEMBER_CHARS;
   }
   return chars;

@@ -15,11 +15,12 @@ import {
 } from '../auth/index.js';
 import * as crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { writtenBetween } from '../core/kept-facts.js';
 import type { Clock } from '../ports/clock.js';
 import type { StoragePort } from '../ports/storage.js';
 import { needsUsageStamp, recordApplicationPasswordUse, tagApplicationPassword } from './application-passwords.js';
 import { applicationPasswordPrincipalOf } from './principal.js';
-import type { UserRecord } from './records.js';
+import { USERS, type UserRecord } from './records.js';
 import { findUserByEmail, findUserByLogin, getUser } from './store.js';
 
 /** `crypto.hash` (Node 20.12 and later); absent elsewhere. */
@@ -207,6 +208,10 @@ async function tagQuietly(storage: StoragePort, userId: number, uuid: string, pa
 async function principalRecalled(known: RememberedLogin, input: BasicAuthenticationInput, services: BasicAuthenticationServices): Promise<Principal | null> {
   const token = input.changeToken ? await input.changeToken.read() : services.storage.changeToken ? await services.storage.changeToken() : undefined;
   const seen = known.seen;
+  // Writes since that left the user's record alone (most: a signed-in writer's own) leave its principal as it was.
+  if (seen !== undefined && token !== undefined && seen.token !== token && !userWrittenBetween(services.storage, seen.token, token, known.userId)) {
+    seen.token = token;
+  }
   if (seen !== undefined && seen.token === token) {
     // Used within the day (the usual case): nothing to stamp, nor to wait for.
     if (!needsUsageStamp(seen.user, known.uuid, services.clock.now().getTime())) return seen.principal;
@@ -222,6 +227,14 @@ async function principalRecalled(known: RememberedLogin, input: BasicAuthenticat
   const principal = await principalFor(user, used.uuid, input, services);
   if (token !== undefined) known.seen = { token, user, principal };
   return principal;
+}
+
+/** Whether a write between the store's states `since` and `token` may have changed user `id` (true when it cannot tell). */
+function userWrittenBetween(storage: StoragePort, since: string, token: string, id: number): boolean {
+  const writes = writtenBetween(storage, since, token);
+  if (writes === null) return true;
+  for (const write of writes) if (write.collection === USERS && write.id === id) return true;
+  return false;
 }
 
 function answersTo(user: UserRecord, username: string): boolean {

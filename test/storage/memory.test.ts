@@ -133,6 +133,42 @@ describe('memory store: query plans', () => {
     assert.deepEqual(await ids(), []);
   });
 
+  it('moves a rewritten record in every index only when one of its indexed values changed', async () => {
+    const own = createMemoryStorage();
+    await seed(own, 'posts', postsLike(120));
+    const byTerm: ListQuery = { where: [...published!, { field: 'categories', op: 'containsAny', values: [7] }], orderBy: newestFirst, withTotal: true };
+    const byStatus: ListQuery = { where: published, orderBy: newestFirst, limit: 5, withTotal: true };
+    const holders: ListQuery = { where: [{ field: 'tags', op: 'containsAll', values: ['x', 'y'] }], withTotal: true };
+    const answer = async () => Promise.all([byTerm, byStatus, holders].map(async (query) => {
+      const { items, total } = await own.list('posts', query);
+      return { ids: items.map((record) => record.id), total };
+    }));
+    const reference = createMemoryStorage({ useIndexes: false });
+    const rows = (await own.list('posts')).items;
+    for (const row of rows) await reference.insert('posts', row);
+    const same = async () => {
+      const expected = await Promise.all([byTerm, byStatus, holders].map(async (query) => {
+        const { items, total } = await reference.list('posts', query);
+        return { ids: items.map((record) => record.id), total };
+      }));
+      assert.deepEqual(await answer(), expected);
+    };
+    await same();
+    const [first, second] = (await own.list('posts', byStatus)).items;
+    const both = async (id: number, patch: Record<string, unknown>) => {
+      await own.update('posts', id, patch);
+      await reference.update('posts', id, patch);
+      await same();
+    };
+    // Equal values in new arrays, then the same elements reordered, then other values: each read right.
+    await both(first!.id, { categories: [...(first!.categories as number[])], title: 'retitled' });
+    await both(first!.id, { categories: [7, 8], tags: ['y', 'x'] });
+    await both(first!.id, { categories: [8, 7], tags: ['x', 'y'] });
+    await both(second!.id, { tags: ['x', 'y', 'x'], date: first!.date });
+    await both(second!.id, { status: 'draft' });
+    await both(first!.id, { categories: [], tags: [] });
+  });
+
   it('reads pinned ids directly', async () => {
     const query: ListQuery = { where: [{ field: 'id', op: 'in', values: [5, 50, 500, POSTS + 10] }, ...published!] };
     assert.deepEqual(store.explain('posts', query), { strategy: 'ids', ordered: false, examined: 3 });
@@ -210,4 +246,30 @@ describe('memory store: shared reads', () => {
     assert.throws(() => { (shared!.tags as string[]).push('b'); }, TypeError);
     assert.deepEqual((await store.get('posts', 1))!.tags, ['a']);
   });
+});
+
+describe('memory store: the writes a commit tells', () => {
+  for (const steps of [3, 40]) {
+    it(`names each record once, as before its first write and after its last (${steps} writes in one transaction)`, async () => {
+      const store = createMemoryStorage();
+      const first = await store.insert('posts', { title: 'first' });
+      const second = await store.insert('posts', { title: 'second' });
+      const token = await store.changeToken();
+      await store.transaction(async (tx) => {
+        for (let step = 0; step < steps; step += 1) {
+          await tx.update('posts', step % 2 === 0 ? first.id : second.id, { title: `step ${step}` });
+          if (step === 1) await tx.insert('tags', { name: 'new' });
+        }
+        await tx.remove('posts', second.id);
+      });
+      const writes = store.writtenSince(token)!;
+      assert.deepEqual(writes.map((write) => [write.collection, write.id]), [['posts', first.id], ['posts', second.id], ['tags', 1]]);
+      assert.deepEqual(writes[0]!.before, first);
+      assert.equal(writes[0]!.after!.title, `step ${steps % 2 === 0 ? steps - 2 : steps - 1}`);
+      assert.deepEqual(writes[1]!.before, second);
+      assert.equal(writes[1]!.after, null);
+      assert.deepEqual(writes[2], { collection: 'tags', id: 1, before: null, after: { name: 'new', id: 1 } });
+      assert.equal((await store.insert('tags', { name: 'next' })).id, 2, 'the id counter was handed over');
+    });
+  }
 });

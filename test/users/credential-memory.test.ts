@@ -117,6 +117,69 @@ describe('remembered application-password credentials', () => {
     }
   });
 
+  it('keep the principal across writes to other records, and read the user again after any write to it', async () => {
+    const inner = createMemoryStorage();
+    let userReads = 0;
+    const storage: StoragePort & Pick<typeof inner, 'changeToken' | 'writtenSince'> = {
+      ...inner,
+      get: (collection, id) => {
+        if (collection === 'users') userReads += 1;
+        return inner.get(collection, id);
+      },
+    };
+    const { cms, members } = await siteWithMembers({ storage });
+    const headers = members.editor.headers;
+    const created = await send(cms, 'POST', '/cms/v2/posts', { headers, json: { title: 'Kept', status: 'publish' } });
+    assert.equal(created.status, 201);
+    const path = `/cms/v2/posts/${(created.body as { id: number }).id}`;
+    // The first write after the login may stamp its use; from then on the user is not read again.
+    assert.equal((await send(cms, 'POST', path, { headers, json: { excerpt: 'One' } })).status, 200);
+    const reads = userReads;
+    for (let round = 0; round < 3; round += 1) {
+      assert.equal((await send(cms, 'POST', path, { headers, json: { excerpt: `Round ${round}` } })).status, 200);
+      await storage.update('posts', 1, { comment_status: round % 2 === 0 ? 'open' : 'closed' }).catch(() => null);
+    }
+    assert.equal(userReads, reads, 'writes to posts leave the remembered principal as it was');
+
+    // A write straight to the user's record, outside the users service, is seen on the very next request.
+    await storage.update('users', members.editor.id, { roles: ['subscriber'] });
+    assert.equal((await send(cms, 'POST', path, { headers, json: { excerpt: 'Refused' } })).status, 403);
+    assert.ok(userReads > reads);
+    await storage.update('users', members.editor.id, { roles: ['editor'] });
+    assert.equal((await send(cms, 'POST', path, { headers, json: { excerpt: 'Back' } })).status, 200);
+    // So is a password revoked, with writes to other records in between.
+    const [password] = await cms.users.listApplicationPasswords(members.editor.id);
+    await cms.users.revokeApplicationPassword(members.editor.id, password!.uuid);
+    await storage.update('posts', 1, { comment_status: 'open' }).catch(() => null);
+    assert.equal((await send(cms, 'GET', me, { headers })).status, 401);
+  });
+
+  it('read the user again after every write when the store cannot tell what was written', async () => {
+    const { storage, userReads } = (() => {
+      const inner = createMemoryStorage();
+      let reads = 0;
+      const { writtenSince: _unused, ...rest } = inner;
+      const port: StoragePort = {
+        ...rest,
+        get: (collection, id) => {
+          if (collection === 'users') reads += 1;
+          return inner.get(collection, id);
+        },
+      };
+      return { storage: port, userReads: () => reads };
+    })();
+    const { cms, members } = await siteWithMembers({ storage });
+    const headers = members.editor.headers;
+    const created = await send(cms, 'POST', '/cms/v2/posts', { headers, json: { title: 'Read again', status: 'publish' } });
+    const path = `/cms/v2/posts/${(created.body as { id: number }).id}`;
+    assert.equal((await send(cms, 'POST', path, { headers, json: { excerpt: 'One' } })).status, 200);
+    const before = userReads();
+    assert.equal((await send(cms, 'POST', path, { headers, json: { excerpt: 'Two' } })).status, 200);
+    assert.ok(userReads() > before);
+    await storage.update('users', members.editor.id, { roles: ['subscriber'] });
+    assert.equal((await send(cms, 'POST', path, { headers, json: { excerpt: 'Refused' } })).status, 403);
+  });
+
   it('forget a credential once its time is up', async () => {
     const { storage, userLookups } = countingStorage();
     const { cms, members } = await siteWithMembers({ storage, credentialMemory: { rememberMs: 1 } });

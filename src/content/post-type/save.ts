@@ -39,22 +39,30 @@ const SCHEDULING_MARGIN_MS = 60_000;
 /** PHP's truthiness for stored text: `''` and `'0'` count as empty. */
 const isBlank = (text: string) => text === '' || text === '0';
 
-/** Large HTML is sanitised on a worker thread, the three texts side by side. */
-async function sanitizeText(changes: PostChanges, existing: PostRecord | null, abilities: Abilities) {
+type Texts = { title: string; content: string; excerpt: string };
+
+/**
+ * Large HTML is sanitised on a worker thread, the three texts side by side. A user who may post unfiltered HTML
+ * has them at once, with no promise to wait for.
+ */
+function sanitizeText(changes: PostChanges, existing: PostRecord | null, abilities: Abilities): Texts | Promise<Texts> {
   const unfiltered = abilities.can('unfiltered_html');
   const title = changes.title ?? existing?.title ?? '';
   const content = changes.content ?? existing?.content ?? '';
   const excerpt = changes.excerpt ?? existing?.excerpt ?? '';
   if (unfiltered) return { title: phpTrim(title), content, excerpt };
-  const [safeTitle, safeContent, safeExcerpt] = await Promise.all([
+  return Promise.all([
     sanitizeTitleHtmlWhereCheapest(title), sanitizePostHtmlWhereCheapest(content), sanitizePostHtmlWhereCheapest(excerpt),
-  ]);
-  return { title: phpTrim(safeTitle), content: safeContent, excerpt: safeExcerpt };
+  ]).then(([safeTitle, safeContent, safeExcerpt]) => ({ title: phpTrim(safeTitle), content: safeContent, excerpt: safeExcerpt }));
 }
 
-/** The parent to store: 0 instead of the record itself or one of its descendants. */
-async function parentWithoutLoop(storage: StoragePort, id: number, parent: number): Promise<number> {
+/** The parent to store: 0 instead of the record itself or one of its descendants; at once for none. */
+function parentWithoutLoop(storage: StoragePort, id: number, parent: number): number | Promise<number> {
   if (parent <= 0 || id <= 0) return Math.max(parent, 0);
+  return ancestorsWithout(storage, id, parent);
+}
+
+async function ancestorsWithout(storage: StoragePort, id: number, parent: number): Promise<number> {
   const seen = new Set<number>();
   for (let ancestor = parent; ancestor > 0 && !seen.has(ancestor); ) {
     if (ancestor === id) return 0;
@@ -70,6 +78,7 @@ async function releaseSlugFromTrash(storage: StoragePort, slug: string, id: numb
   const posts = postsIn(storage);
   const { items } = await posts.list({
     where: [{ field: 'slug', op: 'eq', value: slug }, { field: 'status', op: 'eq', value: 'trash' }, { field: 'id', op: 'ne', value: id }],
+    shared: true,
   });
   for (const holder of items) {
     const current = String(holder.slug);
@@ -88,18 +97,48 @@ async function featuredMediaAfter(storage: StoragePort, requested: number, curre
   return target.type === 'attachment' && mime.startsWith('image/') ? id : 0;
 }
 
-/** The term ids a write leaves on the record for one taxonomy. */
-async function termsAfter(
+/** The term ids a write leaves on the record for one taxonomy: at once when the write sends none. */
+function termsAfter(
   storage: StoragePort, taxonomy: TaxonomyName, sent: number[] | undefined, current: number[], creating: boolean,
-): Promise<number[]> {
+): number[] | Promise<number[]> {
   if (sent !== undefined) {
     const unique = [...new Set(sent)];
-    const missing = new Set(await termsExist(storage, taxonomy, unique));
-    return unique.filter((id) => !missing.has(id));
+    return termsExist(storage, taxonomy, unique).then((missing) => {
+      const absent = new Set(missing);
+      return unique.filter((id) => !absent.has(id));
+    });
   }
   // A post always has a category unless a request removes them all; updating an uncategorised post restores it.
-  if (taxonomy === 'category' && (creating || current.length === 0)) return [await defaultCategoryId(storage)];
+  if (taxonomy === 'category' && (creating || current.length === 0)) return defaultCategoryId(storage).then((id) => [id]);
   return current;
+}
+
+/**
+ * The members of `fields` that a merge onto `existing` would change: a store then copies, checks and indexes only
+ * those. The record it stores is the same, members in the same order (those left out keep their places).
+ */
+function changedFields(existing: PostRecord, fields: Record<string, unknown>): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const key in fields) {
+    const value = fields[key];
+    const has = Object.hasOwn(existing, key);
+    if (value === undefined ? has : !has || !sameJsonInOrder(existing[key], value)) changed[key] = value;
+  }
+  return changed;
+}
+
+/** Two JSON values alike, objects' members in the same order (a stored record keeps the order it was given). */
+function sameJsonInOrder(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const otherKeys = Object.keys(b);
+  if (keys.length !== otherKeys.length) return false;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (key !== otherKeys[index] || !sameJsonInOrder((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /** A record that vanished inside the write's own transaction: only a broken store does that. */
@@ -120,7 +159,8 @@ export async function savePost(
   const now = nowDates(environment.now, site);
   const id = existing?.id ?? 0;
 
-  const { title, content, excerpt } = await sanitizeText(changes, existing, abilities);
+  const sanitized = sanitizeText(changes, existing, abilities);
+  const { title, content, excerpt } = sanitized instanceof Promise ? await sanitized : sanitized;
   if (definition.supportsExcerpt && isBlank(content) && isBlank(title) && isBlank(excerpt)) {
     throw new CmsError('empty_content', 'Content, title, and excerpt are empty.', 400);
   }
@@ -162,7 +202,8 @@ export async function savePost(
   const commentStatus = changes.commentStatus ?? existing?.comment_status ?? '';
   const pingStatus = changes.pingStatus ?? existing?.ping_status ?? '';
   const password = status === 'private' ? '' : changes.password ?? existing?.password ?? '';
-  const parent = await parentWithoutLoop(storage, id, changes.parent ?? existing?.parent ?? 0);
+  const checkedParent = parentWithoutLoop(storage, id, changes.parent ?? existing?.parent ?? 0);
+  const parent = typeof checkedParent === 'number' ? checkedParent : await checkedParent;
 
   const trash: Partial<PostRecord> = {};
   if (previousStatus === 'trash' && status !== 'trash') {
@@ -220,9 +261,8 @@ export async function savePost(
   }
   for (const taxonomy of definition.taxonomies) {
     const current = (existing?.[taxonomy.restBase] as number[] | undefined) ?? [];
-    fields[taxonomy.restBase] = await termsAfter(
-      storage, taxonomy.taxonomy as TaxonomyName, changes.terms[taxonomy.restBase], current, creating,
-    );
+    const after = termsAfter(storage, taxonomy.taxonomy as TaxonomyName, changes.terms[taxonomy.restBase], current, creating);
+    fields[taxonomy.restBase] = after instanceof Promise ? await after : after;
   }
   if (changes.meta) {
     const meta = fields.meta as Record<string, unknown>;
@@ -234,7 +274,7 @@ export async function savePost(
 
   const posts = postsIn(storage);
   let saved = existing
-    ? await posts.update(existing.id, fields) ?? missing(existing.id)
+    ? await posts.update(existing.id, changedFields(existing, fields)) ?? missing(existing.id)
     : await posts.insert(Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
 
   const afterInsert: Partial<PostRecord> = {};

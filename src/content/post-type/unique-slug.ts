@@ -35,7 +35,8 @@ async function isTaken(storage: StoragePort, slug: string, owner: SlugOwner): Pr
   if (slug === '' || slug === '0') return false;
   const where: Condition[] = [{ field: 'slug', op: 'eq', value: slug }, ...scope(owner)];
   if (owner.id > 0) where.push({ field: 'id', op: 'ne', value: owner.id });
-  const { items } = await postsIn(storage).list({ where, limit: 1 });
+  // Only counted: a store may hand over its own record rather than a copy.
+  const { items } = await postsIn(storage).list({ where, limit: 1, shared: true });
   return items.length > 0;
 }
 

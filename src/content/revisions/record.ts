@@ -133,11 +133,13 @@ export function revisionsOf(parentId: number): Condition[] {
 const NEWEST_FIRST = [{ field: 'date', direction: 'desc' as const }];
 
 /** The newest revision of a post that is not an autosave. */
-export async function latestRevision(storage: StoragePort, parentId: number): Promise<PostRecord | null> {
+export async function latestRevision(storage: StoragePort, parentId: number): Promise<Readonly<PostRecord> | null> {
   const { items } = await postsIn(storage).list({
     where: [...revisionsOf(parentId), { field: 'slug', op: 'eq', value: revisionSlug(parentId) }],
     orderBy: NEWEST_FIRST,
     limit: 1,
+    // Only read (compared with the post): a store may hand over its own record rather than a copy.
+    shared: true,
   });
   return items[0] ?? null;
 }

@@ -21,6 +21,21 @@ function countedTermIds(post: StoredRecord | null, taxonomy: TaxonomyName): numb
   return Array.isArray(ids) ? [...new Set(ids.filter((id): id is number => typeof id === 'number'))] : [];
 }
 
+/** The fields that decide what a record counts for, in every taxonomy: a write that keeps them changes no count. */
+const COUNTED_FIELDS: readonly string[] = ['status', 'type', ...new Set(Object.values(TAXONOMIES).map((definition) => definition.postField))];
+
+function sameCountedFields(previous: StoredRecord | null, current: StoredRecord | null): boolean {
+  if (!previous || !current) return false;
+  for (const field of COUNTED_FIELDS) {
+    const before = previous[field];
+    const after = current[field];
+    if (before === after) continue;
+    if (!Array.isArray(before) || !Array.isArray(after) || before.length !== after.length) return false;
+    for (let index = 0; index < before.length; index++) if (before[index] !== after[index]) return false;
+  }
+  return true;
+}
+
 /** The term's `count` (published posts carrying it), as stored; 0 for an unknown term. */
 export async function countPublishedPosts(storage: StoragePort, taxonomy: TaxonomyName, termId: number): Promise<number> {
   return (await getTerm(storage, taxonomy, termId))?.count ?? 0;
@@ -33,6 +48,7 @@ export async function countPublishedPosts(storage: StoragePort, taxonomy: Taxono
 export async function updateTermCountsForPost(
   storage: StoragePort, previous: StoredRecord | null, current: StoredRecord | null,
 ): Promise<void> {
+  if (sameCountedFields(previous, current)) return;
   for (const taxonomy of Object.keys(TAXONOMIES) as TaxonomyName[]) {
     const deltas = new Map<number, number>();
     for (const id of countedTermIds(previous, taxonomy)) deltas.set(id, (deltas.get(id) ?? 0) - 1);

@@ -43,8 +43,8 @@ export class Collection {
       else index.add(row);
     }
     for (const index of this.memberIndexes.values()) {
-      if (before) index.delete(before);
-      index.add(row);
+      if (before) index.replace(before, row);
+      else index.add(row);
     }
   }
 

@@ -11,6 +11,20 @@ type UndoStep =
   | { kind: 'row'; name: string; collection: Collection; id: number; before: StoredRecord | undefined }
   | { kind: 'highestId'; name: string; collection: Collection; before: number };
 
+/** Undo logs up to this long are checked for repeated steps by looking back rather than by key. */
+const FEW_STEPS = 16;
+
+/** Whether a step before `at` is about the same row (or id counter) as the one at `at`. */
+function stepBefore(log: readonly UndoStep[], at: number): boolean {
+  const step = log[at]!;
+  for (let before = 0; before < at; before++) {
+    const other = log[before]!;
+    if (other.kind !== step.kind || other.name !== step.name) continue;
+    if (step.kind === 'highestId' || (other.kind === 'row' && other.id === step.id)) return true;
+  }
+  return false;
+}
+
 /**
  * The data and the synchronous operations on it. Every write notes how to undo itself while an undo log is
  * open; `rollBackTo` replays those notes backwards, which restores rows, indexes and id counters alike.
@@ -118,12 +132,18 @@ export class MemoryEngine {
   publishTo(target: MemoryEngine): StoredWrite[] | null {
     const log = this.undoLog;
     if (!log || log.length === 0) return null;
-    const done = new Set<string>();
+    // A write's few steps are told apart by looking back; an import's many by key.
+    const done = log.length > FEW_STEPS ? new Set<string>() : null;
     const writes: StoredWrite[] = [];
-    for (const step of log) {
-      const key = `${step.kind}\u0000${step.name}\u0000${step.kind === 'row' ? step.id : ''}`;
-      if (done.has(key)) continue;
-      done.add(key);
+    for (let at = 0; at < log.length; at++) {
+      const step = log[at]!;
+      if (done === null) {
+        if (stepBefore(log, at)) continue;
+      } else {
+        const key = `${step.kind}\u0000${step.name}\u0000${step.kind === 'row' ? step.id : ''}`;
+        if (done.has(key)) continue;
+        done.add(key);
+      }
       const into = target.collection(step.name);
       if (step.kind === 'highestId') {
         into.highestId = step.collection.highestId;

@@ -1,3 +1,4 @@
+import { sameElements } from './sorted-index.js';
 import { readField } from './values.js';
 
 type Row = Record<string, unknown> & { id: number };
@@ -16,6 +17,13 @@ export class MemberIndex {
   /** The ids of the records holding `element` (an empty set when none does). */
   holding(element: unknown): ReadonlySet<number> {
     return this.holders.get(element) ?? NONE;
+  }
+
+  /** Follows a rewritten record; nothing to do while its elements are the same. */
+  replace(before: Row, after: Row): void {
+    if (sameElements(readField(before, this.field), readField(after, this.field))) return;
+    this.delete(before);
+    this.add(after);
   }
 
   add(row: Row): void {

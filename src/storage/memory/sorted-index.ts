@@ -93,7 +93,12 @@ export class SortedIndex {
     }
   }
 
+  /**
+   * Moves a rewritten record where its new values put it. Most writes leave the indexed fields as they were: that
+   * is told from the values themselves, without making a partition key.
+   */
   replace(before: Row, after: Row): void {
+    if (this.samePlace(before, after)) return;
     const keysBefore = this.keysFor(before);
     const keysAfter = this.keysFor(after);
     const unchanged = keysBefore.length === keysAfter.length && keysBefore.every((key, at) => key === keysAfter[at])
@@ -101,6 +106,14 @@ export class SortedIndex {
     if (unchanged) return;
     this.delete(before);
     this.add(after);
+  }
+
+  /** Whether both rows have the same (`===`) equality, order and member values, so the same entries. */
+  private samePlace(before: Row, after: Row): boolean {
+    const fields = this.equalityFields;
+    for (let at = 0; at < fields.length; at++) if (readField(before, fields[at]!) !== readField(after, fields[at]!)) return false;
+    if (readField(before, this.orderField) !== readField(after, this.orderField)) return false;
+    return this.memberField === null || sameElements(readField(before, this.memberField), readField(after, this.memberField));
   }
 
   private entryFor(row: Row): IndexEntry {
@@ -128,6 +141,14 @@ export class SortedIndex {
     }
     return entries;
   }
+}
+
+/** Two values of an array field with the same elements (`===`) in the same order, or the same value. */
+export function sameElements(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** The same values in the same order, so the same partition key (`===` tells 1 from '1'). */

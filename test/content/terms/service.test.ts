@@ -217,3 +217,41 @@ describe('slugs', () => {
     assert.equal(removeAccents('Łódź'), 'Lodz');
   });
 });
+
+describe('terms service: counts following a post', () => {
+  it('follow status, type and term changes, and stay put through writes that keep them', async () => {
+    const storage = createMemoryStorage();
+    const news = await insertTerm(storage, 'category', { name: 'News' });
+    const red = await insertTerm(storage, 'post_tag', { name: 'Red' });
+    const blue = await insertTerm(storage, 'post_tag', { name: 'Blue' });
+    const counts = async () => [
+      await countPublishedPosts(storage, 'category', news.id),
+      await countPublishedPosts(storage, 'post_tag', red.id),
+      await countPublishedPosts(storage, 'post_tag', blue.id),
+    ];
+    const draft = { id: 7, type: 'post', status: 'draft', categories: [news.id], tags: [red.id], title: 'A' };
+    await updateTermCountsForPost(storage, null, draft);
+    assert.deepEqual(await counts(), [0, 0, 0]);
+    const published = { ...draft, status: 'publish' };
+    await updateTermCountsForPost(storage, draft, published);
+    assert.deepEqual(await counts(), [1, 1, 0]);
+    // Other fields, and the same terms in new arrays: nothing moves.
+    const retitled = { ...published, title: 'B', categories: [news.id], tags: [red.id] };
+    await updateTermCountsForPost(storage, published, retitled);
+    assert.deepEqual(await counts(), [1, 1, 0]);
+    const retagged = { ...retitled, tags: [blue.id, red.id] };
+    await updateTermCountsForPost(storage, retitled, retagged);
+    assert.deepEqual(await counts(), [1, 1, 1]);
+    const reordered = { ...retagged, tags: [red.id, blue.id] };
+    await updateTermCountsForPost(storage, retagged, reordered);
+    assert.deepEqual(await counts(), [1, 1, 1]);
+    const page = { ...reordered, type: 'page' };
+    await updateTermCountsForPost(storage, reordered, page);
+    assert.deepEqual(await counts(), [0, 0, 0]);
+    await updateTermCountsForPost(storage, page, reordered);
+    await updateTermCountsForPost(storage, reordered, { ...reordered, tags: [blue.id] });
+    assert.deepEqual(await counts(), [1, 0, 1]);
+    await updateTermCountsForPost(storage, { ...reordered, tags: [blue.id] }, null);
+    assert.deepEqual(await counts(), [0, 0, 0]);
+  });
+});
