@@ -11,8 +11,8 @@
  */
 import type { CmsError } from './errors.js';
 import {
-  CONTROL_ERROR, decodeJson, decodeShallowJson, DEPTH_ERROR, DepthCount, hasLoneSurrogateEscape, loneSurrogateEscapeIn, MAX_JSON_DEPTH,
-  SURROGATE_ERROR, SYNTAX_ERROR,
+  CONTROL_ERROR, decodeJson, decodeShallowJson, DEFAULT_JSON_LIMITS, DEPTH_ERROR, hasLoneSurrogateEscape, JsonCount, jsonTooLarge,
+  loneSurrogateEscapeIn, MAX_JSON_DEPTH, SURROGATE_ERROR, SYNTAX_ERROR,
 } from './json-body.js';
 import { jsonFaultInTurns } from './json-body-errors.js';
 import { isSpace, MalformedJson, PiecedReader, PiecedText, scanLarge, type PieceRules } from '../format/json-pieces.js';
@@ -50,21 +50,20 @@ class BodyRules implements PieceRules {
 
 /**
  * `decodeJson`, in turns for a large text, given whole or as the consecutive strings it was decoded into (read
- * as they are, never joined).
+ * as they are, never joined). Its nesting and counts are measured first, so a text past a limit is never parsed.
  */
-export async function decodeJsonInTurns(source: string | readonly string[]): Promise<Decoded> {
+export async function decodeJsonInTurns(source: string | readonly string[], limits = DEFAULT_JSON_LIMITS): Promise<Decoded> {
   const pieces = typeof source === 'string' ? [source] : source;
   const text = new PiecedText(pieces);
-  if (text.length < LARGE_BODY_CHARS) return decodeJson(pieces.join(''));
+  if (text.length < LARGE_BODY_CHARS) return decodeJson(pieces.join(''), limits);
   const turn = turnTaker();
+  const count = new JsonCount(limits);
+  const stoppedAt = await countInTurns(text, count, turn);
+  if (count.stop === 'depth') return { ok: false, error: await errorBeforeDepthLimitInTurns(text, stoppedAt, turn) };
+  if (count.stop !== null) return { ok: false, error: jsonTooLarge(limits, count.stop) };
   const scanned = await scanLarge(text, turn, MAX_JSON_DEPTH);
-  if (scanned === null) {
-    // The brackets do not pair up: not JSON. The one-call decoding counts the nesting through to the end.
-    const tooDeepAt = await depthLimitInTurns(text, turn);
-    if (tooDeepAt !== -1) return { ok: false, error: await errorBeforeDepthLimitInTurns(text, tooDeepAt, turn) };
-    return await decodeOtherInTurns(pieces, text, turn);
-  }
-  if (typeof scanned === 'number') return { ok: false, error: await errorBeforeDepthLimitInTurns(text, scanned, turn) };
+  // The brackets do not pair up, or (as counted above, never) nest too deep: not JSON.
+  if (scanned === null || typeof scanned === 'number') return await decodeOtherInTurns(pieces, text, turn);
   let start = 0;
   let end = text.length;
   while (start < end && isSpace(text.charCodeAt(start))) start += 1;
@@ -104,9 +103,8 @@ async function errorBeforeDepthLimitInTurns(text: PiecedText, tooDeepAt: number,
   return fault === 'control' ? CONTROL_ERROR() : fault === 'syntax' ? SYNTAX_ERROR() : DEPTH_ERROR();
 }
 
-/** Where `decodeJson` finds the nesting past the limit (see `DepthCount`), in turns; -1 when it does not. */
-async function depthLimitInTurns(text: PiecedText, turn: () => Promise<void>): Promise<number> {
-  const count = new DepthCount();
+/** Where `count` stops (see `JsonCount.scan`) reading the whole text, in turns; -1 when it does not. */
+async function countInTurns(text: PiecedText, count: JsonCount, turn: () => Promise<void>): Promise<number> {
   let base = 0;
   for (const piece of text.pieces) {
     for (let from = 0; from < piece.length; from += SLICE_CHARS) {
