@@ -1,6 +1,7 @@
 /**
- * Decoding a large JSON body (up to the parsed-body limit, 8 MiB by default) without holding the event loop: one
- * scan, in turns, finds the large values (strings and containers of `GROUP_CHARS` or more); every large container is
+ * Decoding a large JSON body (up to the parsed-body limit, 8 MiB by default) without holding the event loop: a
+ * count, in turns, measures its nesting and holds it to the JSON limits (`JsonCount`); one scan, in turns, then
+ * finds the large values (strings and containers of `GROUP_CHARS` or more); every large container is
  * then parsed group by group (runs of its members of about `GROUP_CHARS`, or one large member alone), every large
  * string slice by slice, each piece with `JSON.parse`, taking a turn of the loop whenever the work has held it for
  * `TURN_MS` (src/format/json-pieces.ts reads the pieces). The value is the one `JSON.parse` gives for the whole
