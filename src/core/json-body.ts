@@ -92,8 +92,8 @@ export class JsonCount {
   /** Nothing but blanks since the last opening bracket. */
   private justOpened = false;
   private values = 1;
-  /** The commas of each open array or object, by its depth. */
-  private readonly commas = new Int32Array(MAX_JSON_DEPTH + 1);
+  /** The commas of each open array or object, by its depth (a plain array: a typed one costs more to make). */
+  private readonly commas: number[] = [];
 
   constructor(readonly limits = NO_LIMITS) {}
 
