@@ -18,7 +18,7 @@ import {
 import { jsonFaultInTurns } from './json-body-errors.js';
 import { isSpace, MalformedJson, PiecedReader, PiecedText, scanLarge, type PieceRules } from '../format/json-pieces.js';
 import { turnTaker } from '../format/turn.js';
-import { isUnsafeKey, toSafeTree } from './safe-object.js';
+import { emptySafeMap, isUnsafeKey, toSafeTree } from './safe-object.js';
 
 /** Bodies this long or longer are decoded in pieces. */
 export const LARGE_BODY_CHARS = 256 * 1024;
@@ -41,7 +41,7 @@ class BodyRules implements PieceRules {
   }
 
   container(isArray: boolean): unknown[] | Record<string, unknown> {
-    return isArray ? [] : Object.create(null) as Record<string, unknown>;
+    return isArray ? [] : emptySafeMap();
   }
 
   setMember(target: Record<string, unknown>, key: string, value: unknown): void {
