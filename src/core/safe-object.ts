@@ -27,7 +27,7 @@ export interface TreeLimits { maxValues: number; maxMembers: number }
 /** A copy within limits, or the first limit it went past. */
 export type LimitedTree = { value: unknown; over: null } | { over: keyof TreeLimits };
 
-const NO_LIMITS: TreeLimits = { maxValues: Infinity, maxMembers: Infinity };
+export const NO_TREE_LIMITS: TreeLimits = { maxValues: Infinity, maxMembers: Infinity };
 
 /** The members copied between two turns of `toSafeTreeInTurns`. */
 const MEMBERS_PER_STEP = 4096;
@@ -38,7 +38,7 @@ const MEMBERS_PER_STEP = 4096;
  * is not copied further: the answer is the limit it went past.
  */
 export async function toSafeTreeInTurns(
-  value: unknown, turn: () => Promise<void>, limits = NO_LIMITS, maxDepth = MAX_TREE_DEPTH,
+  value: unknown, turn: () => Promise<void>, limits = NO_TREE_LIMITS, maxDepth = MAX_TREE_DEPTH,
 ): Promise<LimitedTree> {
   if (value === null || typeof value !== 'object') return { value: plainLeaf(value), over: null };
   const copy = new SafeCopy(value, maxDepth, limits);
@@ -57,7 +57,7 @@ class SafeCopy {
   /** The values met so far, the root included. */
   private values = 1;
 
-  constructor(value: object, private readonly maxDepth: number, private readonly limits = NO_LIMITS) {
+  constructor(value: object, private readonly maxDepth: number, private readonly limits = NO_TREE_LIMITS) {
     this.root = emptyLike(value);
     this.seen = new Set<object>([value]);
     this.stack = this.root === undefined ? [] : [[value, this.root, 1]];

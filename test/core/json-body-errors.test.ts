@@ -3,11 +3,12 @@ import { describe, it } from 'node:test';
 import { jsonFaultInTurns } from '../../src/core/json-body-errors.js';
 import { decodeJsonInTurns } from '../../src/core/json-body-large.js';
 import { decodeJson, hasLoneSurrogateEscape, loneSurrogateEscapeIn } from '../../src/core/json-body.js';
+import { NO_TREE_LIMITS } from '../../src/core/safe-object.js';
 import { PiecedText } from '../../src/format/json-pieces.js';
 import { longestTurnCpu } from '../helpers/event-loop.js';
 
 /** Bodies here hold more values than a request may (those limits are tested in json-limits.test.ts). */
-const UNLIMITED = { maxValues: Infinity, maxMembers: Infinity };
+const UNLIMITED = NO_TREE_LIMITS;
 
 function random(seed: number) {
   let state = seed;

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeJsonInTurns, LARGE_BODY_CHARS } from '../../src/core/json-body-large.js';
 import { decodeJson, hasLoneSurrogateEscape } from '../../src/core/json-body.js';
+import { NO_TREE_LIMITS } from '../../src/core/safe-object.js';
 import { longestTurnCpu } from '../helpers/event-loop.js';
 
 /** Bodies here hold more values than a request may (those limits are tested in json-limits.test.ts). */
-const UNLIMITED = { maxValues: Infinity, maxMembers: Infinity };
+const UNLIMITED = NO_TREE_LIMITS;
 
 /** Decodes `text` both ways: in pieces (it is large) and in one call, which must agree on the value or the error. */
 async function agree(text: string, label: string): Promise<unknown> {
