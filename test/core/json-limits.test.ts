@@ -44,7 +44,9 @@ function countOf(value: unknown): { values: number; members: number } {
   return { values, members };
 }
 
-const tooLarge = (result: { ok: boolean; error?: CmsError }) => (result.ok ? null : { code: result.error!.code, status: result.error!.status, ...result.error!.extra });
+/** A refusal's code, status and data, or null when the text decoded. */
+const tooLarge = (result: { ok: boolean; error?: CmsError }): Record<string, unknown> | null =>
+  (result.ok ? null : { code: result.error!.code, status: result.error!.status, ...result.error!.extra });
 
 describe('JSON limits', () => {
   it('count every value and the members of every array and object, exactly, on random texts', async () => {
