@@ -1,6 +1,7 @@
 import { createCapabilityRules, createRoleTable, createSiteSecret, createThrottles, NO_THROTTLES, type CapabilityRuleOptions, type RoleChanges, type ThrottleOptions } from './auth/index.js';
 import type { Principal } from './core/context.js';
 import { Dispatcher, type Authenticator } from './core/dispatch.js';
+import { jsonLimitsOf } from './core/json-body.js';
 import { FragmentCache, type FragmentCacheOptions } from './core/cache/fragments.js';
 import { Generations } from './core/cache/generation.js';
 import { ResponseCache, type ResponseCacheOptions } from './core/cache/response-cache.js';
@@ -111,6 +112,10 @@ export interface CmsOptions {
    * PHP's `post_max_size`); 413 past it. Uploaded files count only toward `maxBodyBytes`.
    */
   maxParsedBodyBytes?: number;
+  /** Most values (arrays, objects, scalars) of a JSON body (default 1,000,000); 413 past it, before it is parsed. */
+  maxJsonValues?: number;
+  /** Most members of one array or object of a JSON body (default 10,000); 413 past it, before it is parsed. */
+  maxJsonMembers?: number;
   /** Prefix of the paging headers (default `X-WP`, as existing clients expect). */
   headerPrefix?: string;
   /** Serve `_jsonp` callbacks (default true, as the reference). */
@@ -231,6 +236,7 @@ export function createCms(options: CmsOptions = {}): Cms {
     maxBodyBytes,
     maxAnonymousBodyBytes: Math.min(options.maxAnonymousBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
     maxParsedBodyBytes: Math.min(options.maxParsedBodyBytes ?? DEFAULT_MAX_ANONYMOUS_BODY_BYTES, maxBodyBytes),
+    jsonLimits: jsonLimitsOf(options),
     headerPrefix: options.headerPrefix ?? 'X-WP',
     jsonp: options.jsonp ?? true,
     generations,

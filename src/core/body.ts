@@ -1,11 +1,11 @@
 import { CmsError } from './errors.js';
-import { invalidJson } from './json-body.js';
+import { DEFAULT_JSON_LIMITS, invalidJson, jsonTooLarge } from './json-body.js';
 import { decodeJsonInTurns } from './json-body-large.js';
 import { turnTaker } from '../format/turn.js';
 import { hasBoundary, parseMultipart } from './multipart.js';
 import { parseQueryString } from './query.js';
 import { joinedInTurns, LARGE_FORM_BYTES, parseQueryStringInTurns } from './query-large.js';
-import { toSafeTreeInTurns } from './safe-object.js';
+import { toSafeTreeInTurns, type TreeLimits } from './safe-object.js';
 import type { CmsRequest, ParamMap, UploadedFile } from './types.js';
 
 /** The request body split into the reference's parameter groups. */
@@ -64,16 +64,21 @@ export function bodyTooLarge(limit: number): CmsError {
 /**
  * Parses the body by its content type. Every parser keeps to the input limits (variables, nesting, JSON depth,
  * multipart parts), and every map it yields is prototype-less. A JSON or urlencoded body, or the text fields of
- * a multipart body, larger than `maxParsedBytes` is refused (413) before it is read; files are not counted.
+ * a multipart body, larger than `maxParsedBytes` is refused (413) before it is read; files are not counted. So is
+ * a JSON body, or a body the host's framework parsed, past `jsonLimits`, before it is parsed or copied whole.
  */
-export async function parseBody(request: CmsRequest, contentType: string | undefined, maxParsedBytes = DEFAULT_MAX_PARSED_BODY_BYTES): Promise<ParsedBody> {
+export async function parseBody(
+  request: CmsRequest, contentType: string | undefined, maxParsedBytes = DEFAULT_MAX_PARSED_BODY_BYTES, jsonLimits: TreeLimits = DEFAULT_JSON_LIMITS,
+): Promise<ParsedBody> {
   const mediaType = mediaTypeOf(contentType);
   const method = request.method.toUpperCase();
   const parsed = emptyBody();
   parsed.mediaType = mediaType;
 
   if (request.parsedBody !== undefined && !(request.parsedBody instanceof Uint8Array) && typeof request.parsedBody !== 'string') {
-    const value = await toSafeTreeInTurns(request.parsedBody, turnTaker());
+    const copied = await toSafeTreeInTurns(request.parsedBody, turnTaker(), jsonLimits);
+    if (copied.over !== null) throw jsonTooLarge(jsonLimits, copied.over);
+    const value = copied.value;
     if (isJsonMediaType(mediaType) || mediaType === '') parsed.json = value;
     else if (value && typeof value === 'object' && !Array.isArray(value)) parsed.form = value as ParamMap;
     return parsed;
@@ -89,8 +94,10 @@ export async function parseBody(request: CmsRequest, contentType: string | undef
     const text = await decodeUtf8InTurns(raw);
     if (text === null) parsed.jsonError = invalidJson(5, 'Malformed UTF-8 characters, possibly incorrectly encoded');
     else if (text.length !== 1 || text[0] !== '0') {
-      const result = await decodeJsonInTurns(text);
+      const result = await decodeJsonInTurns(text, jsonLimits);
       if (result.ok) parsed.json = result.value;
+      // Past a JSON limit the body is too large, answered before any route as a body of too many bytes is.
+      else if (result.error.status === 413) throw result.error;
       else parsed.jsonError = result.error;
     }
   } else if (isForm) {

@@ -40,6 +40,7 @@ import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
 import { render, renderedAtOnce, renderedInTurns, splitPath, type InternalDispatch } from './render.js';
 import { MatchedCall, OuterCall, type ContextSources } from './request-objects.js';
+import type { TreeLimits } from './safe-object.js';
 import { resolveSite, SiteResolver, type Site, type SiteSettings } from './site.js';
 import {
   answerHeaders, discoveryLink, envelope, formatBody, jsonpRefusal, readIncoming, transportHeaders,
@@ -70,6 +71,8 @@ export interface DispatcherOptions {
   maxAnonymousBodyBytes?: number;
   /** Largest JSON or urlencoded body (or multipart text fields) parsed into parameters. */
   maxParsedBodyBytes?: number;
+  /** Most values, and most members of one array or object, of a JSON body (or one the host's framework parsed). */
+  jsonLimits?: TreeLimits;
   /** Prefix of the paging headers; `X-WP` gives `X-WP-Total`. */
   headerPrefix: string;
   /** Whether `_jsonp` callbacks are served. */
@@ -127,7 +130,7 @@ export class Dispatcher implements RouteSteps {
         // Without a body there is nothing to parse, and no promise turn to wait for.
         body = request.parsedBody === undefined && !request.body?.length
           ? emptyBodyOf(incoming.headers['content-type'])
-          : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes);
+          : await parseBody(request, incoming.headers['content-type'], this.options.maxParsedBodyBytes, this.options.jsonLimits);
       } catch (thrown) {
         const error = toCmsError(thrown, this.options.onError);
         const { site } = await this.#siteFor(request);

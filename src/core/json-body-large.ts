@@ -1,6 +1,7 @@
 /**
- * Decoding a large JSON body (up to the parsed-body limit, 8 MiB by default) without holding the event loop: one
- * scan, in turns, finds the large values (strings and containers of `GROUP_CHARS` or more); every large container is
+ * Decoding a large JSON body (up to the parsed-body limit, 8 MiB by default) without holding the event loop: a
+ * count, in turns, measures its nesting and holds it to the JSON limits (`JsonCount`); one scan, in turns, then
+ * finds the large values (strings and containers of `GROUP_CHARS` or more); every large container is
  * then parsed group by group (runs of its members of about `GROUP_CHARS`, or one large member alone), every large
  * string slice by slice, each piece with `JSON.parse`, taking a turn of the loop whenever the work has held it for
  * `TURN_MS` (src/format/json-pieces.ts reads the pieces). The value is the one `JSON.parse` gives for the whole
@@ -11,13 +12,13 @@
  */
 import type { CmsError } from './errors.js';
 import {
-  CONTROL_ERROR, decodeJson, decodeShallowJson, DEPTH_ERROR, DepthCount, hasLoneSurrogateEscape, loneSurrogateEscapeIn, MAX_JSON_DEPTH,
-  SURROGATE_ERROR, SYNTAX_ERROR,
+  CONTROL_ERROR, decodeJson, decodeShallowJson, DEFAULT_JSON_LIMITS, DEPTH_ERROR, hasLoneSurrogateEscape, JsonCount, jsonTooLarge,
+  loneSurrogateEscapeIn, MAX_JSON_DEPTH, SURROGATE_ERROR, SYNTAX_ERROR,
 } from './json-body.js';
 import { jsonFaultInTurns } from './json-body-errors.js';
 import { isSpace, MalformedJson, PiecedReader, PiecedText, scanLarge, type PieceRules } from '../format/json-pieces.js';
 import { turnTaker } from '../format/turn.js';
-import { isUnsafeKey, toSafeTree } from './safe-object.js';
+import { emptySafeMap, isUnsafeKey, toSafeTree } from './safe-object.js';
 
 /** Bodies this long or longer are decoded in pieces. */
 export const LARGE_BODY_CHARS = 256 * 1024;
@@ -40,7 +41,7 @@ class BodyRules implements PieceRules {
   }
 
   container(isArray: boolean): unknown[] | Record<string, unknown> {
-    return isArray ? [] : Object.create(null) as Record<string, unknown>;
+    return isArray ? [] : emptySafeMap();
   }
 
   setMember(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -50,21 +51,20 @@ class BodyRules implements PieceRules {
 
 /**
  * `decodeJson`, in turns for a large text, given whole or as the consecutive strings it was decoded into (read
- * as they are, never joined).
+ * as they are, never joined). Its nesting and counts are measured first, so a text past a limit is never parsed.
  */
-export async function decodeJsonInTurns(source: string | readonly string[]): Promise<Decoded> {
+export async function decodeJsonInTurns(source: string | readonly string[], limits = DEFAULT_JSON_LIMITS): Promise<Decoded> {
   const pieces = typeof source === 'string' ? [source] : source;
   const text = new PiecedText(pieces);
-  if (text.length < LARGE_BODY_CHARS) return decodeJson(pieces.join(''));
+  if (text.length < LARGE_BODY_CHARS) return decodeJson(pieces.join(''), limits);
   const turn = turnTaker();
+  const count = new JsonCount(limits);
+  const stoppedAt = await countInTurns(text, count, turn);
+  if (count.stop === 'depth') return { ok: false, error: await errorBeforeDepthLimitInTurns(text, stoppedAt, turn) };
+  if (count.stop !== null) return { ok: false, error: jsonTooLarge(limits, count.stop) };
   const scanned = await scanLarge(text, turn, MAX_JSON_DEPTH);
-  if (scanned === null) {
-    // The brackets do not pair up: not JSON. The one-call decoding counts the nesting through to the end.
-    const tooDeepAt = await depthLimitInTurns(text, turn);
-    if (tooDeepAt !== -1) return { ok: false, error: await errorBeforeDepthLimitInTurns(text, tooDeepAt, turn) };
-    return await decodeOtherInTurns(pieces, text, turn);
-  }
-  if (typeof scanned === 'number') return { ok: false, error: await errorBeforeDepthLimitInTurns(text, scanned, turn) };
+  // The brackets do not pair up, or (as counted above, never) nest too deep: not JSON.
+  if (scanned === null || typeof scanned === 'number') return await decodeOtherInTurns(pieces, text, turn);
   let start = 0;
   let end = text.length;
   while (start < end && isSpace(text.charCodeAt(start))) start += 1;
@@ -104,9 +104,8 @@ async function errorBeforeDepthLimitInTurns(text: PiecedText, tooDeepAt: number,
   return fault === 'control' ? CONTROL_ERROR() : fault === 'syntax' ? SYNTAX_ERROR() : DEPTH_ERROR();
 }
 
-/** Where `decodeJson` finds the nesting past the limit (see `DepthCount`), in turns; -1 when it does not. */
-async function depthLimitInTurns(text: PiecedText, turn: () => Promise<void>): Promise<number> {
-  const count = new DepthCount();
+/** Where `count` stops (see `JsonCount.scan`) reading the whole text, in turns; -1 when it does not. */
+async function countInTurns(text: PiecedText, count: JsonCount, turn: () => Promise<void>): Promise<number> {
   let base = 0;
   for (const piece of text.pieces) {
     for (let from = 0; from < piece.length; from += SLICE_CHARS) {

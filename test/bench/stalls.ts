@@ -3,8 +3,9 @@
  * For each worst case, the work runs while a concurrent reader asks for a small post over and over through
  * `cms.handle()` in the same process; printed are the work's own time, the longest event-loop delay seen
  * meanwhile (the longest gap between ticks of a 5 ms timer, beyond 5 ms), the main thread's CPU time within the
- * longest gap (Linux; a busy machine's wall-clock gaps also hold time spent waiting for a core) and the reader's
- * slowest answer. Bodies go in as bytes and answers are encoded as an adapter encodes them. The goal is
+ * longest gap (Linux; a busy machine's wall-clock gaps also hold time spent waiting for a core), the reader's
+ * slowest answer and the longest garbage collection (`gc max`, as `PerformanceObserver` reports it; each step
+ * starts from a collected heap). Bodies go in as bytes and answers are encoded as an adapter encodes them. The goal is
  * that no request holds the loop longer than 50 ms. Cases:
  *   render-*        an 8 MiB post of the densest smart-punctuation shapes (`bench:render`) and of smileys (a
  *                   rendering in two-byte characters): the write, then the first read (nothing cached yet)
@@ -46,10 +47,14 @@
  *                   dots, a name of unclosed brackets (a comment on a post that does not exist: the parse is the work)
  *   json-escapes    a visitor's 8 MiB JSON bodies of a string of backslashes, of escaped surrogate pairs, of `\\u`
  *   json-fallbacks  a visitor's 8 MiB JSON bodies the pieces cannot follow: nested past the limit after 8 MiB of small
- *                   objects, an open bracket, a closing bracket too many, text after the value, a long number
+ *                   objects, an open bracket, a closing bracket too many, text after the value, a long number (the
+ *                   JSON limits raised, as a host taking such bodies would)
  *   form-json-values a visitor's 8 MiB JSON submissions to a contact form of one field of small objects, numbers
  *                   or one-item arrays; then to a sign-up form
  *   parsed-body     a visitor's comment whose body the host's framework parsed: 8 MiB of small objects, of numbers
+ *   json-values     8 MiB JSON bodies of millions of tiny values (numbers, empty objects, empty lists in a map, a map of
+ *                   700,000 keys), then the most of each the JSON limits let through: an author's post and slider
+ *                   saves, and a visitor's comment; each step is named with its answer's status
  *   multipart-text  a visitor's 8 MiB multipart bodies of one text field: ASCII, two-byte and four-byte characters,
  *                   and one in ISO-8859-1; then 1,000 fields of 8 KiB, and 1,020 empty parts (the most kept)
  * Wall-clock figures swing with other work on the machine; the load average is printed with them, and the verdict
@@ -58,8 +63,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { DEFAULT_MAX_ANONYMOUS_BODY_BYTES } from '../../src/cms.js';
+import { DEFAULT_MAX_JSON_MEMBERS, DEFAULT_MAX_JSON_VALUES } from '../../src/core/json-body.js';
 import { createCms, createMemoryStorage, encodeResponse, type Cms } from '../../src/index.js';
 import { postgresStorage } from '../../src/storage/postgres/index.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
@@ -101,13 +109,18 @@ async function send(target: Site, method: string, path: string, body?: Uint8Arra
 
 const idOf = (bytes: Uint8Array | null) => (JSON.parse(new TextDecoder().decode(bytes!)) as { id: number }).id;
 
-interface Stall { workMs: number; loopMaxMs: number; loopMaxCpuMs: number; readerMaxMs: number; reads: number }
+interface Stall { workMs: number; loopMaxMs: number; loopMaxCpuMs: number; readerMaxMs: number; reads: number; gcMaxMs: number }
 
 /**
  * Runs `work` while a reader asks for a small post every 2 ms; the reader's wait is from when it meant to ask
  * (its timer due) to the answer, so a loop held by the work counts in full.
  */
+setFlagsFromString('--expose-gc');
+/** A full collection, so that each step's collections are of its own garbage. */
+const collectGarbage = runInNewContext('gc') as () => void;
+
 async function measured(target: Site, work: () => Promise<unknown>): Promise<Stall> {
+  collectGarbage();
   // The longest gap between ticks of a 5 ms timer beyond its 5 ms: how long the loop was held at a time.
   let loopMaxMs = 0;
   let lastTick = performance.now();
@@ -123,6 +136,12 @@ async function measured(target: Site, work: () => Promise<unknown>): Promise<Sta
     lastTick = now;
     lastCpu = cpu;
   }, 5);
+  // The longest garbage collection meanwhile (its pause, or the incremental marking's last step).
+  let gcMaxMs = 0;
+  const collections = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMaxMs = Math.max(gcMaxMs, entry.duration);
+  });
+  collections.observe({ entryTypes: ['gc'] });
   let running = true;
   let readerMaxMs = 0;
   let reads = 0;
@@ -139,15 +158,17 @@ async function measured(target: Site, work: () => Promise<unknown>): Promise<Sta
   await new Promise((resolve) => setTimeout(resolve, 20));
   loopMaxMs = 0;
   loopMaxCpuMs = 0;
+  gcMaxMs = 0;
   const started = performance.now();
   await work();
   const workMs = performance.now() - started;
   // A turn for the ticker's and the reader's timers, late by the last stall, to fire.
   await new Promise((resolve) => setTimeout(resolve, 30));
   clearInterval(ticker);
+  collections.disconnect();
   running = false;
   await reader;
-  return { workMs, loopMaxMs, loopMaxCpuMs, readerMaxMs, reads };
+  return { workMs, loopMaxMs, loopMaxCpuMs, readerMaxMs, reads, gcMaxMs };
 }
 
 
@@ -559,8 +580,8 @@ const formTexts: Case = async () => {
  * most: a comment on a post that does not exist, refused once the body is parsed (each step is named with its
  * answer's status).
  */
-const visitorBodies = (type: string, bodies: Record<string, string>): Case => async () => {
-  const target = await site();
+const visitorBodies = (type: string, bodies: Record<string, string>, options: Parameters<typeof site>[0] = {}): Case => async () => {
+  const target = await site(options);
   const steps: Array<[string, Stall]> = [];
   for (const [label, text] of Object.entries(bodies)) {
     const body = new TextEncoder().encode(text);
@@ -637,6 +658,69 @@ const parsedBodies: Case = async () => {
   return steps;
 };
 
+/** The shapes of `json-values`: a field holding the most tiny values 8 MiB lets through (less room for the rest). */
+const TINY_VALUES: Record<string, (room: number) => string> = {
+  numbers: (room) => `[${'0,'.repeat(Math.floor((room - 1) / 2) - 1)}0]`,
+  'empty objects': (room) => `[${'{},'.repeat(Math.floor((room - 1) / 3) - 1)}{}]`,
+  'lists in a map': (room) => `{"a":[${'[],'.repeat(Math.floor((room - 7) / 3) - 1)}[]]}`,
+  '700,000 keys': (room) => `{${fitted(room - 2, Array.from({ length: 700_000 }, (_, index) => `"${index.toString(36)}":0`))}}`,
+  // The most the limits let through: lists (or maps) of the most members, as many as the values and 8 MiB allow.
+  'numbers, at the limits': (room) => withinLimits(room, () => `[${Array(DEFAULT_MAX_JSON_MEMBERS).fill('0').join(',')}]`),
+  'empty objects, at the limits': (room) => withinLimits(room, () => `[${Array(DEFAULT_MAX_JSON_MEMBERS).fill('{}').join(',')}]`),
+  'lists, at the limits': (room) => withinLimits(room, () => `[${Array(DEFAULT_MAX_JSON_MEMBERS).fill('[]').join(',')}]`),
+  'keys, at the limits': (room) => withinLimits(room, (list) => `{${Array.from({ length: DEFAULT_MAX_JSON_MEMBERS }, (_, index) => `"${list}-${index.toString(36)}":0`).join(',')}}`),
+};
+
+/** The items joined with commas, all of them: an error when they do not fit in `room` characters. */
+function fitted(room: number, items: string[]): string {
+  const joined = items.join(',');
+  if (joined.length > room) throw new Error(`${joined.length} characters for room for ${room}`);
+  return joined;
+}
+
+/** A list of `made` arrays or objects of `DEFAULT_MAX_JSON_MEMBERS` members each, within the values and `room`. */
+function withinLimits(room: number, made: (index: number) => string): string {
+  const lists: string[] = [];
+  let length = 2;
+  for (let index = 0; (index + 1) * (DEFAULT_MAX_JSON_MEMBERS + 1) + 1 <= DEFAULT_MAX_JSON_VALUES; index += 1) {
+    const list = made(index);
+    if (length + list.length + 1 > room) break;
+    lists.push(list);
+    length += list.length + 1;
+  }
+  return `[${lists.join(',')}]`;
+}
+
+/**
+ * 8 MiB JSON bodies of millions of tiny values in the field a route walks: an author's post (its tags) and slider
+ * (its slides, refused for the role once checked) saves, then a visitor's comment on a post that does not exist.
+ */
+const jsonValues: Case = async () => {
+  const made = await site();
+  const author = await writerOf(made, 'author');
+  const steps: Array<[string, Stall]> = [];
+  const sends: Array<[string, Site | null, string, string]> = [
+    ['post', author, '/cms/v2/posts', 'tags'], ['slider', author, '/slider/sliders', 'slides'], ['comment', null, '/cms/v2/comments', 'content'],
+  ];
+  for (const [route, caller, path, field] of sends) {
+    for (const [label, shape] of Object.entries(TINY_VALUES)) {
+      const head = `{"title":"Values","alias":"values","post":999999,"${field}":`;
+      const body = new TextEncoder().encode(`${head}${shape(SIZE - head.length - 1)}}`);
+      if (body.byteLength > SIZE) throw new Error(`${label}: ${body.byteLength} bytes`);
+      let status = 0;
+      const stall = await measured(made, async () => {
+        const answer = await made.cms.handle({
+          method: 'POST', path, query: '', ...(caller ? { user: caller.admin } : {}), headers: { 'content-type': 'application/json' }, body,
+        });
+        encodeResponse(answer);
+        status = answer.status;
+      });
+      steps.push([`${route}, ${label}: ${status}`, stall]);
+    }
+  }
+  return steps;
+};
+
 /** A multipart body of one small field (`post`) and one large text field, `content`, with the given part headers. */
 function multipartText(value: string, partHeaders = ''): string {
   const boundary = MULTIPART_BOUNDARY;
@@ -651,6 +735,9 @@ function manyParts(count: number, value: string): string {
 const MULTIPART_BOUNDARY = 'bench-boundary-7MA4YWxkTrZu0gW';
 /** Room for the parts' delimiters and headers within the body limit. */
 const MULTIPART_ROOM = 512;
+
+/** Limits a host may raise to take such bodies, under which their parsing is what is measured. */
+const RAISED_JSON_LIMITS = { maxJsonValues: 2 ** 40, maxJsonMembers: 2 ** 40 };
 
 /** Small objects up to the body limit, less room for what goes around them. */
 const jsonObjects = '{"a":1},'.repeat(Math.floor((SIZE - 1024) / 8));
@@ -677,9 +764,10 @@ const BODY_CASES: Record<string, Case> = {
     'a closing bracket too many': `{"post":999999,"content":[${jsonObjects}1]}]`,
     'text after the value': `{"post":999999,"content":[${jsonObjects}1]} x`,
     'a long number': '1'.repeat(SIZE),
-  }),
+  }, RAISED_JSON_LIMITS),
   'form-json-values': formJsonValues,
   'parsed-body': parsedBodies,
+  'json-values': jsonValues,
   'json-escapes': visitorBodies('application/json', {
     backslashes: JSON.stringify({ post: 999999, content: '\\'.repeat(SIZE / 2 - 16) }),
     'escaped pairs': `{"post":999999,"content":"${'\\ud83d\\ude00'.repeat(SIZE / 12 - 3)}"}`,
@@ -770,13 +858,13 @@ const CASES: Record<string, Case> = {
 const [selection = 'all'] = process.argv.slice(2);
 const chosen = selection === 'all' ? Object.keys(CASES) : selection.split(',');
 console.log(`load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}; goal: no event-loop delay over ${GOAL_MS} ms; milliseconds`);
-console.log(`${'case'.padEnd(20)} ${'step'.padEnd(28)} ${'work'.padStart(7)} ${'loop max'.padStart(9)} ${'cpu'.padStart(6)} ${'reader max'.padStart(11)} ${'reads'.padStart(6)}`);
+console.log(`${'case'.padEnd(20)} ${'step'.padEnd(28)} ${'work'.padStart(7)} ${'loop max'.padStart(9)} ${'cpu'.padStart(6)} ${'reader max'.padStart(11)} ${'reads'.padStart(6)} ${'gc max'.padStart(7)}`);
 for (const name of chosen) {
   const run = CASES[name];
   if (run === undefined) throw new Error(`unknown case ${name}; cases: ${Object.keys(CASES).join(', ')}`);
   for (const [step, stall] of await run()) {
     const verdict = stall.loopMaxCpuMs > GOAL_MS ? '  over' : '';
     console.log(`${name.padEnd(20)} ${step.padEnd(28)} ${stall.workMs.toFixed(0).padStart(7)} ${stall.loopMaxMs.toFixed(0).padStart(9)} ${stall.loopMaxCpuMs.toFixed(0).padStart(6)} `
-      + `${stall.readerMaxMs.toFixed(0).padStart(11)} ${String(stall.reads).padStart(6)}${verdict}`);
+      + `${stall.readerMaxMs.toFixed(0).padStart(11)} ${String(stall.reads).padStart(6)} ${stall.gcMaxMs.toFixed(0).padStart(7)}${verdict}`);
   }
 }

@@ -3,8 +3,12 @@ import { describe, it } from 'node:test';
 import { jsonFaultInTurns } from '../../src/core/json-body-errors.js';
 import { decodeJsonInTurns } from '../../src/core/json-body-large.js';
 import { decodeJson, hasLoneSurrogateEscape, loneSurrogateEscapeIn } from '../../src/core/json-body.js';
+import { NO_TREE_LIMITS } from '../../src/core/safe-object.js';
 import { PiecedText } from '../../src/format/json-pieces.js';
 import { longestTurnCpu } from '../helpers/event-loop.js';
+
+/** Bodies here hold more values than a request may (those limits are tested in json-limits.test.ts). */
+const UNLIMITED = NO_TREE_LIMITS;
 
 function random(seed: number) {
   let state = seed;
@@ -111,9 +115,9 @@ describe('large JSON bodies the pieces cannot follow', () => {
         const at = next(text.length);
         text = text.slice(0, at) + ALPHABET[next(ALPHABET.length)] + text.slice(at + 1);
       }
-      const atOnce = decodeJson(text);
+      const atOnce = decodeJson(text, UNLIMITED);
       const cut = next(text.length);
-      const inTurns = await decodeJsonInTurns([text.slice(0, cut), text.slice(cut)]);
+      const inTurns = await decodeJsonInTurns([text.slice(0, cut), text.slice(cut)], UNLIMITED);
       if (atOnce.ok) assert.deepStrictEqual(inTurns, atOnce, `round ${round}`);
       else assert.equal(!inTurns.ok && inTurns.error.extra.json_error_code, atOnce.error.extra.json_error_code, `round ${round}`);
     }
@@ -129,10 +133,10 @@ describe('large JSON bodies the pieces cannot follow', () => {
       'a long number': fill('1', 10),
     };
     for (const [label, text] of Object.entries(bodies)) {
-      const atOnce = decodeJson(text);
+      const atOnce = decodeJson(text, UNLIMITED);
       let inTurns: Awaited<ReturnType<typeof decodeJsonInTurns>> | undefined;
       const turnCpu = await longestTurnCpu(async () => {
-        inTurns = await decodeJsonInTurns(text);
+        inTurns = await decodeJsonInTurns(text, UNLIMITED);
       });
       assert.equal(inTurns!.ok, atOnce.ok, label);
       if (!atOnce.ok) assert.equal(!inTurns!.ok && inTurns!.error.extra.json_error_code, atOnce.error.extra.json_error_code, label);

@@ -2,17 +2,21 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeJsonInTurns, LARGE_BODY_CHARS } from '../../src/core/json-body-large.js';
 import { decodeJson, hasLoneSurrogateEscape } from '../../src/core/json-body.js';
+import { NO_TREE_LIMITS } from '../../src/core/safe-object.js';
 import { longestTurnCpu } from '../helpers/event-loop.js';
+
+/** Bodies here hold more values than a request may (those limits are tested in json-limits.test.ts). */
+const UNLIMITED = NO_TREE_LIMITS;
 
 /** Decodes `text` both ways: in pieces (it is large) and in one call, which must agree on the value or the error. */
 async function agree(text: string, label: string): Promise<unknown> {
   assert.ok(text.length >= LARGE_BODY_CHARS, `${label}: large enough to be decoded in pieces`);
-  const atOnce = decodeJson(text);
+  const atOnce = decodeJson(text, UNLIMITED);
   // Given whole, and as the consecutive strings a body's slices decode to, cut anywhere (inside escapes too;
   // a slice may decode to nothing).
   const withEmpty = ['', ...cutInto(text, 5).flatMap((piece) => [piece, ''])];
   for (const source of [text, cutInto(text, 7), cutInto(text, 64 * 1024 + 1), withEmpty]) {
-    const inTurns = await decodeJsonInTurns(source);
+    const inTurns = await decodeJsonInTurns(source, UNLIMITED);
     const how = `${label} (${typeof source === 'string' ? 'whole' : `${source.length} pieces`})`;
     if (atOnce.ok) {
       assert.ok(inTurns.ok, `${how}: decodes`);
@@ -22,7 +26,7 @@ async function agree(text: string, label: string): Promise<unknown> {
       assert.equal(!inTurns.ok && inTurns.error.extra.json_error_code, atOnce.error.extra.json_error_code, how);
     }
   }
-  return atOnce.ok ? (await decodeJsonInTurns(text) as { value: unknown }).value : undefined;
+  return atOnce.ok ? (await decodeJsonInTurns(text, UNLIMITED) as { value: unknown }).value : undefined;
 }
 
 /** `text` cut into `count` pieces of uneven lengths, or into pieces of `count` characters when it is larger. */
@@ -87,7 +91,7 @@ describe('a large JSON body', () => {
       ticks += 1;
     }, 1);
     const started = performance.now();
-    const decoded = await decodeJsonInTurns(text);
+    const decoded = await decodeJsonInTurns(text, UNLIMITED);
     const spent = performance.now() - started;
     clearInterval(timer);
     assert.ok(decoded.ok);
@@ -124,7 +128,7 @@ describe('backslashes and surrogate escapes', () => {
       'a lone surrogate at the end': `{"content":"${'\\\\'.repeat(size / 2)}\\ud83d"}`,
     };
     for (const [label, text] of Object.entries(bodies)) {
-      const atOnce = decodeJson(text);
+      const atOnce = decodeJson(text, UNLIMITED);
       let inTurns: Awaited<ReturnType<typeof decodeJsonInTurns>> | undefined;
       const turnCpu = await longestTurnCpu(async () => {
         inTurns = await decodeJsonInTurns(text);
