@@ -132,14 +132,17 @@ export async function readPermission(context: RequestContext, postType: PostType
 }
 
 /** Every sent term that exists must be assignable by the user. */
+/**
+ * Refused only when a term the caller may not assign exists among those sent. Whether it may depends on the
+ * taxonomy alone, so the terms are looked up only for a taxonomy it may not assign, each id once.
+ */
 async function canAssignTerms(context: RequestContext, scope: PostScope): Promise<boolean> {
   for (const taxonomy of scope.postType.definition.taxonomies) {
     const value = context.params[taxonomy.restBase];
     if (value === undefined || value === null) continue;
-    for (const id of Array.isArray(value) ? value : [value]) {
-      const term = await getTerm(scope.storage, taxonomy.taxonomy as TaxonomyName, Number(id));
-      if (!term) continue;
-      if (!userCan(context.user, 'assign_term', { taxonomy: taxonomy.taxonomy }, scope.postType.deps.capabilityRules)) return false;
+    if (userCan(context.user, 'assign_term', { taxonomy: taxonomy.taxonomy }, scope.postType.deps.capabilityRules)) continue;
+    for (const id of new Set((Array.isArray(value) ? value : [value]).map(Number))) {
+      if (await getTerm(scope.storage, taxonomy.taxonomy as TaxonomyName, id)) return false;
     }
   }
   return true;
