@@ -278,7 +278,8 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
   }
   const last = sharedRevisions.get(record);
   if (last && sameParts(last.drawnOn, drawnOn)) return last.revision;
-  const parts: unknown[] = [sharedRecordDigests.get(record) ?? await recordDigest(record), ...drawnOn.slice(1)];
+  const recordKey = sharedRecordDigests.get(record) ?? recordDigest(record);
+  const parts: unknown[] = [typeof recordKey === 'string' ? recordKey : await recordKey, ...drawnOn.slice(1)];
   let revision: string;
   if (isLargeJson(parts)) {
     revision = await jsonDigestInTurns(parts, 'sha256');
@@ -331,9 +332,13 @@ const SHORT_REVISION_CHARS = 200;
  */
 const sharedRecordDigests = new WeakMap<object, string>();
 
-async function recordDigest(record: PostRecord): Promise<string> {
-  // A record of several megabytes is hashed in pieces, with turns of the event loop between them.
-  const computed = isLargeJson(record) ? await jsonDigestInTurns(record, 'sha256') : digest(JSON.stringify(record));
+/** The digest of a record whole: at once, or (a record of several megabytes) hashed in pieces with turns between them. */
+function recordDigest(record: PostRecord): string | Promise<string> {
+  if (isLargeJson(record)) return jsonDigestInTurns(record, 'sha256').then((computed) => sharedDigest(record, computed));
+  return sharedDigest(record, digest(JSON.stringify(record)));
+}
+
+function sharedDigest(record: PostRecord, computed: string): string {
   if (Object.isFrozen(record)) sharedRecordDigests.set(record, computed);
   return computed;
 }
