@@ -84,20 +84,14 @@ export function keptHistoriesOf(storage: StoragePort): KeptFacts<number, Summary
 export async function keptRevisionSummary(storage: StoragePort, id: number): Promise<Summary> {
   const kept = keptHistoriesOf(storage);
   if (kept === null) return revisionSummary(storage, id);
-  const token = await storage.changeToken!();
-  const known = kept.at(token).get(id);
+  const { facts, note } = await kept.current();
+  const known = facts.get(id);
   if (known) return known;
+  // Noted, not kept: the first list read in this very state takes it over (the write's record is likely listed).
   const summary = await revisionSummary(storage, id);
-  lastReadHistories.set(storage, { token, id, summary });
+  note(id, summary);
   return summary;
 }
-
-/**
- * The last history `keptRevisionSummary` read and did not keep, with the store's state it was asked in (taken
- * before it was read). A list read in that very state finds it here instead of reading it again (the first list
- * after a write to one of its records, whose answer read it): no write can have landed since.
- */
-const lastReadHistories = new WeakMap<StoragePort, { token: string; id: number; summary: Summary }>();
 
 /** The histories kept for the store's state `token`, without reading any (null: none is kept). */
 function keptHistoriesAt(storage: StoragePort, token: string): ReadonlyMap<number, Summary> | null {
@@ -108,24 +102,19 @@ function keptHistoriesAt(storage: StoragePort, token: string): ReadonlyMap<numbe
 async function keptOrRead(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
   const kept = keptHistoriesOf(storage);
   if (!kept) return summariesOf(storage, ids);
-  const token = await storage.changeToken!();
-  const known = kept.at(token);
-  const lastRead = lastReadHistories.get(storage);
+  const { facts: known, keep, noted } = await kept.current();
   const summaries = new Map<number, Summary>();
   const missing: number[] = [];
   for (const id of ids) {
     let summary = known.get(id);
-    if (summary === undefined && lastRead !== undefined && lastRead.id === id && lastRead.token === token) {
-      summary = lastRead.summary;
-      kept.keep(token, id, summary);
-    }
+    if (summary === undefined && (summary = noted(id)) !== undefined) keep(id, summary);
     if (summary) summaries.set(id, summary);
     else missing.push(id);
   }
   if (missing.length === 0) return summaries;
   for (const [id, summary] of await summariesOf(storage, missing)) {
     summaries.set(id, summary);
-    kept.keep(token, id, summary);
+    keep(id, summary);
   }
   return summaries;
 }
