@@ -26,6 +26,8 @@ export class KeptFacts<K, V> {
   #token: string | null = null;
   readonly #facts = new Map<K, V>();
   #drops = 0;
+  /** The last fact noted (`note`): read in the state `token` and not kept, found only in that very state. */
+  #noted: { token: string; key: K; value: V } | null = null;
 
   /** `forget`: drops from `facts` what `write` may have changed. */
   constructor(private readonly storage: FactStore, private readonly forget: (write: StoreWrite, facts: Map<K, V>) => void) {}
@@ -60,9 +62,15 @@ export class KeptFacts<K, V> {
   /**
    * The facts still true now (`at` the store's current state), and how to keep more read from that state on.
    */
-  async current(): Promise<{ facts: ReadonlyMap<K, V>; keep: (key: K, value: V) => void }> {
+  async current(): Promise<CurrentFacts<K, V>> {
     const token = await this.storage.changeToken!();
-    return { facts: this.at(token), keep: (key, value) => this.keep(token, key, value) };
+    return {
+      facts: this.at(token), keep: (key, value) => this.keep(token, key, value),
+      note: (key, value) => {
+        this.#noted = { token, key, value };
+      },
+      noted: (key) => (this.#noted !== null && this.#noted.token === token && this.#noted.key === key ? this.#noted.value : undefined),
+    };
   }
 
   /**
@@ -77,6 +85,20 @@ export class KeptFacts<K, V> {
     }
     this.#facts.set(key, value);
   }
+}
+
+/** The facts in the store's current state, as `KeptFacts.current` tells them. */
+export interface CurrentFacts<K, V> {
+  facts: ReadonlyMap<K, V>;
+  /** Keeps a fact read from this state on. */
+  keep: (key: K, value: V) => void;
+  /**
+   * Notes a fact read from this state without keeping it (the last one only): no write can drop it, and `noted`
+   * finds it while the store is still in this very state, for a reader that would read it again.
+   */
+  note: (key: K, value: V) => void;
+  /** The fact last noted, when it was noted for `key` in this very state. */
+  noted: (key: K) => V | undefined;
 }
 
 /** The last answer of each store's `writtenSince`, with the states it was asked between. */

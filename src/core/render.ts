@@ -6,7 +6,7 @@ import { listKey } from './cache/fragments.js';
 import { fragmentKey, lastingFragmentKey, lastingListKey, type FragmentScope } from './cache/policy.js';
 import type { HandlerResult, InternalRequest, InternalResponse, Item, KeyedItem, RequestContext } from './context.js';
 import { EncodedJson, joinJsonArray } from './encode.js';
-import { encodeLargeJson, entityTagInTurns, LARGE_JSON_CHARS } from './large-json.js';
+import { encodeLargeJson, entityTagInTurns, isLargeJson, LARGE_JSON_CHARS } from './large-json.js';
 import type { JsonSchema } from './args/schema.js';
 import type { InternalParent, Outcome } from './outcome.js';
 import { parseQueryString } from './query.js';
@@ -124,7 +124,9 @@ function shapedData(record: Item, schema: JsonSchema | undefined, context: strin
 
 /** A record as a list or a fragment shows it: context-filtered, links compacted. */
 function shownRecord(record: Item, schema: JsonSchema | undefined, context: string): Record<string, unknown> {
-  const data = shallowCopy(shapedData(record, schema, context));
+  const shaped = shapedData(record, schema, context);
+  // Filtering by context makes a new object already; the record's own data is copied before links are added.
+  const data = shaped === record.data ? shallowCopy(shaped) : shaped;
   const links = compactLinks(record.links);
   if (links) data._links = links;
   return data;
@@ -154,7 +156,8 @@ async function fragmentOf(
 
 async function encodedNow(keyed: KeyedItem, schema: JsonSchema | undefined, context: string): Promise<EncodedJson> {
   const data = shownRecord(await keyed.prepare(), schema, context);
-  return await encodeLargeJson(data) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
+  // Small values (almost all) are encoded in one call, without a promise turn.
+  return (isLargeJson(data) ? await encodeLargeJson(data) : null) ?? new EncodedJson(encoder.encode(JSON.stringify(data)));
 }
 
 /**

@@ -83,8 +83,14 @@ export function keptHistoriesOf(storage: StoragePort): KeptFacts<number, Summary
  */
 export async function keptRevisionSummary(storage: StoragePort, id: number): Promise<Summary> {
   const kept = keptHistoriesOf(storage);
-  const known = kept === null ? undefined : (await kept.current()).facts.get(id);
-  return known ?? revisionSummary(storage, id);
+  if (kept === null) return revisionSummary(storage, id);
+  const { facts, note } = await kept.current();
+  const known = facts.get(id);
+  if (known) return known;
+  // Noted, not kept: the first list read in this very state takes it over (the write's record is likely listed).
+  const summary = await revisionSummary(storage, id);
+  note(id, summary);
+  return summary;
 }
 
 /** The histories kept for the store's state `token`, without reading any (null: none is kept). */
@@ -96,11 +102,12 @@ function keptHistoriesAt(storage: StoragePort, token: string): ReadonlyMap<numbe
 async function keptOrRead(storage: StoragePort, ids: number[]): Promise<Map<number, Summary>> {
   const kept = keptHistoriesOf(storage);
   if (!kept) return summariesOf(storage, ids);
-  const { facts: known, keep } = await kept.current();
+  const { facts: known, keep, noted } = await kept.current();
   const summaries = new Map<number, Summary>();
   const missing: number[] = [];
   for (const id of ids) {
-    const summary = known.get(id);
+    let summary = known.get(id);
+    if (summary === undefined && (summary = noted(id)) !== undefined) keep(id, summary);
     if (summary) summaries.set(id, summary);
     else missing.push(id);
   }
@@ -260,7 +267,8 @@ export async function fragmentRevision(record: PostRecord, sources: RevisionSour
   }
   const last = sharedRevisions.get(record);
   if (last && sameParts(last.drawnOn, drawnOn)) return last.revision;
-  const parts: unknown[] = [sharedRecordDigests.get(record) ?? await recordDigest(record), ...drawnOn.slice(1)];
+  const recordKey = sharedRecordDigests.get(record) ?? recordDigest(record);
+  const parts: unknown[] = [typeof recordKey === 'string' ? recordKey : await recordKey, ...drawnOn.slice(1)];
   let revision: string;
   if (isLargeJson(parts)) {
     revision = await jsonDigestInTurns(parts, 'sha256');
@@ -313,9 +321,13 @@ const SHORT_REVISION_CHARS = 200;
  */
 const sharedRecordDigests = new WeakMap<object, string>();
 
-async function recordDigest(record: PostRecord): Promise<string> {
-  // A record of several megabytes is hashed in pieces, with turns of the event loop between them.
-  const computed = isLargeJson(record) ? await jsonDigestInTurns(record, 'sha256') : digest(JSON.stringify(record));
+/** The digest of a record whole: at once, or (a record of several megabytes) hashed in pieces with turns between them. */
+function recordDigest(record: PostRecord): string | Promise<string> {
+  if (isLargeJson(record)) return jsonDigestInTurns(record, 'sha256').then((computed) => sharedDigest(record, computed));
+  return sharedDigest(record, digest(JSON.stringify(record)));
+}
+
+function sharedDigest(record: PostRecord, computed: string): string {
   if (Object.isFrozen(record)) sharedRecordDigests.set(record, computed);
   return computed;
 }

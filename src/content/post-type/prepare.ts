@@ -204,17 +204,18 @@ export async function preparePost(post: PostRecord, options: PrepareOptions): Pr
   }
   if (want('content')) {
     const content: Record<string, unknown> = { raw: post.content };
-    if (rendersText(options, 'content')) content.rendered = visible ? await renderedContentAsync(post.content) : '';
+    if (rendersText(options, 'content')) {
+      // Rendered texts are mostly remembered: no promise turn is taken for one at hand.
+      const rendered = visible ? renderedContentAsync(post.content) : '';
+      content.rendered = rendered instanceof Promise ? await rendered : rendered;
+    }
     content.protected = post.password !== '';
     content.block_version = blockVersion(post.content);
     data.content = content;
   }
   if (want('excerpt')) {
-    data.excerpt = {
-      raw: post.excerpt,
-      rendered: visible ? await renderedExcerptAsync(post.excerpt, post.content, options.excerptLength) : '',
-      protected: post.password !== '',
-    };
+    const rendered = visible ? renderedExcerptAsync(post.excerpt, post.content, options.excerptLength) : '';
+    data.excerpt = { raw: post.excerpt, rendered: rendered instanceof Promise ? await rendered : rendered, protected: post.password !== '' };
   }
   if (want('author')) data.author = post.author;
   if (want('featured_media')) data.featured_media = post.featured_media;

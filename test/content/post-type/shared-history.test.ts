@@ -137,3 +137,47 @@ describe('write answers: terms and revision history as kept across states, every
     assert.deepEqual((await check('a tag removed', { tags: [tags[0], tags[2]] })).tags, [tags[2], tags[0]]);
   });
 });
+
+describe('lists after a write: the history its answer read', () => {
+  it('is taken in the very state of the store it was read in, for that record only', async () => {
+    const storage = createMemoryStorage();
+    // The same store, telling no writes: no history is kept or taken over, each is read afresh.
+    const plainStorage = Object.create(storage) as typeof storage;
+    plainStorage.writtenSince = undefined;
+    const cms = createCms({ storage, responseCache: false });
+    const plain = createCms({ storage: plainStorage, responseCache: false, viewFragments: false });
+    const admin = await cms.users.create({ login: 'admin', email: 'admin@site.test', roles: ['administrator'] });
+    const write = async (path: string, json: unknown) => {
+      const answer = await cms.handle({ method: 'POST', path: `/cms/v2${path}`, query: '', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json), user: { id: admin.id } });
+      assert.ok(answer.status < 300, `${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body as Linked;
+    };
+    const wire = async (of: typeof cms) => {
+      const encoded = encodeResponse(await of.handle({ method: 'GET', path: '/cms/v2/posts', query: 'per_page=10', headers: {} }));
+      return `${encoded.status} ${JSON.stringify(encoded.headers)}\n${Buffer.from(encoded.body ?? new Uint8Array(0)).toString('utf8')}`;
+    };
+    const same = async (step: string) => assert.equal(await wire(cms), await wire(plain), step);
+    const ids: number[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      ids.push((await write('/posts', { title: `Post ${index}`, content: `Text ${index}`, status: 'publish', date: `2024-04-0${index + 1}T10:00:00` })).id);
+    }
+    for (let round = 0; round < 3; round += 1) await write(`/posts/${ids[0]}`, { content: `Text 0, round ${round}` });
+    // No list read yet: no history is kept, and only the one the last write's answer read may be taken.
+    await same('first list');
+    await write(`/posts/${ids[1]}`, { content: 'Edited' });
+    await same('after an edit');
+    await write(`/posts/${ids[1]}`, { content: 'Edited again' });
+    await storage.insert('posts', { ...REVISION, parent: ids[1], date: '2030-01-01T00:00:00', date_gmt: '2030-01-01T00:00:00' });
+    await same('after a revision straight to the store');
+    await write(`/posts/${ids[2]}`, { content: 'Edited' });
+    const removed = await write(`/posts/${ids[2]}`, { content: 'Edited again' });
+    await storage.remove('posts', removed._links['predecessor-version']![0]!.id!);
+    await same('after a revision removed straight from the store');
+    await write(`/posts/${ids[3]}`, { content: 'Edited' });
+    await storage.update('posts', ids[0]!, { comment_status: 'closed' });
+    await same('after a write to another record straight to the store');
+    await write(`/posts/${ids[3]}`, { content: 'Edited again' });
+    await write(`/posts/${ids[0]}`, { content: 'Edited once more' });
+    await same('after edits of two records');
+  });
+});
