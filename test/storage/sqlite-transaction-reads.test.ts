@@ -38,7 +38,7 @@ async function requestsDuring(work: () => Promise<unknown>): Promise<string[]> {
 }
 
 describe('sqlite transaction reads', () => {
-  it('reads what the transaction has not written on the main thread, and what it has on the thread', async () => {
+  it('reads what the transaction has not written on the main thread, a record it wrote as the write answered, and lists it may have changed on the thread', async () => {
     const store = sqliteStorage({ path: freshFile() });
     try {
       const post = await store.insert('posts', { type: 'post', title: 'one' });
@@ -60,7 +60,41 @@ describe('sqlite transaction reads', () => {
         assert.equal((await tx.get('terms', inserted.id))!.name, 'sport');
         assert.equal((await tx.get('terms', 1))!.name, 'news');
       }));
-      assert.deepEqual(requests, ['begin', 'update posts', 'get posts', 'list posts', 'update posts', 'list posts', 'insert terms', 'get terms', 'commit']);
+      assert.deepEqual(requests, ['begin', 'update posts', 'list posts', 'update posts', 'list posts', 'insert terms', 'commit']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answers a record it wrote as the write left it, not as its caller changed it, and as a savepoint rolled back left it', async () => {
+    const store = sqliteStorage({ path: freshFile() });
+    try {
+      const post = await store.insert('posts', { title: 'one', tags: [1] });
+      const requests = await requestsDuring(() => store.transaction(async (tx) => {
+        const updated = await tx.update('posts', post.id, { title: 'two' });
+        updated.title = 'changed by its caller';
+        (updated.tags as number[]).push(2);
+        assert.deepEqual(await tx.get('posts', post.id), { id: post.id, title: 'two', tags: [1] });
+        const inserted = await tx.insert('posts', { title: 'three' });
+        inserted.title = 'changed by its caller';
+        assert.equal((await tx.get('posts', inserted.id))!.title, 'three');
+        const handedOut = (await tx.get('posts', inserted.id))!;
+        handedOut.title = 'changed by a reader';
+        assert.equal((await tx.get('posts', inserted.id))!.title, 'three', 'each read is a copy');
+        await tx.transaction(async (savepoint) => {
+          await savepoint.update('posts', post.id, { title: 'undone' });
+          await savepoint.remove('posts', inserted.id);
+          assert.equal(await savepoint.get('posts', inserted.id), null);
+          throw new Error('undo');
+        }).catch(() => {});
+        assert.equal((await tx.get('posts', post.id))!.title, 'two', 'the write the savepoint undid');
+        assert.equal((await tx.get('posts', inserted.id))!.title, 'three', 'the removal the savepoint undid');
+        await tx.remove('posts', inserted.id);
+        assert.equal(await tx.get('posts', inserted.id), null);
+      }));
+      // After the rollback, what the savepoint had written is read on the thread.
+      assert.deepEqual(requests.filter((request) => request === 'get posts'), ['get posts', 'get posts']);
+      assert.deepEqual(await store.get('posts', post.id), { id: post.id, title: 'two', tags: [1] });
     } finally {
       await store.close();
     }
