@@ -145,14 +145,19 @@ describe('sqlite store: records its own commits wrote, kept as written', () => {
       inserted.title = 'changed by its caller';
       (updated!.nested as { list: unknown[] }).list.push('changed by its caller');
       await store.remove('posts', 3);
+      await store.transaction(async (tx) => {
+        const inTransaction = await tx.update('posts', 1, { ...awkward(), title: 'in a transaction' });
+        inTransaction!.title = 'changed by its caller';
+      });
       // The list moves the store to the state after the writes; the records are then known as written.
       await store.list('posts', { where: [{ field: 'type', op: 'eq', value: 'page' }] });
       let answers: (string | null)[] = [];
       const statements = await statementsDuring(async () => {
-        answers = await Promise.all([inserted.id, 2].map(async (id) => JSON.stringify(await store.get('posts', id))));
+        answers = await Promise.all([inserted.id, 2, 1].map(async (id) => JSON.stringify(await store.get('posts', id))));
       });
       assert.equal(statements, 0, 'no statement reads back what the store wrote');
-      assert.deepEqual(answers, [freshRead(file, inserted.id), freshRead(file, 2)]);
+      assert.deepEqual(answers, [freshRead(file, inserted.id), freshRead(file, 2), freshRead(file, 1)]);
+      assert.equal(JSON.parse(answers[2]!).title, 'in a transaction');
       assert.equal(await store.get('posts', 3), null);
       assert.equal(JSON.parse(answers[1]!).title, 'updated \u{1F600}');
       // Kept as any record read is: a copy to each caller.

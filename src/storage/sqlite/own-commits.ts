@@ -87,10 +87,13 @@ export function ownCommits(others: OthersWatch) {
     end() {
       underWay--;
     },
-    /** Notes a commit before its writer hands out what it wrote (see `asWritten`). */
-    committed(written: readonly StoredWrite[], step: { from: string; to: string } | null = null) {
+    /**
+     * Notes a commit before its writer hands out what it wrote (see `asWritten`); `unshared`: no one else holds its
+     * records (a transaction's commit answers them anew).
+     */
+    committed(written: readonly StoredWrite[], step: { from: string; to: string } | null = null, unshared = false) {
       others.step(step);
-      if (written.length > 0) log.add(++commit, asWritten(written));
+      if (written.length > 0) log.add(++commit, asWritten(written, unshared));
     },
     look() {
       mark = others.mark();
@@ -114,11 +117,15 @@ export function ownCommits(others: OthersWatch) {
 }
 
 /**
- * A commit's writes, each record written as a frozen copy of its own: the writer's answer shares it with the caller,
- * who may change it. The reading connection's record cache takes a frozen one as what the row now holds
+ * A commit's writes, each record written frozen, as a copy of its own where the writer's answer shares it with the
+ * caller (who may change it). The reading connection's record cache takes a frozen one as what the row now holds
  * (record-cache.ts), sparing a read of it; a larger commit's records stay as they are, and are read again.
  */
-function asWritten(written: readonly StoredWrite[]): readonly StoredWrite[] {
+function asWritten(written: readonly StoredWrite[], unshared: boolean): readonly StoredWrite[] {
   if (written.length > MOST_KEPT_WRITES) return written;
+  if (unshared) {
+    for (const write of written) freezeJson(write.after);
+    return written;
+  }
   return written.map((write) => (write.after === null ? write : { ...write, after: freezeJson(copyJsonOut(write.after)) }));
 }

@@ -244,7 +244,7 @@ export function threadWriting(
         const session = committedReads ? readingUnwritten((heard) => threadSession(run, undefined, heard), committedReads) : threadSession(run);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
         const { written, step } = await run.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
-        commits?.committed(written, step);
+        commits?.committed(written, step, true);
         return result;
       } catch (error) {
         if (!run.stopped) await run.call({ op: 'rollback' }).catch(() => {});
