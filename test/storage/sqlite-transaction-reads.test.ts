@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import type { ListQuery, StoragePort } from '../../src/ports/storage.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
+import { writerThreadOf } from '../../src/storage/sqlite/writer-thread.js';
 import { seededRandom } from '../../src/testing/conformance/support.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'quire-sqlite-tx-reads-'));
@@ -95,6 +96,71 @@ describe('sqlite transaction reads', () => {
       // After the rollback, what the savepoint had written is read on the thread.
       assert.deepEqual(requests.filter((request) => request === 'get posts'), ['get posts', 'get posts']);
       assert.deepEqual(await store.get('posts', post.id), { id: post.id, title: 'two', tags: [1] });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads only once its BEGIN holds the write lock, and fails as its BEGIN did without writing anything', async () => {
+    const file = freshFile();
+    const store = sqliteStorage({ path: file, busyTimeoutMs: 2000 });
+    const other = new Database(file);
+    try {
+      const post = await store.insert('posts', { title: 'before' });
+      // Another connection holds the write lock, and commits a change when it lets it go.
+      other.exec('BEGIN IMMEDIATE');
+      other.prepare("UPDATE quire_records SET data = jsonb_set(data, '$.title', 'committed while it waited') WHERE id = ?").run(post.id);
+      setTimeout(() => other.exec('COMMIT'), 150);
+      const seen = await store.transaction(async (tx) => (await tx.get('posts', post.id))!.title);
+      assert.equal(seen, 'committed while it waited', 'the read waited for the BEGIN, which waited for the other commit');
+      await store.transaction(async (tx) => {
+        const written = await tx.update('posts', post.id, { title: 'written first' });
+        assert.equal(written!.title, 'written first');
+        assert.equal((await tx.list('posts', {})).items[0]!.title, 'written first');
+      });
+
+      const impatient = sqliteStorage({ path: file, busyTimeoutMs: 100 });
+      try {
+        await impatient.insert('posts', { title: 'starts its thread' });
+        const term = await impatient.insert('terms', { name: 'news' });
+        other.exec('BEGIN IMMEDIATE');
+        let readFailed = false;
+        await assert.rejects(impatient.transaction(async (tx) => {
+          // Asked before the BEGIN has failed: refused on the thread, never written on their own.
+          const writes = Promise.allSettled([tx.update('posts', post.id, { title: 'not written' }), tx.insert('posts', { title: 'not written' })]);
+          await tx.get('terms', term.id).catch(() => { readFailed = true; });
+          assert.ok((await writes).every((write) => write.status === 'rejected'));
+          await tx.transaction(async (inner) => inner.insert('posts', { title: 'not written' })).catch(() => {});
+          return 'done';
+        }), /locked|busy/i);
+        assert.ok(readFailed, 'a read of committed data waits for the BEGIN, and fails with it');
+        other.exec('ROLLBACK');
+        const titles = (await impatient.list('posts', {})).items.map((item) => item.title);
+        assert.deepEqual(titles, ['written first', 'starts its thread']);
+        assert.equal((await impatient.transaction(async (tx) => tx.insert('posts', { title: 'after' }))).title, 'after', 'the next transaction begins');
+      } finally {
+        await impatient.close();
+      }
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      await store.close();
+    }
+  });
+
+  it('has the thread refuse a transaction\'s writes, savepoints and commit where no transaction is open', async () => {
+    const store = sqliteStorage({ path: freshFile() });
+    try {
+      const post = await store.insert('posts', { title: 'before' });
+      const thread = writerThreadOf(store)!;
+      const refused = await thread.with(async (run) => Promise.allSettled([
+        run.call({ op: 'update', collection: 'posts', id: post.id, patch: { value: { set: { title: 'alone' }, removed: [] }, texts: [] }, alone: false }),
+        run.call({ op: 'remove', collection: 'posts', id: post.id, alone: false }),
+        run.call({ op: 'savepoint' }),
+        run.call({ op: 'commit' }),
+      ]), async () => []);
+      assert.deepEqual(refused.map((answer) => answer.status === 'rejected' && (answer.reason as Error).message), Array(4).fill('no transaction is open on the writing thread'));
+      assert.equal((await store.get('posts', post.id))!.title, 'before');
     } finally {
       await store.close();
     }

@@ -128,7 +128,16 @@ const MOST_WRITES_TOLD = 64;
  * a list of a collection while a write there is under way, or that may select a record written there, before or
  * after its write (kept-lists.ts: `selectsNoneOf`).
  */
-function readingUnwritten(inside: (heard: (written: StoredWrite[]) => void) => RecordSession, committed: CommittedReads): RecordSession {
+function readingUnwritten(
+  inside: (heard: (written: StoredWrite[]) => void) => RecordSession, committedReads: CommittedReads, begun: Promise<void>,
+): RecordSession {
+  // Committed data is what the transaction reads only once its BEGIN IMMEDIATE holds the write lock.
+  let open = false;
+  begun.then(() => { open = true; }, () => {});
+  const committed: CommittedReads = {
+    get: (collection, id) => (open ? committedReads.get(collection, id) : begun.then(() => committedReads.get(collection, id))),
+    list: (collection, query) => (open ? committedReads.list(collection, query) : begun.then(() => committedReads.list(collection, query))),
+  };
   interface Written {
     ids: Set<number>;
     /** Each record as its last write answered it (frozen; null: removed), until a savepoint's rollback. */
@@ -239,15 +248,21 @@ export function threadWriting(
   return {
     ...writes,
     transaction: (work) => thread.with(async (run) => {
-      await run.call({ op: 'begin' });
+      // Not waited for: the transaction's requests follow it on the thread, which refuses them where it failed, and
+      // its reads on the main thread wait for it (`readingUnwritten`). A first write then costs no round trip more.
+      const begun = run.call<void>({ op: 'begin' });
+      begun.catch(() => {});
       try {
-        const session = committedReads ? readingUnwritten((heard) => threadSession(run, undefined, heard), committedReads) : threadSession(run);
+        const session = committedReads ? readingUnwritten((heard) => threadSession(run, undefined, heard), committedReads, begun) : threadSession(run);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
+        await begun;
         const { written, step } = await run.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
         commits?.committed(written, step, true);
         return result;
       } catch (error) {
         if (!run.stopped) await run.call({ op: 'rollback' }).catch(() => {});
+        // A transaction that could not begin fails as its BEGIN did, whatever its work met then.
+        await begun;
         throw error;
       }
     }, () => local.transaction(work)),
