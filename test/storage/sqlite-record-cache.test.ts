@@ -93,6 +93,130 @@ describe('sqlite store: decoded records kept across its own writes', () => {
   });
 });
 
+describe('sqlite store: records its own commits wrote, kept as written', () => {
+  /** Values whose stored JSON reads back by another road than a plain copy: each must come back the same. */
+  const awkward = () => ({
+    type: 'post', status: 'publish', title: 'Emoji 😀, a lone \ud800 surrogate, "quotes", \\ and a\nnew line',
+    ...JSON.parse('{"__proto__": {"kept": "as a member"}}') as Record<string, unknown>,
+    nested: { id: 7, list: [1, -0, 0.1, 1e21, 2 ** 53 + 2, { deep: [[], {}] }], empty: '' },
+    '10': 'a key that sorts first', note: 'names "id" inside',
+  });
+
+  /** The record as a connection of its own reads it, keeping nothing: id first, then the stored fields in order. */
+  function freshRead(file: string, id: number): string | null {
+    const db = new Database(file, { readonly: true });
+    try {
+      const row = db.prepare("SELECT json(data) AS data FROM quire_records WHERE collection = 'posts' AND id = ?").get(id) as { data: string } | undefined;
+      return row ? JSON.stringify({ id, ...JSON.parse(row.data) as Record<string, unknown> }) : null;
+    } finally {
+      db.close();
+    }
+  }
+
+  /** How many statements the main thread runs while `work` does. */
+  async function statementsDuring(work: () => Promise<unknown>): Promise<number> {
+    const db = new Database(':memory:');
+    const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as Record<'get' | 'all' | 'run', (...args: unknown[]) => unknown>;
+    db.close();
+    const originals = { get: statement.get, all: statement.all, run: statement.run };
+    let count = 0;
+    for (const name of ['get', 'all', 'run'] as const) {
+      statement[name] = function (this: unknown, ...args: unknown[]) {
+        count++;
+        return originals[name].apply(this, args);
+      };
+    }
+    try {
+      await work();
+    } finally {
+      Object.assign(statement, originals);
+    }
+    return count;
+  }
+
+  it('answers a record as its write left it without reading it back, byte for byte as a fresh read', async () => {
+    const file = path.join(folder, 'as-written.db');
+    const store = sqliteStorage({ path: file });
+    try {
+      await seed(store, 'posts', Array.from({ length: 3 }, (_, index) => post(index)));
+      await store.list('posts', {});
+      const inserted = await store.insert('posts', awkward());
+      const updated = await store.update('posts', 2, { ...awkward(), title: 'updated \u{1F600}' });
+      inserted.title = 'changed by its caller';
+      (updated!.nested as { list: unknown[] }).list.push('changed by its caller');
+      await store.remove('posts', 3);
+      await store.transaction(async (tx) => {
+        const inTransaction = await tx.update('posts', 1, { ...awkward(), title: 'in a transaction' });
+        inTransaction!.title = 'changed by its caller';
+      });
+      // The list moves the store to the state after the writes; the records are then known as written.
+      await store.list('posts', { where: [{ field: 'type', op: 'eq', value: 'page' }] });
+      let answers: (string | null)[] = [];
+      const statements = await statementsDuring(async () => {
+        answers = await Promise.all([inserted.id, 2, 1].map(async (id) => JSON.stringify(await store.get('posts', id))));
+      });
+      assert.equal(statements, 0, 'no statement reads back what the store wrote');
+      assert.deepEqual(answers, [freshRead(file, inserted.id), freshRead(file, 2), freshRead(file, 1)]);
+      assert.equal(JSON.parse(answers[2]!).title, 'in a transaction');
+      assert.equal(await store.get('posts', 3), null);
+      assert.equal(JSON.parse(answers[1]!).title, 'updated \u{1F600}');
+      // Kept as any record read is: a copy to each caller.
+      (await store.get('posts', 2))!.title = 'changed by a reader';
+      assert.equal(JSON.stringify(await store.get('posts', 2)), freshRead(file, 2));
+      const listed = await store.list('posts', { orderBy: [{ field: 'id', direction: 'asc' }] });
+      assert.deepEqual(listed.items.map((item) => JSON.stringify(item)), [1, 2, inserted.id].map((id) => freshRead(file, id)));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answers what another connection or store committed after its own write, and nothing a rollback undid', async () => {
+    const file = path.join(folder, 'as-written-then-elsewhere.db');
+    const store = sqliteStorage({ path: file });
+    const otherStore = sqliteStorage({ path: file });
+    const other = new Database(file);
+    try {
+      await seed(store, 'posts', Array.from({ length: 4 }, (_, index) => post(index)));
+      await store.list('posts', {});
+      const titleOf = async (id: number) => (await store.get('posts', id))!.title;
+      await store.update('posts', 1, { title: 'mine' });
+      await store.update('posts', 2, { title: 'mine' });
+      // The state after its writes, with both records known as written and not yet asked for.
+      await store.list('posts', { where: [{ field: 'type', op: 'eq', value: 'page' }] });
+      other.prepare("UPDATE quire_records SET data = jsonb_set(data, '$.title', 'elsewhere') WHERE collection = 'posts' AND id = 1").run();
+      assert.equal(await titleOf(1), 'elsewhere', 'another connection\'s commit');
+      assert.equal(await titleOf(2), 'mine');
+
+      await store.update('posts', 3, { title: 'mine' });
+      await store.list('posts', { where: [{ field: 'type', op: 'eq', value: 'page' }] });
+      await otherStore.update('posts', 3, { title: 'by another store' });
+      assert.equal(await titleOf(3), 'by another store', 'another store\'s commit');
+
+      await store.update('posts', 4, { title: 'committed' });
+      await assert.rejects(store.transaction(async (tx) => {
+        await tx.update('posts', 4, { title: 'rolled back' });
+        await tx.insert('posts', { title: 'rolled back' });
+        throw new Error('undo');
+      }), /undo/);
+      assert.equal(await titleOf(4), 'committed');
+      assert.equal(await store.get('posts', 5), null);
+      await store.transaction(async (tx) => {
+        await tx.update('posts', 4, { title: 'in a transaction' });
+        await tx.transaction(async (inner) => {
+          await inner.update('posts', 4, { title: 'in a savepoint rolled back' });
+          throw new Error('undo');
+        }).catch(() => {});
+      });
+      assert.equal(await titleOf(4), 'in a transaction');
+      for (const id of [1, 2, 3, 4]) assert.equal(JSON.stringify(await store.get('posts', id)), JSON.stringify(await otherStore.get('posts', id)));
+    } finally {
+      other.close();
+      await otherStore.close();
+      await store.close();
+    }
+  });
+});
+
 describe('sqlite store: the decoded-records budget', () => {
   const record = (id: number) => ({ id, title: `Entry ${id}` });
 

@@ -13,6 +13,7 @@ import Database from 'better-sqlite3';
 import type { ListQuery, StoragePort } from '../../src/ports/storage.js';
 import { createMemoryStorage } from '../../src/storage/memory/index.js';
 import { sqliteStorage } from '../../src/storage/sqlite/index.js';
+import { writerThreadOf } from '../../src/storage/sqlite/writer-thread.js';
 import { seededRandom } from '../../src/testing/conformance/support.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'quire-sqlite-tx-reads-'));
@@ -38,7 +39,7 @@ async function requestsDuring(work: () => Promise<unknown>): Promise<string[]> {
 }
 
 describe('sqlite transaction reads', () => {
-  it('reads what the transaction has not written on the main thread, and what it has on the thread', async () => {
+  it('reads what the transaction has not written on the main thread, a record it wrote as the write answered, and lists it may have changed on the thread', async () => {
     const store = sqliteStorage({ path: freshFile() });
     try {
       const post = await store.insert('posts', { type: 'post', title: 'one' });
@@ -60,7 +61,106 @@ describe('sqlite transaction reads', () => {
         assert.equal((await tx.get('terms', inserted.id))!.name, 'sport');
         assert.equal((await tx.get('terms', 1))!.name, 'news');
       }));
-      assert.deepEqual(requests, ['begin', 'update posts', 'get posts', 'list posts', 'update posts', 'list posts', 'insert terms', 'get terms', 'commit']);
+      assert.deepEqual(requests, ['begin', 'update posts', 'list posts', 'update posts', 'list posts', 'insert terms', 'commit']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answers a record it wrote as the write left it, not as its caller changed it, and as a savepoint rolled back left it', async () => {
+    const store = sqliteStorage({ path: freshFile() });
+    try {
+      const post = await store.insert('posts', { title: 'one', tags: [1] });
+      const requests = await requestsDuring(() => store.transaction(async (tx) => {
+        const updated = await tx.update('posts', post.id, { title: 'two' });
+        updated.title = 'changed by its caller';
+        (updated.tags as number[]).push(2);
+        assert.deepEqual(await tx.get('posts', post.id), { id: post.id, title: 'two', tags: [1] });
+        const inserted = await tx.insert('posts', { title: 'three' });
+        inserted.title = 'changed by its caller';
+        assert.equal((await tx.get('posts', inserted.id))!.title, 'three');
+        const handedOut = (await tx.get('posts', inserted.id))!;
+        handedOut.title = 'changed by a reader';
+        assert.equal((await tx.get('posts', inserted.id))!.title, 'three', 'each read is a copy');
+        await tx.transaction(async (savepoint) => {
+          await savepoint.update('posts', post.id, { title: 'undone' });
+          await savepoint.remove('posts', inserted.id);
+          assert.equal(await savepoint.get('posts', inserted.id), null);
+          throw new Error('undo');
+        }).catch(() => {});
+        assert.equal((await tx.get('posts', post.id))!.title, 'two', 'the write the savepoint undid');
+        assert.equal((await tx.get('posts', inserted.id))!.title, 'three', 'the removal the savepoint undid');
+        await tx.remove('posts', inserted.id);
+        assert.equal(await tx.get('posts', inserted.id), null);
+      }));
+      // After the rollback, what the savepoint had written is read on the thread.
+      assert.deepEqual(requests.filter((request) => request === 'get posts'), ['get posts', 'get posts']);
+      assert.deepEqual(await store.get('posts', post.id), { id: post.id, title: 'two', tags: [1] });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads only once its BEGIN holds the write lock, and fails as its BEGIN did without writing anything', async () => {
+    const file = freshFile();
+    const store = sqliteStorage({ path: file, busyTimeoutMs: 2000 });
+    const other = new Database(file);
+    try {
+      const post = await store.insert('posts', { title: 'before' });
+      // Another connection holds the write lock, and commits a change when it lets it go.
+      other.exec('BEGIN IMMEDIATE');
+      other.prepare("UPDATE quire_records SET data = jsonb_set(data, '$.title', 'committed while it waited') WHERE id = ?").run(post.id);
+      setTimeout(() => other.exec('COMMIT'), 150);
+      const seen = await store.transaction(async (tx) => (await tx.get('posts', post.id))!.title);
+      assert.equal(seen, 'committed while it waited', 'the read waited for the BEGIN, which waited for the other commit');
+      await store.transaction(async (tx) => {
+        const written = await tx.update('posts', post.id, { title: 'written first' });
+        assert.equal(written!.title, 'written first');
+        assert.equal((await tx.list('posts', {})).items[0]!.title, 'written first');
+      });
+
+      const impatient = sqliteStorage({ path: file, busyTimeoutMs: 100 });
+      try {
+        await impatient.insert('posts', { title: 'starts its thread' });
+        const term = await impatient.insert('terms', { name: 'news' });
+        other.exec('BEGIN IMMEDIATE');
+        let readFailed = false;
+        await assert.rejects(impatient.transaction(async (tx) => {
+          // Asked before the BEGIN has failed: refused on the thread, never written on their own.
+          const writes = Promise.allSettled([tx.update('posts', post.id, { title: 'not written' }), tx.insert('posts', { title: 'not written' })]);
+          await tx.get('terms', term.id).catch(() => { readFailed = true; });
+          assert.ok((await writes).every((write) => write.status === 'rejected'));
+          await tx.transaction(async (inner) => inner.insert('posts', { title: 'not written' })).catch(() => {});
+          return 'done';
+        }), /locked|busy/i);
+        assert.ok(readFailed, 'a read of committed data waits for the BEGIN, and fails with it');
+        other.exec('ROLLBACK');
+        const titles = (await impatient.list('posts', {})).items.map((item) => item.title);
+        assert.deepEqual(titles, ['written first', 'starts its thread']);
+        assert.equal((await impatient.transaction(async (tx) => tx.insert('posts', { title: 'after' }))).title, 'after', 'the next transaction begins');
+      } finally {
+        await impatient.close();
+      }
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      await store.close();
+    }
+  });
+
+  it('has the thread refuse a transaction\'s writes, savepoints and commit where no transaction is open', async () => {
+    const store = sqliteStorage({ path: freshFile() });
+    try {
+      const post = await store.insert('posts', { title: 'before' });
+      const thread = writerThreadOf(store)!;
+      const refused = await thread.with(async (run) => Promise.allSettled([
+        run.call({ op: 'update', collection: 'posts', id: post.id, patch: { value: { set: { title: 'alone' }, removed: [] }, texts: [] }, alone: false }),
+        run.call({ op: 'remove', collection: 'posts', id: post.id, alone: false }),
+        run.call({ op: 'savepoint' }),
+        run.call({ op: 'commit' }),
+      ]), async () => []);
+      assert.deepEqual(refused.map((answer) => answer.status === 'rejected' && (answer.reason as Error).message), Array(4).fill('no transaction is open on the writing thread'));
+      assert.equal((await store.get('posts', post.id))!.title, 'before');
     } finally {
       await store.close();
     }

@@ -1,4 +1,5 @@
 import type { StoredWrite } from '../../ports/storage.js';
+import { copyJsonOut, freezeJson } from '../json.js';
 import { WriteLog } from '../write-log.js';
 import type { DataVersion } from './data-version.js';
 import type { WalHeader } from './wal-header.js';
@@ -7,6 +8,8 @@ import type { WalHeader } from './wal-header.js';
 const TOKENS_REMEMBERED = 64;
 /** Steps of the store's own commits remembered (`headerWatch`). */
 const STEPS_REMEMBERED = 256;
+/** Most writes of a commit whose records are kept as written (`asWritten`): a larger one's are read again. */
+const MOST_KEPT_WRITES = 64;
 
 /** Tells whether anyone but the store has committed since a mark taken earlier. */
 export interface OthersWatch {
@@ -84,9 +87,13 @@ export function ownCommits(others: OthersWatch) {
     end() {
       underWay--;
     },
-    committed(written: readonly StoredWrite[], step: { from: string; to: string } | null = null) {
+    /**
+     * Notes a commit before its writer hands out what it wrote (see `asWritten`); `unshared`: no one else holds its
+     * records (a transaction's commit answers them anew).
+     */
+    committed(written: readonly StoredWrite[], step: { from: string; to: string } | null = null, unshared = false) {
       others.step(step);
-      if (written.length > 0) log.add(++commit, written);
+      if (written.length > 0) log.add(++commit, asWritten(written, unshared));
     },
     look() {
       mark = others.mark();
@@ -107,4 +114,18 @@ export function ownCommits(others: OthersWatch) {
       return log.since(noted.commit);
     },
   };
+}
+
+/**
+ * A commit's writes, each record written frozen, as a copy of its own where the writer's answer shares it with the
+ * caller (who may change it). The reading connection's record cache takes a frozen one as what the row now holds
+ * (record-cache.ts), sparing a read of it; a larger commit's records stay as they are, and are read again.
+ */
+function asWritten(written: readonly StoredWrite[], unshared: boolean): readonly StoredWrite[] {
+  if (written.length > MOST_KEPT_WRITES) return written;
+  if (unshared) {
+    for (const write of written) freezeJson(write.after);
+    return written;
+  }
+  return written.map((write) => (write.after === null ? write : { ...write, after: freezeJson(copyJsonOut(write.after)) }));
 }

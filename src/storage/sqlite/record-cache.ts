@@ -17,6 +17,11 @@ const RESULT_CAPACITY = 1_000;
 const RESULT_MAX_KEY = 4_096;
 const RESULT_MAX_IDS = 1_000;
 
+/** Most records written by the store itself held until asked for (past it, all are let go: they are read again)... */
+const WRITTEN_CAPACITY = 64;
+/** ...and most members of one taken as it was written (`sizeOf`). */
+const WRITTEN_MAX_MEMBERS = 20_000;
+
 /** How many pages of records handed out shared the cache holds (`page`), each of at most this many records. */
 const PAGE_CAPACITY = 64;
 const PAGE_MAX_ITEMS = 100;
@@ -45,7 +50,9 @@ interface Entry {
  * SQLite and decoding it costs several times what copying a decoded one does, and lists read the same records
  * again and again. Every entry belongs to one state of the data, told by `PRAGMA data_version` (commits by
  * other connections) and `total_changes()` (this connection's writes, inside transactions too); the store
- * calls `forget` when it rolls changes back. When the state moves, the whole cache is dropped. Records are
+ * calls `forget` when it rolls changes back. When the state moves, the whole cache is dropped, but where the
+ * store tells its own writes since: then only the records written go, and each comes back as the write left it
+ * (never read back) when next asked for. Records are
  * handed out as copies, as the port requires, or as they are kept (frozen) to a list asked `shared`. The results of
  * list queries (a page's ids, a total) are kept the same way: in one state of the data the same query answers the
  * same; where the store tells its writes, those they cannot change are carried to the next state (kept-lists.ts).
@@ -81,6 +88,14 @@ export class RecordCache {
    * pays nothing for it.
    */
   private readonly handedOnce = new Set<CheckedQuery>();
+  /**
+   * Records as the store's own commits since the current state's last check wrote them (frozen: own-commits.ts),
+   * by collection and id: each is what reading its row in the current state gives, and becomes an entry when first
+   * asked for, so a read after a write does not read back what it wrote.
+   */
+  private readonly written = new Map<string, Map<number, StoredRecord>>();
+  /** How many records were noted in `written` since it was last emptied (some may have gone since). */
+  private writtenNoted = 0;
   private chars = 0;
   private state = '';
 
@@ -98,9 +113,10 @@ export class RecordCache {
       const written = this.state === '' ? null : this.writes.since(this.state);
       if (written !== null) {
         this.results.carry(written);
-        for (const { collection, id } of written) {
+        for (const { collection, id, after } of written) {
           const entry = this.byCollection.get(collection)?.get(id);
           if (entry !== undefined) this.remove(entry);
+          this.noteWritten(collection, id, after);
         }
         this.state = state;
         return;
@@ -125,7 +141,7 @@ export class RecordCache {
    * undefined (call `check` first).
    */
   get(collection: string, id: number, shared = false): StoredRecord | undefined {
-    const entry = this.byCollection.get(collection)?.get(id);
+    const entry = this.byCollection.get(collection)?.get(id) ?? this.fromWritten(collection, id);
     if (entry === undefined) return undefined;
     if (entry !== this.newest) {
       this.unlink(entry);
@@ -139,10 +155,16 @@ export class RecordCache {
    * `record` for itself. A record larger than a quarter of the budget is not kept.
    */
   set(collection: string, record: StoredRecord, size: number): void {
+    this.written.get(collection)?.delete(record.id);
+    this.add(collection, freezeJson(copyJsonOut(record)), size);
+  }
+
+  /** Keeps a frozen record, the cache's own. */
+  private add(collection: string, record: StoredRecord, size: number): Entry | undefined {
     const existing = this.byCollection.get(collection)?.get(record.id);
     if (existing !== undefined) this.remove(existing);
-    if (size > CAPACITY_CHARS / 4) return;
-    const entry: Entry = { collection, record: freezeJson(copyJsonOut(record)), size, older: null, newer: null };
+    if (size > CAPACITY_CHARS / 4) return undefined;
+    const entry: Entry = { collection, record, size, older: null, newer: null };
     let entries = this.byCollection.get(collection);
     if (entries === undefined) this.byCollection.set(collection, entries = new Map());
     entries.set(record.id, entry);
@@ -150,6 +172,33 @@ export class RecordCache {
     this.count++;
     this.chars += size;
     while (this.count > CAPACITY || this.chars > CAPACITY_CHARS) this.remove(this.oldest!);
+    return entry;
+  }
+
+  /** Notes what a write of the store's own left in a row, in the state just checked (a frozen record, or none). */
+  private noteWritten(collection: string, id: number, after: StoredRecord | null): void {
+    let records = this.written.get(collection);
+    if (after === null || !Object.isFrozen(after)) {
+      records?.delete(id);
+      return;
+    }
+    if (++this.writtenNoted > WRITTEN_CAPACITY) {
+      this.written.clear();
+      this.writtenNoted = 1;
+      records = undefined;
+    }
+    if (records === undefined) this.written.set(collection, records = new Map());
+    records.set(id, after);
+  }
+
+  /** The entry of a record as the store's own write left it, made now; undefined where none is known or it is too large. */
+  private fromWritten(collection: string, id: number): Entry | undefined {
+    const records = this.written.get(collection);
+    const record = records?.get(id);
+    if (record === undefined) return undefined;
+    records!.delete(id);
+    const size = sizeOf(record);
+    return size === null ? undefined : this.add(collection, record, size);
   }
 
   /**
@@ -254,6 +303,8 @@ export class RecordCache {
   }
 
   private clear(): void {
+    this.written.clear();
+    this.writtenNoted = 0;
     this.pages.clear();
     this.handedOnce.clear();
     this.byCollection.clear();
@@ -263,4 +314,21 @@ export class RecordCache {
     this.results.clear();
     this.chars = 0;
   }
+}
+
+/**
+ * About the length of a record's JSON text, as the cache counts it (its strings, and a few characters a member),
+ * or null past `WRITTEN_MAX_MEMBERS` members or a quarter of the budget: sized without writing the text.
+ */
+function sizeOf(record: StoredRecord): number | null {
+  const pending: unknown[] = [record];
+  let chars = 0;
+  for (let members = 0; pending.length > 0; members++) {
+    if (members > WRITTEN_MAX_MEMBERS || chars > CAPACITY_CHARS / 4) return null;
+    const value = pending.pop();
+    if (typeof value === 'string') chars += value.length + 2;
+    else if (value !== null && typeof value === 'object') for (const member of Object.values(value)) pending.push(member);
+    chars += 4;
+  }
+  return chars;
 }

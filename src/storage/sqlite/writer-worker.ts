@@ -83,8 +83,17 @@ function ended(): void {
   savepoints.length = 0;
 }
 
+/**
+ * Refuses work of a transaction where none is open: the main thread sends a transaction's first requests without
+ * waiting for its `BEGIN`, and where that failed they must not run on their own.
+ */
+function inTransaction(): void {
+  if (begun === null) throw new Error('no transaction is open on the writing thread');
+}
+
 /** One write inside the transaction held open, with what it wrote (the main thread reads around it: writing.ts). */
 function inside<T>(write: () => T): { value: T; written: StoredWrite[] } {
+  inTransaction();
   const from = records.written?.length ?? 0;
   const value = write();
   return { value, written: records.written?.slice(from) ?? [] };
@@ -105,7 +114,7 @@ function alone<T>(write: () => T): { value: T; written: StoredWrite[]; step: { f
 function run(request: WriterRequest): unknown {
   switch (request.op) {
     case 'begin': return begin();
-    case 'commit': return commit();
+    case 'commit': inTransaction(); return commit();
     case 'rollback': return rollback();
     case 'get': return records.get(request.collection, request.id);
     case 'list': return records.list(request.collection, request.query as CheckedQuery);
@@ -123,6 +132,7 @@ function run(request: WriterRequest): unknown {
       return request.alone ? alone(write) : inside(write);
     }
     case 'savepoint': {
+      inTransaction();
       // The savepoint starts with no text changes waiting, so rolling back to it forgets all that wait then.
       records.text.write();
       const name = `quire_savepoint_${savepoints.length + 1}`;

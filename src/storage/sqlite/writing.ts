@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { StoragePort, StoredWrite } from '../../ports/storage.js';
+import type { StoragePort, StoredRecord, StoredWrite } from '../../ports/storage.js';
+import { copyJsonOut, freezeJson } from '../json.js';
 import { Mutex } from '../mutex.js';
 import { selectsNoneOf } from '../kept-lists.js';
 import { runScoped, transactionHandle, writeOperations, type RecordSession } from '../sql/session.js';
@@ -120,21 +121,48 @@ const MOST_WRITES_TOLD = 64;
  * A transaction's session on the writing thread (`inside`, which tells what each write wrote), whose reads of what
  * it has not written are made on the main thread instead (`committed`), sparing the thread a message each. From its
  * `BEGIN IMMEDIATE` the thread holds the database's write lock, so nobody else can commit until it ends: committed
- * data is then what the transaction reads, but for its own writes. Read on the thread, which answers in order: a
- * record written (from the moment its write is asked for), any record of a collection while an insert there still
- * has its id to be chosen or after a write there failed, and a list of a collection while a write there is under way,
- * or that may select a record written there, before or after its write (kept-lists.ts: `selectsNoneOf`).
+ * data is then what the transaction reads, but for its own writes. A record it wrote is answered as its last write
+ * left it, while no write to its collection is under way and no savepoint is being rolled back (which may undo it).
+ * Read on the thread, which answers in order: a record written otherwise (from the moment its write is asked for),
+ * any record of a collection while an insert there still has its id to be chosen or after a write there failed, and
+ * a list of a collection while a write there is under way, or that may select a record written there, before or
+ * after its write (kept-lists.ts: `selectsNoneOf`).
  */
-function readingUnwritten(inside: (heard: (written: StoredWrite[]) => void) => RecordSession, committed: CommittedReads): RecordSession {
-  const written = new Map<string, { ids: Set<number>; choosing: number; underWay: number; failed: boolean; writes: StoredWrite[] | null }>();
+function readingUnwritten(
+  inside: (heard: (written: StoredWrite[]) => void) => RecordSession, committedReads: CommittedReads, begun: Promise<void>,
+): RecordSession {
+  // Committed data is what the transaction reads only once its BEGIN IMMEDIATE holds the write lock.
+  let open = false;
+  begun.then(() => { open = true; }, () => {});
+  const committed: CommittedReads = {
+    get: (collection, id) => (open ? committedReads.get(collection, id) : begun.then(() => committedReads.get(collection, id))),
+    list: (collection, query) => (open ? committedReads.list(collection, query) : begun.then(() => committedReads.list(collection, query))),
+  };
+  interface Written {
+    ids: Set<number>;
+    /** Each record as its last write answered it (frozen; null: removed), until a savepoint's rollback. */
+    records: Map<number, StoredRecord | null>;
+    choosing: number;
+    underWay: number;
+    failed: boolean;
+    writes: StoredWrite[] | null;
+  }
+  const written = new Map<string, Written>();
+  /** Savepoints being rolled back: what their writes answered may be undone. */
+  let undoing = 0;
   const stateOf = (collection: string) => {
     let state = written.get(collection);
-    if (!state) written.set(collection, (state = { ids: new Set(), choosing: 0, underWay: 0, failed: false, writes: [] }));
+    if (!state) written.set(collection, (state = { ids: new Set(), records: new Map(), choosing: 0, underWay: 0, failed: false, writes: [] }));
     return state;
+  };
+  const forgetRecords = () => {
+    for (const state of written.values()) state.records.clear();
   };
   const session = inside((writes) => {
     for (const write of writes) {
       const state = stateOf(write.collection);
+      // A copy: the write's answer shares the record with its caller.
+      state.records.set(write.id, write.after && freezeJson(copyJsonOut(write.after)));
       if (state.writes !== null && state.writes.length < MOST_WRITES_TOLD) state.writes.push(write);
       else state.writes = null;
     }
@@ -157,9 +185,11 @@ function readingUnwritten(inside: (heard: (written: StoredWrite[]) => void) => R
     }
   };
   return {
-    get: (collection, id) => {
+    get: async (collection, id) => {
       const state = written.get(collection);
-      return state && (state.failed || state.choosing > 0 || state.ids.has(id)) ? session.get(collection, id) : committed.get(collection, id);
+      if (!state || (!state.failed && state.choosing === 0 && !state.ids.has(id))) return committed.get(collection, id);
+      const known = !state.failed && state.choosing === 0 && state.underWay === 0 && undoing === 0 ? state.records.get(id) : undefined;
+      return known === undefined ? session.get(collection, id) : known && copyJsonOut(known);
     },
     list: (collection, query) => {
       const state = written.get(collection);
@@ -170,7 +200,27 @@ function readingUnwritten(inside: (heard: (written: StoredWrite[]) => void) => R
     insert: (collection, record) => writing(collection, record.id, () => session.insert(collection, record), (stored) => stored.id),
     update: (collection, id, patch) => writing(collection, id, () => session.update(collection, id, patch)),
     remove: (collection, id) => writing(collection, id, () => session.remove(collection, id)),
-    savepoint: (work) => session.savepoint(work),
+    async savepoint(work) {
+      let undone = false;
+      try {
+        return await session.savepoint(async () => {
+          try {
+            return await work();
+          } catch (error) {
+            // Before the rollback is asked for: from now on, records written are read on the thread again.
+            undone = true;
+            undoing++;
+            forgetRecords();
+            throw error;
+          }
+        });
+      } finally {
+        if (undone) {
+          undoing--;
+          forgetRecords();
+        }
+      }
+    },
   };
 }
 
@@ -198,15 +248,21 @@ export function threadWriting(
   return {
     ...writes,
     transaction: (work) => thread.with(async (run) => {
-      await run.call({ op: 'begin' });
+      // Not waited for: the transaction's requests follow it on the thread, which refuses them where it failed, and
+      // its reads on the main thread wait for it (`readingUnwritten`). A first write then costs no round trip more.
+      const begun = run.call<void>({ op: 'begin' });
+      begun.catch(() => {});
       try {
-        const session = committedReads ? readingUnwritten((heard) => threadSession(run, undefined, heard), committedReads) : threadSession(run);
+        const session = committedReads ? readingUnwritten((heard) => threadSession(run, undefined, heard), committedReads, begun) : threadSession(run);
         const result = await runScoped(work, (isOpen) => transactionHandle(session, isOpen));
+        await begun;
         const { written, step } = await run.call<{ written: StoredWrite[]; step: AloneWrite<unknown>['step'] }>({ op: 'commit' });
-        commits?.committed(written, step);
+        commits?.committed(written, step, true);
         return result;
       } catch (error) {
         if (!run.stopped) await run.call({ op: 'rollback' }).catch(() => {});
+        // A transaction that could not begin fails as its BEGIN did, whatever its work met then.
+        await begun;
         throw error;
       }
     }, () => local.transaction(work)),
