@@ -1,3 +1,4 @@
+import { batchArgs } from '../../../src/batch/args.js';
 import type { JsonSchema } from '../../../src/core/args/schema.js';
 
 /** The posts collection's `categories` argument (a term ID list or a term taxonomy query). */
@@ -18,21 +19,5 @@ export const categoriesSchema: JsonSchema = {
   ],
 };
 
-/** The batch endpoint's `requests` argument. */
-export const requestsSchema: JsonSchema = {
-  type: 'array',
-  maxItems: 25,
-  items: {
-    type: 'object',
-    properties: {
-      method: { type: 'string', enum: ['POST', 'PUT', 'PATCH', 'DELETE'], default: 'POST' },
-      path: { type: 'string', required: true },
-      body: { type: 'object', properties: {}, additionalProperties: true },
-      headers: {
-        type: 'object',
-        properties: {},
-        additionalProperties: { type: ['string', 'array'], items: { type: 'string' } },
-      },
-    },
-  },
-};
+/** The batch endpoint's `requests` argument, as the batch route declares it. */
+export const requestsSchema: JsonSchema = batchArgs(25).requests.schema;
