@@ -75,14 +75,18 @@ export interface NewPost {
   attachment: AttachmentFields | null;
 }
 
-export interface NewComment {
-  post: number;
+/** Who wrote a comment, and the comment it answers, as an import writes them and an export reads them. */
+interface CommentAuthorship {
   parent: number;
   userId: number;
   authorName: string;
   authorEmail: string;
   authorUrl: string;
   authorIp: string;
+}
+
+export interface NewComment extends CommentAuthorship {
+  post: number;
   date: DatePair;
   content: string;
   /** `approved`, `hold`, `spam`, `trash`, `post-trashed`. */
@@ -148,14 +152,8 @@ export interface ExportedTerm {
 /** A stored record as the export reads it (the post record's own fields, by name). */
 export type ExportedPost = Readonly<Record<string, unknown>> & { id: number; type: string; status: string };
 
-export interface ExportedComment {
+export interface ExportedComment extends CommentAuthorship {
   id: number;
-  parent: number;
-  userId: number;
-  authorName: string;
-  authorEmail: string;
-  authorUrl: string;
-  authorIp: string;
   date: string;
   dateGmt: string;
   content: string;

@@ -4,6 +4,7 @@
  * Dates are turned into the stored form (`YYYY-MM-DDTHH:MM:SS`); WordPress's zero date becomes null.
  */
 import { WxrError } from './errors.js';
+import type { ExportedUser } from './ports.js';
 import { child, childrenNamed, textOf, type XmlElement } from './xml-tree.js';
 
 export interface WxrSite {
@@ -16,13 +17,8 @@ export interface WxrSite {
   baseBlogUrl: string;
 }
 
-export interface WxrAuthor {
-  id: number;
-  login: string;
-  email: string;
-  displayName: string;
-  firstName: string;
-  lastName: string;
+/** An author of the file, with the line it starts on. */
+export interface WxrAuthor extends ExportedUser {
   line: number;
 }
 
