@@ -39,7 +39,7 @@ import { paramsOf, type CheckedParams } from './params-memo.js';
 import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
 import { render, renderedAtOnce, renderedInTurns, splitPath, type InternalDispatch } from './render.js';
-import { MatchedCall, OuterCall, type ContextSources } from './request-objects.js';
+import { LastFunctions, MatchedCall, OuterCall, type ContextSources } from './request-objects.js';
 import { resolveSite, SiteResolver, type Site, type SiteSettings } from './site.js';
 import {
   answerHeaders, discoveryLink, envelope, formatBody, jsonpRefusal, readIncoming, transportHeaders,
@@ -94,6 +94,7 @@ export class Dispatcher implements RouteSteps {
       nothingDueNow: (changeToken) => options.generations?.nothingDueNow(changeToken) ?? false,
       dispatch: this.#internal,
       prepare: (request, parent) => prepareInternal(this, request, parent),
+      last: new LastFunctions(),
     };
   }
 
