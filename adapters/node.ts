@@ -60,7 +60,7 @@ export async function serveNode(cms: Cms, req: IncomingMessage, res: ServerRespo
     const { path, query, baseUrl, body = read.body, parsedBody, remoteAddress } = target;
     const request: CmsRequest & WrittenOutRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body, parsedBody, baseUrl, remoteAddress, user, [WRITTEN_OUT]: true };
     const response = await cms.handle(request);
-    writeResponse(res, encodeResponse(response), { close: !read.complete });
+    writeResponse(res, encodeResponse(response), read.complete ? KEEP_OPEN : CLOSE);
   } catch (error) {
     if (next && !res.headersSent) next(error);
     else res.destroy();
@@ -70,6 +70,7 @@ export async function serveNode(cms: Cms, req: IncomingMessage, res: ServerRespo
 /** Reads the body within `limit`; `complete` is false when bytes were left unread (413 follows). */
 export const readBody = (req: IncomingMessage, limit: number) => readEventedBody(req, limit);
 
+const [KEEP_OPEN, CLOSE] = [Object.freeze({ close: false }), Object.freeze({ close: true })];
 /** Writes an encoded response; `close` asks Node to end the connection after it. */
 export function writeResponse(res: ServerResponse, encoded: EncodedResponse, options: { close?: boolean } = {}): void {
   const { status } = encoded;

@@ -25,7 +25,7 @@ import { answerKey, fragmentScope, KeepTracker, keptRoute, type FragmentScope } 
 import { keptAnswer, keptReply, replyFresh, replyRequest, replyWith } from './cache/reply.js';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { Principal, Services } from './context.js';
-import { EncodedJson, responseWithBody } from './encode.js';
+import { EncodedJson, responseWithBody, WRITTEN_OUT, type WrittenOutRequest } from './encode.js';
 import { noRoute, toCmsError, type CmsError } from './errors.js';
 import { describeRoute } from './index-document.js';
 import { executeRoute } from './execute.js';
@@ -39,7 +39,7 @@ import { paramsOf, type CheckedParams } from './params-memo.js';
 import { checkContextOf, checkRouteParams, groupsOf } from './route-params.js';
 import type { Registry, Route, RouteMatch } from './registry.js';
 import { render, renderedAtOnce, renderedInTurns, splitPath, type InternalDispatch } from './render.js';
-import { MatchedCall, OuterCall, type ContextSources } from './request-objects.js';
+import { LastFunctions, MatchedCall, OuterCall, type ContextSources } from './request-objects.js';
 import type { TreeLimits } from './safe-object.js';
 import { resolveSite, SiteResolver, type Site, type SiteSettings } from './site.js';
 import {
@@ -97,6 +97,7 @@ export class Dispatcher implements RouteSteps {
       nothingDueNow: (changeToken) => options.generations?.nothingDueNow(changeToken) ?? false,
       dispatch: this.#internal,
       prepare: (request, parent) => prepareInternal(this, request, parent),
+      last: new LastFunctions(),
     };
   }
 
@@ -142,16 +143,9 @@ export class Dispatcher implements RouteSteps {
       const token = requestToken ? await requestToken.read() : changeToken ? await changeToken() : undefined;
       const known = token === undefined ? undefined : this.options.knownSite?.(token);
       const settings = known ?? await this.#settingsFor(token);
-      const site = this.#sites.resolve(settings, request.baseUrl, this.options.registry.names);
-
-      const kept = keptRoute(this.options.registry, request, incoming, body);
-      const { responseCache, generations, registry } = this.options;
-      const generation = kept ? generations?.known(settings, registry.routes.length, token) : undefined;
-      const hit = kept && keptReply(responseCache, generation, kept, request, incoming, user, site);
-      if (hit) return hit;
+      const routed = this.#routed(request, incoming, body, user, settings, token);
       // Awaited, to be caught here (and an async function answering with a promise waits two turns more).
-      if (kept) return await this.#throughCache(kept, request, incoming, body, user, site, settings, token, generation);
-      return this.#respond(await this.#answer(new OuterCall(request, incoming, body, user, site, token), incoming), incoming, site, user);
+      return isThenable(routed) ? await routed : routed;
     } catch (thrown) {
       const error = toCmsError(thrown, this.options.onError);
       return { status: error.status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...error.headers }, body: error.toBody() };
@@ -165,18 +159,41 @@ export class Dispatcher implements RouteSteps {
     return responseWithBody(answer.status, headers, incoming.realMethod === 'HEAD' ? null : answer.body);
   }
 
+  /** The answer once the settings are known: kept, computed through the response cache, or computed. */
+  #routed(
+    request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, settings: SiteSettings, token: string | undefined,
+  ): CmsResponse | Promise<CmsResponse> {
+    const site = this.#sites.resolve(settings, request.baseUrl, this.options.registry.names);
+    const kept = keptRoute(this.options.registry, request, incoming, body);
+    const { responseCache, fragments, generations, registry } = this.options;
+    if (!kept) return this.#answer(new OuterCall(request, incoming, body, user, site, token), incoming, undefined, null, (answer) => this.#respond(answer, incoming, site, user));
+    const known = generations?.known(settings, registry.routes.length, token);
+    const hit = keptReply(responseCache, known, kept, request, incoming, user, site);
+    if (hit) return hit;
+    if (!generations || !(responseCache || fragments)) return this.#throughCache(kept, request, incoming, body, user, site, token, null);
+    if (known !== undefined) return this.#throughCache(kept, request, incoming, body, user, site, token, known);
+    return this.#throughCacheLater(kept, request, incoming, body, user, site, settings, token);
+  }
+
+  /** `#throughCache` once the state of the store and settings is known, when it is not without waiting. */
+  async #throughCacheLater(
+    route: Route, request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings,
+    token: string | undefined,
+  ): Promise<CmsResponse> {
+    const generation = await this.options.generations!.current(settings, this.options.registry.routes.length, token);
+    const answered = this.#throughCache(route, request, incoming, body, user, site, token, generation);
+    return isThenable(answered) ? await answered : answered;
+  }
+
   /**
    * GET or HEAD of a route declared `cache`: the kept answer while it is valid, else the GET answer computed,
    * tagged and kept. HEAD is answered as GET without the body, so both carry the same tag.
    */
-  async #throughCache(
-    route: Route, request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, settings: SiteSettings,
-    token: string | undefined, known: Generation | null | undefined,
-  ): Promise<CmsResponse> {
+  #throughCache(
+    route: Route, request: CmsRequest, incoming: Incoming, body: ParsedBody, user: Principal | null, site: Site, token: string | undefined,
+    generation: Generation | null,
+  ): CmsResponse | Promise<CmsResponse> {
     const { responseCache: cache, fragments, generations, registry } = this.options;
-    const generation = generations && (cache || fragments)
-      ? known !== undefined ? known : await generations.current(settings, registry.routes.length, token)
-      : null;
     const key = cache && generation
       ? answerKey(route.cache!.varies, { apiUrl: site.apiUrl, gmtOffset: site.gmtOffset, path: incoming.path, query: request.query, user })
       : null;
@@ -187,23 +204,26 @@ export class Dispatcher implements RouteSteps {
     const asGet = new OuterCall(request, incoming, body, user, site, token);
     asGet.method = 'GET';
     asGet.headers = tracker.watch(incoming.headers);
-    const answer = await this.#answer(asGet, incoming, tracker, scope);
-    if (!tracker.keep) return this.#respond(answer, incoming, site, user);
-    const computed = keptAnswer(answer.status, answerHeaders(site, this.options.headerPrefix, incoming.jsonp, answer.headers), answer.body);
-    if (key === null) return replyFresh(computed, incoming, user, answer.body);
-    cache!.set(key, generation!, computed);
-    return replyWith(computed, replyRequest(incoming, user), { body: answer.body });
+    return this.#answer(asGet, incoming, tracker, scope, (answer) => {
+      if (!tracker.keep) return this.#respond(answer, incoming, site, user);
+      const computed = keptAnswer(answer.status, answerHeaders(site, this.options.headerPrefix, incoming.jsonp, answer.headers), answer.body);
+      if (key === null) return replyFresh(computed, incoming, user, answer.body, (request as WrittenOutRequest)[WRITTEN_OUT] === true);
+      cache!.set(key, generation!, computed);
+      return replyWith(computed, replyRequest(incoming, user), { body: answer.body });
+    });
   }
 
   /**
-   * The answer before transport headers: the route's (or OPTIONS') answer, enveloped, then in its output format.
-   * With a `tracker` (routes declared `cache`) the body is rendered for HEAD too, and the tracker learns whether
-   * the answer may be kept.
+   * The answer before transport headers: the route's (or OPTIONS') answer, enveloped, then in its output format,
+   * handed to `then` in the turn it is made (a chained step would wait a turn more). With a `tracker` (routes
+   * declared `cache`) the body is rendered for HEAD too, and the tracker learns whether the answer may be kept.
    */
-  #answer(call: RouteCall, incoming: Incoming, tracker?: KeepTracker, fragments: FragmentScope | null = null): Promise<Answer> {
+  #answer<T>(
+    call: RouteCall, incoming: Incoming, tracker: KeepTracker | undefined, fragments: FragmentScope | null, then: (answer: Answer) => T,
+  ): Promise<T> {
     // Steps chained on the outcome rather than an async function's waits: a body at hand waits no further turn.
-    if (call.method === 'OPTIONS') return this.#describe(call).then((answer) => inFormat(answer, null, call, incoming));
-    return this.#run(call).then((outcome) => this.#rendered(outcome, call, incoming, tracker, fragments));
+    if (call.method === 'OPTIONS') return this.#describe(call).then((answer) => thenOnce(inFormat(answer, null, call, incoming), then));
+    return this.#run(call).then((outcome) => thenOnce(this.#rendered(outcome, call, incoming, tracker, fragments), then));
   }
 
   #rendered(outcome: Outcome, call: RouteCall, incoming: Incoming, tracker: KeepTracker | undefined, fragments: FragmentScope | null): Answer | Promise<Answer> {
@@ -314,6 +334,11 @@ function inFormat(rendered: Answer, outcome: Outcome | null, call: RouteCall, in
     return formattedLargeBody(answer.body, incoming.query).then((large) => withBody(answer, large ?? formatBody(answer.body, incoming.query)));
   }
   return withBody(answer, formatBody(answer.body, incoming.query));
+}
+
+/** `then` with the answer, at once when it is at hand. */
+function thenOnce<T>(answer: Answer | Promise<Answer>, then: (answer: Answer) => T): T | Promise<T> {
+  return answer instanceof Promise ? answer.then(then) : then(answer);
 }
 
 function withBody(answer: Answer, formatted: unknown): Answer | Promise<Answer> {

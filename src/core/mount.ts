@@ -193,23 +193,39 @@ export function flatHeaders(headers: Readonly<Record<string, string>>, length: n
 const flatLists = new WeakMap<object, { length: number | undefined; close: boolean; flat: readonly (string | number)[] }>();
 
 function flatList(headers: Readonly<Record<string, string>>, length: number | undefined, close: boolean): (string | number)[] {
-  const flat: (string | number)[] = [];
+  let count = 0;
   let lengthAt = -1;
   let closeAt = -1;
   for (const name in headers) {
     if (!Object.hasOwn(headers, name)) continue;
-    if (name === 'Content-Length') lengthAt = flat.length;
-    else if (name === 'Connection') closeAt = flat.length;
-    flat.push(name, headers[name]!);
+    if (name === 'Content-Length') lengthAt = count;
+    else if (name === 'Connection') closeAt = count;
+    count += 1;
   }
-  if (length !== undefined) setFlat(flat, lengthAt, 'Content-Length', length);
-  if (close) setFlat(flat, closeAt, 'Connection', 'close');
+  const added = (length !== undefined && lengthAt === -1 ? 1 : 0) + (close && closeAt === -1 ? 1 : 0);
+  // Made at its full length: a list grown pair by pair is copied twice over for an answer's dozen headers.
+  const flat = new Array<string | number>(2 * (count + added));
+  let end = 0;
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) continue;
+    flat[end] = name;
+    flat[end + 1] = headers[name]!;
+    end += 2;
+  }
+  if (length !== undefined) end = setFlat(flat, end, lengthAt, 'Content-Length', length);
+  if (close) setFlat(flat, end, closeAt, 'Connection', 'close');
   return flat;
 }
 
-function setFlat(flat: (string | number)[], at: number, name: string, value: string | number): void {
-  if (at === -1) flat.push(name, value);
-  else flat[at + 1] = value;
+/** Sets a header found at pair `at`, or adds it at `end`; answers the new end. */
+function setFlat(flat: (string | number)[], end: number, at: number, name: string, value: string | number): number {
+  if (at !== -1) {
+    flat[2 * at + 1] = value;
+    return end;
+  }
+  flat[end] = name;
+  flat[end + 1] = value;
+  return end + 2;
 }
 
 /** Whether a declared `Content-Length` is over the limit: such a body is not read at all (the core answers 413). */

@@ -60,6 +60,8 @@ export interface ContextSources {
   nothingDueNow(changeToken: string | undefined): boolean;
   dispatch(request: InternalRequest, parent: InternalParent): Promise<InternalResponse>;
   prepare(request: InternalRequest, parent: InternalParent): PreparedRequest;
+  /** The context functions last made (see `LastFunctions`). */
+  readonly last: LastFunctions;
 }
 
 /** A matched call, validated: its context, the first validation error, and how to forget what it remembered. */
@@ -128,7 +130,6 @@ class CallContext implements RequestContext {
     this.origin = call.origin;
     this.context = typeof params.context === 'string' && params.context !== '' ? params.context : 'view';
     this.wantsField = fields === null || fields.length === 0 ? wantsEveryField : (field: string) => isFieldIncluded(field, fields);
-    this.url = (path, query) => call.site.apiLink(path, query);
     this.memo = <T>(key: string, compute: () => T): T => {
       const found = memo.get(key) as T | undefined;
       if (found !== undefined || memo.has(key)) return found as T;
@@ -136,10 +137,61 @@ class CallContext implements RequestContext {
       memo.set(key, computed);
       return computed;
     };
-    this.nothingDue = () => sources.nothingDue(call.changeToken);
-    this.nothingDueNow = () => sources.nothingDueNow(call.changeToken);
-    this.dispatch = (inner) => sources.dispatch(inner, { user: call.user, site: call.site, origin: call.origin });
-    this.prepare = (inner, origin = call.origin) => sources.prepare(inner, { user: call.user, site: call.site, origin });
+    const due = dueFunctions(sources, call.changeToken);
+    this.nothingDue = due.nothingDue;
+    this.nothingDueNow = due.nothingDueNow;
+    const caller = callerFunctions(sources, call);
+    this.url = caller.url;
+    this.dispatch = caller.dispatch;
+    this.prepare = caller.prepare;
     if (call.remoteAddress) this.remoteAddress = call.remoteAddress;
   }
+}
+
+/**
+ * The functions of a context that follow from the store's state alone, made once for the requests of one state
+ * rather than for each (a context's functions are its own properties, and closures made for every request cost
+ * their memory and a first call each).
+ */
+class DueFunctions {
+  readonly nothingDue: RequestContext['nothingDue'];
+  readonly nothingDueNow: RequestContext['nothingDueNow'];
+
+  constructor(sources: ContextSources, readonly changeToken: string | undefined) {
+    this.nothingDue = () => sources.nothingDue(changeToken);
+    this.nothingDueNow = () => sources.nothingDueNow(changeToken);
+  }
+}
+
+/** As `DueFunctions`, for the functions that follow from the caller, the site and the origin. */
+class CallerFunctions {
+  readonly url: RequestContext['url'];
+  readonly dispatch: RequestContext['dispatch'];
+  readonly prepare: RequestContext['prepare'];
+
+  constructor(sources: ContextSources, readonly user: Principal | null, readonly site: Site, readonly origin: RequestOrigin) {
+    const parent: InternalParent = Object.freeze({ user, site, origin });
+    this.url = (path, query) => site.apiLink(path, query);
+    this.dispatch = (inner) => sources.dispatch(inner, parent);
+    this.prepare = (inner, innerOrigin = origin) => sources.prepare(inner, { user, site, origin: innerOrigin });
+  }
+}
+
+/** The functions last made for a dispatcher's requests: most requests in a row share them. */
+export class LastFunctions {
+  due: DueFunctions | null = null;
+  caller: CallerFunctions | null = null;
+}
+
+function dueFunctions(sources: ContextSources, changeToken: string | undefined): DueFunctions {
+  const { last } = sources;
+  if (last.due !== null && last.due.changeToken === changeToken) return last.due;
+  return (last.due = new DueFunctions(sources, changeToken));
+}
+
+function callerFunctions(sources: ContextSources, call: RouteCall): CallerFunctions {
+  const { last } = sources;
+  const known = last.caller;
+  if (known !== null && known.user === call.user && known.site === call.site && known.origin === call.origin) return known;
+  return (last.caller = new CallerFunctions(sources, call.user, call.site, call.origin));
 }

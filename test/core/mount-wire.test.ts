@@ -16,6 +16,14 @@ describe('the headers as written to the wire', () => {
     assert.deepEqual(flatHeaders(own, 3, true), ['Content-Length', 3, 'Location', '/x', 'Connection', 'close']);
     assert.deepEqual(flatHeaders(own, undefined, false), ['Content-Length', '99', 'Location', '/x', 'Connection', 'keep-alive']);
     assert.deepEqual(own, { 'Content-Length': '99', Location: '/x', Connection: 'keep-alive' }, 'the answer is not changed');
+    const closing = { Location: '/y', Connection: 'keep-alive', Vary: 'Origin' };
+    assert.deepEqual(flatHeaders(closing, 7, true), ['Location', '/y', 'Connection', 'close', 'Vary', 'Origin', 'Content-Length', 7]);
+    assert.deepEqual(flatHeaders({ 'Content-Length': '5', Vary: 'Origin' }, 4, true), ['Content-Length', 4, 'Vary', 'Origin', 'Connection', 'close']);
+    const list = flatHeaders(closing, 7, false);
+    assert.deepEqual(list, ['Location', '/y', 'Connection', 'keep-alive', 'Vary', 'Origin', 'Content-Length', 7]);
+    assert.equal(list.length, 8, 'no room left over');
+    const inherited = Object.assign(Object.create({ Hidden: 'x' }) as Record<string, string>, { Shown: 'y' });
+    assert.deepEqual(flatHeaders(inherited, 1, false), ['Shown', 'y', 'Content-Length', 1], 'own headers only');
   });
 
   test('frozen headers are listed once for each length and connection asked, and a list handed out never changes', () => {

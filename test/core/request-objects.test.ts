@@ -91,6 +91,44 @@ describe('request objects', () => {
     assert.equal(write.memo('key', () => 'again'), 'again');
   });
 
+  it('share the functions that follow from the caller, site and store state alone, and only between requests that share those', async () => {
+    const { core, seen } = probing();
+    await send(core, 'GET', '/test/v1/probe');
+    await send(core, 'GET', '/test/v1/probe?context=embed');
+    await core.handle({ method: 'GET', path: '/test/v1/probe', query: '', headers: {}, baseUrl: 'http://other.test/api' });
+    await send(core, 'GET', '/test/v1/probe', { headers: { authorization: 'Bearer editor' } });
+    await send(core, 'GET', '/test/v1/probe');
+    const [first, second, elsewhere, signedIn, again] = seen;
+    assert.ok(first && second && elsewhere && signedIn && again);
+    for (const name of ['url', 'dispatch', 'prepare', 'nothingDue', 'nothingDueNow'] as const) {
+      assert.equal(second[name], first[name], `${name}: made once for two requests alike`);
+    }
+    assert.notEqual(first.memo, second.memo, 'what a request remembers stays its own');
+    assert.equal(first.url('/test/v1/things'), 'http://example.test/cms-json/test/v1/things');
+    // The site's configured address wins over the one a request came by; its functions are shared as its site is.
+    assert.equal(elsewhere.url === first.url, elsewhere.site === first.site);
+    assert.equal(elsewhere.url('/test/v1/things'), `${elsewhere.site.apiUrl}/test/v1/things`);
+    assert.notEqual(signedIn.dispatch, first.dispatch);
+    assert.notEqual(signedIn.url, first.url);
+    assert.equal(signedIn.nothingDueNow, first.nothingDueNow, 'the store state alone: shared across callers');
+    // Requests made inside carry the caller of their own request, not the last one's.
+    const inner = async (run: () => Promise<unknown>) => {
+      const before = seen.length;
+      await run();
+      assert.equal(seen.length, before + 1);
+      return seen[before]!;
+    };
+    assert.ok(signedIn.user !== null);
+    assert.equal((await inner(() => signedIn.prepare({ method: 'GET', path: '/test/v1/probe' }).run())).user, signedIn.user);
+    assert.equal((await inner(() => again.prepare({ method: 'GET', path: '/test/v1/probe' }).run())).user, null);
+    assert.equal((await inner(() => signedIn.dispatch({ method: 'GET', path: '/test/v1/probe' }))).user, signedIn.user);
+    const batched = await inner(() => again.prepare({ method: 'GET', path: '/test/v1/probe' }, 'batch').run());
+    assert.equal(batched.origin, 'batch');
+    assert.equal(batched.user, null);
+    assert.equal((await inner(() => again.dispatch({ method: 'GET', path: '/test/v1/probe' }))).origin, 'http');
+    assert.equal(again.url('/test/v1/things'), 'http://example.test/cms-json/test/v1/things');
+  });
+
   it('are made by `new`, not as object literals, so that no request object can be made old (pretenured)', async () => {
     const { core, seen } = probing();
     await send(core, 'GET', '/test/v1/probe');

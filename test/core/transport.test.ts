@@ -33,6 +33,16 @@ describe('reading the outer request', () => {
     assert.deepEqual([hosted.path, hosted.embed, Object.getPrototypeOf(hosted.query)], ['/q', true, null]);
   });
 
+  it('reads the request\'s own headers, names lower-cased and repeated values joined, in their order', () => {
+    const headers = Object.assign(Object.create({ authorization: 'Basic inherited' }) as Record<string, string | string[]>, {
+      Host: 'example.test', 'X-Forwarded-For': ['192.0.2.1', '192.0.2.2'], Accept: '*/*',
+    });
+    const incoming = readIncoming({ method: 'GET', path: '/', query: '', headers });
+    assert.deepEqual(incoming.headers, { host: 'example.test', 'x-forwarded-for': '192.0.2.1,192.0.2.2', accept: '*/*' });
+    assert.deepEqual(Object.keys(incoming.headers), ['host', 'x-forwarded-for', 'accept']);
+    assert.equal('authorization' in incoming.headers, false, 'an inherited header is not the request\'s');
+  });
+
   it('remembers a bounded number of query strings, and still reads every one right', () => {
     for (let index = 0; index < 1500; index += 1) {
       const incoming = readIncoming({ method: 'GET', path: '/', query: `rest_route=/r/${index}&n=${index}`, headers: {} });
@@ -76,6 +86,9 @@ describe('answerHeaders', () => {
     assert.equal(headers['X-WP-Total'], '5');
     assert.equal(headers.Link, '<x>; rel="next"');
     assert.equal(answerHeaders(siteA, 'X-WP', false, {}).Link, `<${siteA.apiUrl}/>; rel="https://api.w.org/"`);
+    const inherited = Object.assign(Object.create({ Hidden: 'x' }) as Record<string, string>, { Shown: 'y' });
+    assert.equal(answerHeaders(siteA, 'X-WP', false, inherited).Shown, 'y');
+    assert.equal('Hidden' in answerHeaders(siteA, 'X-WP', false, inherited), false, 'own headers only');
   });
 });
 

@@ -81,11 +81,14 @@ export function replyWith(answer: KeptAnswer, request: ReplyRequest, fresh?: { b
 /**
  * The response for an answer computed for this request and not kept (`keptAnswer` made it; nothing else holds it):
  * its headers are taken over and the transport headers laid over them in place, as `replyWith` would in a copy.
+ * `writtenOut`: the request carries `WRITTEN_OUT`.
  */
-export function replyFresh(answer: KeptAnswer, incoming: Incoming, user: Principal | null, body: unknown): CmsResponse {
+export function replyFresh(answer: KeptAnswer, incoming: Incoming, user: Principal | null, body: unknown, writtenOut = false): CmsResponse {
   const headers = addTransportHeaders(answer.headers as Record<string, string>, incoming, 200, user);
   if (noneMatch(incoming.headers['if-none-match'], answer.etag)) return { status: 304, headers: notModifiedHeaders(headers), body: null };
   if (incoming.realMethod === 'HEAD') return withEncodedBody({ status: answer.status, headers, body: null }, null);
+  // An adapter that only writes the answer out sends its bytes: nothing will read the body as a value.
+  if (writtenOut) return { status: answer.status, headers, body: answer.bytes };
   if (answer.bytes === body) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer));
   if (body instanceof EncodedJson) return responseFromBytes(answer.status, headers, answer.bytes, () => decodeBody(answer), false);
   return withEncodedBody({ status: answer.status, headers, body }, answer.bytes);

@@ -11,8 +11,8 @@ import type { CmsRequest, CmsResponse } from '../../../src/core/types.js';
 
 const ADMIN = { authorization: `Basic ${Buffer.from('admin:adminpassword12345').toString('base64')}` };
 
-async function site() {
-  const cms = createCms({ site: { url: 'http://site.test' } });
+async function site(options: { responseCache?: false } = {}) {
+  const cms = createCms({ site: { url: 'http://site.test' }, ...options });
   const admin = await cms.users.create({ login: 'admin', email: 'admin@site.test', roles: ['administrator'] });
   await cms.users.createApplicationPassword(admin.id, { name: 'tests', password: 'adminpassword12345' });
   const created = await cms.handle({
@@ -85,5 +85,36 @@ describe('kept answers written out', () => {
       assert.deepEqual(wire(marked), wire(await cms.handle(request)), ifNoneMatch);
       assert.equal(marked.status, ifNoneMatch === '"other"' ? 200 : 304);
     }
+  });
+
+  it('without the response cache are the answer computed for the request, as its bytes, and encode as the answer read in-process does', async () => {
+    const { cms, id } = await site({ responseCache: false });
+    const cases: Partial<CmsRequest>[] = [
+      {}, { query: 'per_page=1' }, { headers: { origin: 'https://a.test' } }, { query: 'context=edit', headers: ADMIN }, { method: 'HEAD' },
+      { query: '_fields=id,title' }, { query: '_envelope' },
+    ];
+    for (const path of ['/cms/v2/posts', `/cms/v2/posts/${id}`]) {
+      for (const init of cases) {
+        const request = read(path, init);
+        const marked = await cms.handle(writtenOut(request));
+        const inProcess = await cms.handle(request);
+        assert.deepEqual(wire(marked), wire(inProcess), `${path} ${JSON.stringify(init)}`);
+        if (marked.status === 200 && init.method !== 'HEAD') assert.ok(marked.body instanceof Uint8Array, `${path} ${JSON.stringify(init)}: bytes`);
+      }
+    }
+    const listed = await cms.handle(writtenOut(read('/cms/v2/posts')));
+    assert.equal(isFromKeptBytes(listed), false);
+    assert.ok(listed.headers.ETag, 'tagged as a kept answer is');
+    const tag = listed.headers.ETag!;
+    const revalidated = await cms.handle(writtenOut(read('/cms/v2/posts', { headers: { 'if-none-match': tag } })));
+    assert.equal(revalidated.status, 304);
+    assert.deepEqual(wire(revalidated), wire(await cms.handle(read('/cms/v2/posts', { headers: { 'if-none-match': tag } }))));
+    const updated = await cms.handle({
+      method: 'POST', path: `/cms/v2/posts/${id}`, headers: { ...ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Renamed' }),
+    });
+    assert.equal(updated.status, 200);
+    const after = wire(await cms.handle(writtenOut(read('/cms/v2/posts'))));
+    assert.match(after.body, /Renamed/, 'the store is asked again');
+    assert.notEqual(after.headers.ETag, tag);
   });
 });
