@@ -294,7 +294,7 @@ async function benchStore(storeName: string): Promise<void> {
         const quire = summary(runs[variant]);
         const ratio = median(runs[variant].map((run, round) => run.rate / runs.bare[round]!.rate));
         lines.push([
-          row.label, variant, whole(quire.rate), `${quire.p99}`, whole(bare.rate), `${bare.p99}`, `${Math.round(ratio * 100)}%`,
+          row.label, variant, whole(quire.rate), milliseconds(quire.p99), whole(bare.rate), milliseconds(bare.p99), `${Math.round(ratio * 100)}%`,
           quire.cpu.toFixed(0), bare.cpu.toFixed(0), `${Math.round((bare.cpu / quire.cpu) * 100)}%`,
         ]);
       }
@@ -312,6 +312,11 @@ async function benchStore(storeName: string): Promise<void> {
 
 function whole(value: number): string {
   return Math.round(value).toLocaleString('en-US');
+}
+
+/** A latency in milliseconds to the microsecond wrk reports it in. */
+function milliseconds(value: number): string {
+  return String(Number(value.toFixed(3)));
 }
 
 function table(data: string[][]): string {
