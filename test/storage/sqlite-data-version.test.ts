@@ -13,6 +13,15 @@ import { WalHeader } from '../../src/storage/sqlite/wal-header.js';
 const folder = mkdtempSync(path.join(tmpdir(), 'quire-sqlite-version-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 
+/** A transaction left open, then rolled back, leaves the version where it was. */
+function unmovedByUncommitted(writer: Database.Database, insert: Database.Statement, version: DataVersion, last: string): void {
+  writer.exec('BEGIN IMMEDIATE');
+  insert.run('not yet');
+  assert.equal(version.current(), last, 'a transaction still open');
+  writer.exec('ROLLBACK');
+  assert.equal(version.current(), last, 'a transaction rolled back');
+}
+
 function database(name: string) {
   const file = path.join(folder, name);
   const writer = new Database(file);
@@ -45,11 +54,7 @@ describe('sqlite data version', () => {
       assert.equal(now, pragma(), 'the pragma\'s own answer');
       last = now;
     }
-    writer.exec('BEGIN IMMEDIATE');
-    insert.run('not yet');
-    assert.equal(version.current(), last, 'a transaction still open');
-    writer.exec('ROLLBACK');
-    assert.equal(version.current(), last, 'a transaction rolled back');
+    unmovedByUncommitted(writer, insert, version, last);
     version.close();
     reader.close();
     writer.close();
@@ -124,11 +129,7 @@ describe('sqlite data version', () => {
       moved(next, `round ${round}: a commit`);
       last = next;
     }
-    writer.exec('BEGIN IMMEDIATE');
-    insert.run('not yet');
-    assert.equal(version.current(), last, 'a transaction still open');
-    writer.exec('ROLLBACK');
-    assert.equal(version.current(), last, 'a transaction rolled back');
+    unmovedByUncommitted(writer, insert, version, last);
     version.close();
     header.close();
     reader.close();
